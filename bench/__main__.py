@@ -1,0 +1,20 @@
+"""Run every benchmark module in bench/ (`make bench`). Each prints lines `name: value unit`."""
+
+import importlib
+import os
+import pkgutil
+import sys
+from pathlib import Path
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import django  # noqa: E402
+
+django.setup()
+
+only = sys.argv[1:]
+for module in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda m: m.name):
+    if module.name.startswith("bench_") and (not only or module.name in only):
+        print(f"# {module.name}")
+        importlib.import_module(f"bench.{module.name}").main()

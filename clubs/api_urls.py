@@ -1,0 +1,11 @@
+from rest_framework.routers import SimpleRouter
+
+from clubs import api
+
+router = SimpleRouter()
+router.register("clubs", api.ClubViewSet, basename="club")
+router.register("players", api.PlayerViewSet, basename="player")
+router.register("memberships", api.MembershipViewSet, basename="membership")
+router.register("me", api.MeViewSet, basename="me")
+
+urlpatterns = router.urls

@@ -1,0 +1,29 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from core import views as core_views
+
+APPS = ["clubs", "games", "tournaments", "ratings", "chouette"]
+
+api_v1 = [path("auth/token/", obtain_auth_token, name="api-token")]
+api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]
+
+urlpatterns = [
+    path("", core_views.home, name="home"),
+    path("health/", core_views.health, name="health"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
+urlpatterns += [path("", include(f"{app}.urls")) for app in APPS]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -1,0 +1,23 @@
+"""Compile every locale/*/LC_MESSAGES/django.po of the project to .mo with polib, so a fresh machine needs no
+GNU gettext to show the German pages."""
+
+from pathlib import Path
+
+import polib
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Compile the project's .po translation files to .mo (no gettext tools needed)."
+
+    def handle(self, *args, **options):
+        base = Path(settings.BASE_DIR)
+        count = 0
+        po_paths = sorted(base.glob("*/locale/*/LC_MESSAGES/*.po")) + sorted(base.glob("locale/*/LC_MESSAGES/*.po"))
+        for po_path in po_paths:
+            if ".venv" in po_path.parts:
+                continue
+            polib.pofile(str(po_path)).save_as_mofile(str(po_path.with_suffix(".mo")))
+            count += 1
+        self.stdout.write(f"compiled {count} translation file(s)")

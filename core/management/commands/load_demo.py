@@ -1,0 +1,39 @@
+"""Load the demo club and whatever each app adds to it. Safe to run again: every step looks up before it
+creates."""
+
+import importlib
+import os
+from dataclasses import dataclass, field
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+# Order matters: later apps build on the players and matches of the earlier ones.
+DEMO_APPS = ["clubs", "games", "ratings", "tournaments", "chouette"]
+
+
+@dataclass
+class DemoContext:
+    password: str
+    club: object = None
+    director: object = None
+    players: list = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+class Command(BaseCommand):
+    help = "Create (or refresh) the demo club, its players, events and sessions."
+
+    def handle(self, *args, **options):
+        context = DemoContext(password=os.environ.get("DEMO_PASSWORD", "backgammon-demo"))
+        for app in DEMO_APPS:
+            try:
+                module = importlib.import_module(f"{app}.demo")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{app}.demo":
+                    raise
+                continue
+            with transaction.atomic():
+                module.load(context)
+        for line in context.lines:
+            self.stdout.write(line)

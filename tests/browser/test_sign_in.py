@@ -1,0 +1,29 @@
+import pytest
+
+from tests.clubs.factories import MembershipFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_member_signs_in_and_opens_the_club_page(live_server, page, club):
+    member = MembershipFactory(club=club, player__name="Anna Becker", role="director")
+    page.goto(f"{live_server.url}/accounts/login/?next=/clubs/{club.slug}/")
+    page.fill("#id_username", member.player.user.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**/clubs/{club.slug}/")
+    assert page.locator("h1").inner_text() == club.name
+    assert page.get_by_text("Anna Becker").is_visible()
+    assert page.get_by_text(member.player.user.username).is_visible()  # signed in: the header names the user
+    # The director sees the walk-in form, and it works from the phone-sized page.
+    page.fill("#id_name", "Night Guest")
+    page.click("text=Add player")
+    assert page.get_by_text("Night Guest joined the club.").is_visible()
+
+
+def test_language_switch_turns_the_page_german(live_server, page, club):
+    page.goto(f"{live_server.url}/")
+    with page.expect_navigation():
+        page.select_option("#language", "de")
+    assert page.get_by_role("link", name="Anmelden").is_visible()
+    assert page.locator("html").get_attribute("lang") == "de"

@@ -1,0 +1,96 @@
+"""Shared fixtures: users in each role, API clients, and the rules for tests that need real services."""
+
+import os
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from config.celery import app as celery_app
+from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def services_missing() -> list[str]:
+    missing = []
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing.append("PostgreSQL (set DATABASE_URL=postgres://...)")
+    if not settings.CELERY_BROKER_URL or not settings.CELERY_BROKER_URL.startswith("redis"):
+        missing.append("Redis (set CELERY_BROKER_URL=redis://...)")
+    return missing
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("services") is None:
+        return
+    missing = services_missing()
+    if not missing:
+        return
+    reason = "needs " + " and ".join(missing)
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but this test {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def eager_celery(request):
+    """Run tasks in-process in tests, even when a broker is configured; the real-worker tests opt out."""
+    eager = request.node.get_closest_marker("real_worker") is None
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory()
+
+
+@pytest.fixture
+def admin_user(club):
+    """A club admin of `club`."""
+    return MembershipFactory(club=club, role="admin").player.user
+
+
+@pytest.fixture
+def director_user(club):
+    return MembershipFactory(club=club, role="director").player.user
+
+
+@pytest.fixture
+def member_user(club):
+    return MembershipFactory(club=club, role="player").player.user
+
+
+@pytest.fixture
+def outsider_user(db):
+    """Signed in, but no member of `club`."""
+    return PlayerFactory().user
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def api_as():
+    def make(user):
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def user_factory(db):
+    return UserFactory
+
+
+def pytest_configure(config):
+    # Hashing test passwords with PBKDF2 costs most of the suite's time and proves nothing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,18 @@
+import pytest
+from django.core.management import call_command
+
+from clubs.models import Club, Membership, Player
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_load_is_idempotent_and_prints_the_director_login(capsys):
+    call_command("load_demo")
+    first = capsys.readouterr().out
+    counts = (Club.objects.count(), Player.objects.count(), Membership.objects.count())
+    call_command("load_demo")
+    assert (Club.objects.count(), Player.objects.count(), Membership.objects.count()) == counts
+    assert "Director login: director / " in first
+    club = Club.objects.get(slug="bc-berlin")
+    assert club.memberships.filter(role="player").count() == 16
+    assert club.memberships.filter(role="admin", player__user__username="director").exists()

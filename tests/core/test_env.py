@@ -1,0 +1,63 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_broker_url, env_database, env_int
+
+
+def test_bool_accepts_common_spellings(monkeypatch):
+    monkeypatch.setenv("FLAG", "Yes")
+    assert env_bool("FLAG", False) is True
+    monkeypatch.setenv("FLAG", "0")
+    assert env_bool("FLAG", True) is False
+
+
+def test_bad_bool_names_the_variable(monkeypatch):
+    monkeypatch.setenv("DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="DEBUG="):
+        env_bool("DEBUG", False)
+
+
+def test_bad_int_names_the_variable(monkeypatch):
+    monkeypatch.setenv("WORKERS", "four")
+    with pytest.raises(ImproperlyConfigured, match="WORKERS"):
+        env_int("WORKERS", 1)
+
+
+def test_database_url_must_be_postgres_or_sqlite(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "mysql://u@h/db")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        env_database("DATABASE_URL", "sqlite:///x")
+
+
+def test_garbage_database_url_names_the_variable(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "not a url at all")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        env_database("DATABASE_URL", "sqlite:///x")
+
+
+def test_postgres_url_is_parsed(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://bg:pw@db:5432/bgclub")
+    config = env_database("DATABASE_URL", "sqlite:///x")
+    assert config["ENGINE"] == "django.db.backends.postgresql" and config["NAME"] == "bgclub"
+
+
+def test_unset_broker_means_in_process_tasks(monkeypatch):
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+    assert env_broker_url("CELERY_BROKER_URL") is None
+
+
+def test_non_redis_broker_is_refused(monkeypatch):
+    monkeypatch.setenv("CELERY_BROKER_URL", "amqp://guest@localhost//")
+    with pytest.raises(ImproperlyConfigured, match="CELERY_BROKER_URL"):
+        env_broker_url("CELERY_BROKER_URL")
+
+
+def test_settings_refuse_to_start_without_secret_key_when_debug_off(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
+    result = subprocess.run([sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "SECRET_KEY is required" in result.stderr
