@@ -90,7 +90,8 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("de", _("German"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# Sub-packages of an app (e.g. games/records) keep their own catalogue beside their code.
+LOCALE_PATHS = [BASE_DIR / "locale", *sorted(BASE_DIR.glob("*/*/locale"))]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True

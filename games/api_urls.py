@@ -1,5 +1,6 @@
-from rest_framework.routers import SimpleRouter
+from django.urls import include, path
 
-router = SimpleRouter()
-
-urlpatterns = router.urls
+urlpatterns = [
+    path("", include("games.records.api_urls")),
+    path("", include("games.matchplay.api_urls")),
+]

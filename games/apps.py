@@ -5,3 +5,4 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+    nav_items = [(_("Matches"), "games:match-list"), (_("Game records"), "games:record-list")]

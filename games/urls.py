@@ -1,2 +1,7 @@
+from django.urls import include, path
+
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("", include("games.records.urls")),
+    path("", include("games.matchplay.urls")),
+]

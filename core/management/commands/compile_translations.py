@@ -14,10 +14,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         base = Path(settings.BASE_DIR)
         count = 0
-        po_paths = sorted(base.glob("*/locale/*/LC_MESSAGES/*.po")) + sorted(base.glob("locale/*/LC_MESSAGES/*.po"))
+        po_paths = [p for p in sorted(base.glob("**/locale/*/LC_MESSAGES/*.po")) if ".venv" not in p.parts]
         for po_path in po_paths:
-            if ".venv" in po_path.parts:
-                continue
             polib.pofile(str(po_path)).save_as_mofile(str(po_path.with_suffix(".mo")))
             count += 1
         self.stdout.write(f"compiled {count} translation file(s)")

@@ -1,0 +1,1 @@
+"""Matches, their games and the reported results."""

@@ -1,0 +1,1 @@
+"""Uploaded game records and their verification verdicts."""

@@ -1,0 +1,182 @@
+"""What a game is worth, and how a match score moves: Crawford, post-Crawford and the end of a match.
+
+DOMAIN.md §2: a win scores 1, a gammon 2, a backgammon 3, times the cube; a drop pays the cube value before the
+double; a resignation pays the cube times the level resigned (1, 2 or 3). The first time a player reaches
+length − 1, the next game is the Crawford game (no doubling at all); later games are post-Crawford.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+
+class GameKind(StrEnum):
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "drop"
+    RESIGN = "resign"
+
+
+KIND_MULTIPLIER = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 3}
+
+
+class ScoringError(ValueError):
+    """A result the rules do not allow. `code` is stable for programs, the message is for people."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def is_cube_value(value: int) -> bool:
+    return isinstance(value, int) and value >= 1 and value & (value - 1) == 0
+
+
+def game_points(*, kind: GameKind | str, cube: int, resign_level: int | None = None, jacoby: bool = False) -> int:
+    """Points a game is worth to its winner.
+
+    `cube` is the cube value at the end of the game; for a drop, the value before the refused double.
+    `jacoby` (money play only): gammons and backgammons count as singles while the cube was never turned.
+    """
+    kind = GameKind(kind)
+    if not is_cube_value(cube):
+        raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {cube}.")
+    if kind == GameKind.DROP:
+        return cube
+    if kind == GameKind.RESIGN:
+        if resign_level not in (1, 2, 3):
+            raise ScoringError(
+                "bad_resignation", "A resignation gives up a single (1), a gammon (2) or a backgammon (3)."
+            )
+        level = 1 if jacoby and cube == 1 else resign_level
+        return cube * level
+    multiplier = KIND_MULTIPLIER[kind]
+    if jacoby and cube == 1:
+        multiplier = 1
+    return cube * multiplier
+
+
+def possible_points(*, cube: int) -> tuple[int, ...]:
+    """Every amount a game can be worth with this final cube (for checking a written `Wins n`)."""
+    return (cube, 2 * cube, 3 * cube)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """The score of a match before its next game, from the point of view of both players (index 0 and 1).
+
+    A money session is not a match: length must be at least 1.
+    """
+
+    length: int
+    scores: tuple[int, int] = (0, 0)
+    crawford_rule: bool = True
+    holland_rule: bool = False
+    crawford_game: bool = False  # the next game is the Crawford game
+    crawford_done: bool = False  # the Crawford game has been played: later games are post-Crawford
+    games_played: int = 0
+
+    def __post_init__(self) -> None:
+        if self.length < 1:
+            raise ScoringError("bad_length", "A match is played to at least 1 point.")
+        if min(self.scores) < 0:
+            raise ScoringError("bad_score", "A score cannot be negative.")
+
+    @classmethod
+    def at_score(
+        cls,
+        *,
+        length: int,
+        scores: tuple[int, int],
+        crawford_rule: bool = True,
+        crawford_played: bool | None = None,
+        holland_rule: bool = False,
+    ) -> MatchState:
+        """The state at a score read from a record or typed by a director.
+
+        Whether the Crawford game is next follows from the score unless `crawford_played` says it is over
+        (when someone stands at length − 1, the Crawford game is next unless it has been played already).
+        """
+        state = cls(length=length, scores=tuple(scores), crawford_rule=crawford_rule, holland_rule=holland_rule)
+        at_match_point = crawford_rule and length > 1 and (length - 1) in scores and max(scores) < length
+        if at_match_point:
+            done = bool(crawford_played)
+            return replace(state, crawford_game=not done, crawford_done=done)
+        return state
+
+    @property
+    def is_over(self) -> bool:
+        return max(self.scores) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        if not self.is_over:
+            return None
+        return 0 if self.scores[0] >= self.length else 1
+
+    @property
+    def post_crawford(self) -> bool:
+        return self.crawford_done and not self.is_over
+
+    @property
+    def cube_allowed(self) -> bool:
+        """No doubling at all in the Crawford game."""
+        return not self.crawford_game
+
+    def away(self, player: int) -> int:
+        return max(0, self.length - self.scores[player])
+
+    def after_game(self, *, winner: int, points: int) -> MatchState:
+        """The state after `winner` scored `points`; refuses games after the match is decided."""
+        if winner not in (0, 1):
+            raise ScoringError("bad_winner", "The winner is player 0 or player 1.")
+        if self.is_over:
+            raise ScoringError(
+                "play_after_match_end",
+                f"The match was already decided at {self.scores[0]}–{self.scores[1]}: no further game can count.",
+            )
+        if points < 1:
+            raise ScoringError("wrong_points", "A game is worth at least 1 point.")
+        scores = list(self.scores)
+        scores[winner] += points
+        was_crawford = self.crawford_game
+        crawford_game = False
+        crawford_done = self.crawford_done or was_crawford
+        if (
+            self.crawford_rule
+            and not crawford_done
+            and self.length > 1
+            and max(scores) < self.length
+            and (self.length - 1) in scores
+        ):
+            crawford_game = True
+        return replace(
+            self,
+            scores=(scores[0], scores[1]),
+            crawford_game=crawford_game,
+            crawford_done=crawford_done,
+            games_played=self.games_played + 1,
+        )
+
+
+def check_final_score(*, length: int, scores: tuple[int, int]) -> None:
+    """A final score is reachable when exactly one player reached the length and the other stayed below it."""
+    if length < 1:
+        raise ScoringError("bad_length", "A match is played to at least 1 point.")
+    a, b = scores
+    if a < 0 or b < 0:
+        raise ScoringError("bad_score", "A score cannot be negative.")
+    if a >= length and b >= length:
+        raise ScoringError(
+            "unreachable_score",
+            f"{a}–{b} cannot be a final score of a {length}-point match: the match ends as soon as one player "
+            f"reaches {length}, so the loser must have fewer than {length}.",
+        )
+    if a < length and b < length:
+        raise ScoringError(
+            "match_unfinished",
+            f"{a}–{b} is not a final score of a {length}-point match: one player must reach {length}.",
+        )
