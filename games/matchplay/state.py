@@ -1,0 +1,221 @@
+"""Match play without Django: replaying a scoresheet, checking a final score or a verified record against a
+report, lateness penalties, and which status changes are allowed.
+
+All scoring goes through games.rules.scoring (MatchState, game_points, check_final_score); this module only
+adds what a scoresheet needs on top of it: the cube must stay at 1 in the Crawford game, a drop is impossible
+there, and games after the match is decided are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.scoring import GameKind, MatchState, ScoringError, check_final_score, game_points
+
+# --- status transitions -------------------------------------------------------------------------------------
+
+SCHEDULED, IN_PROGRESS, FINISHED, FORFEITED, ABANDONED = (
+    "scheduled",
+    "in_progress",
+    "finished",
+    "forfeited",
+    "abandoned",
+)
+RESULT_STATUSES = frozenset({FINISHED, FORFEITED, ABANDONED})
+
+# A confirmed result may move a match between the result statuses (a correction, an override, an annulment).
+ALLOWED_TRANSITIONS: Mapping[str, frozenset[str]] = {
+    SCHEDULED: frozenset({IN_PROGRESS}) | RESULT_STATUSES,
+    IN_PROGRESS: RESULT_STATUSES,
+    FINISHED: RESULT_STATUSES,
+    FORFEITED: RESULT_STATUSES,
+    ABANDONED: RESULT_STATUSES,
+}
+
+
+def can_transition(current: str, new: str) -> bool:
+    return new in ALLOWED_TRANSITIONS.get(current, frozenset())
+
+
+# --- outcomes ------------------------------------------------------------------------------------------------
+
+PLAYED, LATENESS = "played", "lateness"
+FORFEIT, WALKOVER, NO_SHOW, DOUBLE_FORFEIT, ANNULLED = "forfeit", "walkover", "no_show", "double_forfeit", "annulled"
+NO_PLAY_OUTCOMES = frozenset({FORFEIT, WALKOVER, NO_SHOW, DOUBLE_FORFEIT})
+
+
+def status_for_outcome(outcome: str) -> str:
+    if outcome in (PLAYED, LATENESS):
+        return FINISHED
+    if outcome == ANNULLED:
+        return ABANDONED
+    return FORFEITED
+
+
+def is_rated(outcome: str) -> bool:
+    """Only a match played out without penalty points moves ratings."""
+    return outcome == PLAYED
+
+
+# --- the scoresheet ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    winner: int  # 0 = player A, 1 = player B
+    kind: str = GameKind.SINGLE
+    cube: int = 1
+    resign_level: int | None = None
+
+
+@dataclass(frozen=True)
+class ScoredGame:
+    number: int
+    entry: GameEntry
+    points: int
+    crawford_game: bool
+    scores_after: tuple[int, int]
+
+
+def start_state(
+    *, length: int, crawford_rule: bool = True, holland_rule: bool = False, penalties: tuple[int, int] = (0, 0)
+) -> MatchState:
+    """The state before the first game. Penalty points against a player are points for the opponent."""
+    scores = (penalties[1], penalties[0])
+    return MatchState.at_score(length=length, scores=scores, crawford_rule=crawford_rule, holland_rule=holland_rule)
+
+
+def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[MatchState, ScoredGame]:
+    """Score one game on top of `state`, refusing what the rules forbid with a message naming the game."""
+    kind = GameKind(entry.kind)
+    if state.is_over:
+        raise ScoringError(
+            "play_after_match_end",
+            f"Game {number} cannot count: the match was already decided at {state.scores[0]}–{state.scores[1]}.",
+        )
+    if state.crawford_game and (entry.cube != 1 or kind == GameKind.DROP):
+        raise ScoringError(
+            "cube_in_crawford_game",
+            f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1"
+            + (" and there is no double to drop." if kind == GameKind.DROP else f" (not {entry.cube})."),
+        )
+    points = game_points(kind=kind, cube=entry.cube, resign_level=entry.resign_level)
+    new_state = state.after_game(winner=entry.winner, points=points)
+    return new_state, ScoredGame(number, entry, points, state.crawford_game, new_state.scores)
+
+
+def replay(start: MatchState, entries: Iterable[GameEntry]) -> tuple[MatchState, list[ScoredGame]]:
+    state, scored = start, []
+    for number, entry in enumerate(entries, start=1):
+        state, game = play_game(state, entry, number=number)
+        scored.append(game)
+    return state, scored
+
+
+def describe(state: MatchState) -> dict[str, Any]:
+    """What a scoresheet shows: the score, who is how many away, and the Crawford situation in plain words."""
+    if state.is_over:
+        phase = "decided"
+    elif state.crawford_game:
+        phase = "crawford"
+    elif state.post_crawford:
+        phase = "post_crawford"
+    else:
+        phase = "normal"
+    return {
+        "length": state.length,
+        "scores": list(state.scores),
+        "away": [state.away(0), state.away(1)],
+        "games_played": state.games_played,
+        "phase": phase,
+        "crawford_game": state.crawford_game,
+        "post_crawford": state.post_crawford,
+        "cube_allowed": state.cube_allowed and not state.is_over,
+        "is_over": state.is_over,
+        "winner_side": state.winner,
+    }
+
+
+# --- final score only ----------------------------------------------------------------------------------------
+
+
+def check_reported_score(*, length: int, scores: tuple[int, int], penalties: tuple[int, int] = (0, 0)) -> int:
+    """Check a final score typed in; returns the winning side. A player cannot end below the points the
+    opponent's lateness gave them."""
+    check_final_score(length=length, scores=scores)
+    head_start = (penalties[1], penalties[0])
+    for side in (0, 1):
+        if scores[side] < head_start[side]:
+            raise ScoringError(
+                "below_penalty_points",
+                f"{scores[0]}–{scores[1]} is not reachable: player {'AB'[side]} started with {head_start[side]} "
+                "penalty points.",
+            )
+    return 0 if scores[0] >= length else 1
+
+
+# --- a verified game record ----------------------------------------------------------------------------------
+
+
+def _name(value: str) -> str:
+    return " ".join(str(value).split()).casefold()
+
+
+def compare_record(
+    verdict: Mapping[str, Any], *, player_names: tuple[str, str], length: int, scores: tuple[int, int] | None = None
+) -> tuple[int, int]:
+    """Check a verifier verdict against the match; returns the record's final score from A's and B's view.
+
+    `verdict` has the shape {"valid", "match_length", "players": [a, b], "final_score": [x, y], "winner", "games",
+    "errors"}. The players may be named in either order; `scores`, when given, is the score the reporter typed and
+    must agree. Every disagreement is listed in one ScoringError so the reporter sees all of them at once.
+    """
+    if not verdict.get("valid"):
+        errors = "; ".join(str(e) for e in verdict.get("errors") or []) or "no reason given"
+        raise ScoringError("record_invalid", f"The game record did not pass verification: {errors}.")
+    problems: list[str] = []
+    record_players: Sequence[str] = verdict.get("players") or []
+    record_score: Sequence[int] = verdict.get("final_score") or []
+    if len(record_players) != 2 or len(record_score) != 2:
+        raise ScoringError("record_incomplete", "The game record does not name two players and a final score.")
+    wanted = (_name(player_names[0]), _name(player_names[1]))
+    got = (_name(record_players[0]), _name(record_players[1]))
+    if got == wanted:
+        ordered = (int(record_score[0]), int(record_score[1]))
+    elif got == wanted[::-1]:
+        ordered = (int(record_score[1]), int(record_score[0]))
+    else:
+        problems.append(
+            f"the record is between {record_players[0]} and {record_players[1]}, "
+            f"the match between {player_names[0]} and {player_names[1]}"
+        )
+        ordered = (int(record_score[0]), int(record_score[1]))
+    if verdict.get("match_length") != length:
+        problems.append(f"the record is a {verdict.get('match_length')}-point match, this match is to {length}")
+    if scores is not None and tuple(scores) != ordered:
+        problems.append(f"the record ends {ordered[0]}–{ordered[1]}, the report says {scores[0]}–{scores[1]}")
+    if problems:
+        raise ScoringError(
+            "record_disagrees", "The game record does not match the report: " + "; ".join(problems) + "."
+        )
+    check_final_score(length=length, scores=ordered)
+    return ordered
+
+
+# --- lateness ------------------------------------------------------------------------------------------------
+
+LATENESS_STEP_MINUTES = 5
+
+
+def lateness_penalty(minutes_late: float) -> int:
+    """One federation's rule: 1 penalty point once 5 minutes have passed, +1 for every further 5 minutes."""
+    if minutes_late < 0:
+        raise ScoringError("bad_lateness", "Lateness cannot be negative.")
+    return int(minutes_late // LATENESS_STEP_MINUTES)
+
+
+def lateness_forfeits(*, penalty: int, length: int) -> bool:
+    """Once penalties exceed half the match length, the opponent wins by forfeit."""
+    return 2 * penalty > length
