@@ -1,0 +1,363 @@
+"""Jellyfish `.mat` match records: reader for every dialect in the corpus, and a writer.
+
+The reader keeps what a director needs to find a mistake: each action's file line and its `NN)` move number.
+It never interprets the moves (that is games/verification.py) and only ever raises RecordFormatError.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from games.formats.notation import RecordFormatError, decode_move
+
+__all__ = ["Action", "ActionKind", "MatchRecord", "RecordedGame", "RecordFormatError", "parse_mat", "write_mat"]
+
+MAX_RECORD_BYTES = 2 * 1024 * 1024
+
+
+class ActionKind(StrEnum):
+    ROLL = "roll"  # dice and the written move ("", "Cannot Move" and "????" included)
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    WIN = "win"
+    CONCEDE = "concede"
+
+
+CANNOT_MOVE = "Cannot Move"
+RESIGN_MARK = "????"
+RESIGN_MARKS = (RESIGN_MARK, "Concedes")
+
+
+@dataclass(frozen=True)
+class Action:
+    player: int  # 0 = the first-named player (left column), 1 = the second
+    kind: ActionKind
+    move_number: int | None = None
+    dice: tuple[int, int] | None = None
+    move: str = ""
+    value: int | None = None  # cube value offered, or points won
+    match_won: bool = False
+    line: int = field(default=0, compare=False)
+    numbered: bool = field(default=True, compare=False)  # written on a `NN)` line (layout only)
+
+    @property
+    def text(self) -> str:
+        """The cell as the writer puts it (and as a director sees it)."""
+        if self.kind == ActionKind.ROLL:
+            assert self.dice is not None
+            dice = f"{self.dice[0]}{self.dice[1]}:"
+            return f"{dice} {self.move}" if self.move else dice
+        if self.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON):
+            word = {ActionKind.DOUBLE: "Doubles", ActionKind.BEAVER: "Beavers", ActionKind.RACCOON: "Raccoons"}
+            return f"{word[self.kind]} => {self.value}"
+        if self.kind == ActionKind.WIN:
+            unit = "point" if self.value == 1 else "points"
+            return f"Wins {self.value} {unit}" + (" and the match" if self.match_won else "")
+        if self.kind == ActionKind.CONCEDE:
+            return self.move or "Concedes"
+        return {ActionKind.TAKE: "Takes", ActionKind.DROP: "Drops"}[self.kind]
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    number: int
+    scores: tuple[int, int]  # as written in the game header: the score before this game
+    actions: tuple[Action, ...]
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    length: int  # 0 = money session
+    players: tuple[str, str]
+    games: tuple[RecordedGame, ...]
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def header(self, key: str, default: str = "") -> str:
+        wanted = key.lower()
+        for name, value in self.headers:
+            if name.lower() == wanted:
+                return value
+        return default
+
+    @property
+    def variant(self) -> str:
+        """standard | nackgammon | hypergammon1..3, from the Variation header."""
+        text = self.header("Variation", "Backgammon").lower().replace(" ", "")
+        if text.startswith("nack"):
+            return "nackgammon"
+        if text.startswith("hyper"):
+            digits = re.findall(r"\d", text)
+            return f"hypergammon{digits[0] if digits else 3}"
+        return "standard"
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.header(key).strip().lower()
+        if value in ("on", "yes", "true", "1"):
+            return True
+        if value in ("off", "no", "false", "0"):
+            return False
+        return default
+
+    @property
+    def cube_limit(self) -> int | None:
+        value = self.header("CubeLimit").strip()
+        return int(value) if value.isdigit() and int(value) > 0 else None
+
+
+# --- reading -------------------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_MOVE_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
+_ACTION_START = re.compile(
+    r"(?P<roll>\b(?P<d1>\d)(?P<d2>\d):)"
+    r"|(?P<cube>\b(?P<cube_word>Doubles|Beavers|Raccoons)\s*=>\s*(?P<cube_value>\d+))"
+    r"|(?P<take>\bTakes\b)|(?P<drop>\bDrops\b)|(?P<concede>\bConcedes\b|(?<!\S)\?\?\?\?(?!\S))"
+    r"|(?P<win>\bWins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?)",
+    re.IGNORECASE,
+)
+_CUBE_KINDS = {"doubles": ActionKind.DOUBLE, "beavers": ActionKind.BEAVER, "raccoons": ActionKind.RACCOON}
+_FALLBACK_RIGHT_COLUMN = 24
+
+
+def decode_text(data: bytes | str) -> str:
+    """Bytes as real files come: UTF-8 (with or without BOM), else ISO-8859-1, which decodes any byte."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("iso-8859-1")
+    return text.removeprefix("\ufeff")
+
+
+def split_lines(text: str) -> list[str]:
+    # Only CR, LF and CRLF end a line: str.splitlines would also split on form feeds and shift line numbers.
+    return re.split(r"\r\n|\r|\n", text)
+
+
+@dataclass
+class _Cell:
+    column: int
+    kind: ActionKind
+    text: str
+    match: re.Match
+
+
+def _cells(body: str, offset: int, line: int) -> list[_Cell]:
+    starts = []
+    for found in _ACTION_START.finditer(body):
+        # `51: ????` and `62: Concedes`: rolled, then resigned. The mark right after the dice belongs to the roll.
+        follows_dice = starts and starts[-1].group("roll") and not body[starts[-1].end() : found.start()].strip()
+        if found.group("concede") and follows_dice and found.start() - starts[-1].end() <= 2:
+            continue
+        starts.append(found)
+    cells: list[_Cell] = []
+    position = 0
+    for index, found in enumerate(starts):
+        if body[position : found.start()].strip():
+            raise RecordFormatError(
+                line, f"'{body[position : found.start()].strip()}' is not a roll, cube action or result."
+            )
+        end = starts[index + 1].start() if index + 1 < len(starts) else len(body)
+        kind = _kind_of(found)
+        if kind != ActionKind.ROLL and body[found.end() : end].strip():
+            raise RecordFormatError(line, f"'{body[found.start() : end].strip()}' has extra text after the action.")
+        cells.append(_Cell(offset + found.start(), kind, body[found.start() : end], found))
+        position = end if kind == ActionKind.ROLL else found.end()
+    if body[position:].strip():
+        raise RecordFormatError(line, f"'{body[position:].strip()}' is not a roll, cube action or result.")
+    if len(cells) > 2:
+        raise RecordFormatError(line, "a move line holds at most two cells: one per player.")
+    return cells
+
+
+def _kind_of(found: re.Match) -> ActionKind:
+    if found.group("roll"):
+        return ActionKind.ROLL
+    if found.group("cube"):
+        return _CUBE_KINDS[found.group("cube_word").lower()]
+    if found.group("take"):
+        return ActionKind.TAKE
+    if found.group("drop"):
+        return ActionKind.DROP
+    if found.group("concede"):
+        return ActionKind.CONCEDE
+    return ActionKind.WIN
+
+
+def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
+    found = cell.match
+    common = {"player": player, "kind": cell.kind, "move_number": move_number, "line": line, "numbered": numbered}
+    if cell.kind == ActionKind.ROLL:
+        dice = (int(found.group("d1")), int(found.group("d2")))
+        move = " ".join(cell.text[found.end() - found.start() :].split())
+        # `00: ????` (Backgammon Studio) is a resignation before rolling.
+        if not all(1 <= d <= 6 for d in dice) and not (dice == (0, 0) and move in RESIGN_MARKS):
+            raise RecordFormatError(line, f"'{cell.text.strip()}': dice show 1 to 6.")
+        if move.lower() == CANNOT_MOVE.lower():
+            move = CANNOT_MOVE
+        elif move not in RESIGN_MARKS:
+            decode_move(move, line=line)
+        return Action(dice=dice, move=move, **common)
+    if cell.kind in _CUBE_KINDS.values():
+        value = int(found.group("cube_value"))
+        if value < 2 or value & (value - 1) or value > 2**30:
+            raise RecordFormatError(line, f"'{cell.text.strip()}': a cube is turned to 2, 4, 8, 16, …")
+        return Action(value=value, **common)
+    if cell.kind == ActionKind.WIN:
+        points = int(found.group("points"))
+        if not 0 < points < 10**6:
+            raise RecordFormatError(line, f"'{cell.text.strip()}': a game is won by at least 1 point.")
+        return Action(value=points, match_won=bool(found.group("match")), **common)
+    if cell.kind == ActionKind.CONCEDE:
+        return Action(move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "", **common)
+    return Action(**common)
+
+
+def parse_mat(data: bytes | str) -> MatchRecord:
+    """Read a .mat record. Raises RecordFormatError naming the line, never anything else."""
+    if isinstance(data, bytes) and len(data) > MAX_RECORD_BYTES:
+        raise RecordFormatError(0, "The record is larger than 2 MiB; a match record is far smaller.")
+    lines = split_lines(decode_text(data))
+    headers: list[tuple[str, str]] = []
+    length: int | None = None
+    players: tuple[str, str] | None = None
+    games: list[dict] = []
+    pending_score = False
+    for number, raw in enumerate(lines, start=1):
+        if "\x00" in raw:
+            raise RecordFormatError(number, "The file holds binary data; upload the .mat text export.")
+        stripped = raw.strip()
+        if not stripped:
+            continue
+        if stripped.startswith(";"):
+            found = _HEADER.match(stripped)
+            if found and length is None:
+                headers.append((found.group(1).strip(), found.group(2)))
+            continue
+        if length is None:
+            found = _LENGTH.match(stripped)
+            if not found:
+                raise RecordFormatError(number, "A .mat record starts with 'N point match' (0 for a money session).")
+            length = int(found.group(1))
+            if length > 999:
+                raise RecordFormatError(number, f"A {length}-point match is not a backgammon match.")
+            continue
+        found = _GAME.match(stripped)
+        if found:
+            if pending_score:
+                raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
+            games.append({"number": int(found.group(1)), "line": number, "rows": []})
+            pending_score = True
+            continue
+        if not games:
+            raise RecordFormatError(number, "Expected ' Game 1' after the match length.")
+        game = games[-1]
+        if pending_score:
+            score = _SCORE.match(raw)
+            if not score:
+                raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
+            names = (score.group(1).strip(), score.group(3).strip())
+            if players is None:
+                players = names
+            elif names != players:
+                raise RecordFormatError(
+                    number,
+                    f"The players are {players[0]} and {players[1]}, but this game names {names[0]} and {names[1]}.",
+                )
+            game["scores"] = (int(score.group(2)), int(score.group(4)))
+            pending_score = False
+            continue
+        move_line = _MOVE_LINE.match(raw)
+        if move_line:
+            body, offset, move_number, numbered = move_line.group(2), move_line.start(2), int(move_line.group(1)), True
+        else:
+            body, offset, numbered = raw, 0, False
+            move_number = game["rows"][-1][1] if game["rows"] else None
+        game["rows"].append((number, move_number, numbered, _cells(body, offset, number)))
+    last_line = max((n for n, raw in enumerate(lines, start=1) if raw.strip()), default=1)
+    if length is None:
+        raise RecordFormatError(last_line, "No 'N point match' line: this is not a .mat match record.")
+    if pending_score:
+        raise RecordFormatError(last_line, "The last game has no score line.")
+    if not games or players is None:
+        raise RecordFormatError(last_line, "The record holds no game.")
+    right_column = _right_column(games)
+    parsed = []
+    for game in games:
+        actions = []
+        for number, move_number, numbered, cells in game["rows"]:
+            sides = [0, 1] if len(cells) == 2 else [1 if cell.column >= right_column else 0 for cell in cells]
+            for side, cell in zip(sides, cells, strict=True):
+                actions.append(_action(cell, player=side, move_number=move_number, line=number, numbered=numbered))
+        parsed.append(
+            RecordedGame(number=game["number"], scores=game["scores"], actions=tuple(actions), line=game["line"])
+        )
+    return MatchRecord(length=length, players=players, games=tuple(parsed), headers=tuple(headers))
+
+
+def _right_column(games: list[dict]) -> int:
+    """Where the second player's cell starts: halfway between the two columns of lines holding both cells.
+
+    A long left cell can push the right one further (`55: 23/18 23/18 21/16 16/11* 62: ...`), so take the
+    smallest right start seen.
+    """
+    lefts, rights = [], []
+    for game in games:
+        for _, _, _, cells in game["rows"]:
+            if len(cells) == 2:
+                lefts.append(cells[0].column)
+                rights.append(cells[1].column)
+    if not rights:
+        return _FALLBACK_RIGHT_COLUMN
+    return (min(lefts) + min(rights) + 1) // 2
+
+
+# --- writing -------------------------------------------------------------------------------------------------
+
+_LEFT_WIDTH = 30
+
+
+def write_mat(record: MatchRecord) -> str:
+    """The record as a .mat file (LF line ends); parse_mat(write_mat(r)) == r."""
+    out = [f'; [{key} "{value}"]' for key, value in record.headers]
+    out += ["", f" {record.length} point match", ""]
+    for game in record.games:
+        out.append(f" Game {game.number}")
+        left = f" {record.players[0]} : {game.scores[0]}"
+        out.append(f"{left:<{_LEFT_WIDTH + 6}}{record.players[1]} : {game.scores[1]}")
+        for number, numbered, cells in _rows(game.actions):
+            prefix = f"{number:3d}) " if numbered and number is not None else "     "
+            left_cell = cells[0].text if cells[0] else ""
+            right_cell = cells[1].text if cells[1] else ""
+            row = f"{prefix}{left_cell:<{_LEFT_WIDTH}}"
+            if right_cell:
+                row = f"{row} {right_cell}"
+            out.append(row.rstrip())
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _rows(actions: tuple[Action, ...]):
+    rows: list[tuple[int | None, bool, list[Action | None]]] = []
+    for action in actions:
+        if rows:
+            number, numbered, cells = rows[-1]
+            fits = number == action.move_number and numbered == action.numbered and cells[1] is None
+            if fits and (action.player == 1 or cells[0] is None):
+                cells[action.player] = action
+                continue
+        cells = [None, None]
+        cells[action.player] = action
+        rows.append((action.move_number, action.numbered, cells))
+    return rows

@@ -1,0 +1,80 @@
+"""Move text as record formats write it, decoded into steps in the mover's own numbering (25 = bar, 0 = off).
+
+Every dialect of DOMAIN.md §3: `24/18`, `bar/22*`, `Bar/24`, `25/22`, `6/off`, `6/Off`, `3/0`, `8/3(2)`,
+combined `24/16*`, chains `13/7*/1`. A written step may span several dice; the rules engine splits it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Step = tuple[int, int]
+
+BAR = 25
+OFF = 0
+
+
+class RecordFormatError(ValueError):
+    """The text cannot be read as a match record. `line` is the 1-based file line (0 when unknown)."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class DecodedMove:
+    steps: tuple[Step, ...]
+    hits: tuple[int, ...]  # points (mover's numbering) where the text marks a hit
+
+
+_POINT = r"(?:bar|off|\d{1,2})"
+_MOVE_TOKEN = re.compile(rf"^{_POINT}\*?(?:/{_POINT}\*?)+(?:\((\d)\))?$", re.IGNORECASE)
+
+
+def _point(text: str, *, line: int, token: str) -> int:
+    lowered = text.lower()
+    if lowered == "bar":
+        return BAR
+    if lowered == "off":
+        return OFF
+    value = int(text)
+    if not 0 <= value <= BAR:
+        raise RecordFormatError(line, f"'{token}' names point {value}; points run from 1 to 24 (25 bar, 0 off).")
+    return value
+
+
+def decode_move(text: str, *, line: int = 0) -> DecodedMove:
+    """Steps of a written move such as `13/7*/1 8/3(2)`; an empty text means no checker moved."""
+    steps: list[Step] = []
+    hits: list[int] = []
+    for token in text.split():
+        match = _MOVE_TOKEN.match(token)
+        if not match:
+            raise RecordFormatError(
+                line, f"'{token}' is not a checker move; write moves as from/to, e.g. 24/18, bar/22*, 6/off, 8/3(2)."
+            )
+        body = token.split("(")[0]
+        repeat = int(match.group(1) or 1)
+        if not 1 <= repeat <= 4:
+            raise RecordFormatError(line, f"'{token}' repeats a move {repeat} times; a roll moves at most 4 checkers.")
+        parts = body.split("/")
+        points = [_point(part.rstrip("*"), line=line, token=token) for part in parts]
+        chain = [(points[i], points[i + 1]) for i in range(len(points) - 1)]
+        for _ in range(repeat):
+            steps.extend(chain)
+        hits.extend(point for part, point in zip(parts, points, strict=True) if part.endswith("*"))
+    if len(steps) > 8:
+        raise RecordFormatError(line, f"'{text}' has {len(steps)} steps; a roll moves at most 4 checkers.")
+    return DecodedMove(steps=tuple(steps), hits=tuple(hits))
+
+
+def format_point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def encode_steps(steps: tuple[Step, ...] | list[Step]) -> str:
+    """Steps written one per token (`bar/22 13/11`), as the SGF importer needs to round-trip them."""
+    return " ".join(f"{format_point(a)}/{format_point(b)}" for a, b in steps)
