@@ -1,0 +1,252 @@
+"""GNU Backgammon SGF (`GM[6]`): import into a MatchRecord and export from one.
+
+DOMAIN.md §3 and gnubg's sgf.c: one game tree per game; the root holds `MI[length:L][game:G][ws:a][bs:b]`,
+`PW`/`PB` (White = the first-named player, Black = the second), `RU[Crawford…]` and `RE[W+2]` (`R` appended
+for a resignation). Moves are `;W[52mhhf]`: the dice, then from/to letter pairs, a–x the points seen from
+Black (White counts them from the other end), y the bar and z off; `;B[double]`, `;W[take]`, `;W[drop]`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
+from games.formats.notation import BAR, OFF, RecordFormatError, Step, decode_move
+
+__all__ = ["parse_sgf", "write_sgf"]
+
+_PROPERTY = re.compile(r"([A-Z]{1,2})((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.DOTALL)
+_VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.DOTALL)
+_RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
+_SIDE = {"W": 0, "B": 1}
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value, flags=re.DOTALL)
+
+
+def _point(letter: str, player: int, *, line: int) -> int:
+    if letter == "y":
+        return BAR
+    if letter == "z":
+        return OFF
+    if not "a" <= letter <= "x":
+        raise RecordFormatError(line, f"'{letter}' is not an SGF backgammon point (a–x, y bar, z off).")
+    index = ord(letter) - ord("a")
+    return index + 1 if player == 1 else 24 - index
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    index = point - 1 if player == 1 else 24 - point
+    return chr(ord("a") + index)
+
+
+def _split_games(text: str) -> list[tuple[int, str]]:
+    """Each top-level `( … )` game tree with the line it starts on; brackets inside values do not count."""
+    trees, depth, start, in_value, escaped = [], 0, 0, False, False
+    for position, char in enumerate(text):
+        if in_value:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == "]":
+                in_value = False
+            continue
+        if char == "[":
+            in_value = True
+        elif char == "(":
+            if depth == 0:
+                start = position
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                raise RecordFormatError(text.count("\n", 0, position) + 1, "An SGF ')' closes nothing.")
+            if depth == 0:
+                trees.append((text.count("\n", 0, start) + 1, text[start : position + 1]))
+    if depth != 0 or in_value:
+        raise RecordFormatError(text.count("\n") + 1, "The SGF text ends inside a game tree or a value.")
+    return trees
+
+
+def _nodes(tree: str, first_line: int) -> list[tuple[int, dict[str, list[str]]]]:
+    nodes = []
+    for piece in re.finditer(r";((?:\s*[A-Z]{1,2}(?:\s*\[(?:\\.|[^\]\\])*\])+)*)", tree, re.DOTALL):
+        props: dict[str, list[str]] = {}
+        for found in _PROPERTY.finditer(piece.group(1)):
+            props.setdefault(found.group(1), []).extend(_unescape(v) for v in _VALUE.findall(found.group(2)))
+        nodes.append((first_line + tree.count("\n", 0, piece.start()), props))
+    return nodes
+
+
+def parse_sgf(data: bytes | str) -> MatchRecord:
+    """Read a gnubg SGF match. Raises RecordFormatError naming the line, never anything else."""
+    text = decode_text(data)
+    trees = _split_games(text)
+    if not trees:
+        raise RecordFormatError(1, "No SGF game tree '(;GM[6]…)' found.")
+    length, players, crawford = 0, ("", ""), True
+    games = []
+    for tree_line, tree in trees:
+        nodes = _nodes(tree, tree_line)
+        if not nodes:
+            raise RecordFormatError(tree_line, "An SGF game tree without nodes.")
+        root_line, root = nodes[0]
+        if root.get("GM", ["6"])[0].strip() != "6":
+            raise RecordFormatError(root_line, "This SGF file is not backgammon (GM[6]).")
+        info = dict(value.split(":", 1) for value in root.get("MI", []) if ":" in value)
+        try:
+            length = int(info.get("length", length))
+            number = int(info.get("game", len(games))) + 1
+            scores = (int(info.get("ws", 0)), int(info.get("bs", 0)))
+        except ValueError as error:
+            raise RecordFormatError(root_line, "MI[length:…][game:…][ws:…][bs:…] must hold whole numbers.") from error
+        if not 0 <= length <= 999 or min(scores) < 0:
+            raise RecordFormatError(root_line, "The match length and scores in MI[…] are out of range.")
+        players = (root.get("PW", [players[0] or "White"])[0], root.get("PB", [players[1] or "Black"])[0])
+        crawford = any("crawford" in rule.lower() for rule in root.get("RU", [])) or (crawford and not root.get("RU"))
+        actions = [_action(node, line) for line, node in nodes[1:] if "W" in node or "B" in node]
+        result = root.get("RE", [""])[0].strip()
+        if result:
+            found = _RESULT.match(result)
+            if not found:
+                raise RecordFormatError(root_line, f"RE[{result}] is not a result such as RE[W+2] or RE[B+4R].")
+            winner, points = _SIDE[found.group(1)], int(found.group(2))
+            if points < 1:
+                raise RecordFormatError(root_line, f"RE[{result}]: a game is won by at least 1 point.")
+            match_won = length > 0 and scores[winner] + points >= length
+            move_number = actions[-1].move_number if actions else 1
+            actions.append(
+                Action(
+                    player=winner,
+                    kind=ActionKind.WIN,
+                    move_number=move_number,
+                    value=points,
+                    match_won=match_won,
+                    line=root_line,
+                )
+            )
+        games.append(RecordedGame(number=number, scores=scores, actions=_number(actions), line=root_line))
+    headers = (("Crawford", "On" if crawford else "Off"),)
+    return MatchRecord(length=length, players=players, games=tuple(games), headers=headers)
+
+
+def _action(node: dict[str, list[str]], line: int) -> Action:
+    colour = "W" if "W" in node else "B"
+    player = _SIDE[colour]
+    value = (node[colour] or [""])[0].strip()
+    simple = {"double": ActionKind.DOUBLE, "take": ActionKind.TAKE, "drop": ActionKind.DROP}
+    if value in simple:
+        return Action(player=player, kind=simple[value], line=line)
+    if len(value) < 2 or not value[:2].isdigit() or not all(1 <= int(d) <= 6 for d in value[:2]):
+        raise RecordFormatError(line, f"{colour}[{value}] is not a roll such as {colour}[52mhhf].")
+    letters = value[2:]
+    if len(letters) % 2 or len(letters) > 8:
+        raise RecordFormatError(line, f"{colour}[{value}]: moves are from/to letter pairs, at most four.")
+    steps = [
+        (_point(letters[i], player, line=line), _point(letters[i + 1], player, line=line))
+        for i in range(0, len(letters), 2)
+    ]
+    move = " ".join(f"{_name(a)}/{_name(b)}" for a, b in steps)
+    return Action(player=player, kind=ActionKind.ROLL, dice=(int(value[0]), int(value[1])), move=move, line=line)
+
+
+def _name(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _number(actions: list[Action]) -> tuple[Action, ...]:
+    """Give SGF actions .mat move numbers: a new number when the first-named player acts after the second."""
+    numbered, number, last_player = [], 1, None
+    for action in actions:
+        if action.kind == ActionKind.WIN:
+            numbered.append(action)
+            continue
+        if last_player == 1 and action.player == 0:
+            number += 1
+        last_player = action.player
+        numbered.append(
+            Action(
+                player=action.player,
+                kind=action.kind,
+                move_number=number,
+                dice=action.dice,
+                move=action.move,
+                line=action.line,
+            )
+        )
+    if numbered and numbered[-1].kind == ActionKind.WIN:
+        last = numbered[-1]
+        numbered[-1] = Action(
+            player=last.player,
+            kind=last.kind,
+            move_number=number,
+            value=last.value,
+            match_won=last.match_won,
+            line=last.line,
+        )
+    return tuple(numbered)
+
+
+def _single_die_steps(steps: tuple[Step, ...], dice: tuple[int, int]) -> list[Step]:
+    """SGF writes one die per pair: split a written `24/16` (one checker, several dice) into its dice."""
+    out: list[Step] = []
+    for start, end in steps:
+        distance = start - end if end != OFF else None
+        die = dice[0] if dice[0] == dice[1] else None
+        if distance and die and distance > die and distance % die == 0:
+            points = [start - die * k for k in range(distance // die + 1)]
+            out.extend(zip(points, points[1:], strict=False))
+        elif distance and dice[0] != dice[1] and distance == sum(dice):
+            middle = start - max(dice)
+            out.extend([(start, middle), (middle, end)])
+        else:
+            out.append((start, end))
+    return out
+
+
+def write_sgf(record: MatchRecord) -> str:
+    """The record as gnubg SGF, one game tree per game (a resignation is written as RE[…R])."""
+    trees = []
+    crawford = record.flag("Crawford", True)
+    for index, game in enumerate(record.games):
+        root = [
+            "FF[4]GM[6]CA[UTF-8]AP[bgclub]",
+            f"MI[length:{record.length}][game:{index}][ws:{game.scores[0]}][bs:{game.scores[1]}]",
+            f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]",
+        ]
+        if crawford and record.length > 0:
+            root.append("RU[Crawford]")
+        nodes = []
+        result = ""
+        resigned = False
+        for action in game.actions:
+            colour = "W" if action.player == 0 else "B"
+            if (
+                action.kind == ActionKind.ROLL
+                and action.move in ("????", "Concedes")
+                or action.kind == ActionKind.CONCEDE
+            ):
+                resigned = True
+                continue
+            if action.kind == ActionKind.ROLL:
+                assert action.dice is not None
+                move = "" if action.move == "Cannot Move" else action.move
+                steps = _single_die_steps(decode_move(move).steps, action.dice)
+                letters = "".join(_letter(a, action.player) + _letter(b, action.player) for a, b in steps)
+                nodes.append(f";{colour}[{action.dice[0]}{action.dice[1]}{letters}]")
+            elif action.kind in (ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP):
+                nodes.append(f";{colour}[{action.kind.value}]")
+            elif action.kind == ActionKind.WIN:
+                result = f"RE[{colour}+{action.value}{'R' if resigned else ''}]"
+        trees.append("(;" + "".join(root) + result + "\n" + "\n".join(nodes) + ")")
+    return "\n".join(trees) + "\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
