@@ -1,0 +1,483 @@
+"""Writes for match play: creating matches, the live scoresheet, reports, confirmations, disputes, overrides.
+
+Every function checks the actor's rights first and takes the match row lock before it reads anything it decides
+on, so two phones reporting at once, or a player and a director confirming at once, are serialised.
+Scoring itself lives in games.matchplay.state (pure) on top of games.rules.scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Player
+from core.api import Conflict
+from games.matchplay import hooks
+from games.matchplay import state as core
+from games.models.matches import (
+    Match,
+    MatchContext,
+    MatchDispute,
+    MatchGame,
+    MatchOutcome,
+    MatchReport,
+    MatchStatus,
+    ReporterRole,
+    ReportMethod,
+    ReportSource,
+)
+from games.rules.scoring import ScoringError
+
+NOT_ALLOWED_TO_REPORT = "Only the players of this match and its directors can do this."
+
+
+def _lock_match(match: Match) -> Match:
+    """Reload the match under a row lock. Every write below decides on state it reads after this line."""
+    return Match.objects.select_for_update().select_related("player_a", "player_b", "club").get(pk=match.pk)
+
+
+def _scoring_error(field: str, exc: ScoringError) -> ValidationError:
+    return ValidationError({field: [exc.message]})
+
+
+def _require_participant_or_director(actor, match: Match) -> None:
+    if not (match.user_is_participant(actor) or match.user_is_director(actor)):
+        raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+
+
+def _require_director(actor, match: Match) -> None:
+    if not match.user_is_director(actor):
+        raise PermissionDenied(_("Only a director or admin of this match's club can do this."))
+
+
+def _transition(match: Match, new_status: str) -> None:
+    if not core.can_transition(match.status, new_status):
+        raise Conflict(
+            _("A match that is %(current)s cannot become %(new)s.")
+            % {"current": match.get_status_display(), "new": MatchStatus(new_status).label}
+        )
+    match.status = new_status
+
+
+# --- matches ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_match(
+    *,
+    actor,
+    player_a: Player,
+    player_b: Player,
+    length: int,
+    context: str = MatchContext.CASUAL,
+    club: Club | None = None,
+    crawford_rule: bool = True,
+    holland_rule: bool = False,
+    is_public: bool = True,
+    scheduled_at=None,
+) -> Match:
+    """Directors create matches at their club; a player may also start a casual match against someone."""
+    if not getattr(actor, "is_authenticated", False):
+        raise PermissionDenied(_("Sign in to create a match."))
+    is_director = club is not None and club_selectors.is_club_director(user=actor, club=club)
+    own_player = club_selectors.player_for_user(actor)
+    plays_in_it = own_player is not None and own_player.pk in (player_a.pk, player_b.pk)
+    if not (is_director or (context == MatchContext.CASUAL and plays_in_it)):
+        raise PermissionDenied(
+            _("Only a director of the club can create this match; players can create casual matches they play in.")
+        )
+    if player_a.pk == player_b.pk:
+        raise ValidationError({"player_b": [_("A match needs two different players.")]})
+    if length < 1:
+        raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
+    if context == MatchContext.TOURNAMENT and not is_director:
+        raise PermissionDenied(_("Tournament matches are created by the tournament's directors."))
+    return Match.objects.create(
+        player_a=player_a,
+        player_b=player_b,
+        length=length,
+        context=context,
+        club=club,
+        crawford_rule=crawford_rule,
+        holland_rule=holland_rule,
+        is_public=is_public,
+        scheduled_at=scheduled_at,
+        created_by=actor,
+    )
+
+
+@transaction.atomic
+def start_match(*, actor, match: Match) -> Match:
+    match = _lock_match(match)
+    _require_participant_or_director(actor, match)
+    if match.status == MatchStatus.IN_PROGRESS:
+        return match
+    _transition(match, MatchStatus.IN_PROGRESS)
+    match.started_at = timezone.now()
+    match.save(update_fields=["status", "started_at"])
+    return match
+
+
+def _start_state(match: Match):
+    return core.start_state(
+        length=match.length,
+        crawford_rule=match.crawford_rule,
+        holland_rule=match.holland_rule,
+        penalties=(match.penalty_a, match.penalty_b),
+    )
+
+
+def _entries(games) -> list[core.GameEntry]:
+    return [core.GameEntry(g.winner_side, g.kind, g.cube, g.resign_level) for g in games]
+
+
+def scoresheet_state(match: Match, games=None):
+    """The live state after the recorded games (games may be passed in when already loaded)."""
+    games = list(match.games.all()) if games is None else games
+    final, _scored = core.replay(_start_state(match), _entries(games))
+    return final
+
+
+@transaction.atomic
+def record_game(
+    *, actor, match: Match, winner_side: int, kind: str = "single", cube: int = 1, resign_level: int | None = None
+) -> MatchGame:
+    """Add the next game to the scoresheet (the first game starts the match)."""
+    match = _lock_match(match)  # two phones adding "game 3" at once would otherwise both number it 3
+    _require_participant_or_director(actor, match)
+    if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
+        raise Conflict(_("This match already has a result; report a correction instead of adding games."))
+    games = list(match.games.order_by("number"))
+    number = len(games) + 1
+    try:
+        before = scoresheet_state(match, games)
+        _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
+    except ScoringError as exc:
+        raise _scoring_error(
+            "cube" if exc.code in ("cube_in_crawford_game", "bad_cube") else "winner_side", exc
+        ) from exc
+    except ValueError:
+        raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
+    if match.status == MatchStatus.SCHEDULED:
+        _transition(match, MatchStatus.IN_PROGRESS)
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "started_at"])
+    return MatchGame.objects.create(
+        match=match,
+        number=number,
+        winner_side=winner_side,
+        kind=kind,
+        cube=cube,
+        resign_level=resign_level,
+        points=scored.points,
+        score_a_after=scored.scores_after[0],
+        score_b_after=scored.scores_after[1],
+        crawford_game=scored.crawford_game,
+        recorded_by=actor,
+    )
+
+
+@transaction.atomic
+def undo_last_game(*, actor, match: Match) -> None:
+    match = _lock_match(match)
+    _require_participant_or_director(actor, match)
+    if match.status != MatchStatus.IN_PROGRESS:
+        raise Conflict(_("Games can only be taken back while the match is in progress."))
+    last = match.games.order_by("-number").first()
+    if last is None:
+        raise Conflict(_("There is no game to take back."))
+    last.delete()
+
+
+# --- reports ---------------------------------------------------------------------------------------------
+
+
+def later_match_started(match: Match) -> bool:
+    """Has either player started a match after this one finished? Then only a director may correct it."""
+    since = match.finished_at or match.started_at
+    if since is None:
+        return False
+    players = [match.player_a_id, match.player_b_id]
+    return (
+        Match.objects.exclude(pk=match.pk)
+        .filter(Q(player_a__in=players) | Q(player_b__in=players), started_at__gt=since)
+        .exists()
+    )
+
+
+def _result_from_input(
+    match: Match,
+    *,
+    method: str,
+    outcome: str,
+    scores: tuple[int, int] | None,
+    winner_side: int | None,
+    verdict: Mapping[str, Any] | None,
+) -> tuple[int | None, tuple[int, int] | None, list[dict]]:
+    """(winner side, final score, games) for a report, refusing what the rules do not allow."""
+    penalties = (match.penalty_a, match.penalty_b)
+    if method == ReportMethod.NO_PLAY:
+        if outcome not in core.NO_PLAY_OUTCOMES:
+            raise ValidationError({"outcome": [_("Choose forfeit, walkover, no-show or double forfeit.")]})
+        if outcome == MatchOutcome.DOUBLE_FORFEIT:
+            return None, None, []
+        if winner_side not in (0, 1):
+            raise ValidationError({"winner_side": [_("Say who wins by %(outcome)s.") % {"outcome": outcome}]})
+        return winner_side, None, []
+    if outcome != MatchOutcome.PLAYED:
+        raise ValidationError({"outcome": [_("A result reported with a score is a played match.")]})
+    if method == ReportMethod.GAMES:
+        games = list(match.games.order_by("number"))
+        try:
+            final = scoresheet_state(match, games)
+        except ScoringError as exc:
+            raise _scoring_error("games", exc) from exc
+        if not final.is_over:
+            raise ValidationError(
+                {
+                    "games": [
+                        _("The scoresheet stands at %(a)s–%(b)s in a %(n)s-point match: nobody has won yet.")
+                        % {"a": final.scores[0], "b": final.scores[1], "n": match.length}
+                    ]
+                }
+            )
+        snapshot = [
+            {"number": g.number, "winner_side": g.winner_side, "kind": g.kind, "cube": g.cube, "points": g.points}
+            for g in games
+        ]
+        return final.winner, final.scores, snapshot
+    if method == ReportMethod.FINAL_SCORE:
+        if scores is None:
+            raise ValidationError({"scores": [_("Give the final score of both players.")]})
+        try:
+            side = core.check_reported_score(length=match.length, scores=scores, penalties=penalties)
+        except ScoringError as exc:
+            raise _scoring_error("scores", exc) from exc
+        return side, tuple(scores), []
+    if method == ReportMethod.RECORD:
+        if verdict is None:
+            raise ValidationError({"game_record": [_("Choose a verified game record.")]})
+        try:
+            ordered = core.compare_record(
+                verdict,
+                player_names=(match.player_a.name, match.player_b.name),
+                length=match.length,
+                scores=scores,
+            )
+        except ScoringError as exc:
+            raise _scoring_error("game_record", exc) from exc
+        return (0 if ordered[0] >= match.length else 1), ordered, list(verdict.get("games") or [])
+    raise ValidationError(
+        {"method": [_("Report game by game, a final score, a game record, or a result without play.")]}
+    )
+
+
+def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str, Any]:
+    """The verdict of a game record the actor may use (H2's games.GameRecord, looked up by id)."""
+    from games.models import records
+
+    record_model = getattr(records, "GameRecord", None)
+    record = record_model.objects.filter(pk=game_record_id).first() if record_model else None
+    if record is None or not isinstance(getattr(record, "verdict", None), dict):
+        raise ValidationError({"game_record": [_("No verified game record with this number.")]})
+    return record.verdict
+
+
+@transaction.atomic
+def submit_report(
+    *,
+    actor,
+    match: Match,
+    method: str,
+    outcome: str = MatchOutcome.PLAYED,
+    scores: tuple[int, int] | None = None,
+    winner_side: int | None = None,
+    verdict: Mapping[str, Any] | None = None,
+    game_record_id: int | None = None,
+    comment: str = "",
+    source: str = ReportSource.WEB,
+    ip_address: str | None = None,
+    idempotency_key: str = "",
+    as_director: bool = False,
+) -> tuple[MatchReport, bool]:
+    """A new version of the result; returns (report, created). A director's report is confirmed at once
+    (an override); a player's waits for the opponent. The same idempotency key returns the first report."""
+    # Race: two reports (or one report retried by a phone) arriving together would both read the same highest
+    # version and the same "no report with this key yet"; the match row lock makes the second wait and see the first.
+    match = _lock_match(match)
+    if idempotency_key:
+        existing = match.reports.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return existing, False
+    is_director = match.user_is_director(actor)
+    is_participant = match.user_is_participant(actor)
+    if as_director and not is_director:
+        raise PermissionDenied(_("Only a director or admin of this match's club can override a result."))
+    if not (is_participant or is_director):
+        raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+    role = ReporterRole.DIRECTOR if (as_director or not is_participant) else ReporterRole.PLAYER
+    if role == ReporterRole.PLAYER:
+        if match.status == MatchStatus.ABANDONED and match.outcome == MatchOutcome.ANNULLED:
+            raise Conflict(_("A director annulled this match; only a director can give it a result now."))
+        if match.reports.filter(confirmed=True).exists() and later_match_started(match):
+            raise PermissionDenied(
+                _("A later match of one of the players has started: only a director can correct this result now.")
+            )
+    if game_record_id is not None and verdict is None:
+        verdict = _record_verdict(actor=actor, match=match, game_record_id=game_record_id)
+    side, final, games = _result_from_input(
+        match, method=method, outcome=outcome, scores=scores, winner_side=winner_side, verdict=verdict
+    )
+    if outcome == MatchOutcome.PLAYED and (match.penalty_a or match.penalty_b):
+        outcome = MatchOutcome.LATENESS
+    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
+    report = MatchReport.objects.create(
+        match=match,
+        version=version,
+        submitted_by=actor,
+        role=role,
+        source=source,
+        method=method,
+        outcome=outcome,
+        winner=None if side is None else match.players[side],
+        score_a=None if final is None else final[0],
+        score_b=None if final is None else final[1],
+        rated=core.is_rated(outcome),
+        games=games,
+        game_record_id=game_record_id,
+        comment=comment,
+        ip_address=ip_address,
+        idempotency_key=idempotency_key,
+    )
+    if role == ReporterRole.DIRECTOR:
+        _confirm(match=match, report=report, actor=actor)
+    return report, True
+
+
+def _confirm(*, match: Match, report: MatchReport, actor) -> None:
+    """Make `report` the result (the match row must be locked by the caller)."""
+    now = timezone.now()
+    # Retire the others first: the partial unique constraint allows only one confirmed report at any moment.
+    match.reports.exclude(pk=report.pk).filter(Q(confirmed=True) | Q(retired=False)).update(
+        confirmed=False, retired=True
+    )
+    report.confirmed, report.retired, report.confirmed_by, report.confirmed_at = True, False, actor, now
+    report.save(update_fields=["confirmed", "retired", "confirmed_by", "confirmed_at"])
+    _transition(match, core.status_for_outcome(report.outcome))
+    match.outcome = report.outcome
+    match.winner_id = report.winner_id
+    match.score_a, match.score_b = report.score_a, report.score_b
+    match.rated = report.rated
+    match.finished_at = match.finished_at or now
+    match.save(update_fields=["status", "outcome", "winner", "score_a", "score_b", "rated", "finished_at"])
+    match.disputes.filter(resolved_at__isnull=True).update(resolved_at=now)
+    hooks.result_confirmed(match, report)
+
+
+@transaction.atomic
+def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
+    """The opponent of the reporter, or a director, confirms a version; confirming it again changes nothing."""
+    # Race: two confirmations at once (the opponent and a director, or a double tap) must leave one confirmed
+    # version; the lock makes the second see what the first did.
+    match = _lock_match(match)
+    report = match.reports.filter(version=version).first()
+    if report is None:
+        raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
+    if report.confirmed:
+        return report
+    is_director = match.user_is_director(actor)
+    if not is_director:
+        if not match.user_is_participant(actor):
+            raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+        if report.submitted_by_id == actor.pk:
+            raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
+    if report.retired:
+        raise Conflict(_("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version})
+    _confirm(match=match, report=report, actor=actor)
+    return report
+
+
+@transaction.atomic
+def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchDispute:
+    match = _lock_match(match)
+    if not match.user_is_participant(actor):
+        raise PermissionDenied(_("Only the players of this match can dispute its result."))
+    report = match.reports.filter(version=version).first()
+    if report is None:
+        raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
+    if report.submitted_by_id == actor.pk:
+        raise PermissionDenied(_("You cannot dispute your own report; report a corrected version instead."))
+    if not comment.strip():
+        raise ValidationError({"comment": [_("Say what is wrong with this result, so the director can decide.")]})
+    if report.retired:
+        raise Conflict(_("Version %(v)s was already replaced by a later one.") % {"v": version})
+    if report.confirmed and later_match_started(match):
+        raise Conflict(_("A later match has started: ask a director to correct this result."))
+    return MatchDispute.objects.create(match=match, report=report, raised_by=actor, comment=comment.strip())
+
+
+@transaction.atomic
+def annul_match(*, actor, match: Match, comment: str, source: str = ReportSource.WEB, ip_address=None) -> MatchReport:
+    """A director declares the match void: a confirmed 'annulled' version with no winner; not rated."""
+    match = _lock_match(match)
+    _require_director(actor, match)
+    if not comment.strip():
+        raise ValidationError({"comment": [_("Give the reason for annulling the match.")]})
+    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
+    report = MatchReport.objects.create(
+        match=match,
+        version=version,
+        submitted_by=actor,
+        role=ReporterRole.DIRECTOR,
+        source=source,
+        method=ReportMethod.NO_PLAY,
+        outcome=MatchOutcome.ANNULLED,
+        rated=False,
+        comment=comment.strip(),
+        ip_address=ip_address,
+    )
+    _confirm(match=match, report=report, actor=actor)
+    return report
+
+
+@transaction.atomic
+def record_lateness(
+    *, actor, match: Match, late_side: int, minutes_late: float, source: str = ReportSource.WEB
+) -> Match:
+    """Penalty points for a late player (before the first game); when they exceed half the length the opponent
+    wins by forfeit."""
+    match = _lock_match(match)
+    _require_director(actor, match)
+    if late_side not in (0, 1):
+        raise ValidationError({"late_side": [_("Say which player was late.")]})
+    if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) or match.games.exists():
+        raise Conflict(_("Lateness is recorded before the first game."))
+    try:
+        penalty = core.lateness_penalty(minutes_late)
+    except ScoringError as exc:
+        raise _scoring_error("minutes_late", exc) from exc
+    if core.lateness_forfeits(penalty=penalty, length=match.length):
+        submit_report(
+            actor=actor,
+            match=match,
+            method=ReportMethod.NO_PLAY,
+            outcome=MatchOutcome.FORFEIT,
+            winner_side=1 - late_side,
+            comment=_("%(minutes)s minutes late: %(points)s penalty points exceed half the match length.")
+            % {"minutes": minutes_late, "points": penalty},
+            source=source,
+            as_director=True,
+        )
+        match.refresh_from_db()
+        return match
+    field = "penalty_a" if late_side == 0 else "penalty_b"
+    setattr(match, field, penalty)
+    match.save(update_fields=[field])
+    return match
