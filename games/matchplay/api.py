@@ -1,0 +1,317 @@
+"""REST endpoints for match play (under /api/v1/matches/): matches, their games, reports, confirmations,
+disputes, director override and annulment."""
+
+import django_filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Player
+from clubs.permissions import IsParticipantOrDirector
+from games.matchplay import selectors, services
+from games.models.matches import (
+    Match,
+    MatchContext,
+    MatchDispute,
+    MatchGame,
+    MatchOutcome,
+    MatchReport,
+    ReportMethod,
+    ReportSource,
+)
+
+
+def client_ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    player_a_name = serializers.CharField(source="player_a.name", read_only=True)
+    player_b_name = serializers.CharField(source="player_b.name", read_only=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "player_a",
+            "player_a_name",
+            "player_b",
+            "player_b_name",
+            "length",
+            "crawford_rule",
+            "holland_rule",
+            "context",
+            "club",
+            "is_public",
+            "status",
+            "scheduled_at",
+            "started_at",
+            "finished_at",
+            "penalty_a",
+            "penalty_b",
+            "outcome",
+            "winner",
+            "score_a",
+            "score_b",
+            "rated",
+        ]
+        read_only_fields = fields
+
+
+class MatchStateSerializer(serializers.Serializer):
+    length = serializers.IntegerField()
+    scores = serializers.ListField(child=serializers.IntegerField())
+    away = serializers.ListField(child=serializers.IntegerField())
+    games_played = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=["normal", "crawford", "post_crawford", "decided"])
+    crawford_game = serializers.BooleanField()
+    post_crawford = serializers.BooleanField()
+    cube_allowed = serializers.BooleanField()
+    is_over = serializers.BooleanField()
+    winner_side = serializers.IntegerField(allow_null=True)
+
+
+class MatchDetailSerializer(MatchSerializer):
+    state = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "state"]
+        read_only_fields = fields
+
+    @extend_schema(responses=MatchStateSerializer)
+    def get_state(self, match) -> dict:
+        return selectors.live_state(match)
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    length = serializers.IntegerField(min_value=1, max_value=99)
+    context = serializers.ChoiceField(choices=MatchContext.choices, default=MatchContext.CASUAL)
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True)
+    crawford_rule = serializers.BooleanField(default=True)
+    holland_rule = serializers.BooleanField(default=False)
+    is_public = serializers.BooleanField(default=True)
+    scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class GameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = MatchGame
+        fields = ["number", "winner_side", "kind", "cube", "resign_level", "points", "score_a_after", "score_b_after"]
+        read_only_fields = fields
+
+
+class GameInputSerializer(serializers.Serializer):
+    winner_side = serializers.ChoiceField(choices=[0, 1], help_text="0 = player A, 1 = player B")
+    kind = serializers.ChoiceField(choices=MatchGame.Kind.choices, default=MatchGame.Kind.SINGLE)
+    cube = serializers.IntegerField(min_value=1, default=1, help_text="Final cube; for a drop the value before.")
+    resign_level = serializers.IntegerField(min_value=1, max_value=3, required=False, allow_null=True)
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = MatchReport
+        fields = [
+            "version",
+            "submitted_by",
+            "role",
+            "source",
+            "method",
+            "outcome",
+            "winner",
+            "score_a",
+            "score_b",
+            "rated",
+            "games",
+            "game_record_id",
+            "comment",
+            "created_at",
+            "confirmed",
+            "confirmed_by",
+            "confirmed_at",
+            "retired",
+        ]
+        read_only_fields = fields
+
+
+class ReportInputSerializer(serializers.Serializer):
+    method = serializers.ChoiceField(choices=ReportMethod.choices)
+    outcome = serializers.ChoiceField(choices=MatchOutcome.choices, default=MatchOutcome.PLAYED)
+    score_a = serializers.IntegerField(min_value=0, required=False)
+    score_b = serializers.IntegerField(min_value=0, required=False)
+    winner_side = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True)
+    game_record = serializers.IntegerField(min_value=1, required=False, help_text="Id of a verified game record.")
+    comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+    def validate(self, data):
+        if ("score_a" in data) != ("score_b" in data):
+            raise serializers.ValidationError({"score_b": ["Give both scores, score_a and score_b."]})
+        return data
+
+
+class VersionInputSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1)
+
+
+class DisputeInputSerializer(VersionInputSerializer):
+    comment = serializers.CharField(max_length=2000)
+
+
+class DisputeSerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="report.version", read_only=True)
+    raised_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = MatchDispute
+        fields = ["id", "version", "raised_by", "comment", "created_at", "resolved_at"]
+        read_only_fields = fields
+
+
+class AnnulInputSerializer(serializers.Serializer):
+    comment = serializers.CharField(max_length=2000)
+
+
+class MatchFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug", label="Club slug")
+    player = django_filters.NumberFilter(method="filter_player", label="Player id (either side)")
+
+    class Meta:
+        model = Match
+        fields = ["status", "context", "club", "rated", "player"]
+
+    def filter_player(self, queryset, name, value):
+        return queryset.filter(player_a=value) | queryset.filter(player_b=value)
+
+
+class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Matches the caller may see. Creating: directors at their club, or a player for a casual match."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly, IsParticipantOrDirector]
+    filterset_class = MatchFilter
+
+    def get_queryset(self):
+        return selectors.visible_matches(user=self.request.user).order_by("-created_at", "-id")
+
+    def get_serializer_class(self):
+        return MatchDetailSerializer if self.action == "retrieve" else MatchSerializer
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer})
+    def create(self, request, *args, **kwargs):
+        data = MatchCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = values.get("club")
+        if club is not None and not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
+            raise serializers.ValidationError({"club": ["No such club."]})
+        match = services.create_match(actor=request.user, **values)
+        return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=MatchDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def start(self, request, pk=None):
+        match = services.start_match(actor=request.user, match=self.get_object())
+        return Response(MatchDetailSerializer(match).data)
+
+    @extend_schema(methods=["get"], responses=GameSerializer(many=True))
+    @extend_schema(methods=["post"], request=GameInputSerializer, responses={201: GameSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def games(self, request, pk=None):
+        match = self.get_object()
+        if request.method == "GET":
+            return Response(GameSerializer(match.games.all(), many=True).data)
+        data = GameInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.record_game(actor=request.user, match=match, **data.validated_data)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["get"], responses=ReportSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=ReportInputSerializer,
+        responses={201: ReportSerializer, 200: ReportSerializer},
+        description="Report a result (a new version). The same idempotency_key returns the first report (200).",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def reports(self, request, pk=None):
+        match = self.get_object()
+        if request.method == "GET":
+            return Response(
+                ReportSerializer(match.reports.select_related("submitted_by", "confirmed_by"), many=True).data
+            )
+        return self._report(request, match, as_director=False)
+
+    def _report(self, request, match, *, as_director: bool):
+        data = ReportInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        scores = (values["score_a"], values["score_b"]) if "score_a" in values else None
+        report, created = services.submit_report(
+            actor=request.user,
+            match=match,
+            method=values["method"],
+            outcome=values["outcome"],
+            scores=scores,
+            winner_side=values.get("winner_side"),
+            game_record_id=values.get("game_record"),
+            comment=values["comment"],
+            source=ReportSource.API,
+            ip_address=client_ip(request),
+            idempotency_key=values["idempotency_key"],
+            as_director=as_director,
+        )
+        return Response(
+            ReportSerializer(report).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
+
+    @extend_schema(request=VersionInputSerializer, responses=ReportSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        data = VersionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.confirm_report(actor=request.user, match=self.get_object(), **data.validated_data)
+        return Response(ReportSerializer(report).data)
+
+    @extend_schema(methods=["get"], responses=DisputeSerializer(many=True))
+    @extend_schema(methods=["post"], request=DisputeInputSerializer, responses={201: DisputeSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def disputes(self, request, pk=None):
+        match = self.get_object()
+        if request.method == "GET":
+            return Response(DisputeSerializer(match.disputes.select_related("report", "raised_by"), many=True).data)
+        data = DisputeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dispute = services.dispute_report(actor=request.user, match=match, **data.validated_data)
+        return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=ReportInputSerializer, responses={201: ReportSerializer})
+    @action(detail=True, methods=["post"])
+    def override(self, request, pk=None):
+        """A director sets the result; it is confirmed at once and retires every other version."""
+        match = self.get_object()
+        if not match.user_is_director(request.user):
+            raise PermissionDenied("Only a director or admin of this match's club can override a result.")
+        return self._report(request, match, as_director=True)
+
+    @extend_schema(request=AnnulInputSerializer, responses={201: ReportSerializer})
+    @action(detail=True, methods=["post"])
+    def annul(self, request, pk=None):
+        data = AnnulInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.annul_match(
+            actor=request.user,
+            match=self.get_object(),
+            comment=data.validated_data["comment"],
+            source=ReportSource.API,
+            ip_address=client_ip(request),
+        )
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
