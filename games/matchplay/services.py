@@ -40,7 +40,7 @@ NOT_ALLOWED_TO_REPORT = "Only the players of this match and its directors can do
 
 def _lock_match(match: Match) -> Match:
     """Reload the match under a row lock. Every write below decides on state it reads after this line."""
-    return Match.objects.select_for_update().select_related("player_a", "player_b", "club").get(pk=match.pk)
+    return Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
 
 
 def _scoring_error(field: str, exc: ScoringError) -> ValidationError:
