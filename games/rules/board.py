@@ -1,0 +1,94 @@
+"""The board as the rules engine sees it: an immutable count of checkers per point, per side.
+
+Each side counts points from its own point of view (DOMAIN.md §1): it moves from its 24-point down to its
+1-point, its home board is 1–6. `checkers[side][i]` for i = 0..23 is the side's own point i + 1, index 24
+is the bar; a checker that is neither on a point nor on the bar has been borne off. My point p is the
+opponent's point 25 − p.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BAR_INDEX = 24
+POINTS = 24
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """checkers[side][i]: i = 0..23 is the side's OWN point i + 1, i = 24 is the bar; side is 0 or 1.
+
+    Borne-off checkers are `total - sum(checkers[side])`. Instances are hashable and compare by value.
+    """
+
+    checkers: tuple[tuple[int, ...], tuple[int, ...]]
+    total: int = 15
+
+    def __post_init__(self) -> None:
+        for side in (0, 1):
+            row = self.checkers[side]
+            if len(row) != 25 or min(row) < 0 or sum(row) > self.total:
+                raise ValueError(
+                    f"side {side} needs 25 non-negative counts (24 points and the bar) adding up to at most "
+                    f"{self.total}, got {row}"
+                )
+        for point in range(1, POINTS + 1):
+            if self.checkers[0][point - 1] and self.checkers[1][POINTS - point]:
+                raise ValueError(f"both sides have checkers on side 0's {point}-point")
+
+    @classmethod
+    def trusted(cls, checkers: tuple[tuple[int, ...], tuple[int, ...]], total: int) -> Board:
+        """A board from counts the engine produced itself: skips the validation (the move generator's hot path)."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "checkers", checkers)
+        object.__setattr__(board, "total", total)
+        return board
+
+    def off(self, side: int) -> int:
+        """Checkers `side` has borne off."""
+        return self.total - sum(self.checkers[side])
+
+    def pip_count(self, side: int) -> int:
+        """Pips `side` needs to bear everything off (a checker on the bar counts 25)."""
+        return sum((index + 1) * count for index, count in enumerate(self.checkers[side]))
+
+    def on_bar(self, side: int) -> int:
+        return self.checkers[side][BAR_INDEX]
+
+    def count(self, side: int, point: int) -> int:
+        """Checkers of `side` on its own `point` (1..24, 25 = bar)."""
+        return self.checkers[side][point - 1]
+
+    @staticmethod
+    def opponent_point(point: int) -> int:
+        """My point p is the opponent's point 25 − p (the bar, 25, maps to 0 and back, as in the notation)."""
+        return 25 - point
+
+    def swapped(self) -> Board:
+        """The same position with the sides' indices exchanged."""
+        return Board(checkers=(self.checkers[1], self.checkers[0]), total=self.total)
+
+    def render(self) -> str:
+        """A small ASCII diagram from side 0's point of view: X is side 0, O is side 1, numbers are counts."""
+
+        def cell(own_point: int) -> str:
+            mine = self.checkers[0][own_point - 1]
+            theirs = self.checkers[1][POINTS - own_point]
+            if mine:
+                return f"X{mine}".rjust(3)
+            if theirs:
+                return f"O{theirs}".rjust(3)
+            return "  ."
+
+        top = "".join(cell(p) for p in range(13, 25))
+        bottom = "".join(cell(p) for p in range(12, 0, -1))
+        return "\n".join(
+            [
+                " 13 14 15 16 17 18 19 20 21 22 23 24",
+                top,
+                bottom,
+                " 12 11 10  9  8  7  6  5  4  3  2  1",
+                f"bar X{self.on_bar(0)} O{self.on_bar(1)}  off X{self.off(0)} O{self.off(1)}  "
+                f"pips X{self.pip_count(0)} O{self.pip_count(1)}",
+            ]
+        )

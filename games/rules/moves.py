@@ -1,0 +1,362 @@
+"""Legal checker play (DOMAIN.md §1): single-die steps, forced play, and checking a written move.
+
+Numbering is always the mover's own (see board.py): 25 is the bar, 0 is off, 1..24 are points; the mover goes
+from high to low. The rules implemented: bar entry first (entry point 25 − die), hits send a blot to the bar,
+2+ opposing checkers block a point, bear-off only with every checker home and none on the bar, the higher-die
+rule (overshoot only from the highest occupied point), a hit checker must come home before bear-off resumes;
+forced play — as many dice as possible, the larger die when only one can be played, the compulsory order,
+doubles play up to four times.
+
+Public interface (other apps code against it):
+    legal_plays(board, side, dice) -> list[Play]        one Play per distinct result
+    legal_results(board, side, dice) -> set[Board]
+    max_dice_playable(board, side, dice) -> int
+    check_play(board, side, dice, written, *, hits=None) -> PlayCheck
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from games.rules.board import Board
+
+Step = tuple[int, int]  # (from, to) in the mover's numbering: 25 = bar, 0 = off, 1..24 points
+Row = tuple[int, ...]  # one side's 25 counts in its own numbering
+State = tuple[Row, Row]  # (mover, opponent)
+
+BAR = 25
+OFF = 0
+
+ILLEGAL_MOVE = "illegal_move"
+INCOMPLETE_PLAY = "incomplete_play"
+LARGER_DIE_REQUIRED = "larger_die_required"
+
+
+@dataclass(frozen=True)
+class Play:
+    """A legal play: one single-die step each, in the order played, and the board after it."""
+
+    steps: tuple[Step, ...]
+    result: Board
+
+
+@dataclass(frozen=True)
+class PlayCheck:
+    """The verdict on a written move. `code` is None when ok, else illegal_move / incomplete_play /
+    larger_die_required; `message` explains it to a tournament director; `result` is the board after an ok play."""
+
+    ok: bool
+    code: str | None
+    message: str
+    result: Board | None
+    steps: tuple[Step, ...] = ()  # the single-die steps the written move was realised as (when ok)
+
+
+@lru_cache(maxsize=1 << 18)
+def _single_moves(mover: Row, opponent: Row, die: int) -> tuple[tuple[Step, Row, Row], ...]:
+    """Every single-die step the mover can make, with the rows after it. Memoised: doubles and the
+    two orders of a roll reach the same intermediate positions again and again."""
+    if mover[24]:
+        entry_index = 24 - die  # point 25 - die
+        opponent_index = die - 1  # the same point in the opponent's numbering
+        blockers = opponent[opponent_index]
+        if blockers >= 2:
+            return ()
+        moved = list(mover)
+        moved[24] -= 1
+        moved[entry_index] += 1
+        return (((BAR, 25 - die), tuple(moved), _hit(opponent, opponent_index) if blockers else opponent),)
+    all_home = not any(mover[6:24])
+    found = []
+    highest = True  # scanning from the back: the first occupied point is the highest
+    for index in range(23, -1, -1):
+        if not mover[index]:
+            continue
+        point = index + 1
+        target = point - die
+        if target >= 1:
+            opponent_index = 24 - target
+            blockers = opponent[opponent_index]
+            if blockers < 2:
+                moved = list(mover)
+                moved[index] -= 1
+                moved[target - 1] += 1
+                after = _hit(opponent, opponent_index) if blockers else opponent
+                found.append(((point, target), tuple(moved), after))
+        elif all_home and (target == 0 or highest):
+            moved = list(mover)
+            moved[index] -= 1
+            found.append(((point, OFF), tuple(moved), opponent))
+        highest = False
+    return tuple(found)
+
+
+def _hit(opponent: Row, index: int) -> Row:
+    hit = list(opponent)
+    hit[index] = 0
+    hit[24] += 1
+    return tuple(hit)
+
+
+def _extend(level: dict[State, tuple[Step, ...]], die: int) -> dict[State, tuple[Step, ...]]:
+    """All states one step of `die` further, deduplicated (the first path to a state is kept)."""
+    following: dict[State, tuple[Step, ...]] = {}
+    for (mover, opponent), steps in level.items():
+        for step, moved, after in _single_moves(mover, opponent, die):
+            key = (moved, after)
+            if key not in following:
+                following[key] = (*steps, step)
+    return following
+
+
+def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice are two numbers from 1 to 6, not {tuple(dice)}")
+    return dice[0], dice[1]
+
+
+def _generate(board: Board, side: int, dice: Sequence[int]) -> tuple[int, dict[State, tuple[Step, ...]]]:
+    """(dice used, {final state: steps}) following the forced-play rules."""
+    first, second = _check_dice(dice)
+    start: dict[State, tuple[Step, ...]] = {(board.checkers[side], board.checkers[1 - side]): ()}
+    if first == second:
+        level, used = start, 0
+        for _ in range(4):
+            following = _extend(level, first)
+            if not following:
+                break
+            level, used = following, used + 1
+        return used, level
+    high, low = max(first, second), min(first, second)
+    after_high = _extend(start, high)
+    after_low = _extend(start, low)
+    both = _extend(after_high, low)
+    for state, steps in _extend(after_low, high).items():
+        both.setdefault(state, steps)
+    if both:
+        return 2, both
+    if after_high:
+        return 1, after_high
+    if after_low:
+        return 1, after_low
+    return 0, start
+
+
+def _to_board(state: State, side: int, total: int) -> Board:
+    mover, opponent = state
+    return Board.trusted((mover, opponent) if side == 0 else (opponent, mover), total)
+
+
+def legal_plays(board: Board, side: int, dice: tuple[int, int]) -> list[Play]:
+    """One Play per distinct legal result (forced play applied). No legal move → one Play with no steps."""
+    _, level = _generate(board, side, dice)
+    return [Play(steps=steps, result=_to_board(state, side, board.total)) for state, steps in level.items()]
+
+
+def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
+    """Every board `side` may leave after playing `dice` (the unchanged board when nothing can move)."""
+    _, level = _generate(board, side, dice)
+    return {_to_board(state, side, board.total) for state in level}
+
+
+def max_dice_playable(board: Board, side: int, dice: tuple[int, int]) -> int:
+    """How many dice the forced-play rule makes `side` play: 0..2, or 0..4 for doubles."""
+    used, _ = _generate(board, side, dice)
+    return used
+
+
+def format_steps(steps: Sequence[Step]) -> str:
+    """Steps as a record writes them, one die per token: `bar/22 13/11 6/off`."""
+
+    def name(point: int) -> str:
+        return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+    return " ".join(f"{name(a)}/{name(b)}" for a, b in steps)
+
+
+# --- checking a written move -------------------------------------------------------------------------------
+
+
+def _point_name(point: int) -> str:
+    return "the bar" if point == BAR else f"the {point}-point"
+
+
+def _dice_text(dice: tuple[int, int]) -> str:
+    if dice[0] == dice[1]:
+        return f"the dice are {dice[0]} and {dice[1]} (up to four {dice[0]}s)"
+    return f"the dice are {dice[0]} and {dice[1]}"
+
+
+def _die_sequences(pool: tuple[int, ...], start: int, end: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Ordered dice from `pool` that carry a checker from `start` to `end` (bearing off may overshoot on the
+    last die), each with the dice left over."""
+    found: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    distance = start - end
+
+    def extend(sequence: tuple[int, ...], remaining: tuple[int, ...], moved: int) -> None:
+        if sequence and (moved == distance or (end == OFF and moved >= distance)):
+            found.append((sequence, remaining))
+            return
+        if moved >= distance:
+            return
+        for value in sorted(set(remaining), reverse=True):
+            left = list(remaining)
+            left.remove(value)
+            extend((*sequence, value), tuple(left), moved + value)
+
+    extend((), pool, 0)
+    return found
+
+
+def _explain(state: State, step: Step, die: int) -> str:
+    """Why a single-die step is not legal here (it is known not to be)."""
+    mover, opponent = state
+    origin, target = step
+    text = format_steps([step])
+    if origin != BAR and mover[24]:
+        return f"{text}: a checker on the bar must enter before any other checker moves"
+    if mover[origin - 1] == 0:
+        if origin == BAR:
+            return f"{text}: there is no checker of yours on the bar"
+        return f"{text}: there is no checker of yours left on {_point_name(origin)}"
+    if target >= 1:
+        blockers = opponent[24 - target]
+        return f"{text}: {_point_name(target)} is blocked ({blockers} opposing checkers)"
+    outside = [index + 1 for index in range(6, 25) if mover[index]]
+    if outside:
+        where = _point_name(outside[-1])
+        return f"{text}: bearing off needs all your checkers in the home board, but one is on {where}"
+    higher = [index + 1 for index in range(origin, 6) if mover[index]]
+    return (
+        f"{text}: the {die} cannot bear off from {_point_name(origin)} while a checker stands on "
+        f"{_point_name(higher[-1])}"
+    )
+
+
+@dataclass
+class _Search:
+    pool_size: int
+    successes: list[tuple[tuple[Step, ...], State, tuple[int, ...], tuple[int, ...]]]  # steps, state, hits, dice
+    failure: tuple[int, str] | None = None  # (depth, reason): the reason found deepest into the move
+
+    def fail(self, depth: int, reason: str) -> None:
+        if self.failure is None or depth > self.failure[0]:
+            self.failure = (depth, reason)
+
+    def run(
+        self,
+        state: State,
+        elements: tuple[Step, ...],
+        pool: tuple[int, ...],
+        steps: tuple[Step, ...],
+        hits: tuple[int, ...],
+        dice_used: tuple[int, ...],
+    ) -> None:
+        if not elements:
+            self.successes.append((steps, state, hits, dice_used))
+            return
+        tried: set[Step] = set()
+        for position, element in enumerate(elements):
+            if element in tried:
+                continue
+            tried.add(element)
+            rest = elements[:position] + elements[position + 1 :]
+            origin, target = element
+            for sequence, remaining in _die_sequences(pool, origin, target):
+                current, walked, hit_points, point = state, steps, hits, origin
+                for die in sequence:
+                    step = (point, max(OFF, point - die))
+                    following = next((m for m in _single_moves(*current, die) if m[0] == step), None)
+                    if following is None:
+                        self.fail(len(walked), _explain(current, step, die))
+                        break
+                    _, moved, after = following
+                    if after[24] != current[1][24]:
+                        hit_points = (*hit_points, step[1])
+                    current, walked, point = (moved, after), (*walked, step), step[1]
+                else:
+                    self.run(current, rest, remaining, walked, hit_points, dice_used + sequence)
+
+
+def check_play(
+    board: Board, side: int, dice: tuple[int, int], written: Sequence[Step], *, hits: Sequence[int] | None = None
+) -> PlayCheck:
+    """Check a move as a record writes it, after the notation is decoded.
+
+    Each written (from, to) may span several dice (`24/16` with 62 or 44); hits need not be marked. The move is
+    ok — with the resulting Board — when its checker moves can be realised as single-die steps with these dice
+    (any intermediate points, any order) and the result is a legal one. Otherwise `code` is `illegal_move`,
+    `incomplete_play` (a play using more dice existed) or `larger_die_required`. An empty `written` is ok only
+    when no legal move exists. `hits` (optional: points the record marks with `*`) picks between realisations
+    that differ only in which blot was hit on the way.
+    """
+    try:
+        dice = _check_dice(dice)
+    except ValueError as error:
+        return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=str(error), result=None)
+    max_used, level = _generate(board, side, dice)
+    if not written:
+        if max_used == 0:
+            return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
+        return _incomplete(board, side, dice, max_used, level)
+    for origin, target in written:
+        if not (0 <= target < origin <= BAR) or target == BAR:
+            return PlayCheck(
+                ok=False,
+                code=ILLEGAL_MOVE,
+                message=f"{format_steps([(origin, target)])} is not a move: checkers go from a higher point (25 = "
+                "bar) to a lower one (0 = off)",
+                result=None,
+            )
+    pool = (dice[0],) * 4 if dice[0] == dice[1] else dice
+    for element in written:
+        if not _die_sequences(pool, *element):
+            pips = element[0] - element[1]
+            verb = f"needs at least {pips} pips" if element[1] == OFF else f"moves {pips} pips"
+            return PlayCheck(
+                ok=False,
+                code=ILLEGAL_MOVE,
+                message=f"{format_steps([element])} {verb} but {_dice_text(dice)}",
+                result=None,
+            )
+    search = _Search(pool_size=len(pool), successes=[])
+    start: State = (board.checkers[side], board.checkers[1 - side])
+    search.run(start, tuple(written), pool, (), (), ())
+    if not search.successes:
+        reason = search.failure[1] if search.failure else f"the move uses more dice than the roll: {_dice_text(dice)}"
+        return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=reason, result=None)
+    legal = [success for success in search.successes if success[1] in level and len(success[0]) == max_used]
+    if legal:
+        if hits is not None:
+            marked = sorted(hits)
+            legal.sort(key=lambda success: sorted(success[2]) != marked)
+        steps, state, _, _ = legal[0]
+        return PlayCheck(ok=True, code=None, message="", result=_to_board(state, side, board.total), steps=steps)
+    most_used = max(len(success[0]) for success in search.successes)
+    if most_used < max_used:
+        return _incomplete(board, side, dice, max_used, level)
+    if max_used == 1 and dice[0] != dice[1]:
+        example = format_steps(next(iter(level.values())))
+        larger = max(dice)
+        return PlayCheck(
+            ok=False,
+            code=LARGER_DIE_REQUIRED,
+            message=f"only one die can be played, so it must be the larger one ({larger}), e.g. {example}",
+            result=None,
+        )
+    return PlayCheck(ok=False, code=ILLEGAL_MOVE, message="the move does not lead to a legal position", result=None)
+
+
+def _incomplete(
+    board: Board, side: int, dice: tuple[int, int], max_used: int, level: dict[State, tuple[Step, ...]]
+) -> PlayCheck:
+    example = format_steps(next(iter(level.values())))
+    if dice[0] != dice[1]:
+        needed = "both dice" if max_used == 2 else "a die"
+    else:
+        needed = f"{max_used} of the four {dice[0]}s" if max_used < 4 else f"all four {dice[0]}s"
+    return PlayCheck(
+        ok=False, code=INCOMPLETE_PLAY, message=f"a play using {needed} existed, e.g. {example}", result=None
+    )
