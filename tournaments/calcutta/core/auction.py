@@ -76,6 +76,7 @@ class AuctionResult:
 
     lots: tuple[Lot, ...]
     sales: Mapping[LotId, Sale]
+    passed: tuple[LotId, ...] = ()  # lots that found no bidder; their entrants are in the field
 
     @property
     def total(self) -> int:
@@ -157,7 +158,10 @@ class Auction:
     def result(self) -> AuctionResult:
         if self.status != AuctionStatus.CLOSED:
             raise CalcuttaError("auction_not_closed", "The auction is still running; close it first.")
-        return AuctionResult(lots=tuple(self.lot(lot_id) for lot_id in self.hammered), sales=dict(self.sales))
+        # a passed lot lives on only inside the field, so it is not a lot of the result
+        kept = [lot_id for lot_id in self.hammered if lot_id == FIELD or self.phase[lot_id] == LotPhase.SOLD]
+        passed = tuple(lot_id for lot_id in self.hammered if lot_id not in kept)
+        return AuctionResult(lots=tuple(self.lot(lot_id) for lot_id in kept), sales=dict(self.sales), passed=passed)
 
     # --- acting --------------------------------------------------------------------------------------------
 

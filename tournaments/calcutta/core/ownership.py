@@ -139,6 +139,8 @@ class Ownership:
         )
 
     def _holdings_of_sold(self, lot: LotId) -> Holdings:
+        if lot in self.result.passed:
+            raise CalcuttaError("lot_passed", f"Lot {lot} found no bidder and went into the field.", field="lot")
         if lot not in self.holdings:
             self.lot(lot)  # unknown lot → its own error
             raise CalcuttaError("lot_not_sold", f"Lot {lot} was not sold, so nobody owns it.", field="lot")
