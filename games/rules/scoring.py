@@ -100,7 +100,9 @@ class MatchState:
         Whether the Crawford game is next follows from the score unless `crawford_played` says it is over
         (when someone stands at length − 1, the Crawford game is next unless it has been played already).
         """
-        state = cls(length=length, scores=tuple(scores), crawford_rule=crawford_rule, holland_rule=holland_rule)
+        state = cls(
+            length=length, scores=(scores[0], scores[1]), crawford_rule=crawford_rule, holland_rule=holland_rule
+        )
         at_match_point = crawford_rule and length > 1 and (length - 1) in scores and max(scores) < length
         if at_match_point:
             done = bool(crawford_played)

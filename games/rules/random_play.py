@@ -1,0 +1,30 @@
+"""Reachable positions by random legal play from the start: the sample the differential tests and the
+move-generation benchmark share (seeded, so every run sees the same positions)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from games.rules.board import Board
+from games.rules.moves import legal_plays
+from games.rules.variants import Variant, starting_board
+
+
+def random_positions(
+    *, seed: int, count: int, variant: Variant = Variant.STANDARD
+) -> Iterator[tuple[Board, int, tuple[int, int]]]:
+    """`count` triples (board, side on roll, dice), walking games of random legal plays; a new game starts
+    when one side has borne everything off."""
+    rng = random.Random(seed)
+    produced = 0
+    while produced < count:
+        board, side = starting_board(variant), rng.randrange(2)
+        while produced < count:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            yield board, side, dice
+            produced += 1
+            board = rng.choice(legal_plays(board, side, dice)).result
+            if board.off(side) == board.total:
+                break
+            side = 1 - side
