@@ -1,0 +1,67 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models.matches import MatchGame, MatchOutcome, ReportMethod
+
+CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
+
+
+class GameForm(forms.Form):
+    winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=_("How"), choices=MatchGame.Kind.choices, initial=MatchGame.Kind.SINGLE)
+    cube = forms.TypedChoiceField(
+        label=_("Cube"),
+        coerce=int,
+        choices=CUBE_CHOICES,
+        initial=1,
+        help_text=_("For a drop: the value before the double."),
+    )
+    resign_level = forms.TypedChoiceField(
+        label=_("Resigned"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—"), (1, _("single")), (2, _("gammon")), (3, _("backgammon"))],
+    )
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
+
+
+class ReportForm(forms.Form):
+    method = forms.ChoiceField(label=_("Report"), choices=ReportMethod.choices, initial=ReportMethod.FINAL_SCORE)
+    score_a = forms.IntegerField(min_value=0, required=False)
+    score_b = forms.IntegerField(min_value=0, required=False)
+    outcome = forms.ChoiceField(
+        label=_("Result without play"),
+        required=False,
+        choices=[("", "—")]
+        + [(o.value, o.label) for o in MatchOutcome if o.value in ("forfeit", "walkover", "no_show", "double_forfeit")],
+    )
+    winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False, empty_value=None)
+    game_record = forms.IntegerField(label=_("Game record number"), min_value=1, required=False)
+    comment = forms.CharField(label=_("Comment"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=80)
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["score_a"].label = match.player_a.name
+        self.fields["score_b"].label = match.player_b.name
+        self.fields["winner_side"].choices = [("", "—"), (0, match.player_a.name), (1, match.player_b.name)]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("method") == ReportMethod.FINAL_SCORE and (
+            data.get("score_a") is None or data.get("score_b") is None
+        ):
+            raise forms.ValidationError(_("Give the final score of both players."))
+        if data.get("method") == ReportMethod.NO_PLAY and not data.get("outcome"):
+            raise forms.ValidationError(
+                _("Choose the result without play (forfeit, walkover, no-show, double forfeit).")
+            )
+        return data
+
+
+class CommentForm(forms.Form):
+    comment = forms.CharField(label=_("Comment"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)

@@ -1,0 +1,200 @@
+"""Web pages for match play: the list, the scoresheet at the board, the report form, my matches, and the
+director's list. Views only call services and selectors."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from core.api import Conflict
+from games.matchplay import selectors, services
+from games.matchplay.api import client_ip
+from games.matchplay.forms import CommentForm, GameForm, ReportForm
+from games.models.matches import Match, MatchStatus, ReportMethod, ReportSource
+
+
+def _match(request, pk) -> Match:
+    try:
+        return selectors.match_for_detail(user=request.user, pk=pk)
+    except Match.DoesNotExist:
+        raise Http404(_("No such match.")) from None
+
+
+def _attempt(request, action, success: str) -> bool:
+    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    except Conflict as exc:
+        messages.error(request, str(exc.detail))
+        return False
+    messages.success(request, success)
+    return True
+
+
+def match_list(request):
+    matches = selectors.visible_matches(user=request.user).order_by("-created_at", "-id")
+    status = request.GET.get("status")
+    if status in MatchStatus.values:
+        matches = matches.filter(status=status)
+    page = Paginator(matches, 50).get_page(request.GET.get("page"))
+    return render(
+        request, "games/matches/match_list.html", {"page": page, "statuses": MatchStatus.choices, "status": status}
+    )
+
+
+def match_detail(request, pk):
+    match = _match(request, pk)
+    games = list(match.games.all())
+    state = selectors.live_state(match)
+    can_play = match.user_is_participant(request.user)
+    can_direct = match.user_is_director(request.user)
+    context = {
+        "match": match,
+        "games": games,
+        "state": state,
+        "reports": list(match.reports.all()),
+        "disputes": list(match.disputes.all()),
+        "can_play": can_play,
+        "can_direct": can_direct,
+        "can_add_game": (can_play or can_direct) and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+        "game_form": GameForm(match=match),
+        "report_form": ReportForm(match=match, initial={"idempotency_key": uuid.uuid4().hex}),
+        "comment_form": CommentForm(),
+    }
+    return render(request, "games/matches/match_detail.html", context)
+
+
+@require_POST
+@login_required
+def add_game(request, pk):
+    match = _match(request, pk)
+    form = GameForm(request.POST, match=match)
+    if not form.is_valid():
+        messages.error(request, _("Choose the winner, how the game ended and the cube."))
+    else:
+        _attempt(
+            request,
+            lambda: services.record_game(actor=request.user, match=match, **form.cleaned_data),
+            _("Game added."),
+        )
+    return redirect(match)
+
+
+@require_POST
+@login_required
+def undo_game(request, pk):
+    match = _match(request, pk)
+    _attempt(request, lambda: services.undo_last_game(actor=request.user, match=match), _("Last game taken back."))
+    return redirect(match)
+
+
+@login_required
+def report(request, pk):
+    """The report form: final score, the scoresheet's games, a verified game record, or a result without play."""
+    match = _match(request, pk)
+    if not (match.user_is_participant(request.user) or match.user_is_director(request.user)):
+        raise PermissionDenied(_(services.NOT_ALLOWED_TO_REPORT))
+    if request.method == "POST":
+        form = ReportForm(request.POST, match=match)
+        if form.is_valid():
+            data = form.cleaned_data
+            has_score = data["score_a"] is not None and data["score_b"] is not None
+            as_director = match.user_is_director(request.user) and not match.user_is_participant(request.user)
+            done = _attempt(
+                request,
+                lambda: services.submit_report(
+                    actor=request.user,
+                    match=match,
+                    method=data["method"],
+                    outcome=data["outcome"] or "played",
+                    scores=(data["score_a"], data["score_b"])
+                    if has_score and data["method"] != ReportMethod.GAMES
+                    else None,
+                    winner_side=data["winner_side"],
+                    game_record_id=data["game_record"],
+                    comment=data["comment"],
+                    source=ReportSource.WEB,
+                    ip_address=client_ip(request),
+                    idempotency_key=data["idempotency_key"],
+                    as_director=as_director,
+                ),
+                _("Result reported."),
+            )
+            if done:
+                return redirect(match)
+    else:
+        form = ReportForm(match=match, initial={"idempotency_key": uuid.uuid4().hex})
+    return render(request, "games/matches/report_form.html", {"match": match, "form": form})
+
+
+@require_POST
+@login_required
+def confirm(request, pk, version):
+    match = _match(request, pk)
+    _attempt(
+        request,
+        lambda: services.confirm_report(actor=request.user, match=match, version=version),
+        _("Result confirmed."),
+    )
+    return redirect(match)
+
+
+@require_POST
+@login_required
+def dispute(request, pk, version):
+    match = _match(request, pk)
+    comment = request.POST.get("comment", "")
+    _attempt(
+        request,
+        lambda: services.dispute_report(actor=request.user, match=match, version=version, comment=comment),
+        _("Your dispute was recorded; a director will decide."),
+    )
+    return redirect(match)
+
+
+@require_POST
+@login_required
+def annul(request, pk):
+    match = _match(request, pk)
+    comment = request.POST.get("comment", "")
+    _attempt(
+        request,
+        lambda: services.annul_match(actor=request.user, match=match, comment=comment, ip_address=client_ip(request)),
+        _("Match annulled."),
+    )
+    return redirect(match)
+
+
+@login_required
+def my_matches(request):
+    player = club_selectors.player_for_user(request.user)
+    matches = (
+        selectors.player_matches(user=request.user, player=player).order_by("-created_at", "-id") if player else []
+    )
+    return render(request, "games/matches/my_matches.html", {"player": player, "matches": matches})
+
+
+@login_required
+def director_queue(request):
+    matches = selectors.director_queue(user=request.user)
+    return render(request, "games/matches/director_queue.html", {"matches": matches})
+
+
+def player_panel(request, player):
+    """Recent matches on a player's page (registered by the games app's config)."""
+    from django.template.loader import render_to_string
+
+    matches = list(selectors.player_matches(user=request.user, player=player).order_by("-created_at", "-id")[:10])
+    if not matches:
+        return None
+    return render_to_string("games/matches/player_panel.html", {"player": player, "matches": matches}, request=request)
