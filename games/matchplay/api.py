@@ -177,6 +177,11 @@ class DisputeSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class LatenessInputSerializer(serializers.Serializer):
+    late_side = serializers.ChoiceField(choices=[0, 1], help_text="0 = player A was late, 1 = player B")
+    minutes_late = serializers.FloatField(min_value=0, max_value=24 * 60)
+
+
 class AnnulInputSerializer(serializers.Serializer):
     comment = serializers.CharField(max_length=2000)
 
@@ -315,3 +320,18 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             ip_address=client_ip(request),
         )
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=LatenessInputSerializer,
+        responses=MatchDetailSerializer,
+        description="Penalty points for a late player (1 per full 5 minutes), before the first game; when they "
+        "exceed half the match length the opponent wins by forfeit (not rated).",
+    )
+    @action(detail=True, methods=["post"])
+    def lateness(self, request, pk=None):
+        data = LatenessInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.record_lateness(
+            actor=request.user, match=self.get_object(), source=ReportSource.API, **data.validated_data
+        )
+        return Response(MatchDetailSerializer(match).data)

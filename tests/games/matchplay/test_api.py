@@ -126,3 +126,13 @@ def test_schema_lists_the_match_endpoints(api):
         "/api/v1/matches/{id}/games/",
     ]:
         assert path in schema["paths"]
+
+
+def test_lateness_by_a_director_only(api_as, match, user_a, director_user):
+    body = {"late_side": 1, "minutes_late": 12}
+    assert api_as(user_a).post(url(match, "lateness"), body, format="json").status_code == 403
+    response = api_as(director_user).post(url(match, "lateness"), body, format="json")
+    assert response.status_code == 200 and response.json()["state"]["scores"] == [2, 0]
+    late = api_as(director_user).post(url(match, "lateness"), {"late_side": 0, "minutes_late": 15}, format="json")
+    assert late.json()["status"] == "forfeited" and late.json()["winner"] == match.player_b_id
+    assert late.json()["rated"] is False
