@@ -44,6 +44,7 @@ class Action:
     match_won: bool = False
     line: int = field(default=0, compare=False)
     numbered: bool = field(default=True, compare=False)  # written on a `NN)` line (layout only)
+    written: str = field(default="", compare=False)  # the cell exactly as the file has it, for error reports
 
     @property
     def text(self) -> str:
@@ -68,7 +69,8 @@ class RecordedGame:
     number: int
     scores: tuple[int, int]  # as written in the game header: the score before this game
     actions: tuple[Action, ...]
-    line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False)  # the `Game N` line
+    score_line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,14 @@ def _kind_of(found: re.Match) -> ActionKind:
 
 def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
     found = cell.match
-    common = {"player": player, "kind": cell.kind, "move_number": move_number, "line": line, "numbered": numbered}
+    common = {
+        "player": player,
+        "kind": cell.kind,
+        "move_number": move_number,
+        "line": line,
+        "numbered": numbered,
+        "written": " ".join(cell.text.split()),
+    }
     if cell.kind == ActionKind.ROLL:
         dice = (int(found.group("d1")), int(found.group("d2")))
         move = " ".join(cell.text[found.end() - found.start() :].split())
@@ -276,6 +285,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
                     f"The players are {players[0]} and {players[1]}, but this game names {names[0]} and {names[1]}.",
                 )
             game["scores"] = (int(score.group(2)), int(score.group(4)))
+            game["score_line"] = number
             pending_score = False
             continue
         move_line = _MOVE_LINE.match(raw)
@@ -301,7 +311,13 @@ def parse_mat(data: bytes | str) -> MatchRecord:
             for side, cell in zip(sides, cells, strict=True):
                 actions.append(_action(cell, player=side, move_number=move_number, line=number, numbered=numbered))
         parsed.append(
-            RecordedGame(number=game["number"], scores=game["scores"], actions=tuple(actions), line=game["line"])
+            RecordedGame(
+                number=game["number"],
+                scores=game["scores"],
+                actions=tuple(actions),
+                line=game["line"],
+                score_line=game["score_line"],
+            )
         )
     return MatchRecord(length=length, players=players, games=tuple(parsed), headers=tuple(headers))
 

@@ -1,0 +1,53 @@
+"""verify_match PATH [PATH ...] [--json]: one verdict per record file, for people and for scripts.
+
+Exit status 0 when every file is valid, 1 when any is invalid, 2 when any cannot be read as a record.
+"""
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand
+
+from games.formats.notation import RecordFormatError
+from games.verification import check_record, unreadable
+
+MAX_BYTES = 2 * 1024 * 1024
+
+
+class Command(BaseCommand):
+    help = "Verify backgammon match records (.mat or gnubg .sgf): every move, cube action, game result and score."
+
+    def add_arguments(self, parser):
+        parser.add_argument("paths", nargs="+", metavar="PATH")
+        parser.add_argument("--json", action="store_true", help="one JSON object per line")
+
+    def handle(self, *args, paths, **options):
+        worst = 0
+        for path in paths:
+            status, verdict = self._verify(Path(path))
+            worst = max(worst, {"valid": 0, "invalid": 1, "unreadable": 2}[status])
+            if options["json"]:
+                self.stdout.write(json.dumps(verdict.as_dict(file=path), ensure_ascii=False))
+            else:
+                self._describe(path, status, verdict)
+        if worst:
+            raise SystemExit(worst)
+
+    def _verify(self, path: Path):
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                return "unreadable", unreadable(RecordFormatError(0, "The file is larger than 2 MiB."))
+            data = path.read_bytes()
+        except OSError as error:
+            return "unreadable", unreadable(RecordFormatError(0, f"Cannot read the file: {error.strerror}."))
+        return check_record(data, name=path.name)
+
+    def _describe(self, path, status, verdict):
+        if status == "valid":
+            score = "–".join(str(s) for s in verdict.final_score)
+            winner = f", won by {verdict.winner}" if verdict.winner else ""
+            self.stdout.write(self.style.SUCCESS(f"{path}: valid, {len(verdict.games)} games, {score}{winner}"))
+            return
+        self.stdout.write(self.style.ERROR(f"{path}: {status}, {len(verdict.errors)} error(s)"))
+        for error in verdict.errors:
+            self.stdout.write(f"  line {error.line}: [{error.code}] {error.message}")

@@ -1,0 +1,106 @@
+"""REST endpoints for game records (under /api/v1/): upload, verdicts, and the progress of an upload."""
+
+from django.core.exceptions import ValidationError
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from games.models import GameRecord, Match, UploadBatch
+from games.records import selectors, services
+
+
+class GameRecordSerializer(serializers.ModelSerializer):
+    uploader = serializers.CharField(source="uploader.get_username", read_only=True)
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+
+    class Meta:
+        model = GameRecord
+        fields = [
+            "id",
+            "name",
+            "sha256",
+            "size",
+            "format",
+            "status",
+            "verdict",
+            "uploader",
+            "match",
+            "created_at",
+            "verified_at",
+            "url",
+        ]
+        read_only_fields = fields
+
+
+class UploadBatchSerializer(serializers.ModelSerializer):
+    total = serializers.IntegerField(read_only=True)
+    done = serializers.IntegerField(read_only=True)
+    valid = serializers.IntegerField(read_only=True)
+    invalid = serializers.IntegerField(read_only=True)
+    unreadable = serializers.IntegerField(read_only=True)
+    records = serializers.SerializerMethodField()
+
+    class Meta:
+        model = UploadBatch
+        fields = ["id", "created_at", "total", "done", "valid", "invalid", "unreadable", "records"]
+
+    def get_records(self, batch) -> list[dict]:
+        records = selectors.batch_records(batch=batch)
+        return [{"id": r.id, "name": r.name, "status": r.status, "url": r.get_absolute_url()} for r in records]
+
+
+class UploadInputSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False, help_text="A .mat or .sgf record, or a zip of up to 200 records.")
+    files = serializers.ListField(child=serializers.FileField(), required=False, help_text="Several files at once.")
+    text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="A pasted record.")
+    name = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    match = serializers.PrimaryKeyRelatedField(queryset=Match.objects.all(), required=False, allow_null=True)
+
+
+def _read(upload) -> services.UploadedFile:
+    # Read one byte past the larger limit so the service can name an oversized file instead of storing it.
+    data = upload.read(services.MAX_ZIP_BYTES + 1)
+    return services.UploadedFile(upload.name or "record.mat", data)
+
+
+class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    serializer_class = GameRecordSerializer
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]
+
+    def get_queryset(self):
+        return selectors.visible_records(user=self.request.user)
+
+    @extend_schema(request=UploadInputSerializer, responses={201: UploadBatchSerializer})
+    def create(self, request, *args, **kwargs):
+        """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
+        data = UploadInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        uploads = [values["file"]] if values.get("file") else []
+        uploads += values.get("files") or []
+        match = values.get("match")
+        if uploads and values.get("text"):
+            raise ValidationError({"text": ["Send either files or pasted text, not both."]})
+        if uploads:
+            batch = services.upload_records(
+                uploader=request.user, files=[_read(upload) for upload in uploads], match=match
+            )
+        else:
+            batch = services.upload_text(
+                uploader=request.user, text=values.get("text", ""), name=values.get("name", ""), match=match
+            )
+        batch = selectors.visible_batches(user=request.user).get(pk=batch.pk)
+        return Response(UploadBatchSerializer(batch).data, status=status.HTTP_201_CREATED)
+
+
+class UploadBatchViewSet(viewsets.ReadOnlyModelViewSet):
+    """The progress of an upload: how many of its records are verified, and how."""
+
+    serializer_class = UploadBatchSerializer
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self):
+        return selectors.visible_batches(user=self.request.user)

@@ -1,0 +1,70 @@
+"""Web pages for game records: the list, the upload form, an upload's progress and a record's verdict."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from games.records import selectors, services
+from games.records.forms import UploadForm
+
+
+@login_required
+def record_list(request):
+    return render(
+        request,
+        "games/records/record_list.html",
+        {
+            "records": selectors.visible_records(user=request.user)[:200],
+            "batches": selectors.visible_batches(user=request.user)[:10],
+        },
+    )
+
+
+@login_required
+def record_upload(request):
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        files = form.cleaned_data["files"]
+        text = form.cleaned_data["text"]
+        try:
+            if files:
+                uploads = [services.UploadedFile(f.name, f.read(services.MAX_ZIP_BYTES + 1)) for f in files]
+                batch = services.upload_records(uploader=request.user, files=uploads)
+            else:
+                batch = services.upload_text(uploader=request.user, text=text)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        except PermissionDenied as error:
+            messages.error(request, str(error))
+        else:
+            return redirect("games:record-batch", pk=batch.pk)
+    return render(request, "games/records/upload.html", {"form": form})
+
+
+@login_required
+def record_batch(request, pk):
+    batch = get_object_or_404(selectors.visible_batches(user=request.user), pk=pk)
+    return render(
+        request,
+        "games/records/batch.html",
+        {"batch": batch, "records": selectors.batch_records(batch=batch)},
+    )
+
+
+@login_required
+def record_detail(request, pk):
+    record = get_object_or_404(selectors.visible_records(user=request.user), pk=pk)
+    verdict = record.verdict or {}
+    return render(
+        request,
+        "games/records/record_detail.html",
+        {
+            "record": record,
+            "verdict": verdict,
+            "lines": selectors.record_lines(record=record),
+            "pending": record.status in ("pending", "verifying"),
+            "title": _("Game record %(name)s") % {"name": record.name},
+        },
+    )

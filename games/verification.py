@@ -1,0 +1,504 @@
+"""Strict verification of a match record: replay every game and give a verdict a director can act on.
+
+Pure: no Django import. The rules engine (games.rules) judges each play; this module follows the turn order,
+the cube and the score, and turns every problem into an error with the game, the move number as written, the
+file line, the player, the offending text, a stable code and a message. After an error in a game the replay
+goes on with the next game from the score written in its header.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame
+from games.formats.notation import RecordFormatError, decode_move
+from games.rules.board import Board
+from games.rules.moves import check_play
+from games.rules.scoring import GameKind, MatchState, ScoringError, game_points, possible_points
+from games.rules.variants import Variant, starting_board
+
+CODES = (
+    "format",
+    "illegal_move",
+    "incomplete_play",
+    "larger_die_required",
+    "opening_double",
+    "double_in_crawford",
+    "double_without_access",
+    "double_after_roll",
+    "beaver_not_allowed",
+    "wrong_cube_value",
+    "cube_limit",
+    "out_of_turn",
+    "no_answer_to_double",
+    "play_after_game_end",
+    "game_unfinished",
+    "wrong_points",
+    "score_mismatch",
+    "play_after_match_end",
+    "match_unfinished",
+)
+
+
+@dataclass(frozen=True)
+class RecordError:
+    game: int | None
+    move: int | None
+    line: int
+    player: str | None
+    text: str
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class GameVerdict:
+    number: int
+    winner: str | None
+    points: int | None
+    kind: str | None
+    cube: int
+    crawford: bool
+
+
+@dataclass
+class Verdict:
+    valid: bool
+    match_length: int | None
+    players: list[str]
+    final_score: list[int]
+    winner: str | None
+    games: list[GameVerdict] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+
+    def as_dict(self, *, file: str = "") -> dict:
+        """The shape of `verify_match --json` and of GameRecord.verdict."""
+        return {
+            "file": file,
+            "valid": self.valid,
+            "match_length": self.match_length,
+            "players": list(self.players),
+            "final_score": list(self.final_score),
+            "winner": self.winner,
+            "games": [asdict(game) for game in self.games],
+            "errors": [asdict(error) for error in self.errors],
+        }
+
+
+def unreadable(error: RecordFormatError) -> Verdict:
+    """The verdict for a file that is not a record: one `format` error at its line."""
+    return Verdict(
+        valid=False,
+        match_length=None,
+        players=[],
+        final_score=[],
+        winner=None,
+        errors=[RecordError(None, None, error.line, None, "", "format", error.message)],
+    )
+
+
+class _GameError(Exception):
+    def __init__(self, action: Action | None, code: str, message: str):
+        super().__init__(message)
+        self.action = action
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class _GameOutcome:
+    winner: int | None
+    points: int | None
+    kind: GameKind | None
+    cube: int
+    written_win: Action | None
+
+
+def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
+    """Replay `record`. `expect_finished`: a match (not a money session) must end with a winner."""
+    names = record.players
+    match_play = record.length > 0
+    crawford_rule = record.flag("Crawford", True)
+    errors: list[RecordError] = []
+    games: list[GameVerdict] = []
+    expected: tuple[int, int] | None = (0, 0)
+    tracked: MatchState | None = None
+    scores = (0, 0)
+    crawford_done = False
+    for game in record.games:
+        if expected is not None and tuple(game.scores) != expected:
+            errors.append(
+                RecordError(
+                    game.number,
+                    None,
+                    game.score_line or game.line,
+                    None,
+                    f"{names[0]} : {game.scores[0]}   {names[1]} : {game.scores[1]}",
+                    "score_mismatch",
+                    f"Game {game.number} starts at {game.scores[0]}–{game.scores[1]}, but the games before it end at "
+                    f"{expected[0]}–{expected[1]}.",
+                )
+            )
+        scores = (game.scores[0], game.scores[1])
+        state: MatchState | None = None
+        if match_play:
+            if tracked is not None and tracked.is_over:
+                errors.append(
+                    RecordError(
+                        game.number,
+                        None,
+                        game.line,
+                        None,
+                        f"Game {game.number}",
+                        "play_after_match_end",
+                        f"Game {game.number} is played after the match was decided at "
+                        f"{tracked.scores[0]}–{tracked.scores[1]} in a {record.length}-point match.",
+                    )
+                )
+                expected = None
+                tracked = None
+                continue
+            try:
+                state = MatchState.at_score(
+                    length=record.length,
+                    scores=scores,
+                    crawford_rule=crawford_rule,
+                    crawford_played=crawford_done,
+                )
+            except ScoringError as error:
+                errors.append(RecordError(game.number, None, game.line, None, "", "score_mismatch", error.message))
+                expected = None
+                continue
+            if state.is_over:
+                errors.append(
+                    RecordError(
+                        game.number,
+                        None,
+                        game.line,
+                        None,
+                        f"Game {game.number}",
+                        "play_after_match_end",
+                        f"Game {game.number} starts at {scores[0]}–{scores[1]}: the {record.length}-point match was "
+                        "already decided.",
+                    )
+                )
+                expected = None
+                continue
+        crawford_game = bool(state and state.crawford_game)
+        try:
+            outcome = _replay(record, game, crawford_game=crawford_game, match_play=match_play)
+        except _GameError as error:
+            errors.append(_error(record, game, error))
+            games.append(GameVerdict(game.number, None, None, None, 1, crawford_game))
+            expected = None
+            tracked = None
+            crawford_done = crawford_done or crawford_game
+            continue
+        crawford_done = crawford_done or crawford_game
+        if outcome.winner is None:
+            is_last = game is record.games[-1]
+            games.append(GameVerdict(game.number, None, None, None, outcome.cube, crawford_game))
+            if not is_last:
+                errors.append(
+                    RecordError(
+                        game.number,
+                        None,
+                        game.line,
+                        None,
+                        f"Game {game.number}",
+                        "game_unfinished",
+                        f"Game {game.number} ends without a winner, yet another game follows.",
+                    )
+                )
+            expected = None
+            continue
+        games.append(
+            GameVerdict(
+                game.number, names[outcome.winner], outcome.points, str(outcome.kind), outcome.cube, crawford_game
+            )
+        )
+        new_scores = list(scores)
+        new_scores[outcome.winner] += outcome.points or 0
+        scores = (new_scores[0], new_scores[1])
+        expected = scores
+        if state is not None:
+            tracked = state.after_game(winner=outcome.winner, points=outcome.points or 0)
+    winner = None
+    if match_play and max(scores) >= record.length:
+        winner = names[0] if scores[0] >= record.length else names[1]
+    elif match_play and expect_finished and not any(e.game == record.games[-1].number for e in errors):
+        # When the last game itself is wrong its result is unknown, so "unfinished" would be a guess.
+        last = record.games[-1]
+        errors.append(
+            RecordError(
+                last.number,
+                last.actions[-1].move_number if last.actions else None,
+                last.actions[-1].line if last.actions else last.line,
+                None,
+                "",
+                "match_unfinished",
+                f"The record ends at {scores[0]}–{scores[1]}: nobody has reached {record.length} points, so the "
+                "match is not finished.",
+            )
+        )
+    return Verdict(
+        valid=not errors,
+        match_length=record.length,
+        players=list(names),
+        final_score=list(scores),
+        winner=winner,
+        games=games,
+        errors=errors,
+    )
+
+
+def _error(record: MatchRecord, game: RecordedGame, error: _GameError) -> RecordError:
+    action = error.action
+    player = record.players[action.player] if action else None
+    prefix = f"Game {game.number}"
+    if action and action.move_number is not None:
+        prefix += f", move {action.move_number}"
+    return RecordError(
+        game=game.number,
+        move=action.move_number if action else None,
+        line=action.line if action else game.line,
+        player=player,
+        text=(action.written or action.text) if action else "",
+        code=error.code,
+        message=f"{prefix}, {error.message}",
+    )
+
+
+def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, match_play: bool) -> _GameOutcome:
+    names = record.players
+    board: Board = starting_board(Variant(record.variant))
+    jacoby = not match_play and record.flag("Jacoby", False)
+    beaver_allowed = not match_play and record.flag("Beaver", False)
+    cube_limit = record.cube_limit
+    cube, owner = 1, None
+    to_move: int | None = None  # None before the opening roll
+    pending_double: Action | None = None
+    beaver: Action | None = None
+    ended: tuple[int, GameKind, int] | None = None  # winner, kind, points (None points = resignation)
+    resigned_by: int | None = None
+    actions = game.actions
+    for index, action in enumerate(actions):
+        who = names[action.player]
+        if action.kind == ActionKind.WIN:
+            winner = action.player
+            if ended is None and resigned_by is None:
+                resigned_by = 1 - winner  # FIBS-era logs and gnubg: a resignation is written as the other's win
+            if ended is None:
+                if resigned_by != 1 - winner:
+                    raise _GameError(action, "wrong_points", f"{who} cannot win: {names[resigned_by]} resigned.")
+                allowed = (cube,) if jacoby and cube == 1 else possible_points(cube=cube)
+                if action.value not in allowed:
+                    raise _GameError(
+                        action,
+                        "wrong_points",
+                        f"{who} is written to win {action.value} points, but a resignation with the cube at {cube} "
+                        f"wins {' or '.join(str(p) for p in allowed)}.",
+                    )
+                ended = (winner, GameKind.RESIGN, action.value or 0)
+            else:
+                real_winner, kind, points = ended
+                if winner != real_winner:
+                    raise _GameError(
+                        action, "wrong_points", f"{who} is written as the winner, but {names[real_winner]} won."
+                    )
+                if action.value != points:
+                    raise _GameError(
+                        action,
+                        "wrong_points",
+                        f"{who} is written to win {action.value} points, but a {kind} with the cube at {cube} "
+                        f"wins {points}.",
+                    )
+            _nothing_after(actions[index + 1 :], names)
+            return _GameOutcome(ended[0], ended[2], ended[1], cube, action)
+        if ended is not None:
+            raise _GameError(action, "play_after_game_end", f"{who} wrote '{action.text}' after the game was over.")
+        if resigned_by is not None:
+            raise _GameError(
+                action, "play_after_game_end", f"{who} wrote '{action.text}' after {names[resigned_by]} resigned."
+            )
+        if pending_double is not None and action.kind not in (ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER):
+            raise _GameError(
+                action,
+                "no_answer_to_double",
+                f"{names[pending_double.player]} doubled to {pending_double.value}, but the double is neither taken "
+                "nor dropped.",
+            )
+        if action.kind == ActionKind.CONCEDE:
+            resigned_by = action.player
+            continue
+        if action.kind == ActionKind.DOUBLE:
+            if crawford_game:
+                raise _GameError(
+                    action, "double_in_crawford", f"{who} doubled in the Crawford game, where the cube is out of play."
+                )
+            if to_move is None:
+                raise _GameError(action, "double_after_roll", f"{who} doubled before the opening roll.")
+            if to_move != action.player:
+                raise _GameError(
+                    action, "double_after_roll", f"{who} doubled after rolling: a double is offered before the roll."
+                )
+            if owner is not None and owner != action.player:
+                raise _GameError(
+                    action,
+                    "double_without_access",
+                    f"{who} redoubled, but {names[owner]} owns the cube at {cube}: only the owner may redouble.",
+                )
+            _check_cube_value(action, cube * 2, cube_limit, who)
+            pending_double = action
+            beaver = None
+            continue
+        if action.kind in (ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER):
+            if pending_double is None:
+                raise _GameError(action, "no_answer_to_double", f"{who} answered a double that was never offered.")
+            if action.player == pending_double.player:
+                raise _GameError(action, "out_of_turn", f"{who} answered their own double.")
+            if action.kind == ActionKind.DROP:
+                ended = (pending_double.player, GameKind.DROP, cube)
+                pending_double = None
+                continue
+            if action.kind == ActionKind.BEAVER:
+                if not beaver_allowed:
+                    raise _GameError(
+                        action,
+                        "beaver_not_allowed",
+                        f"{who} beavered; beavers are allowed only in money play when the session enables them.",
+                    )
+                _check_cube_value(action, (pending_double.value or 0) * 2, cube_limit, who)
+                cube, owner = action.value or 0, action.player
+                beaver = action
+            else:
+                cube, owner = pending_double.value or 0, action.player
+            pending_double = None
+            continue
+        if action.kind == ActionKind.RACCOON:
+            if beaver is None or action.player == beaver.player or not beaver_allowed:
+                raise _GameError(
+                    action, "beaver_not_allowed", f"{who} raccooned, which follows only an allowed beaver."
+                )
+            _check_cube_value(action, cube * 2, cube_limit, who)
+            cube = action.value or 0
+            beaver = None
+            continue
+        # a roll
+        if to_move is not None and action.player != to_move:
+            raise _GameError(action, "out_of_turn", f"{who} rolled, but it was {names[to_move]}'s turn.")
+        beaver = None
+        dice = action.dice or (0, 0)
+        if action.move in RESIGN_MARKS:
+            resigned_by = action.player
+            continue
+        if to_move is None and dice[0] == dice[1]:
+            raise _GameError(
+                action,
+                "opening_double",
+                f"{who} opened with {dice[0]}{dice[1]}: the opening roll is one die each, so it is never a double.",
+            )
+        decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
+        steps = decoded.steps
+        check = check_play(board, action.player, dice, steps, hits=decoded.hits)
+        if not check.ok and check.code == "illegal_move":
+            check = _retry_in_rounds(board, action.player, dice, steps, decoded.hits) or check
+        if not check.ok:
+            if not steps and _next_is_opponent_win(actions, index):
+                resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation
+                continue
+            written = action.move or "nothing"
+            raise _GameError(
+                action, check.code, f"{who} rolled {dice[0]}{dice[1]} and wrote {written}: {check.message}"
+            )
+        board = check.result
+        to_move = 1 - action.player
+        if board.off(action.player) >= board.total:
+            kind = game_kind(board, action.player)
+            points = game_points(kind=kind, cube=cube, jacoby=jacoby)
+            ended = (action.player, kind, points)
+    if pending_double is not None:
+        raise _GameError(
+            pending_double, "no_answer_to_double", f"{names[pending_double.player]}'s double is never answered."
+        )
+    if ended is not None:
+        return _GameOutcome(ended[0], ended[2], ended[1], cube, None)
+    return _GameOutcome(None, None, None, cube, None)
+
+
+def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits):
+    """`bar/13(2)` or `10/off(2)` with a double: both checkers make their first hop before either makes its second.
+
+    The engine realises each written step on its own, one after the other; when a double moves several
+    checkers several pips each, the legal order interleaves them. Split such steps into single dice and play
+    them round by round; the engine still judges the result.
+    """
+    die = dice[0]
+    if dice[0] != dice[1] or all(start - end <= die for start, end in steps):
+        return None
+    hops: list[list[tuple[int, int]]] = []
+    for start, end in steps:
+        chain, point = [], start
+        while point - die > end:
+            chain.append((point, point - die))
+            point -= die
+        chain.append((point, end))
+        hops.append(chain)
+    rounds = [hop[i] for i in range(max(len(h) for h in hops)) for hop in hops if i < len(hop)]
+    check = check_play(board, side, dice, rounds, hits=hits)
+    return check if check.ok else None
+
+
+def game_kind(board: Board, winner: int) -> GameKind:
+    """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
+    winner's home board, the loser's own points 19–24), DOMAIN.md §2."""
+    loser = 1 - winner
+    if board.off(loser):
+        return GameKind.SINGLE
+    if board.on_bar(loser) or any(board.count(loser, point) for point in range(19, 25)):
+        return GameKind.BACKGAMMON
+    return GameKind.GAMMON
+
+
+def _next_is_opponent_win(actions: tuple[Action, ...], index: int) -> bool:
+    following = actions[index + 1 : index + 2]
+    return bool(following) and following[0].kind == ActionKind.WIN and following[0].player != actions[index].player
+
+
+def _nothing_after(rest: tuple[Action, ...], names: tuple[str, str]) -> None:
+    if rest:
+        action = rest[0]
+        raise _GameError(
+            action,
+            "play_after_game_end",
+            f"{names[action.player]} wrote '{action.text}' after the game was over.",
+        )
+
+
+def _check_cube_value(action: Action, expected: int, limit: int | None, who: str) -> None:
+    if action.value != expected:
+        raise _GameError(
+            action, "wrong_cube_value", f"{who} turned the cube to {action.value}; it can only go to {expected}."
+        )
+    if limit is not None and expected > limit:
+        raise _GameError(action, "cube_limit", f"{who} turned the cube to {expected}, above the limit of {limit}.")
+
+
+def record_format(data: bytes, *, name: str = "") -> str:
+    """`sgf` for a gnubg SGF file (by name or by its `(;` start), else `mat`."""
+    if name.lower().endswith(".sgf") or data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"(;"):
+        return "sgf"
+    return "mat"
+
+
+def check_record(data: bytes, *, name: str = "", expect_finished: bool = True) -> tuple[str, Verdict]:
+    """Read and verify a record's bytes: (status, verdict), status valid | invalid | unreadable."""
+    from games.formats.mat import parse_mat
+    from games.formats.sgf import parse_sgf
+
+    try:
+        record = parse_sgf(data) if record_format(data, name=name) == "sgf" else parse_mat(data)
+    except RecordFormatError as error:
+        return "unreadable", unreadable(error)
+    verdict = verify(record, expect_finished=expect_finished)
+    return ("valid" if verdict.valid else "invalid"), verdict

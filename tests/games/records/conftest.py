@@ -1,0 +1,20 @@
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path("/work/shared/corpus")
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def valid_bytes():
+    return (CORPUS / "gnubg" / "standard_0001_3p.mat").read_bytes()
+
+
+@pytest.fixture
+def flawed_bytes():
+    return next((CORPUS / "flawed").glob("*.mat")).read_bytes()

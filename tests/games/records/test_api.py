@@ -1,0 +1,82 @@
+"""The game-record API: upload by file, text or zip, the batch's progress, visibility, and no 500 for any bytes."""
+
+import io
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import GameRecord
+from tests.clubs.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_upload_text_returns_the_batch_with_its_verdicts(api_as, valid_bytes, django_capture_on_commit_callbacks):
+    client = api_as(UserFactory())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/api/v1/game-records/", {"text": valid_bytes.decode()}, format="json")
+    assert response.status_code == 201, response.content
+    batch_id = response.json()["id"]
+    progress = client.get(f"/api/v1/record-uploads/{batch_id}/").json()
+    assert (progress["total"], progress["done"], progress["valid"]) == (1, 1, 1)
+    record = client.get(f"/api/v1/game-records/{progress['records'][0]['id']}/").json()
+    assert record["status"] == "valid" and record["verdict"]["final_score"] == [1, 4]
+
+
+def test_upload_zip_file_shows_progress(api_as, valid_bytes, flawed_bytes):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.mat", valid_bytes)
+        archive.writestr("b.mat", flawed_bytes)
+    upload = SimpleUploadedFile("records.zip", buffer.getvalue(), content_type="application/zip")
+    response = api_as(UserFactory()).post("/api/v1/game-records/", {"file": upload}, format="multipart")
+    assert response.status_code == 201
+    body = response.json()
+    # The tasks run on commit, after the response was built: the batch is reported as not yet verified.
+    assert (body["total"], body["done"]) == (2, 0)
+    assert {r["status"] for r in body["records"]} == {"pending"}
+
+
+def test_oversized_upload_answers_400_naming_the_limit(api_as):
+    upload = SimpleUploadedFile("big.mat", b"x" * (2 * 1024 * 1024 + 1))
+    response = api_as(UserFactory()).post("/api/v1/game-records/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert "2 MiB" in str(response.json())
+
+
+def test_empty_upload_answers_400(api_as):
+    response = api_as(UserFactory()).post("/api/v1/game-records/", {}, format="json")
+    assert response.status_code == 400 and "text" in response.json()
+
+
+def test_records_are_visible_to_their_uploader_only(api_as, valid_bytes):
+    owner, other = UserFactory(), UserFactory()
+    api_as(owner).post("/api/v1/game-records/", {"text": valid_bytes.decode()}, format="json")
+    record = GameRecord.objects.get()
+    assert api_as(owner).get(f"/api/v1/game-records/{record.pk}/").status_code == 200
+    assert api_as(other).get(f"/api/v1/game-records/{record.pk}/").status_code == 404
+    assert api_as(None).get("/api/v1/game-records/").status_code in (401, 403)
+
+
+def test_record_list_query_count_does_not_grow(api_as, django_assert_max_num_queries):
+    user = UserFactory()
+    client = api_as(user)
+    for n in range(5):
+        client.post("/api/v1/game-records/", {"text": f"{n} point match\n"}, format="json")
+    with django_assert_max_num_queries(4):
+        assert len(client.get("/api/v1/game-records/").json()["results"]) == 5
+    with django_assert_max_num_queries(5):
+        assert len(client.get("/api/v1/record-uploads/").json()["results"]) == 5
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(min_size=1, max_size=300))
+def test_no_byte_sequence_gives_a_500(api_as, data):
+    user = UserFactory()
+    upload = SimpleUploadedFile("any.mat", data)
+    response = api_as(user).post("/api/v1/game-records/", {"file": upload}, format="multipart")
+    assert response.status_code in (201, 400)
+    GameRecord.objects.all().delete()

@@ -1,0 +1,48 @@
+"""The record pages: list, upload form, an upload's progress, and the verdict with error lines highlighted."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from games.models import GameRecord
+from tests.clubs.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_upload_page_verifies_and_redirects_to_progress(client, valid_bytes, django_capture_on_commit_callbacks):
+    client.force_login(UserFactory())
+    assert client.get(reverse("games:record-upload")).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("games:record-upload"), {"files": SimpleUploadedFile("a.mat", valid_bytes)})
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    assert b"a.mat" in page.content and b"1 of 1 verified" in page.content
+    assert b"games/records.js" in page.content
+
+
+def test_record_page_highlights_the_error_line(client, flawed_bytes, django_capture_on_commit_callbacks):
+    client.force_login(UserFactory())
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("games:record-upload"), {"files": SimpleUploadedFile("f.mat", flawed_bytes)})
+    record = GameRecord.objects.get()
+    line = record.verdict["errors"][0]["line"]
+    page = client.get(reverse("games:record-detail", args=[record.pk])).content.decode()
+    assert f'id="L{line}" class="record-line has-error"' in page
+    assert f'href="#L{line}"' in page and "wrong_points" in page
+
+
+def test_upload_page_shows_a_clear_message_for_a_bad_zip(client):
+    client.force_login(UserFactory())
+    response = client.post(
+        reverse("games:record-upload"), {"files": SimpleUploadedFile("x.zip", b"PK\x03\x04junk")}, follow=True
+    )
+    assert "not a readable zip archive" in response.content.decode()
+    assert GameRecord.objects.count() == 0
+
+
+def test_list_needs_sign_in_and_shows_own_records(client, valid_bytes):
+    assert client.get(reverse("games:record-list")).status_code == 302
+    client.force_login(UserFactory())
+    client.post(reverse("games:record-upload"), {"text": valid_bytes.decode()})
+    assert b"pasted.mat" in client.get(reverse("games:record-list")).content

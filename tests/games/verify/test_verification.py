@@ -1,0 +1,194 @@
+"""The verifier on the whole corpus, and on mutations of corpus files, each rejected with the right code, game,
+move and line. Each test says why its mutation is illegal."""
+
+from pathlib import Path
+
+import pytest
+
+from games.formats.mat import parse_mat
+from games.verification import check_record, verify
+
+CORPUS = Path("/work/shared/corpus")
+LEGAL_FILES = sorted(CORPUS.glob("real/*.mat")) + sorted(CORPUS.glob("gnubg/*.mat"))
+FLAWED = next(CORPUS.glob("flawed/*.mat"))
+# A 3-point match, gnubg (left) against root: gnubg resigns a gammon in game 1 (0–2); game 2 is the Crawford
+# game, root resigns a single (1–2); in game 3 gnubg doubles at move 2, root takes, gnubg resigns (1–4).
+BASE = CORPUS / "gnubg" / "standard_0001_3p.mat"
+# A 7-point match whose game 2 ends in a drop (line 44) and game 3 in a single with the cube at 4 (line 76).
+SEVEN = CORPUS / "gnubg" / "standard_0003_7p.mat"
+
+
+def lines_of(path: Path = BASE) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")
+
+
+def with_lines(lines: list[str]) -> bytes:
+    return "\n".join(lines).encode()
+
+
+def replaced(line_number: int, old: str, new: str, path: Path = BASE) -> bytes:
+    lines = lines_of(path)
+    assert old in lines[line_number - 1], lines[line_number - 1]
+    lines[line_number - 1] = lines[line_number - 1].replace(old, new, 1)
+    return with_lines(lines)
+
+
+def inserted(before_line: int, text: str, path: Path = BASE) -> bytes:
+    lines = lines_of(path)
+    lines.insert(before_line - 1, text)
+    return with_lines(lines)
+
+
+def only_error(data: bytes):
+    status, verdict = check_record(data)
+    assert status == "invalid", verdict.errors
+    return verdict.errors[0], verdict
+
+
+@pytest.mark.parametrize("path", LEGAL_FILES, ids=lambda p: p.name[:40])
+def test_every_legal_corpus_file_verifies_valid(path):
+    status, verdict = check_record(path.read_bytes())
+    assert (status, verdict.errors) == ("valid", [])
+    assert verdict.winner in verdict.players or verdict.match_length == 0
+
+
+def test_base_match_verdict():
+    verdict = verify(parse_mat(BASE.read_bytes()))
+    assert verdict.valid and verdict.final_score == [1, 4] and verdict.winner == "root"
+    games = [(g.winner, g.points, g.kind, g.cube, g.crawford) for g in verdict.games]
+    assert games == [("root", 2, "resign", 1, False), ("gnubg", 1, "resign", 1, True), ("root", 2, "resign", 2, False)]
+    as_json = verdict.as_dict(file="x.mat")
+    assert set(as_json) == {"file", "valid", "match_length", "players", "final_score", "winner", "games", "errors"}
+    assert set(as_json["games"][0]) == {"number", "winner", "points", "kind", "cube", "crawford"}
+
+
+def test_flawed_corpus_file_is_wrong_points_at_game_10_move_54():
+    error, verdict = only_error(FLAWED.read_bytes())
+    # A resignation with the cube at 2 is worth 2, 4 or 6 points, never the written 9.
+    assert (error.code, error.game, error.move, error.player) == ("wrong_points", 10, 54, "Moriuchi Toshiyuki")
+    assert error.line == 271 and "9" in error.message and "cube at 2" in error.message
+    assert len(verdict.errors) == 1
+
+
+def test_format_error_names_the_line():
+    # `24/2x` is no point: the file cannot be read as a record at all.
+    status, verdict = check_record(replaced(9, "24/22", "24/2x"))
+    assert status == "unreadable"
+    assert [(e.code, e.line) for e in verdict.errors] == [("format", 9)]
+
+
+def test_illegal_move():
+    # gnubg rolled 65 but moved 6 and 4 pips.
+    error, _ = only_error(replaced(8, "65: 24/18 18/13", "65: 24/18 18/14"))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("illegal_move", 1, 2, 8, "gnubg")
+    assert error.text == "65: 24/18 18/14"
+    assert error.message.startswith("Game 1, move 2, gnubg rolled 65 and wrote 24/18 18/14:")
+
+
+def test_incomplete_play():
+    # gnubg played only the 6 of its 65 although the 5 could be played too.
+    error, _ = only_error(replaced(8, "65: 24/18 18/13", "65: 24/18      "))
+    assert (error.code, error.game, error.move, error.line) == ("incomplete_play", 1, 2, 8)
+
+
+def test_opening_double():
+    # The opening roll is one die each, so it can never be a double.
+    error, _ = only_error(replaced(7, "63: 24/18 18/15", "66: 24/18 18/12"))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("opening_double", 1, 1, 7, "root")
+
+
+def test_double_in_crawford():
+    # Game 2 starts at 0–2 in a 3-point match: the Crawford game, where nobody may double.
+    error, _ = only_error(inserted(34, "  2)  Doubles => 2                Takes"))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("double_in_crawford", 2, 2, 34, "gnubg")
+
+
+def test_double_without_access():
+    # In game 3 root took gnubg's double and owns the cube: gnubg may not redouble.
+    error, _ = only_error(inserted(66, "  4)  Doubles => 4                Takes"))
+    assert (error.code, error.game, error.move, error.line) == ("double_without_access", 3, 4, 66)
+
+
+def test_double_after_roll():
+    # gnubg rolls 33 first and doubles afterwards: a double comes before the roll.
+    lines = lines_of()
+    assert "Doubles => 2" in lines[62] and "33: 8/5 8/5 6/3 6/3" in lines[63]
+    lines[62:64] = [
+        "  2) 33: 8/5 8/5 6/3 6/3",
+        "  3)  Doubles => 2                Takes",
+        "  3)                             52: 13/11 14/9",
+    ]
+    error, _ = only_error(with_lines(lines))
+    assert (error.code, error.game, error.move, error.line) == ("double_after_roll", 3, 3, 64)
+
+
+def test_beaver_not_allowed_in_match_play():
+    # Beavers belong to money play; in a match the taker cannot beaver.
+    error, _ = only_error(replaced(63, "Takes", "Beavers => 4"))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("beaver_not_allowed", 3, 2, 63, "root")
+
+
+def test_wrong_points_for_a_single():
+    # gnubg bore off its last checker while root had borne off some: a single, 4 points with the cube at 4, not 8.
+    error, _ = only_error(replaced(76, "Wins 4 points", "Wins 8 points", SEVEN))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("wrong_points", 3, 28, 76, "gnubg")
+    assert "single with the cube at 4 wins 4" in error.message
+
+
+def test_wrong_points_for_a_drop():
+    # A dropped double pays the cube value before the double: 1, not 2.
+    error, _ = only_error(replaced(44, "Wins 1 point", "Wins 2 points", SEVEN))
+    assert (error.code, error.game, error.move, error.line) == ("wrong_points", 2, 11, 44)
+
+
+def test_wrong_points_for_a_resignation():
+    # With the cube at 1 a resignation gives up 1, 2 or 3 points, never 4.
+    error, _ = only_error(replaced(29, "Wins 2 points", "Wins 4 points"))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("wrong_points", 1, 22, 29, "root")
+
+
+def test_score_mismatch():
+    # Game 1 ended 0–2, so game 2 cannot start at 0–1.
+    error, _ = only_error(replaced(32, "root : 2", "root : 1"))
+    assert (error.code, error.game, error.move, error.line) == ("score_mismatch", 2, None, 32)
+
+
+def test_play_after_match_end():
+    # The match ended 1–4 after game 3; a fourth game cannot count.
+    lines = lines_of()
+    lines += [" Game 4", " gnubg : 1                      root : 4", *lines_of()[6:29]]
+    error, _ = only_error(with_lines(lines))
+    assert (error.code, error.game, error.line) == ("play_after_match_end", 4, len(lines_of()) + 1)
+
+
+def test_match_unfinished():
+    # Without game 3 the record stops at 1–2: nobody reached 3 points.
+    error, verdict = only_error(with_lines(lines_of()[:59]))
+    assert (error.code, error.game) == ("match_unfinished", 2)
+    assert verdict.final_score == [1, 2] and verdict.winner is None
+
+
+def test_fibs_resignation_shape_is_valid():
+    # Root rolls 51, writes no move and gnubg wins at once: root resigned after rolling (FIBS-era logs).
+    lines = lines_of()
+    assert "51: 12/11 11/6" in lines[55] and "25) 61: 2/0 1/0" in lines[56]
+    lines[55] = lines[55].replace("51: 12/11 11/6", "51:")
+    del lines[56]
+    status, verdict = check_record(with_lines(lines))
+    assert status == "valid", verdict.errors
+    assert (verdict.games[1].winner, verdict.games[1].kind, verdict.games[1].points) == ("gnubg", "resign", 1)
+
+
+def test_roll_without_move_is_incomplete_when_play_goes_on():
+    # Root rolled 51 and wrote nothing although it could move, and the game goes on: not a resignation.
+    error, _ = only_error(replaced(56, "51: 12/11 11/6", "51:"))
+    assert (error.code, error.game, error.move) == ("incomplete_play", 2, 24)
+
+
+def test_after_an_error_the_next_game_is_still_checked():
+    # Two independent mistakes, in games 1 and 3: both are reported.
+    lines = lines_of()
+    lines[7] = lines[7].replace("65: 24/18 18/13", "65: 24/18 18/14")
+    lines[62] = lines[62].replace("Takes", "Beavers => 4")
+    _, verdict = only_error(with_lines(lines))
+    assert [(e.code, e.game) for e in verdict.errors] == [("illegal_move", 1), ("beaver_not_allowed", 3)]

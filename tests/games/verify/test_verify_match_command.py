@@ -1,0 +1,73 @@
+"""`manage.py verify_match PATH … [--json]`: one verdict per file, exit 0 / 1 / 2."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+CORPUS = Path("/work/shared/corpus")
+VALID = CORPUS / "gnubg" / "standard_0001_3p.mat"
+FLAWED = next(CORPUS.glob("flawed/*.mat"))
+
+
+def run(capsys, *args):
+    code = 0
+    try:
+        call_command("verify_match", *map(str, args))
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, capsys.readouterr().out
+
+
+def test_valid_files_exit_0_with_one_json_line_each(capsys):
+    code, out = run(capsys, VALID, VALID, "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(lines) == 2
+    first = lines[0]
+    assert first["file"] == str(VALID) and first["valid"] is True and first["match_length"] == 3
+    assert first["players"] == ["gnubg", "root"] and first["final_score"] == [1, 4] and first["winner"] == "root"
+    assert first["games"][0] == {
+        "number": 1,
+        "winner": "root",
+        "points": 2,
+        "kind": "resign",
+        "cube": 1,
+        "crawford": False,
+    }
+    assert first["errors"] == []
+
+
+def test_invalid_file_exits_1_and_lists_its_errors(capsys):
+    code, out = run(capsys, VALID, FLAWED, "--json")
+    verdict = json.loads(out.splitlines()[1])
+    assert code == 1 and verdict["valid"] is False
+    assert verdict["errors"][0] == {
+        "game": 10,
+        "move": 54,
+        "line": 271,
+        "player": "Moriuchi Toshiyuki",
+        "text": "Wins 9 point and the match",
+        "code": "wrong_points",
+        "message": verdict["errors"][0]["message"],
+    }
+
+
+def test_unreadable_file_exits_2_with_one_format_error(capsys, tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b"\x00\xff not a record")
+    code, out = run(capsys, VALID, FLAWED, bad, "--json")
+    verdict = json.loads(out.splitlines()[2])
+    assert code == 2
+    assert [(e["code"], e["line"]) for e in verdict["errors"]] == [("format", 1)]
+
+
+def test_missing_file_is_unreadable(capsys, tmp_path):
+    code, out = run(capsys, tmp_path / "nope.mat")
+    assert code == 2 and "unreadable" in out
+
+
+@pytest.mark.parametrize("path", [VALID])
+def test_human_output_names_the_verdict(capsys, path):
+    code, out = run(capsys, path)
+    assert code == 0 and "valid, 3 games, 1–4, won by root" in out
