@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tournaments.calcutta.core import FIELD, CalcuttaError, LotPlan, check_order, group_by_rating, random_order
 from tournaments.calcutta.core.lots import Lot
@@ -75,3 +77,23 @@ def test_director_order_must_name_every_lot_once():
         check_order(plan, [3, 3, 9])
     assert error.value.code == "bad_order"
     assert "missing lots 1, 2" in error.value.message and "unknown lots 9" in error.value.message
+
+
+@given(
+    ratings=st.dictionaries(st.integers(1, 500), st.integers(1000, 2200), min_size=1, max_size=40),
+    style=st.sampled_from(["pair_lesser", "balanced"]),
+    group_size=st.integers(2, 4),
+    data=st.data(),
+)
+def test_a_grouping_proposal_places_every_entrant_once_and_leaves_the_weakest_to_the_field(
+    ratings, style, group_size, data
+):
+    singles = data.draw(st.integers(0, len(ratings)))
+    field = data.draw(st.integers(0, len(ratings) - singles))
+    groups = group_by_rating(ratings, style=style, singles=singles, group_size=group_size, field=field)
+    grouped = [entrant for group in groups for entrant in group]
+    assert len(grouped) == len(set(grouped)) == len(ratings) - field
+    plan = LotPlan.build(sorted(ratings), groups)
+    assert len(plan.field.entrants) == field
+    if field and grouped:
+        assert max(ratings[e] for e in plan.field.entrants) <= min(ratings[e] for e in grouped)

@@ -58,3 +58,9 @@ def test_default_settings_follow_the_usual_calcutta():
     assert settings.buy_back_limit == Fraction(1, 2)
     assert settings.house_take_percent == Decimal(10)
     assert settings.self_bidding is False
+
+
+def test_a_buy_back_deadline_without_time_zone_is_refused():
+    with pytest.raises(CalcuttaError) as error:
+        CalcuttaSettings(payout=PayoutTable.of(["100"]), buy_back_deadline=datetime(2026, 11, 22, 10))
+    assert error.value.code == "bad_deadline"

@@ -185,3 +185,12 @@ def test_payouts_sum_to_the_pool_net_of_the_take_and_each_net_is_paid_in_minus_w
     for lot_id, prize in result.lot_prizes.items():
         assert sum(amount for (lot, _), amount in result.payouts.items() if lot == lot_id) == prize
     assert result == settle(settings=settings_, ownership=ownership, results=results)
+
+
+def test_a_table_paying_more_places_than_there_are_entrants_is_refused_with_what_to_change():
+    table = PayoutTable.of(["50", "30", "10", "10"])
+    message = refused(
+        lambda: entrant_shares(table, Results(places={"a": 1, "b": 2, "c": 3}), frozenset("abc")),
+        "table_longer_than_field",
+    )
+    assert "shorten the table" in message

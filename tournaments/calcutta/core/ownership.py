@@ -108,6 +108,8 @@ class Ownership:
             raise CalcuttaError("not_in_lot", f"Only a player in lot {lot} can buy back a share of it.", field="player")
         if settings.buy_back_limit == 0:
             raise CalcuttaError("buy_back_off", "This Calcutta has no buy-backs.", field="share")
+        if at.utcoffset() is None:
+            raise CalcuttaError("bad_time", "The time of a buy-back must carry its time zone.", field="at")
         if settings.buy_back_deadline is not None and at > settings.buy_back_deadline:
             raise CalcuttaError(
                 "buy_back_closed", f"Buy-backs closed at {settings.buy_back_deadline:%Y-%m-%d %H:%M}.", field="share"

@@ -80,6 +80,11 @@ class CalcuttaSettings:
                 raise CalcuttaError(
                     "bad_amount", f"The {name.replace('_', ' ')} must be at least 0.01 (in cents: ≥ 1).", field=name
                 )
+        deadline = self.buy_back_deadline
+        if deadline is not None and deadline.utcoffset() is None:
+            raise CalcuttaError(
+                "bad_deadline", "Give the buy-back deadline with its time zone.", field="buy_back_deadline"
+            )
         limit = Fraction(self.buy_back_limit)
         if limit != 0:
             parse_share(limit, field="buy_back_limit")

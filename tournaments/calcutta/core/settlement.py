@@ -75,6 +75,12 @@ def entrant_shares(payout: PayoutTable, results: Results, entrants: frozenset[En
             )
         covered += len(groups[place])
     for place, percent in enumerate(payout.places, start=1):
+        if place > len(entrants) and percent > 0:
+            raise CalcuttaError(
+                "table_longer_than_field",
+                f"The payout table pays place {place} but only {len(entrants)} entrants play; shorten the table.",
+                field="payout",
+            )
         if place > covered and percent > 0:
             raise CalcuttaError(
                 "unfilled_place",
