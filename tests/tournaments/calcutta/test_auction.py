@@ -60,7 +60,9 @@ def test_bids_below_the_minimum_or_the_increment_are_refused_with_the_amount_to_
     auction.open()
     auction.open_next_lot()
     assert "at least 10.00" in refused(lambda: auction.bid(lot=2, bidder="olga", amount=999), "below_minimum")
+    assert auction.minimum_next_bid(2) == 1000
     auction.bid(lot=2, bidder="olga", amount=1000)
+    assert auction.minimum_next_bid(2) == 1500  # what the public board shows as the next bid
     message = refused(lambda: auction.bid(lot=2, bidder="paul", amount=1499), "below_increment")
     assert message == "The high bid is 10.00; bid at least 15.00."
     refused(lambda: auction.bid(lot=2, bidder="olga", amount=2000), "already_high_bidder")

@@ -84,6 +84,10 @@ class AuctionResult:
 
 
 class Auction:
+    ACTIONS = frozenset(
+        {"open", "open_next_lot", "bid", "going_once", "going_twice", "sell", "pass_lot", "undo_last", "close"}
+    )
+
     def __init__(
         self, *, settings: CalcuttaSettings, plan: LotPlan, order: Sequence[LotId], bidders: Iterable[Bidder]
     ) -> None:
@@ -116,10 +120,6 @@ class Auction:
                 raise CalcuttaError("unknown_action", f"'{action}' is not an auction action.")
             getattr(auction, action)(**arguments)
         return auction
-
-    ACTIONS = frozenset(
-        {"open", "open_next_lot", "bid", "going_once", "going_twice", "sell", "pass_lot", "undo_last", "close"}
-    )
 
     # --- reading -------------------------------------------------------------------------------------------
 
