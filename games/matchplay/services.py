@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
@@ -35,7 +36,7 @@ from games.models.matches import (
 )
 from games.rules.scoring import ScoringError
 
-NOT_ALLOWED_TO_REPORT = "Only the players of this match and its directors can do this."
+NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
 
 
 def _lock_match(match: Match) -> Match:
@@ -49,7 +50,7 @@ def _scoring_error(field: str, exc: ScoringError) -> ValidationError:
 
 def _require_participant_or_director(actor, match: Match) -> None:
     if not (match.user_is_participant(actor) or match.user_is_director(actor)):
-        raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+        raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
 
 
 def _require_director(actor, match: Match) -> None:
@@ -321,7 +322,7 @@ def submit_report(
     if as_director and not is_director:
         raise PermissionDenied(_("Only a director or admin of this match's club can override a result."))
     if not (is_participant or is_director):
-        raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+        raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
     role = ReporterRole.DIRECTOR if (as_director or not is_participant) else ReporterRole.PLAYER
     if role == ReporterRole.PLAYER:
         if match.status == MatchStatus.ABANDONED and match.outcome == MatchOutcome.ANNULLED:
@@ -395,7 +396,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     is_director = match.user_is_director(actor)
     if not is_director:
         if not match.user_is_participant(actor):
-            raise PermissionDenied(_(NOT_ALLOWED_TO_REPORT))
+            raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
         if report.submitted_by_id == actor.pk:
             raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
     if report.retired:

@@ -103,7 +103,7 @@ def report(request, pk):
     """The report form: final score, the scoresheet's games, a verified game record, or a result without play."""
     match = _match(request, pk)
     if not (match.user_is_participant(request.user) or match.user_is_director(request.user)):
-        raise PermissionDenied(_(services.NOT_ALLOWED_TO_REPORT))
+        raise PermissionDenied(services.NOT_ALLOWED_TO_REPORT)
     if request.method == "POST":
         form = ReportForm(request.POST, match=match)
         if form.is_valid():

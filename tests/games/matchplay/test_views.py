@@ -113,3 +113,10 @@ def test_list_and_scoresheet_pages_keep_their_query_counts(client, match, user_a
         assert client.get(reverse("games:match-list")).status_code == 200
     with django_assert_max_num_queries(8):
         assert client.get(detail(match)).status_code == 200
+
+
+def test_scoresheet_speaks_german(browser, match, user_a):
+    page = browser(user_a)
+    page.post(reverse("games:match-add-game", kwargs={"pk": match.pk}), {"winner_side": 0, "kind": "single", "cube": 4})
+    html = page.get(detail(match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Crawford-Spiel: in diesem Spiel wird nicht gedoppelt" in html and "Spiel eintragen" in html
