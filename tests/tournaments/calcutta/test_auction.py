@@ -215,3 +215,27 @@ def test_the_state_machine_never_accepts_a_bid_below_the_step_or_on_a_closed_lot
         assert all(later - earlier >= 250 for earlier, later in zip(amounts, amounts[1:], strict=False))
         if lot_id in auction.sales:
             assert auction.sales[lot_id].price == amounts[-1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(steps=actions)
+def test_replaying_any_sequence_of_actions_gives_the_same_auction(steps):
+    auction = new_auction()
+    auction.open()
+    for step in steps:
+        with contextlib.suppress(CalcuttaError):
+            if step[0] == "bid":
+                auction.bid(lot=step[1], bidder=step[2], amount=step[3], key=f"k{step[3] % 7}")
+            else:
+                getattr(auction, step[0])()
+    copy = Auction.replay(
+        settings=auction.settings, plan=auction.plan, order=auction.order, bidders=BIDDERS, events=auction.events
+    )
+    assert (copy.status, copy.current, copy.phase, copy.bids, copy.sales, copy.hammered) == (
+        auction.status,
+        auction.current,
+        auction.phase,
+        auction.bids,
+        auction.sales,
+        auction.hammered,
+    )

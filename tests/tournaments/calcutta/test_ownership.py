@@ -129,3 +129,18 @@ def test_an_unsold_field_has_no_owner():
     auction = run_auction(entrants=["ann", "ben"], groups=[["ann"]], prices={1: ("olga", 1000), FIELD: None})
     ownership = Ownership.from_auction(auction.result())
     refused(lambda: ownership.form_syndicate(lot=FIELD, holder="olga", shares={"olga": "1"}), "lot_not_sold")
+
+
+def test_a_player_who_bought_their_own_lot_has_nobody_to_buy_back_from():
+    allowed = make_settings(self_bidding=True, minimum_opening_bid=1, increment=1)
+    auction = run_auction(
+        entrants=["ann", "ben"],
+        groups=[["ann"]],
+        prices={1: ("ann-bids", 1000), FIELD: ("olga", 500)},
+        bidders=[ANN, Bidder(id="olga")],
+        settings=allowed,
+    )
+    ownership = Ownership.from_auction(auction.result())
+    refused(
+        lambda: ownership.buy_back(lot=1, player=ANN, share="0.1", at=NOON, settings=allowed), "nothing_to_buy_back"
+    )
