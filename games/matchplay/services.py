@@ -281,12 +281,15 @@ def _result_from_input(
 
 
 def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str, Any]:
-    """The verdict of a game record the actor may use (H2's games.GameRecord, looked up by id)."""
-    from games.models import records
+    """The verdict of a game record the actor may use: one they uploaded, one already linked to this match, or
+    any record for a director of the match."""
+    from games.models.records import GameRecord
 
-    record_model = getattr(records, "GameRecord", None)
-    record = record_model.objects.filter(pk=game_record_id).first() if record_model else None
-    if record is None or not isinstance(getattr(record, "verdict", None), dict):
+    records = GameRecord.objects.filter(pk=game_record_id)
+    if not match.user_is_director(actor):
+        records = records.filter(Q(uploader=actor) | Q(match=match))
+    record = records.first()
+    if record is None or not isinstance(record.verdict, dict):
         raise ValidationError({"game_record": [_("No verified game record with this number.")]})
     return record.verdict
 

@@ -159,6 +159,15 @@ def check_reported_score(*, length: int, scores: tuple[int, int], penalties: tup
 # --- a verified game record ----------------------------------------------------------------------------------
 
 
+def _error_text(error: Any) -> str:
+    """The verifier stores errors as dicts with a message (and the game it is in); older shapes as strings."""
+    if isinstance(error, Mapping):
+        game = error.get("game")
+        message = str(error.get("message") or error.get("text") or error.get("code") or "")
+        return f"game {game}: {message}" if game else message
+    return str(error)
+
+
 def _name(value: str) -> str:
     return " ".join(str(value).split()).casefold()
 
@@ -173,7 +182,7 @@ def compare_record(
     must agree. Every disagreement is listed in one ScoringError so the reporter sees all of them at once.
     """
     if not verdict.get("valid"):
-        errors = "; ".join(str(e) for e in verdict.get("errors") or []) or "no reason given"
+        errors = "; ".join(_error_text(e) for e in verdict.get("errors") or []) or "no reason given"
         raise ScoringError("record_invalid", f"The game record did not pass verification: {errors}.")
     problems: list[str] = []
     record_players: Sequence[str] = verdict.get("players") or []

@@ -273,3 +273,43 @@ def test_registered_director_check_extends_who_directs(match, outsider_user):
     finally:
         _DIRECTOR_CHECKS.remove(event_director)
     assert not match.user_is_director(outsider_user)
+
+
+def _game_record(uploader, verdict, sha="a"):
+    from games.models.records import GameRecord
+
+    return GameRecord.objects.create(
+        name="m.mat",
+        sha256=sha * 64,
+        size=1,
+        status="valid" if verdict["valid"] else "invalid",
+        verdict=verdict,
+        uploader=uploader,
+    )
+
+
+def test_report_from_an_uploaded_game_record(match, user_a, user_b):
+    verdict = {
+        "file": "m.mat",
+        "valid": True,
+        "match_length": 5,
+        "players": [match.player_b.name, match.player_a.name],
+        "final_score": [5, 3],
+        "winner": match.player_b.name,
+        "games": [],
+        "errors": [],
+    }
+    record = _game_record(user_a, verdict)
+    with pytest.raises(ValidationError, match="No verified game record"):
+        services.submit_report(actor=user_b, match=match, method="record", game_record_id=record.pk)
+    report, _ = services.submit_report(actor=user_a, match=match, method="record", game_record_id=record.pk)
+    assert (report.score_a, report.score_b) == (3, 5) and report.game_record_id == record.pk
+
+
+def test_invalid_game_record_is_refused_with_the_verifiers_message(match, user_a):
+    error = {"game": 2, "move": 4, "line": 31, "player": "x", "text": "…", "code": "bad_cube", "message": "cube 3"}
+    verdict = {"valid": False, "match_length": 5, "players": ["a", "b"], "final_score": [5, 0], "errors": [error]}
+    record = _game_record(user_a, verdict, sha="b")
+    with pytest.raises(ValidationError) as exc:
+        services.submit_report(actor=user_a, match=match, method="record", game_record_id=record.pk)
+    assert "did not pass verification: game 2: cube 3" in exc.value.message_dict["game_record"][0]
