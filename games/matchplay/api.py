@@ -110,7 +110,9 @@ class GameSerializer(serializers.ModelSerializer):
 class GameInputSerializer(serializers.Serializer):
     winner_side = serializers.ChoiceField(choices=[0, 1], help_text="0 = player A, 1 = player B")
     kind = serializers.ChoiceField(choices=MatchGame.Kind.choices, default=MatchGame.Kind.SINGLE)
-    cube = serializers.IntegerField(min_value=1, default=1, help_text="Final cube; for a drop the value before.")
+    cube = serializers.IntegerField(
+        min_value=1, max_value=2**16, default=1, help_text="Final cube; for a drop the value before."
+    )
     resign_level = serializers.IntegerField(min_value=1, max_value=3, required=False, allow_null=True)
 
 
@@ -146,10 +148,12 @@ class ReportSerializer(serializers.ModelSerializer):
 class ReportInputSerializer(serializers.Serializer):
     method = serializers.ChoiceField(choices=ReportMethod.choices)
     outcome = serializers.ChoiceField(choices=MatchOutcome.choices, default=MatchOutcome.PLAYED)
-    score_a = serializers.IntegerField(min_value=0, required=False)
-    score_b = serializers.IntegerField(min_value=0, required=False)
+    score_a = serializers.IntegerField(min_value=0, max_value=9999, required=False)
+    score_b = serializers.IntegerField(min_value=0, max_value=9999, required=False)
     winner_side = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True)
-    game_record = serializers.IntegerField(min_value=1, required=False, help_text="Id of a verified game record.")
+    game_record = serializers.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, help_text="Id of a verified game record."
+    )
     comment = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
     idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
@@ -160,7 +164,7 @@ class ReportInputSerializer(serializers.Serializer):
 
 
 class VersionInputSerializer(serializers.Serializer):
-    version = serializers.IntegerField(min_value=1)
+    version = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
 class DisputeInputSerializer(VersionInputSerializer):

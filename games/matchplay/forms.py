@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models.matches import MatchGame, MatchOutcome, ReportMethod
+from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -31,8 +31,8 @@ class GameForm(forms.Form):
 
 class ReportForm(forms.Form):
     method = forms.ChoiceField(label=_("Report"), choices=ReportMethod.choices, initial=ReportMethod.FINAL_SCORE)
-    score_a = forms.IntegerField(min_value=0, required=False)
-    score_b = forms.IntegerField(min_value=0, required=False)
+    score_a = forms.IntegerField(min_value=0, max_value=9999, required=False)
+    score_b = forms.IntegerField(min_value=0, max_value=9999, required=False)
     outcome = forms.ChoiceField(
         label=_("Result without play"),
         required=False,
@@ -40,7 +40,7 @@ class ReportForm(forms.Form):
         + [(o.value, o.label) for o in MatchOutcome if o.value in ("forfeit", "walkover", "no_show", "double_forfeit")],
     )
     winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False, empty_value=None)
-    game_record = forms.IntegerField(label=_("Game record number"), min_value=1, required=False)
+    game_record = forms.IntegerField(label=_("Game record number"), min_value=1, max_value=2**31 - 1, required=False)
     comment = forms.CharField(label=_("Comment"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=80)
 
@@ -65,3 +65,29 @@ class ReportForm(forms.Form):
 
 class CommentForm(forms.Form):
     comment = forms.CharField(label=_("Comment"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000)
+
+
+class LatenessForm(forms.Form):
+    late_side = forms.TypedChoiceField(label=_("Late player"), coerce=int, widget=forms.RadioSelect)
+    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=24 * 60)
+
+    def __init__(self, *args, match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["late_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
+
+
+class MatchForm(forms.Form):
+    player_a = forms.ModelChoiceField(label=_("Player A"), queryset=None)
+    player_b = forms.ModelChoiceField(label=_("Player B"), queryset=None)
+    length = forms.IntegerField(label=_("Length (points)"), min_value=1, max_value=99, initial=5)
+    context = forms.ChoiceField(label=_("Played at"), choices=MatchContext.choices, initial=MatchContext.CASUAL)
+    club = forms.ModelChoiceField(label=_("Club"), queryset=None, required=False)
+    crawford_rule = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
+    holland_rule = forms.BooleanField(label=_("Holland rule"), required=False)
+    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+
+    def __init__(self, *args, players, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player_a"].queryset = players
+        self.fields["player_b"].queryset = players
+        self.fields["club"].queryset = clubs

@@ -4,6 +4,8 @@ from games.matchplay import views
 
 urlpatterns = [
     path("matches/", views.match_list, name="match-list"),
+    path("matches/new/", views.create_match, name="match-create"),
+    path("matches/<int:pk>/lateness/", views.lateness, name="match-lateness"),
     path("matches/mine/", views.my_matches, name="my-matches"),
     path("matches/to-decide/", views.director_queue, name="match-queue"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),

@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
+from clubs.models import Role
 from core.api import Conflict
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
-from games.matchplay.forms import CommentForm, GameForm, ReportForm
+from games.matchplay.forms import CommentForm, GameForm, LatenessForm, MatchForm, ReportForm
 from games.models.matches import Match, MatchStatus, ReportMethod, ReportSource
 
 
@@ -70,6 +71,10 @@ def match_detail(request, pk):
         "game_form": GameForm(match=match),
         "report_form": ReportForm(match=match, initial={"idempotency_key": uuid.uuid4().hex}),
         "comment_form": CommentForm(),
+        "lateness_form": LatenessForm(match=match),
+        "can_record_lateness": can_direct
+        and not games
+        and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
     }
     return render(request, "games/matches/match_detail.html", context)
 
@@ -173,6 +178,49 @@ def annul(request, pk):
         _("Match annulled."),
     )
     return redirect(match)
+
+
+@require_POST
+@login_required
+def lateness(request, pk):
+    match = _match(request, pk)
+    form = LatenessForm(request.POST, match=match)
+    if not form.is_valid():
+        messages.error(request, _("Choose the late player and give the minutes (0 or more)."))
+    else:
+        _attempt(
+            request,
+            lambda: services.record_lateness(actor=request.user, match=match, **form.cleaned_data),
+            _("Lateness recorded."),
+        )
+    return redirect(match)
+
+
+@login_required
+def create_match(request):
+    """Directors create matches at their clubs; players create casual matches they play in."""
+    players = club_selectors.visible_players(user=request.user).order_by("name", "id")
+    clubs = club_selectors.visible_clubs(user=request.user)
+    if not request.user.is_superuser:
+        clubs = clubs.filter(
+            memberships__player__user=request.user,
+            memberships__is_active=True,
+            memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
+        )
+    own = club_selectors.player_for_user(request.user)
+    if request.method == "POST":
+        form = MatchForm(request.POST, players=players, clubs=clubs)
+        if form.is_valid():
+            try:
+                match = services.create_match(actor=request.user, **form.cleaned_data)
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+            else:
+                messages.success(request, _("Match created."))
+                return redirect(match)
+    else:
+        form = MatchForm(players=players, clubs=clubs, initial={"player_a": own})
+    return render(request, "games/matches/match_form.html", {"form": form})
 
 
 @login_required

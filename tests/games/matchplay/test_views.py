@@ -120,3 +120,45 @@ def test_scoresheet_speaks_german(browser, match, user_a):
     page.post(reverse("games:match-add-game", kwargs={"pk": match.pk}), {"winner_side": 0, "kind": "single", "cube": 4})
     html = page.get(detail(match), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Crawford-Spiel: in diesem Spiel wird nicht gedoppelt" in html and "Spiel eintragen" in html
+
+
+def test_director_records_lateness_on_the_scoresheet(browser, match, director_user):
+    page = browser(director_user)
+    assert "Record lateness" in page.get(detail(match)).content.decode()
+    page.post(reverse("games:match-lateness", kwargs={"pk": match.pk}), {"late_side": 0, "minutes_late": 7})
+    match.refresh_from_db()
+    assert match.penalty_a == 1
+    assert "1 penalty point" in page.get(detail(match)).content.decode()
+
+
+def test_player_creates_a_casual_match_on_the_web(browser, club, member_user):
+    from tests.clubs.factories import MembershipFactory
+
+    other = MembershipFactory(club=club).player
+    page = browser(member_user)
+    assert page.get(reverse("games:match-create")).status_code == 200
+    response = page.post(
+        reverse("games:match-create"),
+        {
+            "player_a": member_user.player.pk,
+            "player_b": other.pk,
+            "length": 3,
+            "context": "casual",
+            "crawford_rule": "on",
+        },
+    )
+    from games.models.matches import Match
+
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.length == 3 and match.crawford_rule and match.created_by == member_user
+
+
+def test_player_cannot_create_a_club_night_match_on_the_web(browser, club, member_user):
+    from tests.clubs.factories import MembershipFactory
+
+    other = MembershipFactory(club=club).player
+    response = browser(member_user).post(
+        reverse("games:match-create"),
+        {"player_a": member_user.player.pk, "player_b": other.pk, "length": 3, "context": "club_night"},
+    )
+    assert response.status_code == 403
