@@ -225,6 +225,9 @@ def test_hook_is_called_inside_the_transaction_and_can_abort(match, user_a, user
         report_score(user_a, match, 5, 2)
         services.confirm_report(actor=user_b, match=match, version=1)
         assert seen == [(match.pk, 1, MatchStatus.FINISHED)]
+        report_score(user_b, match, 5, 3)  # a correction, confirmed by the opponent
+        services.confirm_report(actor=user_a, match=match, version=2)
+        assert seen[-1] == (match.pk, 2, MatchStatus.FINISHED)
     finally:
         hooks.remove_result_callback(remember)
 
@@ -235,11 +238,11 @@ def test_hook_is_called_inside_the_transaction_and_can_abort(match, user_a, user
     try:
         report_score(user_a, match, 5, 4)
         with pytest.raises(RuntimeError):
-            services.confirm_report(actor=user_b, match=match, version=2)
+            services.confirm_report(actor=user_b, match=match, version=3)
     finally:
         hooks.remove_result_callback(refuse)
     match.refresh_from_db()
-    assert match.score_b == 2 and match.reports.get(version=2).is_pending
+    assert match.score_b == 3 and match.reports.get(version=3).is_pending
 
 
 def test_casual_match_by_a_player_club_match_only_by_a_director(club, member_user, director_user, outsider_user):
