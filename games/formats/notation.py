@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 Step = tuple[int, int]
 
@@ -48,6 +49,15 @@ def _point(text: str, *, line: int, token: str) -> int:
 
 def decode_move(text: str, *, line: int = 0) -> DecodedMove:
     """Steps of a written move such as `13/7*/1 8/3(2)`; an empty text means no checker moved."""
+    try:
+        return _decode(text)
+    except RecordFormatError as error:
+        raise RecordFormatError(line, error.message) from None
+
+
+@lru_cache(maxsize=4096)  # the same few thousand moves recur across records
+def _decode(text: str) -> DecodedMove:
+    line = 0
     steps: list[Step] = []
     hits: list[int] = []
     for token in text.split():

@@ -192,3 +192,31 @@ def test_after_an_error_the_next_game_is_still_checked():
     lines[62] = lines[62].replace("Takes", "Beavers => 4")
     _, verdict = only_error(with_lines(lines))
     assert [(e.code, e.game) for e in verdict.errors] == [("illegal_move", 1), ("beaver_not_allowed", 3)]
+
+
+def money(headers: str = "") -> list[str]:
+    lines = lines_of()
+    assert lines[2] == " 3 point match"
+    lines[2] = " 0 point match"
+    return ([headers] if headers else []) + lines
+
+
+def test_money_session_is_valid_without_a_winner():
+    status, verdict = check_record(with_lines(money()))
+    assert status == "valid" and verdict.match_length == 0 and verdict.winner is None
+    assert verdict.final_score == [1, 4]
+
+
+def test_jacoby_money_session_counts_an_unturned_gammon_as_single():
+    # With Jacoby and the cube never turned, root's 2-point (gammon) win in game 1 is worth 1.
+    error, _ = only_error(with_lines(money('; [Jacoby "On"]')))
+    assert (error.code, error.game) == ("wrong_points", 1)
+
+
+def test_beaver_is_allowed_in_a_money_session_that_enables_it():
+    # Root beavers gnubg's double in game 3: the cube goes to 4, so gnubg's later resignation cannot be worth 2.
+    lines = money('; [Beaver "On"]')
+    lines[63] = lines[63].replace("Takes", "Beavers => 4")
+    error, _ = only_error(with_lines(lines))
+    assert (error.code, error.game) == ("wrong_points", 3)
+    assert "cube at 4" in error.message
