@@ -290,7 +290,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                 resigned_by = 1 - winner  # FIBS-era logs and gnubg: a resignation is written as the other's win
             if ended is None:
                 if resigned_by != 1 - winner:
-                    raise _GameError(action, "wrong_points", f"{who} cannot win: {names[resigned_by]} resigned.")
+                    raise _GameError(action, "wrong_points", f"{who} cannot win: {names[winner]} resigned.")
                 allowed = (cube,) if jacoby and cube == 1 else possible_points(cube=cube)
                 if action.value not in allowed:
                     raise _GameError(
@@ -409,8 +409,11 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                 continue
             written = action.move or "nothing"
             raise _GameError(
-                action, check.code, f"{who} rolled {dice[0]}{dice[1]} and wrote {written}: {check.message}"
+                action,
+                check.code or "illegal_move",
+                f"{who} rolled {dice[0]}{dice[1]} and wrote {written}: {check.message}",
             )
+        assert check.result is not None
         board = check.result
         to_move = 1 - action.player
         if board.off(action.player) >= board.total:

@@ -7,7 +7,7 @@ It never interprets the moves (that is games/verification.py) and only ever rais
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from games.formats.notation import RecordFormatError, decode_move
@@ -156,7 +156,7 @@ class _Cell:
 
 
 def _cells(body: str, offset: int, line: int) -> list[_Cell]:
-    starts = []
+    starts: list[re.Match[str]] = []
     for found in _ACTION_START.finditer(body):
         # `51: ????` and `62: Concedes`: rolled, then resigned. The mark right after the dice belongs to the roll.
         follows_dice = starts and starts[-1].group("roll") and not body[starts[-1].end() : found.start()].strip()
@@ -199,14 +199,14 @@ def _kind_of(found: re.Match) -> ActionKind:
 
 def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
     found = cell.match
-    common = {
-        "player": player,
-        "kind": cell.kind,
-        "move_number": move_number,
-        "line": line,
-        "numbered": numbered,
-        "written": " ".join(cell.text.split()),
-    }
+    common = Action(
+        player=player,
+        kind=cell.kind,
+        move_number=move_number,
+        line=line,
+        numbered=numbered,
+        written=" ".join(cell.text.split()),
+    )
     if cell.kind == ActionKind.ROLL:
         dice = (int(found.group("d1")), int(found.group("d2")))
         move = " ".join(cell.text[found.end() - found.start() :].split())
@@ -217,20 +217,20 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
             move = CANNOT_MOVE
         elif move not in RESIGN_MARKS:
             decode_move(move, line=line)
-        return Action(dice=dice, move=move, **common)
+        return replace(common, dice=dice, move=move)
     if cell.kind in _CUBE_KINDS.values():
         value = int(found.group("cube_value"))
         if value < 2 or value & (value - 1) or value > 2**30:
             raise RecordFormatError(line, f"'{cell.text.strip()}': a cube is turned to 2, 4, 8, 16, …")
-        return Action(value=value, **common)
+        return replace(common, value=value)
     if cell.kind == ActionKind.WIN:
         points = int(found.group("points"))
         if not 0 < points < 10**6:
             raise RecordFormatError(line, f"'{cell.text.strip()}': a game is won by at least 1 point.")
-        return Action(value=points, match_won=bool(found.group("match")), **common)
+        return replace(common, value=points, match_won=bool(found.group("match")))
     if cell.kind == ActionKind.CONCEDE:
-        return Action(move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "", **common)
-    return Action(**common)
+        return replace(common, move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "")
+    return common
 
 
 def parse_mat(data: bytes | str) -> MatchRecord:
@@ -290,7 +290,8 @@ def parse_mat(data: bytes | str) -> MatchRecord:
             continue
         move_line = _MOVE_LINE.match(raw)
         if move_line:
-            body, offset, move_number, numbered = move_line.group(2), move_line.start(2), int(move_line.group(1)), True
+            body, offset, numbered = move_line.group(2), move_line.start(2), True
+            move_number: int | None = int(move_line.group(1))
         else:
             body, offset, numbered = raw, 0, False
             move_number = game["rows"][-1][1] if game["rows"] else None

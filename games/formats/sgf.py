@@ -91,7 +91,7 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     if not trees:
         raise RecordFormatError(1, "No SGF game tree '(;GM[6]…)' found.")
     length, players, crawford = 0, ("", ""), True
-    games = []
+    games: list[RecordedGame] = []
     for tree_line, tree in trees:
         nodes = _nodes(tree, tree_line)
         if not nodes:
