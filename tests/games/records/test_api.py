@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.models import GameRecord
 from tests.clubs.factories import UserFactory
+from tests.games.matchplay.factories import MatchFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +81,23 @@ def test_no_byte_sequence_gives_a_500(api_as, data):
     response = api_as(user).post("/api/v1/game-records/", {"file": upload}, format="multipart")
     assert response.status_code in (201, 400)
     GameRecord.objects.all().delete()
+
+
+def test_a_player_attaches_a_record_to_their_match_and_the_opponent_sees_it(api_as, valid_bytes):
+    match = MatchFactory()
+    response = api_as(match.player_a.user).post(
+        "/api/v1/game-records/", {"text": valid_bytes.decode(), "match": match.pk}, format="json"
+    )
+    assert response.status_code == 201
+    record = GameRecord.objects.get()
+    assert record.match == match
+    assert api_as(match.player_b.user).get(f"/api/v1/game-records/{record.pk}/").status_code == 200
+
+
+def test_an_outsider_cannot_attach_a_record_to_a_match(api_as, valid_bytes):
+    match = MatchFactory()
+    response = api_as(UserFactory()).post(
+        "/api/v1/game-records/", {"text": valid_bytes.decode(), "match": match.pk}, format="json"
+    )
+    assert response.status_code == 403
+    assert GameRecord.objects.count() == 0
