@@ -208,3 +208,15 @@ def test_every_legal_play_checks_ok_with_its_own_steps(seed, variant):
         check = check_play(board, side, dice, play.steps)
         assert check.ok, (board.render(), dice, play.steps, check.message)
         assert check.result == play.result
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    written=st.lists(st.tuples(st.integers(-2, 27), st.integers(-2, 27)), max_size=6),
+)
+def test_any_written_move_gets_a_verdict_never_an_exception(seed, written):
+    *_, (board, side, dice) = random_positions(seed=seed, count=1 + seed % 30)
+    check = check_play(board, side, dice, written)
+    assert check.ok == (check.code is None)
+    assert check.ok or check.message
