@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame
-from games.formats.notation import RecordFormatError, decode_move
+from games.formats.notation import DecodedMove, RecordFormatError, decode_move
 from games.rules.board import Board
-from games.rules.moves import check_play
+from games.rules.moves import PlayCheck, check_play
 from games.rules.scoring import GameKind, MatchState, ScoringError, game_points, possible_points
 from games.rules.variants import Variant, starting_board
 
@@ -400,9 +400,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             )
         decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
         steps = decoded.steps
-        check = check_play(board, action.player, dice, steps, hits=decoded.hits)
-        if not check.ok and check.code == "illegal_move":
-            check = _retry_in_rounds(board, action.player, dice, steps, decoded.hits) or check
+        check = play_written(board, action.player, dice, decoded)
         if not check.ok:
             if not steps and _next_is_opponent_win(actions, index):
                 resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation
@@ -427,6 +425,15 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
     if ended is not None:
         return _GameOutcome(ended[0], ended[2], ended[1], cube, None)
     return _GameOutcome(None, None, None, cube, None)
+
+
+def play_written(board: Board, side: int, dice: tuple[int, int], decoded: DecodedMove) -> PlayCheck:
+    """The engine's verdict on a written move, with doubles that move several checkers several pips each
+    also tried hop by hop (see _retry_in_rounds)."""
+    check = check_play(board, side, dice, decoded.steps, hits=decoded.hits)
+    if not check.ok and check.code == "illegal_move":
+        check = _retry_in_rounds(board, side, dice, decoded.steps, decoded.hits) or check
+    return check
 
 
 def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits):

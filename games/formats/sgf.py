@@ -9,9 +9,12 @@ Black (White counts them from the other end), y the bar and z off; `;B[double]`,
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
 from games.formats.notation import BAR, OFF, RecordFormatError, Step, decode_move
+from games.rules.board import Board
+from games.rules.variants import Variant, starting_board
 
 __all__ = ["parse_sgf", "write_sgf"]
 
@@ -19,6 +22,12 @@ _PROPERTY = re.compile(r"([A-Z]{1,2})((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.DOTALL)
 _VALUE = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.DOTALL)
 _RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
 _SIDE = {"W": 0, "B": 1}
+_VARIANT_NAMES = {
+    "nackgammon": "NackGammon",
+    "hypergammon1": "HyperGammon (1)",
+    "hypergammon2": "HyperGammon (2)",
+    "hypergammon3": "HyperGammon (3)",
+}
 
 
 def _unescape(value: str) -> str:
@@ -90,7 +99,7 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     trees = _split_games(text)
     if not trees:
         raise RecordFormatError(1, "No SGF game tree '(;GM[6]…)' found.")
-    length, players, crawford = 0, ("", ""), True
+    length, players, crawford, variation = 0, ("", ""), True, "Backgammon"
     games: list[RecordedGame] = []
     for tree_line, tree in trees:
         nodes = _nodes(tree, tree_line)
@@ -109,8 +118,10 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
         if not 0 <= length <= 999 or min(scores) < 0:
             raise RecordFormatError(root_line, "The match length and scores in MI[…] are out of range.")
         players = (root.get("PW", [players[0] or "White"])[0], root.get("PB", [players[1] or "Black"])[0])
-        crawford = any("crawford" in rule.lower() for rule in root.get("RU", [])) or (crawford and not root.get("RU"))
-        actions = [_action(node, line) for line, node in nodes[1:] if "W" in node or "B" in node]
+        rules = ":".join(root.get("RU", [])).lower()
+        crawford = "crawford" in rules or (crawford and not root.get("RU"))
+        variation = next((name for key, name in _VARIANT_NAMES.items() if name.lower() in rules), variation)
+        actions = _with_cube_values([_action(node, line) for line, node in nodes[1:] if "W" in node or "B" in node])
         result = root.get("RE", [""])[0].strip()
         if result:
             found = _RESULT.match(result)
@@ -132,7 +143,7 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
                 )
             )
         games.append(RecordedGame(number=number, scores=scores, actions=_number(actions), line=root_line))
-    headers = (("Crawford", "On" if crawford else "Off"),)
+    headers = (("Variation", variation), ("Crawford", "On" if crawford else "Off"))
     return MatchRecord(length=length, players=players, games=tuple(games), headers=headers)
 
 
@@ -156,6 +167,18 @@ def _action(node: dict[str, list[str]], line: int) -> Action:
     return Action(player=player, kind=ActionKind.ROLL, dice=(int(value[0]), int(value[1])), move=move, line=line)
 
 
+def _with_cube_values(actions: list[Action]) -> list[Action]:
+    """SGF writes a bare `double`: the value it turns the cube to follows from the takes before it."""
+    cube, out = 1, []
+    for action in actions:
+        if action.kind == ActionKind.DOUBLE:
+            action = replace(action, value=cube * 2)
+        elif action.kind == ActionKind.TAKE:
+            cube *= 2
+        out.append(action)
+    return out
+
+
 def _name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
@@ -177,6 +200,7 @@ def _number(actions: list[Action]) -> tuple[Action, ...]:
                 move_number=number,
                 dice=action.dice,
                 move=action.move,
+                value=action.value,
                 line=action.line,
             )
         )
@@ -212,6 +236,8 @@ def _single_die_steps(steps: tuple[Step, ...], dice: tuple[int, int]) -> list[St
 
 def write_sgf(record: MatchRecord) -> str:
     """The record as gnubg SGF, one game tree per game (a resignation is written as RE[…R])."""
+    from games.verification import play_written  # the verifier imports this module's reader
+
     trees = []
     crawford = record.flag("Crawford", True)
     for index, game in enumerate(record.games):
@@ -220,8 +246,12 @@ def write_sgf(record: MatchRecord) -> str:
             f"MI[length:{record.length}][game:{index}][ws:{game.scores[0]}][bs:{game.scores[1]}]",
             f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]",
         ]
-        if crawford and record.length > 0:
-            root.append("RU[Crawford]")
+        rules = (["Crawford"] if crawford and record.length > 0 else []) + (
+            [_VARIANT_NAMES[record.variant]] if record.variant != "standard" else []
+        )
+        if rules:
+            root.append(f"RU[{':'.join(rules)}]")
+        board: Board | None = starting_board(Variant(record.variant))
         nodes = []
         result = ""
         resigned = False
@@ -237,7 +267,17 @@ def write_sgf(record: MatchRecord) -> str:
             if action.kind == ActionKind.ROLL:
                 assert action.dice is not None
                 move = "" if action.move == "Cannot Move" else action.move
-                steps = _single_die_steps(decode_move(move).steps, action.dice)
+                decoded = decode_move(move)
+                written = decoded.steps
+                # The engine knows the intermediate points of a combined move such as 24/15 (24/18/15 or
+                # 24/21/15); past an illegal move the board is unknown, so split by the dice alone.
+                check = play_written(board, action.player, action.dice, decoded) if board else None
+                if check is not None and check.ok and check.result is not None:
+                    combined = any(end != OFF and start - end not in action.dice for start, end in written)
+                    steps = list(check.steps) if combined and check.steps else list(written)
+                    board = check.result
+                else:
+                    steps, board = _single_die_steps(written, action.dice), None
                 letters = "".join(_letter(a, action.player) + _letter(b, action.player) for a, b in steps)
                 nodes.append(f";{colour}[{action.dice[0]}{action.dice[1]}{letters}]")
             elif action.kind in (ActionKind.DOUBLE, ActionKind.TAKE, ActionKind.DROP):

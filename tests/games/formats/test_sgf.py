@@ -74,3 +74,13 @@ def test_bad_sgf_names_the_problem(text):
 def test_any_text_raises_only_the_record_format_error(text):
     with contextlib.suppress(RecordFormatError):
         parse_sgf(text)
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES[1::9], ids=lambda p: p.name[:40])
+def test_exported_sgf_gets_the_same_verdict_as_the_mat(path):
+    from games.verification import verify
+
+    record = parse_mat(path.read_bytes())
+    by_mat, by_sgf = verify(record), verify(parse_sgf(write_sgf(record)))
+    assert by_sgf.valid == by_mat.valid
+    assert by_sgf.final_score == by_mat.final_score and by_sgf.winner == by_mat.winner

@@ -123,3 +123,15 @@ def test_anonymous_upload_is_refused(valid_bytes):
 
     with pytest.raises(PermissionDenied):
         services.upload_records(uploader=AnonymousUser(), files=[UploadedFile("a.mat", valid_bytes)])
+
+
+def test_sgf_upload_is_recognised_and_verified(django_capture_on_commit_callbacks, valid_bytes):
+    from games.formats.mat import parse_mat
+    from games.formats.sgf import write_sgf
+
+    sgf = write_sgf(parse_mat(valid_bytes)).encode()
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("match.sgf", sgf)])
+    record = batch.records.get()
+    assert (record.format, record.status) == ("sgf", RecordStatus.VALID)
+    assert record.verdict["final_score"] == [1, 4]
