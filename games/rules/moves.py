@@ -270,8 +270,7 @@ def _explain(state: State, step: Step, die: int) -> str:
 
 @dataclass
 class _Search:
-    pool_size: int
-    successes: list[tuple[tuple[Step, ...], State, tuple[int, ...], tuple[int, ...]]]  # steps, state, hits, dice
+    successes: list[tuple[tuple[Step, ...], State, tuple[int, ...]]]  # single-die steps, result, hit points
     failure: tuple[int, str] | None = None  # (depth, reason): the reason found deepest into the move
 
     def fail(self, depth: int, reason: str) -> None:
@@ -285,10 +284,9 @@ class _Search:
         pool: tuple[int, ...],
         steps: tuple[Step, ...],
         hits: tuple[int, ...],
-        dice_used: tuple[int, ...],
     ) -> None:
         if not elements:
-            self.successes.append((steps, state, hits, dice_used))
+            self.successes.append((steps, state, hits))
             return
         tried: set[Step] = set()
         for position, element in enumerate(elements):
@@ -309,7 +307,7 @@ class _Search:
                         hit_points = (*hit_points, step[1])
                     current, walked, point = moved, (*walked, step), step[1]
                 else:
-                    self.run(current, rest, remaining, walked, hit_points, dice_used + sequence)
+                    self.run(current, rest, remaining, walked, hit_points)
 
 
 def check_play(
@@ -353,8 +351,8 @@ def check_play(
                 message=f"{format_steps([element])} {verb} but {_dice_text(dice)}",
                 result=None,
             )
-    search = _Search(pool_size=len(pool), successes=[])
-    search.run(_start_state(board, side), tuple(written), pool, (), (), ())
+    search = _Search(successes=[])
+    search.run(_start_state(board, side), tuple(written), pool, (), ())
     if not search.successes:
         reason = search.failure[1] if search.failure else f"the move uses more dice than the roll: {_dice_text(dice)}"
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=reason, result=None)
@@ -363,7 +361,7 @@ def check_play(
         if hits is not None:
             marked = sorted(hits)
             legal.sort(key=lambda success: sorted(success[2]) != marked)
-        steps, state, _, _ = legal[0]
+        steps, state, _ = legal[0]
         return PlayCheck(ok=True, code=None, message="", result=_to_board(state, side, board.total), steps=steps)
     most_used = max(len(success[0]) for success in search.successes)
     if most_used < max_used:
