@@ -220,3 +220,13 @@ def test_beaver_is_allowed_in_a_money_session_that_enables_it():
     error, _ = only_error(with_lines(lines))
     assert (error.code, error.game) == ("wrong_points", 3)
     assert "cube at 4" in error.message
+
+
+def test_larger_die_required():
+    # Root's roll in game 10 becomes 43 (it was 62): from this position only one of the dice can be played, so it
+    # must be the 4 (e.g. 5/1), and root wrote 5/2, playing the 3.
+    path = CORPUS / "gnubg" / "standard_0020_21p.mat"
+    error, _ = only_error(replaced(265, "62: 5/3", "43: 5/2", path))
+    where = (error.game, error.move, error.line, error.player)
+    assert (error.code, where) == ("larger_die_required", (10, 13, 265, "root"))
+    assert "larger one (4)" in error.message
