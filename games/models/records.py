@@ -65,6 +65,7 @@ class GameRecord(models.Model):
         "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="game_records"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True, help_text=_("When a worker started verifying it."))
     verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -6,10 +6,12 @@ import hashlib
 import io
 import zipfile
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -153,10 +155,18 @@ def upload_text(*, uploader, text: str, name: str = "", match: Match | None = No
     return upload_records(uploader=uploader, files=[UploadedFile(name or "pasted.mat", data)], match=match)
 
 
+# A worker that died while verifying leaves its record in `verifying`; after this long another run may take it.
+STALE_CLAIM = timedelta(minutes=5)
+
+
 def _claim(record_id: int) -> bool:
-    """Claim-once: only one worker moves a record from pending to verifying (a retried task finds 0 rows)."""
-    assert RecordStatus.VERIFYING in RECORD_TRANSITIONS[RecordStatus.PENDING]
-    claimed = GameRecord.objects.filter(pk=record_id, status=RecordStatus.PENDING).update(status=RecordStatus.VERIFYING)
+    """Claim-once: only one run moves a record to verifying (an UPDATE … WHERE, checked by its row count).
+
+    A retried task finds 0 rows and does nothing, unless the earlier claim is stale (its worker died).
+    """
+    now = timezone.now()
+    claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - STALE_CLAIM)
+    claimed = GameRecord.objects.filter(claimable, pk=record_id).update(status=RecordStatus.VERIFYING, claimed_at=now)
     return claimed == 1
 
 

@@ -2,9 +2,11 @@
 
 import io
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
 
 from games.models import GameRecord, RecordStatus
 from games.records import services
@@ -106,8 +108,16 @@ def test_verification_claims_a_record_once(valid_bytes):
 def test_record_in_verification_is_not_claimed_again(valid_bytes):
     batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", valid_bytes)])
     record = batch.records.get()
-    GameRecord.objects.filter(pk=record.pk).update(status=RecordStatus.VERIFYING)
+    GameRecord.objects.filter(pk=record.pk).update(status=RecordStatus.VERIFYING, claimed_at=timezone.now())
     assert services.verify_record(record_id=record.pk) is None
+
+
+def test_record_whose_worker_died_is_claimed_again_after_a_while(valid_bytes):
+    batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", valid_bytes)])
+    record = batch.records.get()
+    long_ago = timezone.now() - services.STALE_CLAIM - timedelta(seconds=1)
+    GameRecord.objects.filter(pk=record.pk).update(status=RecordStatus.VERIFYING, claimed_at=long_ago)
+    assert services.verify_record(record_id=record.pk).status == RecordStatus.VALID
 
 
 def test_finished_record_needs_a_verdict_in_the_database(valid_bytes):
