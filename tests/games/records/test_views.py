@@ -46,3 +46,9 @@ def test_list_needs_sign_in_and_shows_own_records(client, valid_bytes):
     client.force_login(UserFactory())
     client.post(reverse("games:record-upload"), {"text": valid_bytes.decode()})
     assert b"pasted.mat" in client.get(reverse("games:record-list")).content
+
+
+def test_pages_speak_german(client):
+    client.force_login(UserFactory())
+    page = client.get(reverse("games:record-upload"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Partien hochladen" in page and "Hochladen und prüfen" in page
