@@ -106,15 +106,18 @@ def _step(source: int, die: int) -> Step:
     return (source, source - die if source > die else OFF)
 
 
-def _extend(level: dict[State, tuple[Step, ...]], die: int) -> dict[State, tuple[Step, ...]]:
+Level = dict[State, tuple[Step, ...] | None]  # position -> the steps that reached it (None: not wanted)
+
+
+def _extend(level: Level, die: int) -> Level:
     """All positions one step of `die` further, deduplicated (the first path to a position is kept)."""
-    following: dict[State, tuple[Step, ...]] = {}
+    following: Level = {}
     for state, steps in level.items():
         moves = _single_moves(state, die)
         for position in range(0, len(moves), 2):
             moved = moves[position + 1]
             if moved not in following:
-                following[moved] = (*steps, _step(moves[position], die))
+                following[moved] = None if steps is None else (*steps, _step(moves[position], die))
     return following
 
 
@@ -128,12 +131,13 @@ def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return dice[0], dice[1]
 
 
-def _generate(board: Board, side: int, dice: Sequence[int]) -> tuple[int, dict[State, tuple[Step, ...]]]:
-    """(dice used, {final state: steps}) following the forced-play rules."""
+def _generate(board: Board, side: int, dice: Sequence[int], *, with_steps: bool = True) -> tuple[int, Level]:
+    """(dice used, {final position: steps}) following the forced-play rules; without steps the values are None
+    (legal_results does not need them, and not building them saves a third of the time)."""
     first, second = _check_dice(dice)
-    start: dict[State, tuple[Step, ...]] = {_start_state(board, side): ()}
+    start: Level = {_start_state(board, side): () if with_steps else None}
     if first == second:
-        return _generate_doubles(next(iter(start)), first)
+        return _generate_doubles(next(iter(start)), first, with_steps=with_steps)
     high, low = max(first, second), min(first, second)
     after_high = _extend(start, high)
     after_low = _extend(start, low)
@@ -149,17 +153,16 @@ def _generate(board: Board, side: int, dice: Sequence[int]) -> tuple[int, dict[S
     return 0, start
 
 
-def _generate_doubles(start: State, die: int) -> tuple[int, dict[State, tuple[Step, ...]]]:
+def _generate_doubles(start: State, die: int, *, with_steps: bool) -> tuple[int, Level]:
     """Doubles: only sequences whose sources never rise. Any legal sequence can be reordered that way (moving a
     higher checker first never blocks a lower one: it only adds own checkers, removes blots and brings checkers
     home), so the results are the same while the search tree shrinks by the orderings it skips."""
-    best: dict[State, tuple[Step, ...]] = {start: ()}
+    best: Level = {start: () if with_steps else None}
     most = 0
     seen: set[bytes] = set()  # (position, source of the last step), as bytes
 
-    def walk(state: State, steps: tuple[Step, ...], limit: int) -> None:
+    def walk(state: State, steps: tuple[Step, ...] | None, depth: int, limit: int) -> None:
         nonlocal best, most
-        depth = len(steps)
         extended = False
         if depth < 4:
             moves = _single_moves(state, die, limit)
@@ -170,13 +173,13 @@ def _generate_doubles(start: State, die: int) -> tuple[int, dict[State, tuple[St
                     continue
                 seen.add(key)
                 extended = True
-                walk(moved, (*steps, _step(source, die)), source)
+                walk(moved, None if steps is None else (*steps, _step(source, die)), depth + 1, source)
         if not extended and depth >= most:
             if depth > most:
                 best, most = {}, depth
             best.setdefault(state, steps)
 
-    walk(start, (), BAR)
+    walk(start, best[start], 0, BAR)
     return most, best
 
 
@@ -194,19 +197,19 @@ def legal_plays(board: Board, side: int, dice: tuple[int, int]) -> list[Play]:
     """One Play per distinct legal result (forced play applied). No legal move → one Play with no steps."""
     _, level = _generate(board, side, dice)
     rows: dict[bytes, tuple[int, ...]] = {}
-    return [Play(steps=steps, result=_to_board(state, side, board.total, rows)) for state, steps in level.items()]
+    return [Play(steps=steps or (), result=_to_board(state, side, board.total, rows)) for state, steps in level.items()]
 
 
 def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
     """Every board `side` may leave after playing `dice` (the unchanged board when nothing can move)."""
-    _, level = _generate(board, side, dice)
+    _, level = _generate(board, side, dice, with_steps=False)
     rows: dict[bytes, tuple[int, ...]] = {}
     return {_to_board(state, side, board.total, rows) for state in level}
 
 
 def max_dice_playable(board: Board, side: int, dice: tuple[int, int]) -> int:
     """How many dice the forced-play rule makes `side` play: 0..2, or 0..4 for doubles."""
-    used, _ = _generate(board, side, dice)
+    used, _ = _generate(board, side, dice, with_steps=False)
     return used
 
 
@@ -378,7 +381,7 @@ def check_play(
     if most_used < max_used:
         return _incomplete(board, side, dice, max_used, level)
     if max_used == 1 and dice[0] != dice[1]:
-        example = format_steps(next(iter(level.values())))
+        example = _example(level)
         larger = max(dice)
         return PlayCheck(
             ok=False,
@@ -389,10 +392,14 @@ def check_play(
     return PlayCheck(ok=False, code=ILLEGAL_MOVE, message="the move does not lead to a legal position", result=None)
 
 
-def _incomplete(
-    board: Board, side: int, dice: tuple[int, int], max_used: int, level: dict[State, tuple[Step, ...]]
-) -> PlayCheck:
-    example = format_steps(next(iter(level.values())))
+def _example(level: Level) -> str:
+    """One legal play of a generated level, as text."""
+    steps: tuple[Step, ...] | None = next(iter(level.values()))
+    return format_steps(steps or ())
+
+
+def _incomplete(board: Board, side: int, dice: tuple[int, int], max_used: int, level: Level) -> PlayCheck:
+    example = _example(level)
     if dice[0] != dice[1]:
         needed = "both dice" if max_used == 2 else "a die"
     else:
