@@ -355,6 +355,13 @@ def check_play(
                 result=None,
             )
     pool = (dice[0],) * 4 if dice[0] == dice[1] else dice
+    if len(written) > len(pool):
+        return PlayCheck(
+            ok=False,
+            code=ILLEGAL_MOVE,
+            message=f"{format_steps(written)} moves {len(written)} times but {_dice_text(dice)}",
+            result=None,
+        )
     for element in written:
         if not _die_sequences(pool, *element):
             pips = element[0] - element[1]

@@ -220,3 +220,9 @@ def test_any_written_move_gets_a_verdict_never_an_exception(seed, written):
     check = check_play(board, side, dice, written)
     assert check.ok == (check.code is None)
     assert check.ok or check.message
+
+
+def test_more_moves_than_dice():
+    check = check_play(START, 0, (3, 1), [(8, 5), (6, 5), (24, 23)])
+    assert check.code == ILLEGAL_MOVE
+    assert check.message == "8/5 6/5 24/23 moves 3 times but the dice are 3 and 1"
