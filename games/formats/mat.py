@@ -7,7 +7,7 @@ It never interprets the moves (that is games/verification.py) and only ever rais
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from games.formats.notation import RecordFormatError, decode_move
@@ -120,10 +120,11 @@ _GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
 _MOVE_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
 _ACTION_START = re.compile(
-    r"(?P<roll>\b(?P<d1>\d)(?P<d2>\d):)"
+    # The lookahead lets the scan skip, cheaply, every position where no action can start.
+    r"(?=[0-9DBRTCW?])(?:(?P<roll>\b(?P<d1>\d)(?P<d2>\d):)"
     r"|(?P<cube>\b(?P<cube_word>Doubles|Beavers|Raccoons)\s*=>\s*(?P<cube_value>\d+))"
     r"|(?P<take>\bTakes\b)|(?P<drop>\bDrops\b)|(?P<concede>\bConcedes\b|(?<!\S)\?\?\?\?(?!\S))"
-    r"|(?P<win>\bWins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?)",
+    r"|(?P<win>\bWins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?))",
     re.IGNORECASE,
 )
 _CUBE_KINDS = {"doubles": ActionKind.DOUBLE, "beavers": ActionKind.BEAVER, "raccoons": ActionKind.RACCOON}
@@ -199,14 +200,24 @@ def _kind_of(found: re.Match) -> ActionKind:
 
 def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
     found = cell.match
-    common = Action(
-        player=player,
-        kind=cell.kind,
-        move_number=move_number,
-        line=line,
-        numbered=numbered,
-        written=" ".join(cell.text.split()),
-    )
+    written = " ".join(cell.text.split())
+
+    def make(
+        dice: tuple[int, int] | None = None, move: str = "", value: int | None = None, match_won: bool = False
+    ) -> Action:
+        return Action(
+            player=player,
+            kind=cell.kind,
+            move_number=move_number,
+            dice=dice,
+            move=move,
+            value=value,
+            match_won=match_won,
+            line=line,
+            numbered=numbered,
+            written=written,
+        )
+
     if cell.kind == ActionKind.ROLL:
         dice = (int(found.group("d1")), int(found.group("d2")))
         move = " ".join(cell.text[found.end() - found.start() :].split())
@@ -217,20 +228,20 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
             move = CANNOT_MOVE
         elif move not in RESIGN_MARKS:
             decode_move(move, line=line)
-        return replace(common, dice=dice, move=move)
+        return make(dice=dice, move=move)
     if cell.kind in _CUBE_KINDS.values():
         value = int(found.group("cube_value"))
         if value < 2 or value & (value - 1) or value > 2**30:
             raise RecordFormatError(line, f"'{cell.text.strip()}': a cube is turned to 2, 4, 8, 16, …")
-        return replace(common, value=value)
+        return make(value=value)
     if cell.kind == ActionKind.WIN:
         points = int(found.group("points"))
         if not 0 < points < 10**6:
             raise RecordFormatError(line, f"'{cell.text.strip()}': a game is won by at least 1 point.")
-        return replace(common, value=points, match_won=bool(found.group("match")))
+        return make(value=points, match_won=bool(found.group("match")))
     if cell.kind == ActionKind.CONCEDE:
-        return replace(common, move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "")
-    return common
+        return make(move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "")
+    return make()
 
 
 def parse_mat(data: bytes | str) -> MatchRecord:
