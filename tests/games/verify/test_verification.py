@@ -4,6 +4,8 @@ move and line. Each test says why its mutation is illegal."""
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.formats.mat import parse_mat
 from games.verification import check_record, verify
@@ -230,3 +232,12 @@ def test_larger_die_required():
     where = (error.game, error.move, error.line, error.player)
     assert (error.code, where) == ("larger_die_required", (10, 13, 265, "root"))
     assert "larger one (4)" in error.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=3900), st.integers(min_value=0, max_value=40), st.text(max_size=12))
+def test_any_edit_of_a_record_gets_a_verdict_never_a_crash(position, cut, insert):
+    text = BASE.read_text()
+    status, verdict = check_record((text[:position] + insert + text[position + cut :]).encode())
+    assert status in ("valid", "invalid", "unreadable")
+    assert status != "valid" or not verdict.errors
