@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import zipfile
 from dataclasses import dataclass
 from datetime import timedelta
@@ -15,9 +16,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
-from games.verification import check_record, record_format
+from games.verification import check_record, record_format, unreadable
+
+logger = logging.getLogger(__name__)
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RECORDS = 200
@@ -178,11 +182,20 @@ def verify_record(*, record_id: int) -> GameRecord | None:
     try:
         with record.file.open("rb") as handle:
             data = handle.read()
-        status, verdict = check_record(data, name=record.name)
-    except Exception:
-        # Give the record back so a retry can claim it again, then let the task report the failure.
+    except OSError:
+        # Give the record back so a retry can claim it again, then let the task retry.
         GameRecord.objects.filter(pk=record_id, status=RecordStatus.VERIFYING).update(status=RecordStatus.PENDING)
         raise
+    try:
+        status, verdict = check_record(data, name=record.name)
+    except Exception as error:  # a bug in the verifier must not leave the record pending for ever
+        logger.exception("verifier failed on game record %s", record_id)
+        status, verdict = (
+            "unreadable",
+            unreadable(
+                RecordFormatError(0, f"The verifier failed on this record ({type(error).__name__}); please report it.")
+            ),
+        )
     with transaction.atomic():
         record = GameRecord.objects.select_for_update().get(pk=record_id)
         if status not in RECORD_TRANSITIONS[RecordStatus(record.status)]:

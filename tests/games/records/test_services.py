@@ -145,3 +145,14 @@ def test_sgf_upload_is_recognised_and_verified(django_capture_on_commit_callback
     record = batch.records.get()
     assert (record.format, record.status) == ("sgf", RecordStatus.VALID)
     assert record.verdict["final_score"] == [1, 4]
+
+
+def test_a_verifier_crash_leaves_an_unreadable_verdict_not_a_pending_record(monkeypatch, valid_bytes):
+    def crash(data, *, name=""):
+        raise KeyError("bug")
+
+    monkeypatch.setattr(services, "check_record", crash)
+    batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", valid_bytes)])
+    record = services.verify_record(record_id=batch.records.get().pk)
+    assert record.status == RecordStatus.UNREADABLE
+    assert "verifier failed" in record.verdict["errors"][0]["message"]
