@@ -297,7 +297,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                         action,
                         "wrong_points",
                         f"{who} is written to win {action.value} points, but a resignation with the cube at {cube} "
-                        f"wins {' or '.join(str(p) for p in allowed)}.",
+                        f"wins {_either(allowed)}.",
                     )
                 ended = (winner, GameKind.RESIGN, action.value or 0)
             else:
@@ -468,6 +468,11 @@ def game_kind(board: Board, winner: int) -> GameKind:
     if board.on_bar(loser) or any(board.count(loser, point) for point in range(19, 25)):
         return GameKind.BACKGAMMON
     return GameKind.GAMMON
+
+
+def _either(amounts: tuple[int, ...]) -> str:
+    words = [str(amount) for amount in amounts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _next_is_opponent_win(actions: tuple[Action, ...], index: int) -> bool:

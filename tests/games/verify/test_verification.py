@@ -68,7 +68,7 @@ def test_flawed_corpus_file_is_wrong_points_at_game_10_move_54():
     error, verdict = only_error(FLAWED.read_bytes())
     # A resignation with the cube at 2 is worth 2, 4 or 6 points, never the written 9.
     assert (error.code, error.game, error.move, error.player) == ("wrong_points", 10, 54, "Moriuchi Toshiyuki")
-    assert error.line == 271 and "9" in error.message and "cube at 2" in error.message
+    assert error.line == 271 and "win 9 points" in error.message and "cube at 2 wins 2, 4 or 6" in error.message
     assert len(verdict.errors) == 1
 
 
