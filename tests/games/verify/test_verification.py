@@ -241,3 +241,42 @@ def test_any_edit_of_a_record_gets_a_verdict_never_a_crash(position, cut, insert
     status, verdict = check_record((text[:position] + insert + text[position + cut :]).encode())
     assert status in ("valid", "invalid", "unreadable")
     assert status != "valid" or not verdict.errors
+
+
+def test_cube_limit():
+    # The record limits the cube to 1, so gnubg's double to 2 in game 3 is not allowed.
+    error, _ = only_error(with_lines(['; [CubeLimit "1"]', *lines_of()]))
+    assert (error.code, error.game, error.line) == ("cube_limit", 3, 64)
+
+
+def test_wrong_cube_value():
+    # A centred cube at 1 is turned to 2, not 4.
+    error, _ = only_error(replaced(63, "Doubles => 2", "Doubles => 4"))
+    assert (error.code, error.game, error.move, error.line) == ("wrong_cube_value", 3, 2, 63)
+
+
+def test_out_of_turn():
+    # Root's roll at move 3 is deleted: gnubg then rolls twice in a row.
+    error, _ = only_error(replaced(9, "21: 8/7 13/11", ""))
+    assert (error.code, error.game, error.move, error.line, error.player) == ("out_of_turn", 1, 4, 10, "gnubg")
+
+
+def test_no_answer_to_double():
+    # gnubg's double in game 3 is neither taken nor dropped before play goes on.
+    error, _ = only_error(replaced(63, "Takes", ""))
+    assert (error.code, error.game, error.line) == ("no_answer_to_double", 3, 64)
+
+
+def test_play_after_game_end():
+    # After root has won game 1 nobody may roll in it.
+    error, _ = only_error(inserted(30, " 23) 31: 8/5 6/5"))
+    assert (error.code, error.game, error.move, error.line) == ("play_after_game_end", 1, 23, 30)
+
+
+def test_game_unfinished():
+    # Game 1 loses its result line: it has no winner, yet game 2 follows.
+    lines = lines_of()
+    assert "Wins 2 points" in lines[28]
+    del lines[28]
+    error, _ = only_error(with_lines(lines))
+    assert (error.code, error.game, error.line) == ("game_unfinished", 1, 5)
