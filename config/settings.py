@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "tournaments",
+    "tournaments.calcutta",
     "ratings",
     "chouette",
 ]

@@ -6,7 +6,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 
 from core import views as core_views
 
-APPS = ["clubs", "games", "tournaments", "ratings", "chouette"]
+APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "chouette"]
 
 api_v1 = [path("auth/token/", obtain_auth_token, name="api-token")]
 api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]

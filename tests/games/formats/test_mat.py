@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from games.formats.mat import ActionKind, RecordFormatError, parse_mat, write_mat
 from games.formats.notation import decode_move
+from tests.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 CORPUS_FILES = sorted(CORPUS.glob("*/*.mat"))
 FLAWED = next(CORPUS.glob("flawed/*.mat"))
 

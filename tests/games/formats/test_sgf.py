@@ -1,7 +1,6 @@
 """gnubg SGF import and export: corpus matches survive .mat → SGF → record, and bad SGF raises our error only."""
 
 import contextlib
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -10,8 +9,9 @@ from hypothesis import strategies as st
 from games.formats.mat import ActionKind, RecordFormatError, parse_mat
 from games.formats.notation import decode_move
 from games.formats.sgf import parse_sgf, write_sgf
+from tests.paths import CORPUS
 
-CORPUS_FILES = sorted(Path("/work/shared/corpus").glob("*/*.mat"))
+CORPUS_FILES = sorted(CORPUS.glob("*/*.mat"))
 RESIGN_MARKS = ("????", "Concedes")
 
 

@@ -1,8 +1,7 @@
-from pathlib import Path
 
 import pytest
 
-CORPUS = Path("/work/shared/corpus")
+from tests.paths import CORPUS
 
 
 @pytest.fixture(autouse=True)

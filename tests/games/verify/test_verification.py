@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from games.formats.mat import parse_mat
 from games.verification import check_record, verify
+from tests.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 LEGAL_FILES = sorted(CORPUS.glob("real/*.mat")) + sorted(CORPUS.glob("gnubg/*.mat"))
 FLAWED = next(CORPUS.glob("flawed/*.mat"))
 # A 3-point match, gnubg (left) against root: gnubg resigns a gammon in game 1 (0–2); game 2 is the Crawford

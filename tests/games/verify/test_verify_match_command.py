@@ -1,12 +1,12 @@
 """`manage.py verify_match PATH … [--json]`: one verdict per file, exit 0 / 1 / 2."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
-CORPUS = Path("/work/shared/corpus")
+from tests.paths import CORPUS
+
 VALID = CORPUS / "gnubg" / "standard_0001_3p.mat"
 FLAWED = next(CORPUS.glob("flawed/*.mat"))
 
