@@ -2,6 +2,7 @@ import pytest
 from django.core.management import call_command
 
 from clubs.models import Club, Membership, Player
+from games.models.matches import Match, MatchStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -16,3 +17,10 @@ def test_demo_load_is_idempotent_and_prints_the_director_login(capsys):
     club = Club.objects.get(slug="bc-berlin")
     assert club.memberships.filter(role="player").count() == 16
     assert club.memberships.filter(role="admin", player__user__username="director").exists()
+
+
+def test_demo_load_brings_the_club_nights_matches():
+    call_command("load_demo")
+    club = Club.objects.get(slug="bc-berlin")
+    assert Match.objects.filter(club=club, status=MatchStatus.FINISHED, context="club_night").count() >= 3
+    assert Match.objects.filter(club=club, status=MatchStatus.IN_PROGRESS).exists()
