@@ -1,0 +1,204 @@
+"""Rating pools, the rows that explain every rated match, current ratings, seasons, event points and ladders.
+
+A pool is either the overall pool (club is NULL, one row) or one club's pool ("rating at my club"). A rated match
+counts in the overall pool and, when Match.club is set, in its club's pool; each leaves one RatedMatch row per
+pool with all inputs and outputs of the FIBS formula, so any number on a page can be explained.
+"""
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+from games.models.matches import Match
+
+
+class RatingPool(models.Model):
+    club = models.OneToOneField(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_pool")
+    # A correction of an older result marks the pool: recompute from this instant on (None with pending = all).
+    recompute_pending = models.BooleanField(default=False)
+    recompute_from = models.DateTimeField(null=True, blank=True)
+    recompute_requested_at = models.DateTimeField(null=True, blank=True)
+    recomputed_at = models.DateTimeField(null=True, blank=True)
+    recompute_count = models.PositiveIntegerField(default=0, help_text=_("How many recomputes ran."))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club"], condition=Q(club__isnull=True), name="rating_pool_one_overall")
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Overall")) if self.club_id is None else str(self.club)
+
+
+class PlayerRating(models.Model):
+    """A player's current rating in a pool (the state after their last rated match there)."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.FloatField(_("rating"), default=1500.0)
+    experience = models.PositiveIntegerField(_("experience"), default=0)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "player"], name="player_rating_unique_per_pool"),
+            models.CheckConstraint(condition=Q(wins__lte=F("matches")), name="player_rating_wins_le_matches"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"
+
+
+class RatedMatch(models.Model):
+    """One rated match in one pool with every input and output of the formula (see docs/ratings.md)."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="rated_matches")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_rows")
+    played_at = models.DateTimeField(_("played at"))
+    winner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    loser = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    length = models.PositiveSmallIntegerField(_("length"))
+    winner_rating = models.FloatField(_("winner's rating before"))
+    loser_rating = models.FloatField(_("loser's rating before"))
+    winner_experience = models.PositiveIntegerField(_("winner's experience before"))
+    loser_experience = models.PositiveIntegerField(_("loser's experience before"))
+    difference = models.FloatField(_("rating difference"))
+    upset_probability = models.FloatField(_("upset probability"))
+    winner_k = models.FloatField(_("winner's K"))
+    loser_k = models.FloatField(_("loser's K"))
+    winner_change = models.FloatField(_("winner's change"))
+    loser_change = models.FloatField(_("loser's change"))
+
+    class Meta:
+        ordering = ["pool", "played_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "match"], name="rated_match_once_per_pool"),
+            models.CheckConstraint(condition=~Q(winner=F("loser")), name="rated_match_two_players"),
+            models.CheckConstraint(
+                condition=Q(winner_change__gte=0) & Q(loser_change__lte=0), name="rated_match_change_signs"
+            ),
+            models.CheckConstraint(
+                condition=Q(upset_probability__gte=0) & Q(upset_probability__lte=0.5), name="rated_match_upset_p"
+            ),
+        ]
+        indexes = [models.Index(fields=["pool", "played_at", "match"], name="rated_match_pool_order")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} in {self.pool_id}"
+
+    @property
+    def upset(self) -> bool:
+        return self.winner_rating < self.loser_rating
+
+    @property
+    def win_probability(self) -> float:
+        """The winner's chance before the match."""
+        return self.upset_probability if self.upset else 1.0 - self.upset_probability
+
+    @property
+    def winner_rating_after(self) -> float:
+        return self.winner_rating + self.winner_change
+
+    @property
+    def loser_rating_after(self) -> float:
+        return self.loser_rating + self.loser_change
+
+
+class ClubSeason(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+
+    class Meta:
+        ordering = ["club", "-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="club_season_unique_name"),
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="club_season_ends_after_start"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
+class Ladder(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="ladders")
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("short name"), max_length=60)
+    reach = models.PositiveSmallIntegerField(
+        _("reach"), default=3, help_text=_("How many places above their own a player may challenge.")
+    )
+    match_length = models.PositiveSmallIntegerField(_("match length"), default=11)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="ladder_unique_slug_per_club"),
+            models.CheckConstraint(condition=Q(reach__gte=1), name="ladder_reach_at_least_1"),
+            models.CheckConstraint(condition=Q(match_length__gte=1), name="ladder_match_length_at_least_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
+class LadderPosition(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="positions")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_positions")
+    position = models.PositiveIntegerField(_("position"))
+
+    class Meta:
+        ordering = ["ladder", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "player"], name="ladder_position_unique_player"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="ladder_position_at_least_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ladder} #{self.position}: {self.player}"
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    DECIDED = "decided", _("Decided")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+CHALLENGE_TRANSITIONS = {
+    ChallengeStatus.OPEN: {ChallengeStatus.DECIDED, ChallengeStatus.CANCELLED},
+    ChallengeStatus.DECIDED: set(),
+    ChallengeStatus.CANCELLED: set(),
+}
+
+
+class LadderChallenge(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    defender = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="ladder_challenge")
+    status = models.CharField(_("status"), max_length=12, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN)
+    challenger_won = models.BooleanField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(challenger=F("defender")), name="ladder_challenge_two_players"),
+            models.CheckConstraint(condition=Q(status__in=ChallengeStatus.values), name="ladder_challenge_status"),
+            # A player has at most one open challenge on a ladder, as challenger or as defender.
+            models.UniqueConstraint(
+                fields=["ladder", "challenger"], condition=Q(status="open"), name="ladder_one_open_challenge"
+            ),
+            models.UniqueConstraint(
+                fields=["ladder", "defender"], condition=Q(status="open"), name="ladder_one_open_defence"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.defender}"
