@@ -12,7 +12,7 @@ def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> 
     """Each player's current FIBS rating in the overall pool (club_id None) or that club's pool; 1500.0 for a
     player with no rated match there. One query whatever the number of players."""
     ids = list(player_ids)
-    result = {player_id: START_RATING for player_id in ids}
+    result = dict.fromkeys(ids, START_RATING)
     if not ids:
         return result
     rows = PlayerRating.objects.filter(player_id__in=ids)

@@ -45,7 +45,9 @@ def test_tv4_newcomer_beats_veteran(rule, winner_gain):
 
 @pytest.mark.parametrize("rule, gain, loss", [("a", 11.229429, -20.212973), ("b", 10.915005, -19.898549)])
 def test_tv5_both_sides_still_learning(rule, gain, loss):
-    result = rate(winner_rating=1600, loser_rating=1500, winner_experience=250, loser_experience=50, length=7, k_rule=rule)
+    result = rate(
+        winner_rating=1600, loser_rating=1500, winner_experience=250, loser_experience=50, length=7, k_rule=rule
+    )
     assert round(result.winner_change, 6) == gain
     assert round(result.loser_change, 6) == loss
 
@@ -100,7 +102,7 @@ def test_replay_agrees_with_rate_and_is_deterministic(stream, rule):
     again, state_again = replay(matches, k_rule=rule)
     assert rows == again and state == state_again
     ratings_now = {}
-    for (_, w, lo, n, rw, rl, ew, el, *_rest, gain, loss) in rows:
+    for _, w, lo, n, rw, rl, ew, el, *_rest, gain, loss in rows:
         assert rw == ratings_now.get(w, 1500.0) and rl == ratings_now.get(lo, 1500.0)
         one = rate(winner_rating=rw, loser_rating=rl, winner_experience=ew, loser_experience=el, length=n, k_rule=rule)
         assert (one.winner_change, one.loser_change) == pytest.approx((gain, loss))
