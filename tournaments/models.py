@@ -1,0 +1,302 @@
+"""Events, their flights, entries and the bracket slots that link entries to games.models.Match rows.
+
+The bracket's shape is not stored: it follows from the flight's kind, feed rule and size through the pure
+core (tournaments.core.layout), so a slot only records who sits on each side and what came of it. Places are
+stored on the entry the moment it is eliminated, so reading a flight's standings is one query.
+"""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Player
+
+
+class EventStatus(models.TextChoices):
+    PLANNED = "planned", _("Planned")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class FlightKind(models.TextChoices):
+    MAIN = "main", _("Main")
+    CONSOLATION = "consolation", _("Consolation")
+    LAST_CHANCE = "last_chance", _("Last chance")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    SIDE_POOL = "side_pool", _("Side pool")
+
+
+class FeedRule(models.TextChoices):
+    """How a flight gets its entrants."""
+
+    DRAW = "draw", _("Own draw of registered entries")
+    FIRST_PLAYED = "first_played", _("Losers of each player's first played match (linked)")
+    PROGRESSIVE = "progressive", _("Losers of the source's rounds 1..k (progressive)")
+    FRESH_DRAW = "fresh_draw", _("Losers of each player's first played match (fresh draw)")
+    POOL = "pool", _("Side pool on the source flight")
+
+
+class Seeding(models.TextChoices):
+    RANDOM = "random", _("Random")
+    RATING = "rating", _("Seeded by rating")
+
+
+class DrawStatus(models.TextChoices):
+    NONE = "none", _("Not drawn")
+    DRAFT = "draft", _("Draft")
+    CONFIRMED = "confirmed", _("Confirmed")
+    RELEASED = "released", _("Released")
+
+
+class FlightStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Event(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="events")
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("short name"), max_length=60)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"))
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
+    is_public = models.BooleanField(_("public"), default=True)
+    registration_open = models.BooleanField(_("registration open"), default=True)
+    status = models.CharField(_("status"), max_length=16, choices=EventStatus.choices, default=EventStatus.PLANNED)
+    house_percent = models.DecimalField(
+        _("house percentage"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("0"),
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text=_("Share of every pool the house keeps, 0 to 100."),
+    )
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="event_unique_slug_per_club"),
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="event_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(house_percent__gte=0) & Q(house_percent__lte=100), name="event_house_percent_range"
+            ),
+            models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_known"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:event-detail", kwargs={"club": self.club.slug, "slug": self.slug})
+
+    def user_is_director(self, user) -> bool:
+        """The event's directors, the club's directors and admins, and superusers."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if user.is_superuser:
+            return True
+        if self.directors.filter(pk=user.pk).exists():
+            return True
+        return club_selectors.is_club_director(user=user, club=self.club)
+
+
+class Flight(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="flights")
+    kind = models.CharField(_("kind"), max_length=20, choices=FlightKind.choices, default=FlightKind.MAIN)
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("short name"), max_length=40)
+    order = models.PositiveSmallIntegerField(default=0)
+    source = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="fed_flights",
+        help_text=_("The flight whose losers (or players) this flight takes."),
+    )
+    feed_rule = models.CharField(_("feed rule"), max_length=16, choices=FeedRule.choices, default=FeedRule.DRAW)
+    feed_rounds = models.PositiveSmallIntegerField(
+        _("feed rounds"), default=1, help_text=_("Progressive consolation: losers of the source's rounds 1..k.")
+    )
+    entry_round = models.PositiveSmallIntegerField(
+        _("entry round"), default=1, help_text=_("Side pool: players still in the source flight at this round join.")
+    )
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    reentry_fee = models.DecimalField(_("re-entry fee"), max_digits=9, decimal_places=2, null=True, blank=True)
+    reentry_deadline = models.DateTimeField(_("re-entry deadline"), null=True, blank=True)
+    length = models.PositiveSmallIntegerField(_("match length"), default=7)
+    final_length = models.PositiveSmallIntegerField(_("final length"), null=True, blank=True)
+    round_lengths = models.JSONField(
+        _("lengths by round"), default=dict, blank=True, help_text=_('E.g. {"3": 9}: round 3 is played to 9.')
+    )
+    seeding = models.CharField(_("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RANDOM)
+    separate_clubs = models.BooleanField(_("keep players of one club apart in round 1"), default=False)
+    draw_status = models.CharField(max_length=12, choices=DrawStatus.choices, default=DrawStatus.NONE)
+    random_seed = models.BigIntegerField(null=True, blank=True, help_text=_("Reproduces the draw."))
+    size = models.PositiveIntegerField(null=True, blank=True, help_text=_("Bracket size (a power of two)."))
+    status = models.CharField(max_length=12, choices=FlightStatus.choices, default=FlightStatus.OPEN)
+    payout_template = models.JSONField(
+        _("payout template"),
+        default=list,
+        blank=True,
+        help_text=_('Shares of this flight\'s pool: [{"flight": "main", "place": 1, "percent": 50}, ...].'),
+    )
+    drawn_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "slug"], name="flight_unique_slug_per_event"),
+            models.CheckConstraint(condition=Q(kind__in=FlightKind.values), name="flight_kind_known"),
+            models.CheckConstraint(condition=Q(feed_rule__in=FeedRule.values), name="flight_feed_rule_known"),
+            models.CheckConstraint(condition=Q(draw_status__in=DrawStatus.values), name="flight_draw_status_known"),
+            models.CheckConstraint(condition=Q(feed_rounds__gte=1), name="flight_feed_rounds_at_least_1"),
+            models.CheckConstraint(condition=Q(length__gte=1), name="flight_length_at_least_1"),
+            models.CheckConstraint(condition=Q(entry_fee__gte=0), name="flight_entry_fee_not_negative"),
+            models.CheckConstraint(
+                condition=Q(source__isnull=True) | ~Q(feed_rule=FeedRule.DRAW), name="flight_fed_has_feed_rule"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} – {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "tournaments:flight-bracket",
+            kwargs={"club": self.event.club.slug, "slug": self.event.slug, "flight": self.slug},
+        )
+
+    def length_for(self, round_number: int, *, is_final: bool) -> int:
+        if is_final and self.final_length:
+            return self.final_length
+        return int(self.round_lengths.get(str(round_number), self.length))
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", _("Registered")
+    CHECKED_IN = "checked_in", _("Checked in")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+
+
+class Entry(models.Model):
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    status = models.CharField(max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
+    is_late = models.BooleanField(_("late entry"), default=False)
+    is_reentry = models.BooleanField(_("re-entry"), default=False)
+    fee = models.DecimalField(_("fee"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, help_text=_("Rating used for seeding."))
+    draw_position = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Place on the round-1 line (0-based); the round-1 slot is this // 2.")
+    )
+    first_played_slot = models.ForeignKey(
+        "Slot",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The first match this entry actually played (a bye or walkover is not one)."),
+    )
+    had_bye = models.BooleanField(default=False)
+    place = models.PositiveIntegerField(null=True, blank=True, help_text=_("Final place; empty while alive."))
+    out_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["flight", "seed", "draw_position", "id"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "player", "is_reentry"], name="entry_once_per_flight"),
+            models.UniqueConstraint(
+                fields=["flight", "draw_position"],
+                condition=Q(draw_position__isnull=False),
+                name="entry_unique_draw_position",
+            ),
+            models.CheckConstraint(condition=Q(status__in=EntryStatus.values), name="entry_status_known"),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="entry_fee_not_negative"),
+            models.CheckConstraint(condition=Q(place__isnull=True) | Q(place__gte=1), name="entry_place_positive"),
+        ]
+        indexes = [models.Index(fields=["player", "flight"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.flight}"
+
+
+class SlotResult(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    READY = "ready", _("Ready to play")
+    PLAYED = "played", _("Played")
+    BYE = "bye", _("Bye")
+    WALKOVER = "walkover", _("Walkover")
+    DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit")
+    EMPTY = "empty", _("Empty")
+
+
+class Slot(models.Model):
+    """One match position of a flight's bracket: section (w main/winners, l losers, g grand final, c fed
+    bracket), round and position. A side is pending (no entry, not empty), taken (entry) or empty (a bye)."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="slots")
+    section = models.CharField(max_length=1, default="w")
+    round = models.PositiveSmallIntegerField()
+    position = models.PositiveIntegerField()
+    entry_a = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    entry_b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    a_empty = models.BooleanField(default=False)
+    b_empty = models.BooleanField(default=False)
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_slot"
+    )
+    result = models.CharField(max_length=16, choices=SlotResult.choices, default=SlotResult.PENDING)
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    loser = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["flight", "section", "round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "section", "round", "position"], name="slot_unique_place"),
+            models.CheckConstraint(condition=Q(result__in=SlotResult.values), name="slot_result_known"),
+            models.CheckConstraint(condition=~(Q(a_empty=True) & Q(entry_a__isnull=False)), name="slot_a_empty"),
+            models.CheckConstraint(condition=~(Q(b_empty=True) & Q(entry_b__isnull=False)), name="slot_b_empty"),
+            models.CheckConstraint(
+                condition=Q(entry_a__isnull=True) | Q(entry_b__isnull=True) | ~Q(entry_a=F("entry_b")),
+                name="slot_two_different_entries",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight} {self.section}{self.round}.{self.position}"
+
+
+class BracketChange(models.Model):
+    """A director's override or re-route, with the later matches it voided (the audit trail)."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="changes")
+    slot = models.ForeignKey(Slot, null=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=16)
+    voided = models.JSONField(default=list, blank=True, help_text=_("Slots whose results were voided."))
+    comment = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
