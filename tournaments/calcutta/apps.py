@@ -9,3 +9,11 @@ class CalcuttaConfig(AppConfig):
     name = "tournaments.calcutta"
     label = "calcutta"
     verbose_name = _("Calcutta auctions")
+    nav_items = [(_("Calcuttas"), "calcutta:list")]
+
+    def ready(self) -> None:
+        from tournaments.calcutta import services
+        from tournaments.hooks import on_flight_results_changed
+
+        # A confirmed, corrected or voided result in the bracket re-settles the event's Calcuttas.
+        on_flight_results_changed(services.on_flight_results_changed)

@@ -1,0 +1,260 @@
+"""The Django layer on the core: the live auction stored as steps, ownership, settlement from the bracket."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from core.api import Conflict
+from tests.tournaments.calcutta.rows import entry_ids, place
+from tournaments import hooks
+from tournaments.calcutta import services
+from tournaments.calcutta.models import Bid, CalcuttaStatus, Holding, LotPhase, Settlement
+
+pytestmark = pytest.mark.django_db
+
+
+def register(calcutta, director, *names):
+    return [services.register_bidder(actor=director, calcutta=calcutta, name=name) for name in names]
+
+
+@pytest.fixture
+def worked_example(calcutta, flight, director_user):
+    """docs/calcutta.md's worked example, run through the services."""
+    services.set_lots(
+        actor=director_user,
+        calcutta=calcutta,
+        groups=[
+            entry_ids(flight, "Anna"),
+            entry_ids(flight, "Bernd"),
+            entry_ids(flight, "Clara", "Dieter"),
+            entry_ids(flight, "Eva"),
+        ],
+    )
+    services.set_order(actor=director_user, calcutta=calcutta, order=[1, 2, 3, 4])
+    paul, olga, quinn, rita, sara, tom = register(
+        calcutta, director_user, "paul", "olga", "quinn", "rita", "sara", "tom"
+    )
+    anna_player = flight.entries.get(player__name="Anna").player
+    anna = services.register_bidder(actor=director_user, calcutta=calcutta, name="anna", player=anna_player)
+    step = services.auctioneer_step
+    step(actor=director_user, calcutta=calcutta, action="open")
+    step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=10000)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=12000)
+    for action in ("going_once", "going_twice", "sell"):
+        step(actor=director_user, calcutta=calcutta, action=action)
+    for number, sale in ((2, (paul, 8500)), (3, (quinn, 6001)), (4, None), (0, (rita, 4500))):
+        step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+        if sale is None:
+            step(actor=director_user, calcutta=calcutta, action="pass_lot")
+            continue
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=number, bidder=sale[0], amount=sale[1])
+        for action in ("going_once", "going_twice", "sell"):
+            step(actor=director_user, calcutta=calcutta, action=action)
+    step(actor=director_user, calcutta=calcutta, action="close")
+    services.form_syndicate(
+        actor=director_user, calcutta=calcutta, lot_number=2, holder=paul, shares={paul: "1/3", sara: "1/3", tom: "1/3"}
+    )
+    services.buy_back(actor=director_user, calcutta=calcutta, lot_number=1, bidder=anna, share="25%")
+    calcutta.refresh_from_db()
+    return calcutta, {b.name: b for b in (paul, olga, quinn, rita, sara, tom, anna)}
+
+
+def lines(settlement):
+    return {
+        line.bidder.name: (line.paid_in, line.won, line.net) for line in settlement.owner_lines.select_related("bidder")
+    }
+
+
+def test_worked_example_settles_to_the_cent_when_the_bracket_finishes(worked_example, flight):
+    calcutta, bidders = worked_example
+    assert calcutta.status == CalcuttaStatus.CLOSED
+    assert "confirm the bracket results" in calcutta.settlement_note
+    place(flight, {"Bernd": 1, "Greta": 2, "Anna": 3, "Clara": 3})
+    hooks.flight_results_changed(flight)
+    calcutta.refresh_from_db()
+    assert calcutta.status == CalcuttaStatus.SETTLED
+    settlement = Settlement.objects.get(calcutta=calcutta, is_current=True)
+    assert (settlement.pool, settlement.house_take, settlement.net_pool, settlement.unclaimed) == (
+        31001,
+        3100,
+        27901,
+        0,
+    )
+    assert lines(settlement) == {
+        "anna": (3000, 872, 2128),
+        "olga": (9000, 2616, 6384),
+        "paul": (2834, 4650, -1816),
+        "quinn": (6001, 3488, 2513),
+        "rita": (4500, 6975, -2475),
+        "sara": (2833, 4650, -1817),
+        "tom": (2833, 4650, -1817),
+    }
+    assert sum(p.amount for p in settlement.payouts.all()) == settlement.net_pool
+
+
+def test_a_corrected_result_changes_the_settlement(worked_example, flight):
+    calcutta, _ = worked_example
+    place(flight, {"Bernd": 1, "Greta": 2, "Anna": 3, "Clara": 3})
+    hooks.flight_results_changed(flight)
+    place(flight, {"Bernd": 2, "Greta": 1})  # the final's result is corrected
+    hooks.flight_results_changed(flight)
+    current = Settlement.objects.get(calcutta=calcutta, is_current=True)
+    assert current.version == 2
+    assert lines(current)["rita"][1] == 13950  # the field's Greta won: 50% of 279.01, rounded by the rule
+    assert Settlement.objects.filter(calcutta=calcutta).count() == 2
+
+
+def test_the_same_results_again_write_no_new_version(worked_example, flight):
+    calcutta, _ = worked_example
+    place(flight, {"Bernd": 1, "Greta": 2, "Anna": 3, "Clara": 3})
+    hooks.flight_results_changed(flight)
+    hooks.flight_results_changed(flight)
+    assert Settlement.objects.filter(calcutta=calcutta).count() == 1
+
+
+def test_a_voided_final_unsettles_until_it_is_played_again(worked_example, flight):
+    calcutta, _ = worked_example
+    place(flight, {"Bernd": 1, "Greta": 2, "Anna": 3, "Clara": 3})
+    hooks.flight_results_changed(flight)
+    place(flight, {"Bernd": None, "Greta": None})
+    hooks.flight_results_changed(flight)
+    calcutta.refresh_from_db()
+    assert calcutta.status == CalcuttaStatus.CLOSED and calcutta.settlement_note
+    assert not Settlement.objects.filter(calcutta=calcutta, is_current=True).exists()
+
+
+def test_lots_show_their_finish_as_results_come_in(worked_example, flight):
+    calcutta, _ = worked_example
+    place(flight, {"Anna": 3})
+    hooks.flight_results_changed(flight)
+    assert calcutta.lots.get(number=1).finish == 3
+    assert calcutta.lots.get(number=2).finish is None
+
+
+def test_holdings_sum_to_one_and_amounts_due_to_the_total(worked_example):
+    calcutta, _ = worked_example
+    from fractions import Fraction
+
+    for lot in calcutta.lots.filter(phase=LotPhase.SOLD):
+        assert sum((h.share for h in lot.holdings.all()), Fraction(0)) == 1
+    assert sum(Holding.objects.filter(lot__calcutta=calcutta).values_list("amount_due", flat=True)) == 31001
+
+
+def test_passed_lot_joins_the_field(worked_example, flight):
+    calcutta, _ = worked_example
+    field = calcutta.lots.get(is_field=True)
+    assert set(field.entries.values_list("player__name", flat=True)) == {"Eva", "Felix", "Greta", "Hans"}
+    assert calcutta.lots.get(number=4).phase == LotPhase.PASSED
+
+
+@pytest.fixture
+def running(calcutta, flight, director_user):
+    services.set_lots(
+        actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna"), entry_ids(flight, "Bernd")]
+    )
+    services.set_order(actor=director_user, calcutta=calcutta, order=[1, 2])
+    paul, olga = register(calcutta, director_user, "paul", "olga")
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    calcutta.refresh_from_db()
+    return calcutta, paul, olga
+
+
+def test_each_bid_must_beat_the_last_by_the_increment(running, director_user):
+    calcutta, paul, olga = running
+    with pytest.raises(ValidationError) as refused:
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=999)
+    assert "10.00" in str(refused.value)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    with pytest.raises(ValidationError) as refused:
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=1499)
+    assert refused.value.message_dict == {"amount": ["Bid at least 15.00."]}
+
+
+def test_a_bid_on_a_sold_lot_or_after_the_close_is_a_conflict(running, director_user):
+    calcutta, paul, olga = running
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    for action in ("going_once", "going_twice", "sell"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    with pytest.raises(Conflict, match="sold"):
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=5000)
+    for action in ("open_next_lot", "pass_lot", "open_next_lot", "pass_lot", "close"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    with pytest.raises(Conflict, match="closed"):
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=olga, amount=5000)
+
+
+def test_a_retried_bid_with_the_same_key_is_placed_once(running, director_user):
+    calcutta, paul, _ = running
+    first, created = services.place_bid(
+        actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000, idempotency_key="k1"
+    )
+    again, created_again = services.place_bid(
+        actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000, idempotency_key="k1"
+    )
+    assert (created, created_again, again.pk) == (True, False, first.pk)
+    assert Bid.objects.filter(calcutta=calcutta).count() == 1
+    with pytest.raises(ValidationError):
+        services.place_bid(
+            actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=2000, idempotency_key="k1"
+        )
+
+
+def test_undo_the_last_sold_lot_before_the_next_opens(running, director_user):
+    calcutta, paul, _ = running
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    for action in ("going_once", "going_twice", "sell"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="undo_last")
+    lot = calcutta.lots.get(number=1)
+    assert (lot.phase, lot.price, lot.high_bid) == (LotPhase.OPEN, None, 1000)
+    for action in ("going_once", "going_twice", "sell", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    with pytest.raises(Conflict):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action="undo_last")
+
+
+def test_only_directors_run_the_auction_and_bidders_bid_only_as_themselves(running, member_user, director_user):
+    calcutta, paul, _ = running
+    with pytest.raises(PermissionDenied):
+        services.auctioneer_step(actor=member_user, calcutta=calcutta, action="going_once")
+    with pytest.raises(PermissionDenied):
+        services.place_bid(actor=member_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    me = services.register_bidder(actor=member_user, calcutta=calcutta)
+    bid, _ = services.place_bid(actor=member_user, calcutta=calcutta, lot_number=1, bidder=me, amount=1000)
+    assert bid.bidder == me and me.user == member_user
+
+
+def test_a_player_may_not_bid_on_their_own_lot(running, director_user, flight):
+    calcutta, _, _ = running
+    anna = services.register_bidder(
+        actor=director_user, calcutta=calcutta, player=flight.entries.get(player__name="Anna").player
+    )
+    with pytest.raises(ValidationError, match="lot they are in"):
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=anna, amount=1000)
+
+
+def test_settings_are_checked_and_frozen_once_the_auction_opens(calcutta, director_user):
+    with pytest.raises(ValidationError) as refused:
+        services.update_settings(actor=director_user, calcutta=calcutta, payout_places=["50", "30"])
+    assert "payout_places" in refused.value.message_dict
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    with pytest.raises(Conflict):
+        services.update_settings(actor=director_user, calcutta=calcutta, payout_places=["100"])
+
+
+def test_the_random_order_is_reproducible_from_the_stored_seed(calcutta, flight, director_user):
+    from tournaments.calcutta.selectors import display_order
+
+    services.set_lots(
+        actor=director_user,
+        calcutta=calcutta,
+        groups=[[pk] for pk in entry_ids(flight, *["Anna", "Bernd", "Clara", "Dieter", "Eva"])],
+    )
+    calcutta.refresh_from_db()
+    first = display_order(calcutta, [1, 2, 3, 4, 5])
+    assert display_order(calcutta, [1, 2, 3, 4, 5]) == first
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    calcutta.refresh_from_db()
+    assert calcutta.current_lot.number == first[0]

@@ -1,0 +1,513 @@
+"""REST endpoints for Calcutta auctions (under /api/v1/calcuttas/): setup, the live auction, bids, ownership,
+payments and the settlement. Thin views: they validate input, look rows up inside the Calcutta, call a service
+or a selector."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from tournaments.calcutta import core, selectors, services
+from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
+
+
+class MoneyField(serializers.CharField):
+    """Money written as text, e.g. "12.50"; read as integer cents."""
+
+    def to_internal_value(self, data):
+        text = super().to_internal_value(data)
+        try:
+            return core.parse_money(text)
+        except core.CalcuttaError as exc:
+            raise serializers.ValidationError(exc.message) from None
+
+
+class CalcuttaSerializer(serializers.ModelSerializer):
+    event = serializers.IntegerField(source="flight.event_id", read_only=True)
+
+    class Meta:
+        model = Calcutta
+        fields = [
+            "id",
+            "flight",
+            "event",
+            "status",
+            "house_take_percent",
+            "payout_places",
+            "consolation_percent",
+            "minimum_opening_bid",
+            "increment",
+            "buy_back_limit_percent",
+            "buy_back_deadline",
+            "self_bidding",
+            "seed",
+            "order",
+            "settlement_note",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class SettingsSerializer(serializers.Serializer):
+    house_take_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=99.99)
+    payout_places = serializers.ListField(
+        child=serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100),
+        min_length=1,
+        max_length=64,
+        help_text="Percent of the net pool by place (winner, finalist, 3rd, …); with the consolation share they "
+        "total 100.",
+    )
+    consolation_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100)
+    minimum_opening_bid = MoneyField(help_text='Money as text, e.g. "10.00".')
+    increment = MoneyField(help_text='Money as text, e.g. "5.00".')
+    buy_back_limit_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100)
+    buy_back_deadline = serializers.DateTimeField(allow_null=True)
+    self_bidding = serializers.BooleanField()
+
+    def values(self) -> dict:
+        values = dict(self.validated_data)
+        if "payout_places" in values:
+            values["payout_places"] = [str(p) for p in values["payout_places"]]
+        return values
+
+
+class CreateSerializer(SettingsSerializer):
+    flight = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+
+
+class BoardBidSerializer(serializers.Serializer):
+    bidder = serializers.CharField()
+    amount_display = serializers.CharField()
+
+
+class BoardLotSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="0 is the field")
+    label = serializers.CharField()
+    is_field = serializers.BooleanField()
+    entrants = serializers.ListField(child=serializers.CharField())
+    phase = serializers.CharField()
+    phase_label = serializers.CharField()
+    high_bid = serializers.IntegerField(allow_null=True, help_text="cents")
+    high_bid_display = serializers.CharField(allow_null=True)
+    high_bidder = serializers.CharField(allow_null=True)
+    price = serializers.IntegerField(allow_null=True, help_text="cents")
+    price_display = serializers.CharField(allow_null=True)
+    buyer = serializers.CharField(allow_null=True)
+    finish = serializers.IntegerField(allow_null=True)
+
+
+class BoardCurrentSerializer(BoardLotSerializer):
+    minimum_next_bid = serializers.IntegerField(help_text="cents")
+    minimum_next_bid_display = serializers.CharField()
+    bids = BoardBidSerializer(many=True)
+
+
+class BoardSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    status_label = serializers.CharField()
+    version = serializers.IntegerField(help_text="Grows with every bid and auctioneer step.")
+    total = serializers.IntegerField(help_text="Auction total in cents")
+    total_display = serializers.CharField()
+    sold = serializers.IntegerField()
+    lots_count = serializers.IntegerField()
+    current = BoardCurrentSerializer(allow_null=True)
+    lots = BoardLotSerializer(many=True)
+
+
+class BidderSerializer(serializers.ModelSerializer):
+    amount_due = serializers.IntegerField(read_only=True, allow_null=True, help_text="cents, once the auction closed")
+
+    class Meta:
+        model = Bidder
+        fields = ["id", "name", "user", "player", "paid", "paid_at", "amount_due"]
+        read_only_fields = fields
+
+
+class BidderInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    player = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1)
+    user = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1)
+
+
+class LotsInputSerializer(serializers.Serializer):
+    lots = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=256),
+        max_length=256,
+        help_text="Entry ids per lot, lots numbered 1, 2, … in this order; everyone else is in the field.",
+    )
+
+
+class ProposeInputSerializer(serializers.Serializer):
+    style = serializers.ChoiceField(choices=[s.value for s in core.GroupingStyle])
+    singles = serializers.IntegerField(min_value=0, max_value=256, default=0)
+    group_size = serializers.IntegerField(min_value=2, max_value=64, default=2)
+    field = serializers.IntegerField(min_value=0, max_value=256, default=0)
+
+
+class OrderInputSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=32767),
+        required=False,
+        default=list,
+        max_length=256,
+        help_text="Lot numbers in the director's order; empty for the random order from the stored seed.",
+    )
+    reseed = serializers.BooleanField(default=False, help_text="Draw a new random order.")
+
+
+class StepInputSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=AuctionAction.Kind.choices)
+
+
+class BidSerializer(serializers.ModelSerializer):
+    lot = serializers.IntegerField(source="lot.number", read_only=True)
+    bidder_name = serializers.CharField(source="bidder.name", read_only=True)
+    amount_display = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bid
+        fields = ["id", "lot", "bidder", "bidder_name", "amount", "amount_display", "idempotency_key", "created_at"]
+        read_only_fields = fields
+
+    def get_amount_display(self, bid) -> str:
+        return core.format_money(bid.amount)
+
+
+class BidInputSerializer(serializers.Serializer):
+    lot = serializers.IntegerField(min_value=0, max_value=32767, help_text="Lot number; 0 for the field.")
+    bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    amount = MoneyField(help_text='Money as text, e.g. "12.50".')
+    idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
+
+
+class ShareSerializer(serializers.Serializer):
+    bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    share = serializers.CharField(max_length=40, help_text="e.g. 1/3, 0.25 or 25%")
+
+
+class SyndicateInputSerializer(serializers.Serializer):
+    lot = serializers.IntegerField(min_value=0, max_value=32767)
+    holder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    shares = ShareSerializer(many=True, min_length=1, max_length=100)
+
+
+class BuyBackInputSerializer(serializers.Serializer):
+    lot = serializers.IntegerField(min_value=1, max_value=32767)
+    bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    share = serializers.CharField(max_length=40, help_text="Share of the lot, e.g. 1/4 or 25%")
+
+
+class PaidInputSerializer(serializers.Serializer):
+    bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
+    paid = serializers.BooleanField()
+
+
+class HoldingSerializer(serializers.Serializer):
+    lot = serializers.IntegerField()
+    bidder = serializers.IntegerField()
+    bidder_name = serializers.CharField()
+    share = serializers.CharField(help_text="exact fraction, e.g. 1/3")
+    amount_due = serializers.IntegerField()
+
+
+class OwnerLineSerializer(serializers.Serializer):
+    bidder = serializers.IntegerField()
+    name = serializers.CharField()
+    paid_in = serializers.IntegerField(help_text="cents")
+    won = serializers.IntegerField(help_text="cents")
+    net = serializers.IntegerField(help_text="paid in − won (positive: out of pocket)")
+
+
+class SettlementSerializer(serializers.ModelSerializer):
+    owners = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Settlement
+        fields = [
+            "version",
+            "pool",
+            "house_take",
+            "net_pool",
+            "unclaimed",
+            "places",
+            "consolation_winner",
+            "lot_prizes",
+            "created_at",
+            "owners",
+        ]
+        read_only_fields = fields
+
+    @extend_schema(responses=OwnerLineSerializer(many=True))
+    def get_owners(self, settlement) -> list[dict]:
+        return [
+            {
+                "bidder": line.bidder_id,
+                "name": line.bidder.name,
+                "paid_in": line.paid_in,
+                "won": line.won,
+                "net": line.net,
+            }
+            for line in settlement.owner_lines.select_related("bidder").order_by("bidder__name")
+        ]
+
+
+class OwnerReportSerializer(serializers.Serializer):
+    bidder = serializers.IntegerField()
+    name = serializers.CharField()
+    paid = serializers.BooleanField()
+    paid_in = serializers.IntegerField(help_text="cents due for the holdings")
+    won = serializers.IntegerField(allow_null=True)
+    net = serializers.IntegerField(allow_null=True)
+    holdings = HoldingSerializer(many=True)
+
+
+def _holding_data(holding) -> dict:
+    return {
+        "lot": holding.lot.number,
+        "bidder": holding.bidder_id,
+        "bidder_name": holding.bidder.name,
+        "share": f"{holding.numerator}/{holding.denominator}",
+        "amount_due": holding.amount_due,
+    }
+
+
+class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Calcuttas the caller may see. Writes: the event's directors; a registered bidder bids as themselves."""
+
+    serializer_class = CalcuttaSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def get_queryset(self):
+        return selectors.visible_calcuttas(user=self.request.user).order_by("-created_at", "-id")
+
+    def _bidder(self, calcutta, bidder_id) -> Bidder:
+        try:
+            return calcutta.bidders.get(pk=bidder_id)
+        except Bidder.DoesNotExist:
+            raise serializers.ValidationError({"bidder": ["No such bidder at this Calcutta."]}) from None
+
+    def _input(self, serializer_class):
+        data = serializer_class(data=self.request.data)
+        data.is_valid(raise_exception=True)
+        return data
+
+    @extend_schema(request=CreateSerializer, responses={201: CalcuttaSerializer})
+    def create(self, request, *args, **kwargs):
+        from tournaments.models import Flight
+
+        data = self._input(CreateSerializer)
+        values = data.values()
+        flight = Flight.objects.select_related("event").filter(pk=values.pop("flight")).first()
+        if flight is None:
+            raise serializers.ValidationError({"flight": ["No such flight."]})
+        calcutta = services.create_calcutta(actor=request.user, flight=flight, **values)
+        return Response(CalcuttaSerializer(calcutta).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=SettingsSerializer,
+        responses=CalcuttaSerializer,
+        description="Change settings while the Calcutta is being set up (send only what changes).",
+    )
+    @action(detail=True, methods=["patch"])
+    def settings(self, request, pk=None):
+        data = SettingsSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        calcutta = services.update_settings(actor=request.user, calcutta=self.get_object(), **data.values())
+        return Response(CalcuttaSerializer(calcutta).data)
+
+    @extend_schema(responses=BoardSerializer, description="The live board: poll it (it changes with every step).")
+    @action(detail=True, methods=["get"])
+    def board(self, request, pk=None):
+        return Response(selectors.board(calcutta=self.get_object()))
+
+    @extend_schema(methods=["get"], responses=BidderSerializer(many=True))
+    @extend_schema(methods=["post"], request=BidderInputSerializer, responses={201: BidderSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def bidders(self, request, pk=None):
+        calcutta = self.get_object()
+        if request.method == "GET":
+            return Response(BidderSerializer(selectors.bidders(calcutta=calcutta), many=True).data)
+        values = self._input(BidderInputSerializer).validated_data
+        from django.contrib.auth import get_user_model
+
+        from clubs.models import Player
+
+        player = user = None
+        if values.get("player"):
+            player = Player.objects.filter(pk=values["player"], memberships__club=calcutta.flight.event.club_id).first()
+            if player is None:
+                raise serializers.ValidationError({"player": ["No such player at this club."]})
+        if values.get("user"):
+            user = get_user_model().objects.filter(pk=values["user"]).first()
+            if user is None:
+                raise serializers.ValidationError({"user": ["No such user."]})
+        bidder = services.register_bidder(
+            actor=request.user, calcutta=calcutta, name=values["name"], user=user, player=player
+        )
+        return Response(BidderSerializer(bidder).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(methods=["get"], responses=BoardLotSerializer(many=True))
+    @extend_schema(methods=["put"], request=LotsInputSerializer, responses=BoardLotSerializer(many=True))
+    @action(detail=True, methods=["get", "put"])
+    def lots(self, request, pk=None):
+        calcutta = self.get_object()
+        if request.method == "PUT":
+            services.set_lots(
+                actor=request.user, calcutta=calcutta, groups=self._input(LotsInputSerializer).validated_data["lots"]
+            )
+            calcutta.refresh_from_db()
+        return Response(selectors.board(calcutta=calcutta)["lots"])
+
+    @extend_schema(
+        request=ProposeInputSerializer,
+        responses=LotsInputSerializer,
+        description="An automatic grouping by rating for the director to edit; nothing is saved.",
+    )
+    @action(detail=True, methods=["post"], url_path="lots/propose")
+    def propose(self, request, pk=None):
+        calcutta = self.get_object()
+        if not calcutta.user_is_director(request.user):
+            self.permission_denied(request, message="Only a director of this event can do this.")
+        values = self._input(ProposeInputSerializer).validated_data
+        try:
+            groups = selectors.propose_lots(calcutta=calcutta, **values)
+        except core.CalcuttaError as exc:
+            raise serializers.ValidationError({exc.field or "singles": [exc.message]}) from None
+        return Response({"lots": groups})
+
+    @extend_schema(request=OrderInputSerializer, responses=CalcuttaSerializer)
+    @action(detail=True, methods=["post"])
+    def order(self, request, pk=None):
+        values = self._input(OrderInputSerializer).validated_data
+        calcutta = services.set_order(actor=request.user, calcutta=self.get_object(), **values)
+        return Response(CalcuttaSerializer(calcutta).data)
+
+    @extend_schema(
+        request=StepInputSerializer,
+        responses=BoardSerializer,
+        description="The auctioneer's steps. A step out of turn answers 409 with what to do instead.",
+    )
+    @action(detail=True, methods=["post"])
+    def auctioneer(self, request, pk=None):
+        values = self._input(StepInputSerializer).validated_data
+        calcutta = services.auctioneer_step(actor=request.user, calcutta=self.get_object(), **values)
+        return Response(selectors.board(calcutta=calcutta))
+
+    @extend_schema(methods=["get"], responses=BidSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=BidInputSerializer,
+        responses={201: BidSerializer, 200: BidSerializer},
+        description="Bid on the lot that is up. The same idempotency_key returns the bid already placed (200). "
+        "A bid on a sold lot or after the close answers 409.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def bids(self, request, pk=None):
+        calcutta = self.get_object()
+        if request.method == "GET":
+            return Response(BidSerializer(calcutta.bids.select_related("lot", "bidder"), many=True).data)
+        values = self._input(BidInputSerializer).validated_data
+        bid, created = services.place_bid(
+            actor=request.user,
+            calcutta=calcutta,
+            lot_number=values["lot"],
+            bidder=self._bidder(calcutta, values["bidder"]),
+            amount=values["amount"],
+            idempotency_key=values["idempotency_key"],
+        )
+        return Response(BidSerializer(bid).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(responses=HoldingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def holdings(self, request, pk=None):
+        from tournaments.calcutta.models import Holding
+
+        rows = Holding.objects.filter(lot__calcutta=self.get_object()).select_related("lot", "bidder")
+        return Response([_holding_data(h) for h in rows])
+
+    @extend_schema(request=SyndicateInputSerializer, responses=HoldingSerializer(many=True))
+    @action(detail=True, methods=["post"])
+    def syndicate(self, request, pk=None):
+        calcutta = self.get_object()
+        values = self._input(SyndicateInputSerializer).validated_data
+        shares = {self._bidder(calcutta, s["bidder"]): s["share"] for s in values["shares"]}
+        services.form_syndicate(
+            actor=request.user,
+            calcutta=calcutta,
+            lot_number=values["lot"],
+            holder=self._bidder(calcutta, values["holder"]),
+            shares=shares,
+        )
+        return self.holdings(request, pk)
+
+    @extend_schema(request=BuyBackInputSerializer, responses=HoldingSerializer(many=True))
+    @action(detail=True, methods=["post"], url_path="buy-back")
+    def buy_back(self, request, pk=None):
+        calcutta = self.get_object()
+        values = self._input(BuyBackInputSerializer).validated_data
+        services.buy_back(
+            actor=request.user,
+            calcutta=calcutta,
+            lot_number=values["lot"],
+            bidder=self._bidder(calcutta, values["bidder"]),
+            share=values["share"],
+        )
+        return self.holdings(request, pk)
+
+    @extend_schema(request=PaidInputSerializer, responses=BidderSerializer)
+    @action(detail=True, methods=["post"])
+    def paid(self, request, pk=None):
+        calcutta = self.get_object()
+        values = self._input(PaidInputSerializer).validated_data
+        bidder = services.set_paid(
+            actor=request.user, calcutta=calcutta, bidder=self._bidder(calcutta, values["bidder"]), paid=values["paid"]
+        )
+        return Response(BidderSerializer(bidder).data)
+
+    @extend_schema(
+        responses={200: SettlementSerializer, 204: None},
+        description="The current settlement (204 while the Calcutta is not settled).",
+    )
+    @action(detail=True, methods=["get"])
+    def settlement(self, request, pk=None):
+        settlement = selectors.current_settlement(self.get_object())
+        if settlement is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(SettlementSerializer(settlement).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: SettlementSerializer, 204: None},
+        description="Settle again from the bracket now (directors).",
+    )
+    @action(detail=True, methods=["post"])
+    def settle(self, request, pk=None):
+        calcutta = self.get_object()
+        if not calcutta.user_is_director(request.user):
+            self.permission_denied(request, message="Only a director of this event can do this.")
+        settlement = services.settle_calcutta(calcutta=calcutta)
+        if settlement is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(SettlementSerializer(settlement).data)
+
+    @extend_schema(responses=OwnerReportSerializer)
+    @action(detail=True, methods=["get"], url_path=r"owners/(?P<bidder_id>[0-9]{1,9})")
+    def owner(self, request, pk=None, bidder_id=None):
+        calcutta = self.get_object()
+        bidder = get_object_or_404(Bidder, calcutta=calcutta, pk=bidder_id)
+        report = selectors.owner_report(calcutta=calcutta, bidder=bidder)
+        return Response(
+            {
+                "bidder": bidder.pk,
+                "name": bidder.name,
+                "paid": bidder.paid,
+                "paid_in": report["paid_in"],
+                "won": report["won"],
+                "net": report["net"],
+                "holdings": [_holding_data(item["holding"]) for item in report["holdings"]],
+            }
+        )

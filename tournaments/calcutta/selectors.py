@@ -1,0 +1,185 @@
+"""Reads for Calcutta auctions: who may see which, the live board, owners' pages and the settlement report.
+
+Each read runs a constant number of queries whatever the number of lots, bids and owners.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q, QuerySet, Sum
+
+from clubs import selectors as club_selectors
+from tournaments.calcutta import core
+from tournaments.calcutta.models import Bid, Bidder, Calcutta, CalcuttaStatus, Holding, Lot, LotPhase, Payout
+
+BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
+
+
+def visible_calcuttas(*, user) -> QuerySet[Calcutta]:
+    """Public events' Calcuttas (at clubs the user may see) for everyone; others to the event's directors and the
+    club's members."""
+    calcuttas = Calcutta.objects.select_related("flight__event__club")
+    if getattr(user, "is_superuser", False):
+        return calcuttas
+    clubs = club_selectors.visible_clubs(user=user)
+    condition = Q(flight__event__is_public=True, flight__event__club__in=clubs)
+    if getattr(user, "is_authenticated", False):
+        from tournaments.models import Event
+
+        condition |= Q(flight__event__in=Event.objects.filter(directors=user))
+        condition |= Q(
+            flight__event__club__memberships__player__user=user, flight__event__club__memberships__is_active=True
+        )
+    return calcuttas.filter(condition).distinct()
+
+
+def calcutta_for(*, user, pk: int) -> Calcutta:
+    """The Calcutta if the user may see it; Calcutta.DoesNotExist otherwise."""
+    return visible_calcuttas(user=user).get(pk=pk)
+
+
+def display_order(calcutta: Calcutta, numbers: list[int]) -> list[int]:
+    """Lot numbers in auction order (the director's, or drawn from the stored seed); the field is not in it."""
+    if calcutta.order and sorted(calcutta.order) == sorted(numbers):
+        return list(calcutta.order)
+    return list(core.random_order(numbers, seed=calcutta.seed))
+
+
+def _entry_prefetch():
+    from tournaments.models import Entry
+
+    return Prefetch("entries", queryset=Entry.objects.select_related("player").order_by("pk"))
+
+
+def lots_in_order(calcutta: Calcutta) -> list[Lot]:
+    """The lots with their entrants, in auction order, the field last (3 queries)."""
+    lots = list(calcutta.lots.select_related("high_bidder", "buyer").prefetch_related(_entry_prefetch()))
+    regular = {lot.number: lot for lot in lots if not lot.is_field}
+    ordered = [regular[n] for n in display_order(calcutta, list(regular))]
+    return ordered + [lot for lot in lots if lot.is_field]
+
+
+def minimum_next_bid(calcutta: Calcutta, lot: Lot) -> int:
+    return calcutta.minimum_opening_bid if lot.high_bid is None else lot.high_bid + calcutta.increment
+
+
+def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
+    return {
+        "number": lot.number,
+        "label": str(lot),
+        "is_field": lot.is_field,
+        "entrants": [entry.player.name for entry in lot.entries.all()],
+        "phase": lot.phase,
+        "phase_label": str(LotPhase(lot.phase).label),
+        "high_bid": lot.high_bid,
+        "high_bid_display": core.format_money(lot.high_bid) if lot.high_bid is not None else None,
+        "high_bidder": lot.high_bidder.name if lot.high_bidder else None,
+        "price": lot.price,
+        "price_display": core.format_money(lot.price) if lot.price is not None else None,
+        "buyer": lot.buyer.name if lot.buyer else None,
+        "finish": lot.finish,
+    }
+
+
+def board(*, calcutta: Calcutta) -> dict:
+    """What the public board and the auctioneer's screen show, as plain data (the board's JSON)."""
+    lots = lots_in_order(calcutta)
+    total = sum(lot.price or 0 for lot in lots)
+    current = next((lot for lot in lots if lot.pk == calcutta.current_lot_id), None)
+    data_current = None
+    if current is not None:
+        bids = Bid.objects.filter(lot=current).select_related("bidder").order_by("-step")[:BOARD_BIDS]
+        data_current = _lot_data(calcutta, current) | {
+            "minimum_next_bid": minimum_next_bid(calcutta, current),
+            "minimum_next_bid_display": core.format_money(minimum_next_bid(calcutta, current)),
+            "bids": [{"bidder": bid.bidder.name, "amount_display": core.format_money(bid.amount)} for bid in bids],
+        }
+    return {
+        "id": calcutta.pk,
+        "name": str(calcutta.flight),
+        "status": calcutta.status,
+        "status_label": str(CalcuttaStatus(calcutta.status).label),
+        "version": calcutta.steps,
+        "total": total,
+        "total_display": core.format_money(total),
+        "sold": sum(1 for lot in lots if lot.phase == LotPhase.SOLD),
+        "lots_count": len(lots),
+        "current": data_current,
+        "lots": [_lot_data(calcutta, lot) for lot in lots],
+    }
+
+
+def bidders(*, calcutta: Calcutta) -> list[Bidder]:
+    """Bidders with what they owe (amount_due, cents) by their holdings."""
+    return list(
+        calcutta.bidders.annotate(amount_due=Sum("holdings__amount_due")).select_related("player").order_by("name")
+    )
+
+
+def current_settlement(calcutta: Calcutta):
+    return calcutta.settlements.filter(is_current=True).first()
+
+
+def owner_report(*, calcutta: Calcutta, bidder: Bidder) -> dict:
+    """One owner's page: lots held with shares and amounts due, paid flag, and (once settled) won and net."""
+    holdings = list(
+        Holding.objects.filter(bidder=bidder, lot__calcutta=calcutta)
+        .select_related("lot", "bidder")
+        .prefetch_related(Prefetch("lot__entries", queryset=_entry_prefetch().queryset))
+        .order_by("lot__is_field", "lot__number")
+    )
+    settlement = current_settlement(calcutta)
+    won_by_lot = {}
+    line = None
+    if settlement is not None:
+        won_by_lot = dict(Payout.objects.filter(settlement=settlement, bidder=bidder).values_list("lot_id", "amount"))
+        line = settlement.owner_lines.filter(bidder=bidder).first()
+    paid_in = sum(h.amount_due for h in holdings)
+    return {
+        "bidder": bidder,
+        "holdings": [{"holding": h, "won": won_by_lot.get(h.lot_id, 0)} for h in holdings],
+        "paid_in": paid_in,
+        "won": line.won if line else None,
+        "net": line.net if line else None,
+        "settlement": settlement,
+    }
+
+
+def settlement_report(*, calcutta: Calcutta) -> dict:
+    """The printable report: pool, take, net pool, unclaimed, each lot's finish and prize, each owner's line."""
+    settlement = current_settlement(calcutta)
+    lots = lots_in_order(calcutta)
+    holdings = Holding.objects.filter(lot__calcutta=calcutta).select_related("bidder")
+    owners_by_lot: dict[int, list[Holding]] = {}
+    for holding in holdings:
+        owners_by_lot.setdefault(holding.lot_id, []).append(holding)
+    lines = []
+    prizes = {}
+    if settlement is not None:
+        lines = list(settlement.owner_lines.select_related("bidder").order_by("bidder__name"))
+        prizes = {int(number): prize for number, prize in settlement.lot_prizes.items()}
+    return {
+        "settlement": settlement,
+        "lots": [
+            {"lot": lot, "owners": owners_by_lot.get(lot.pk, []), "prize": prizes.get(lot.number)}
+            for lot in lots
+            if lot.phase == LotPhase.SOLD or lot.is_field
+        ],
+        "lines": lines,
+        "total_paid_in": sum(line.paid_in for line in lines),
+        "total_won": sum(line.won for line in lines),
+    }
+
+
+def propose_lots(
+    *, calcutta: Calcutta, style: str, singles: int = 0, group_size: int = 2, field: int = 0
+) -> list[list[int]]:
+    """An automatic grouping by rating for the director to edit: lists of entry ids (see core.group_by_rating)."""
+    from ratings.selectors import player_ratings
+
+    entries = list(calcutta.flight.entries.order_by("pk"))
+    ratings = player_ratings(player_ids=[e.player_id for e in entries], club_id=calcutta.flight.event.club_id)
+    by_entry = {entry.pk: ratings.get(entry.player_id, 1500.0) for entry in entries}
+    return [
+        list(group)
+        for group in core.group_by_rating(by_entry, style=style, singles=singles, group_size=group_size, field=field)
+    ]
