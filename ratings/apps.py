@@ -5,3 +5,12 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
+    nav_items = [(_("Ratings"), "ratings:rating-list")]
+    panels = {"player": "ratings.panels.player_panel", "club": "ratings.panels.club_panel"}
+
+    def ready(self) -> None:
+        from games.matchplay.hooks import on_result_confirmed
+        from ratings import ladder_services, services
+
+        on_result_confirmed(services.on_result_confirmed)
+        on_result_confirmed(ladder_services.on_result_confirmed)

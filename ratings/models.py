@@ -7,6 +7,7 @@ pool with all inputs and outputs of the FIBS formula, so any number on a page ca
 
 from django.db import models
 from django.db.models import F, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
@@ -146,6 +147,9 @@ class Ladder(models.Model):
     def __str__(self) -> str:
         return f"{self.club}: {self.name}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:ladder-detail", kwargs={"slug": self.club.slug, "ladder": self.slug})
+
 
 class LadderPosition(models.Model):
     ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="positions")
@@ -202,3 +206,33 @@ class LadderChallenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} → {self.defender}"
+
+
+class PointsScheme(models.TextChoices):
+    GAMMONPOINTS = "gammonpoints", _("GammonPoints-style (field size and strength)")
+    USBGF = "usbgf", _("USBGF master points (2019)")
+    ABT = "abt", _("ABT factor pools")
+
+
+class PointsAward(models.Model):
+    """Points one player earned at one event under its scheme; replaced whenever the event's results change."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="points_awards")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="points_awards")
+    scheme = models.CharField(_("scheme"), max_length=16, choices=PointsScheme.choices)
+    awarded_on = models.DateField(_("awarded on"))
+    place = models.PositiveIntegerField(_("place"))
+    points = models.FloatField(_("points"))
+    explanation = models.CharField(_("explanation"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-awarded_on", "place"]
+        constraints = [
+            models.CheckConstraint(condition=Q(points__gte=0), name="points_award_not_negative"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="points_award_place_at_least_1"),
+            models.CheckConstraint(condition=Q(scheme__in=PointsScheme.values), name="points_award_scheme_known"),
+        ]
+        indexes = [models.Index(fields=["club", "awarded_on"], name="points_award_club_date")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.points:.2f}"

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from clubs import selectors as club_selectors
+from clubs.models import Membership
+from ratings.core import chart
+from ratings.core.chart import Chart
 from ratings.core.fibs import START_RATING
-from ratings.models import PlayerRating
+from ratings.models import ChallengeStatus, ClubSeason, PlayerRating, PointsAward, RatedMatch, RatingPool
 
 
 def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> dict[int, float]:
@@ -19,3 +27,211 @@ def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> 
     rows = rows.filter(pool__club__isnull=True) if club_id is None else rows.filter(pool__club_id=club_id)
     result.update(rows.values_list("player_id", "rating"))
     return result
+
+
+def ratings_of_player(*, player) -> list[PlayerRating]:
+    """The player's rating in every pool they have played in: overall first, then their clubs by name."""
+    rows = PlayerRating.objects.filter(player=player).select_related("pool__club")
+    return sorted(rows, key=lambda r: (r.pool.club_id is not None, r.pool.club.name if r.pool.club_id else ""))
+
+
+def club_top_ratings(*, club, limit: int = 5) -> list[PlayerRating]:
+    return list(
+        PlayerRating.objects.filter(pool__club=club)
+        .select_related("player")
+        .order_by("-rating", "player__name")[:limit]
+    )
+
+
+# --- a player's history ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One rated match seen from one player's side, with what explains the change."""
+
+    row: RatedMatch
+    won: bool
+    opponent_id: int
+    opponent_name: str
+    rating_before: float
+    opponent_rating: float
+    experience_before: int
+    k: float
+    change: float
+    rating_after: float
+    win_probability: float  # this player's chance before the match
+
+    @property
+    def match_id(self) -> int:
+        return self.row.match_id
+
+
+def pool_for(*, club=None) -> RatingPool | None:
+    pools = RatingPool.objects.filter(club__isnull=True) if club is None else RatingPool.objects.filter(club=club)
+    return pools.first()
+
+
+def _visible_rows(rows, user):
+    """Rows of public matches, plus the viewer's own and (for directors) their clubs' private ones."""
+    if getattr(user, "is_superuser", False):
+        return rows
+    visible = Q(match__is_public=True)
+    own = club_selectors.player_for_user(user)
+    if own is not None:
+        visible |= Q(winner=own) | Q(loser=own)
+    return rows.filter(visible)
+
+
+def rating_history(*, player, pool: RatingPool | None, user) -> list[HistoryRow]:
+    if pool is None:
+        return []
+    rows = (
+        RatedMatch.objects.filter(Q(winner=player) | Q(loser=player), pool=pool)
+        .select_related("winner", "loser", "match")
+        .order_by("played_at", "match_id")
+    )
+    history = []
+    for row in _visible_rows(rows, user):
+        won = row.winner_id == player.pk
+        p_win = row.win_probability if won else 1.0 - row.win_probability
+        if won:
+            values = (row.loser_id, row.loser.name, row.winner_rating, row.loser_rating, row.winner_experience)
+            k, change = row.winner_k, row.winner_change
+        else:
+            values = (row.winner_id, row.winner.name, row.loser_rating, row.winner_rating, row.loser_experience)
+            k, change = row.loser_k, row.loser_change
+        opponent_id, opponent_name, before, opponent_rating, experience = values
+        history.append(
+            HistoryRow(row, won, opponent_id, opponent_name, before, opponent_rating, experience, k, change,
+                       before + change, p_win)
+        )  # fmt: skip
+    return history
+
+
+def history_chart(history: list[HistoryRow]) -> Chart | None:
+    local = timezone.get_current_timezone()
+    return chart.history_chart(
+        [(h.row.played_at.astimezone(local).strftime("%d.%m."), h.rating_after) for h in history]
+    )
+
+
+def head_to_head(*, player_a, player_b, pool: RatingPool | None, user) -> dict:
+    """The rated matches between two players in a pool, with wins and the rating points that changed hands."""
+    if pool is None:
+        rows = []
+    else:
+        pair = (Q(winner=player_a) & Q(loser=player_b)) | (Q(winner=player_b) & Q(loser=player_a))
+        rows = list(_visible_rows(RatedMatch.objects.filter(pair, pool=pool), user).order_by("-played_at", "-match_id"))
+    wins_a = sum(1 for r in rows if r.winner_id == player_a.pk)
+    net_a = sum(r.winner_change if r.winner_id == player_a.pk else r.loser_change for r in rows)
+    return {
+        "rows": rows,
+        "wins_a": wins_a,
+        "wins_b": len(rows) - wins_a,
+        "net_rating_a": net_a,
+        "ratings": player_ratings(
+            player_ids=[player_a.pk, player_b.pk], club_id=None if pool is None else pool.club_id
+        ),
+    }
+
+
+# --- leaderboard -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    player: object
+    rating: float = START_RATING
+    points: float = 0.0
+    matches: int = 0
+    wins: int = 0
+    events: int = 0
+
+    @property
+    def win_share(self) -> float | None:
+        return self.wins / self.matches if self.matches else None
+
+
+LEADERBOARD_ORDERS = {
+    "points": lambda s: (-s.points, -s.rating, s.player.name),
+    "rating": lambda s: (-s.rating, s.player.name),
+    "matches": lambda s: (-s.matches, -s.rating, s.player.name),
+    "win_share": lambda s: (-(s.win_share or 0), -s.matches, s.player.name),
+}
+
+
+def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = None, order: str = "points"):
+    """Standings of a club: club-pool rating, event points (by season and scheme), matches and win share in the
+    season. Five queries whatever the number of players."""
+    standings: dict[int, Standing] = {}
+    members = Membership.objects.filter(club=club, is_active=True).select_related("player")
+    for membership in members:
+        standings[membership.player_id] = Standing(player=membership.player)
+    for rating in PlayerRating.objects.filter(pool__club=club).select_related("player"):
+        standing = standings.setdefault(rating.player_id, Standing(player=rating.player))
+        standing.rating = rating.rating
+    rows = RatedMatch.objects.filter(pool__club=club)
+    awards = PointsAward.objects.filter(club=club)
+    if season is not None:
+        rows = rows.filter(played_at__date__gte=season.starts_on, played_at__date__lte=season.ends_on)
+        awards = awards.filter(awarded_on__gte=season.starts_on, awarded_on__lte=season.ends_on)
+    if scheme:
+        awards = awards.filter(scheme=scheme)
+    wins = rows.values("winner_id").annotate(n=Count("id")).values_list("winner_id", "n")
+    losses = rows.values("loser_id").annotate(n=Count("id")).values_list("loser_id", "n")
+    for player_id, n in wins:
+        if player_id in standings:
+            standings[player_id].wins += n
+            standings[player_id].matches += n
+    for player_id, n in losses:
+        if player_id in standings:
+            standings[player_id].matches += n
+    totals = awards.values("player_id").annotate(total=Sum("points"), n=Count("id"))
+    for total in totals.values_list("player_id", "total", "n"):
+        if total[0] in standings:
+            standings[total[0]].points += total[1] or 0.0
+            standings[total[0]].events += total[2]
+    return sorted(standings.values(), key=LEADERBOARD_ORDERS.get(order, LEADERBOARD_ORDERS["points"]))
+
+
+def overall_top(*, user, limit: int = 100) -> list[PlayerRating]:
+    visible = club_selectors.visible_players(user=user)
+    return list(
+        PlayerRating.objects.filter(pool__club__isnull=True, player__in=visible)
+        .select_related("player")
+        .order_by("-rating", "player__name")[:limit]
+    )
+
+
+# --- ladders -----------------------------------------------------------------------------------------------
+
+
+def ladder_page(*, ladder, user) -> dict:
+    """The ladder with who the viewer may challenge (up to `reach` places above their own)."""
+    positions = list(ladder.positions.select_related("player").order_by("position"))
+    open_challenges = list(
+        ladder.challenges.filter(status=ChallengeStatus.OPEN).select_related("challenger", "defender", "match")
+    )
+    recent = list(ladder.challenges.exclude(status=ChallengeStatus.OPEN).select_related("challenger", "defender")[:10])
+    own = club_selectors.player_for_user(user)
+    mine = next((p for p in positions if own is not None and p.player_id == own.pk), None)
+    busy = {c.challenger_id for c in open_challenges} | {c.defender_id for c in open_challenges}
+    can_challenge = []
+    if mine is not None and mine.player_id not in busy:
+        can_challenge = [
+            p
+            for p in positions
+            if mine.position - ladder.reach <= p.position < mine.position and p.player_id not in busy
+        ]
+    is_member = own is not None and Membership.objects.filter(club=ladder.club, player=own, is_active=True).exists()
+    return {
+        "ladder": ladder,
+        "club": ladder.club,
+        "positions": positions,
+        "open_challenges": open_challenges,
+        "recent": recent,
+        "mine": mine,
+        "can_challenge": can_challenge,
+        "can_join": is_member and mine is None,
+    }

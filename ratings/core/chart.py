@@ -1,0 +1,70 @@
+"""A rating history as an SVG line chart, computed on the server (no JavaScript, no CDN).
+
+`history_chart` turns (label, rating) points into coordinates of a viewBox; the template draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    points: str  # "x,y x,y …" for <polyline>
+    dots: list[tuple[float, float, str, float]]  # x, y, label, rating
+    y_ticks: list[tuple[float, int]]  # y, rating value
+    x_labels: list[tuple[float, str]]
+    baseline_y: float | None  # where 1500 lies, when inside the range
+
+
+def _nice_step(span: float) -> int:
+    raw = max(span / 4.0, 1.0)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * magnitude:
+            return int(factor * magnitude)
+    return int(10 * magnitude)
+
+
+def history_chart(
+    values: list[tuple[str, float]], *, width: int = 600, height: int = 220, start: float = 1500.0
+) -> Chart | None:
+    """values: (label, rating after) in date order; the chart starts at `start` before the first match."""
+    if not values:
+        return None
+    series = [("", start), *values]
+    ratings = [v for _, v in series]
+    low, high = min(ratings), max(ratings)
+    if high - low < 20:
+        middle = (high + low) / 2
+        low, high = middle - 10, middle + 10
+    step = _nice_step(high - low)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    left, right, top, bottom = 48.0, 8.0, 8.0, 24.0
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x_of(index: int) -> float:
+        return round(left + plot_w * (index / max(len(series) - 1, 1)), 1)
+
+    def y_of(rating: float) -> float:
+        return round(top + plot_h * (1 - (rating - low) / (high - low)), 1)
+
+    coords = [(x_of(i), y_of(v)) for i, (_, v) in enumerate(series)]
+    dots = [(x, y, label, v) for (x, y), (label, v) in zip(coords[1:], series[1:], strict=True)]
+    y_ticks = [(y_of(v), v) for v in range(int(low), int(high) + 1, step)]
+    every = max(1, math.ceil(len(values) / 5))
+    x_labels = [(x, label) for i, (x, _y, label, _v) in enumerate(dots) if i % every == 0]
+    baseline = y_of(start) if low <= start <= high else None
+    return Chart(
+        width=width,
+        height=height,
+        points=" ".join(f"{x},{y}" for x, y in coords),
+        dots=dots,
+        y_ticks=y_ticks,
+        x_labels=x_labels,
+        baseline_y=baseline,
+    )

@@ -1,0 +1,152 @@
+"""Writes for club ladders: create, join, challenge, and move the ladder when a challenge match is decided."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from clubs import selectors as club_selectors
+from clubs.models import Club, Membership, Player
+from core.api import Conflict
+from games.matchplay import services as matchplay
+from games.models.matches import Match, MatchContext, MatchOutcome
+from ratings.core import ladder as core
+from ratings.models import CHALLENGE_TRANSITIONS, ChallengeStatus, Ladder, LadderChallenge, LadderPosition
+
+LADDER_MESSAGES = {
+    "challenger_not_on_ladder": gettext_lazy("Join the ladder before you challenge someone."),
+    "defender_not_on_ladder": gettext_lazy("This player is not on the ladder."),
+    "not_above": gettext_lazy("Challenge a player placed above you."),
+}
+
+
+def _order(ladder: Ladder) -> list[int]:
+    return list(ladder.positions.order_by("position").values_list("player_id", flat=True))
+
+
+def _write_order(ladder: Ladder, order: list[int]) -> None:
+    rows = {p.player_id: p for p in ladder.positions.all()}
+    changed = []
+    for index, player_id in enumerate(order, start=1):
+        row = rows.get(player_id)
+        if row is None:
+            LadderPosition.objects.create(ladder=ladder, player_id=player_id, position=index)
+        elif row.position != index:
+            row.position = index
+            changed.append(row)
+    LadderPosition.objects.bulk_update(changed, ["position"])
+
+
+def _lock(ladder: Ladder) -> Ladder:
+    return Ladder.objects.select_for_update().get(pk=ladder.pk)
+
+
+def _set_status(challenge: LadderChallenge, status: str) -> None:
+    if status not in CHALLENGE_TRANSITIONS[ChallengeStatus(challenge.status)]:
+        raise Conflict(_("This challenge is already %(status)s.") % {"status": challenge.get_status_display()})
+    challenge.status = status
+
+
+@transaction.atomic
+def create_ladder(*, actor, club: Club, name: str, reach: int = 3, match_length: int = 11) -> Ladder:
+    if not club_selectors.is_club_director(user=actor, club=club):
+        raise PermissionDenied(_("Only a director or admin of this club can start a ladder."))
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": [_("Give the ladder a name.")]})
+    if reach < 1:
+        raise ValidationError({"reach": [_("A player must be able to challenge at least 1 place above.")]})
+    if match_length < 1:
+        raise ValidationError({"match_length": [_("Ladder matches are played to at least 1 point.")]})
+    slug = slugify(name)[:60] or "ladder"
+    if Ladder.objects.filter(club=club, slug=slug).exists():
+        raise ValidationError({"name": [_("This club already has a ladder with this name.")]})
+    return Ladder.objects.create(club=club, name=name, slug=slug, reach=reach, match_length=match_length)
+
+
+@transaction.atomic
+def join_ladder(*, actor, ladder: Ladder, player: Player | None = None) -> LadderPosition:
+    """A member joins (at the bottom); a director may put any member of the club on the ladder."""
+    own = club_selectors.player_for_user(actor)
+    player = player or own
+    if player is None:
+        raise ValidationError({"player": [_("Choose the player who joins the ladder.")]})
+    if player != own and not club_selectors.is_club_director(user=actor, club=ladder.club):
+        raise PermissionDenied(_("Only a director can put someone else on the ladder."))
+    if not Membership.objects.filter(club=ladder.club, player=player, is_active=True).exists():
+        raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
+    # Race: two players joining at once would both take the same bottom place; the ladder lock orders them.
+    ladder = _lock(ladder)
+    existing = ladder.positions.filter(player=player).first()
+    if existing is not None:
+        return existing
+    order = core.join(_order(ladder), player.pk)
+    return LadderPosition.objects.create(ladder=ladder, player=player, position=len(order))
+
+
+@transaction.atomic
+def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
+    """The actor's player challenges `defender`; creates the (casual, club) match to play."""
+    challenger = club_selectors.player_for_user(actor)
+    if challenger is None:
+        raise PermissionDenied(_("Sign in as a player to challenge someone."))
+    # Race: two challenges of the same defender at once; the ladder lock makes the second see the first.
+    ladder = _lock(ladder)
+    try:
+        core.can_challenge(_order(ladder), challenger.pk, defender.pk, ladder.reach)
+    except core.LadderError as error:
+        message = LADDER_MESSAGES.get(error.code) or _("You can challenge at most %(n)s places above you.") % {
+            "n": ladder.reach
+        }
+        raise ValidationError({"defender": [message]}) from error
+    busy = ladder.challenges.filter(status=ChallengeStatus.OPEN)
+    if (
+        busy.filter(challenger__in=[challenger, defender]).exists()
+        or busy.filter(defender__in=[challenger, defender]).exists()
+    ):
+        raise Conflict(_("One of you already has an open challenge on this ladder: play or cancel it first."))
+    match = matchplay.create_match(
+        actor=actor,
+        player_a=challenger,
+        player_b=defender,
+        length=ladder.match_length,
+        context=MatchContext.CASUAL,
+        club=ladder.club,
+    )
+    return LadderChallenge.objects.create(ladder=ladder, challenger=challenger, defender=defender, match=match)
+
+
+@transaction.atomic
+def cancel_challenge(*, actor, challenge: LadderChallenge) -> LadderChallenge:
+    challenge = LadderChallenge.objects.select_for_update().get(pk=challenge.pk)
+    own = club_selectors.player_for_user(actor)
+    plays_in_it = own is not None and own.pk in (challenge.challenger_id, challenge.defender_id)
+    if not plays_in_it and not club_selectors.is_club_director(user=actor, club=challenge.ladder.club):
+        raise PermissionDenied(_("Only the two players or a director can cancel a challenge."))
+    _set_status(challenge, ChallengeStatus.CANCELLED)
+    challenge.decided_at = timezone.now()
+    challenge.save(update_fields=["status", "decided_at"])
+    return challenge
+
+
+def on_result_confirmed(match: Match, report) -> None:
+    """games.matchplay.hooks callback: the first result of a challenge match moves the ladder."""
+    challenge = LadderChallenge.objects.filter(match=match, status=ChallengeStatus.OPEN).first()
+    if challenge is None:
+        return
+    ladder = _lock(challenge.ladder)
+    if match.outcome == MatchOutcome.ANNULLED or match.winner_id is None:
+        _set_status(challenge, ChallengeStatus.CANCELLED)
+    else:
+        won = match.winner_id == challenge.challenger_id
+        order = _order(ladder)
+        if challenge.challenger_id in order and challenge.defender_id in order:
+            _write_order(ladder, core.apply_result(order, challenge.challenger_id, challenge.defender_id, won))
+        _set_status(challenge, ChallengeStatus.DECIDED)
+        challenge.challenger_won = won
+    challenge.decided_at = timezone.now()
+    challenge.save(update_fields=["status", "challenger_won", "decided_at"])

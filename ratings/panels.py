@@ -1,0 +1,17 @@
+"""Panels on the player page (ratings) and the club page (leaderboard), added through RatingsConfig.panels."""
+
+from django.template.loader import render_to_string
+
+from ratings import selectors
+
+
+def player_panel(request, player):
+    return render_to_string(
+        "ratings/_player_panel.html", {"player": player, "ratings": selectors.ratings_of_player(player=player)}, request
+    )
+
+
+def club_panel(request, club):
+    return render_to_string(
+        "ratings/_club_panel.html", {"club": club, "top": selectors.club_top_ratings(club=club, limit=5)}, request
+    )

@@ -1,0 +1,291 @@
+"""Writes for ratings: rating a confirmed match, recomputing a pool, club seasons.
+
+A newly confirmed match that is the latest in its pool is rated at once (incrementally). Anything else that
+changes a pool's history — a correction or annulment of a rated result, or a result dated before matches that
+are already rated — marks the pool for a recompute from that instant and enqueues a task on commit. The task
+claims the pool once (UPDATE … WHERE recompute_pending, row count checked), so two recomputes requested at
+once run once, and rebuilds the pool from its match history in date order: running it twice gives the same
+numbers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Club
+from games.models.matches import Match, MatchStatus
+from ratings.core import fibs
+from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
+
+INSERT_BATCH = 5000
+
+
+def k_rule() -> str:
+    """The FIBS K rule: settings.RATINGS_FIBS_K_RULE, "a" (experience before the match) unless set to "b"."""
+    rule = getattr(settings, "RATINGS_FIBS_K_RULE", "a")
+    if rule not in fibs.K_RULES:
+        raise ValueError(f"RATINGS_FIBS_K_RULE must be 'a' or 'b', not {rule!r}")
+    return rule
+
+
+def overall_pool() -> RatingPool:
+    pool = RatingPool.objects.filter(club__isnull=True).first()
+    if pool is None:
+        pool, _created = RatingPool.objects.get_or_create(club=None)
+    return pool
+
+
+def club_pool(club_id: int) -> RatingPool:
+    pool, _created = RatingPool.objects.get_or_create(club_id=club_id)
+    return pool
+
+
+def pools_for(match: Match) -> list[RatingPool]:
+    """The overall pool, and the club's pool when the match was played at a club."""
+    pools = [overall_pool()]
+    if match.club_id is not None:
+        pools.append(club_pool(match.club_id))
+    return pools
+
+
+def is_rateable(match: Match) -> bool:
+    """Finished, played out, fixed length, with a winner: forfeits, walkovers, annulled matches are not."""
+    return bool(
+        match.rated
+        and match.status == MatchStatus.FINISHED
+        and match.winner_id is not None
+        and match.length >= 1
+        and match.finished_at is not None
+    )
+
+
+def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> bool:
+    later = Q(played_at__gt=played_at) | Q(played_at=played_at, match_id__gt=match_id)
+    return RatedMatch.objects.filter(later, pool=pool).exists()
+
+
+def on_result_confirmed(match: Match, report) -> None:
+    """games.matchplay.hooks callback, inside the confirmation's transaction."""
+    for pool in pools_for(match):
+        apply_result(pool=pool, match=match)
+
+
+def apply_result(*, pool: RatingPool, match: Match) -> str:
+    """Rate the match in the pool now, or mark the pool for a recompute. Returns what happened:
+    "rated", "unchanged", "ignored" or "recompute"."""
+    # Race: two results confirmed at once in one pool would both read the same current ratings of a shared
+    # player; the pool row lock makes the second wait and read what the first wrote.
+    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
+    rateable = is_rateable(match)
+    if existing is None and not rateable:
+        return "ignored"
+    if (
+        existing is not None
+        and rateable
+        and (existing["winner_id"], existing["length"])
+        == (
+            match.winner_id,
+            match.length,
+        )
+    ):
+        return "unchanged"  # a corrected score with the same winner and length rates the same
+    if existing is None and not pool.recompute_pending and not _later_rows_exist(pool, match.finished_at, match.pk):
+        _rate_one(pool, match)
+        return "rated"
+    starts = [t for t in (existing and existing["played_at"], rateable and match.finished_at) if t]
+    request_recompute(pool=pool, since=min(starts))
+    return "recompute"
+
+
+def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
+    loser_id = match.player_b_id if match.winner_id == match.player_a_id else match.player_a_id
+    current = {
+        r.player_id: r for r in PlayerRating.objects.filter(pool=pool, player_id__in=[match.winner_id, loser_id])
+    }
+    winner = current.get(match.winner_id) or PlayerRating(pool=pool, player_id=match.winner_id)
+    loser = current.get(loser_id) or PlayerRating(pool=pool, player_id=loser_id)
+    result = fibs.rate(
+        winner_rating=winner.rating,
+        loser_rating=loser.rating,
+        winner_experience=winner.experience,
+        loser_experience=loser.experience,
+        length=match.length,
+        k_rule=k_rule(),
+    )
+    row = RatedMatch.objects.create(
+        pool=pool,
+        match=match,
+        played_at=match.finished_at,
+        winner_id=match.winner_id,
+        loser_id=loser_id,
+        length=match.length,
+        winner_rating=result.winner_rating,
+        loser_rating=result.loser_rating,
+        winner_experience=result.winner_experience,
+        loser_experience=result.loser_experience,
+        difference=result.difference,
+        upset_probability=result.upset_probability,
+        winner_k=result.winner_k,
+        loser_k=result.loser_k,
+        winner_change=result.winner_change,
+        loser_change=result.loser_change,
+    )
+    for rating, change, won in ((winner, result.winner_change, 1), (loser, result.loser_change, 0)):
+        rating.rating += change
+        rating.experience += match.length
+        rating.matches += 1
+        rating.wins += won
+        rating.last_played_at = match.finished_at
+        rating.save()
+    return row
+
+
+def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
+    """Mark the pool for a recompute from `since` (None: the whole history) and enqueue it after commit."""
+    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    if pool.recompute_pending:
+        if pool.recompute_from is not None:
+            pool.recompute_from = None if since is None else min(pool.recompute_from, since)
+    else:
+        pool.recompute_pending, pool.recompute_from = True, since
+    pool.recompute_requested_at = timezone.now()
+    pool.save(update_fields=["recompute_pending", "recompute_from", "recompute_requested_at"])
+    pool_id = pool.pk
+    transaction.on_commit(lambda: _enqueue(pool_id))
+
+
+def _enqueue(pool_id: int) -> None:
+    from ratings.tasks import recompute_rating_pool
+
+    recompute_rating_pool.delay(pool_id)
+
+
+@transaction.atomic
+def request_full_recompute(*, actor, pool: RatingPool) -> None:
+    """A club admin (of the pool's club) or a superuser rebuilds a pool from its whole history."""
+    allowed = getattr(actor, "is_superuser", False) or (
+        pool.club_id is not None and club_selectors.is_club_admin(user=actor, club=pool.club)
+    )
+    if not allowed:
+        raise PermissionDenied(_("Only an admin of this club can recompute its ratings."))
+    request_recompute(pool=pool, since=None)
+
+
+def recompute_pool(*, pool_id: int) -> bool:
+    """Run a requested recompute; False when there was nothing to claim (another worker ran it already)."""
+    with transaction.atomic():
+        # Claim once: the UPDATE takes the pool row; a second recompute requested at the same moment waits on it
+        # and then finds nothing pending (row count 0), so it does not run the same work again.
+        claimed = RatingPool.objects.filter(pk=pool_id, recompute_pending=True).update(recompute_pending=False)
+        if not claimed:
+            return False
+        pool = RatingPool.objects.get(pk=pool_id)
+        rebuild(pool=pool, since=pool.recompute_from)
+        pool.recompute_from = None
+        pool.recomputed_at = timezone.now()
+        pool.recompute_count += 1
+        pool.save(update_fields=["recompute_from", "recomputed_at", "recompute_count"])
+    return True
+
+
+def _pool_matches(pool: RatingPool):
+    matches = Match.objects.filter(
+        rated=True, status=MatchStatus.FINISHED, winner__isnull=False, finished_at__isnull=False, length__gte=1
+    )
+    if pool.club_id is not None:
+        matches = matches.filter(club_id=pool.club_id)
+    return matches
+
+
+def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
+    """Replay the pool's rated matches from `since` on (all when None) over the state before it; returns the
+    number of matches rated. The caller holds the pool (recompute_pool's claim)."""
+    state: fibs.State = {}
+    last_played: dict[int, datetime] = {}
+    if since is not None:
+        earlier = (
+            RatedMatch.objects.filter(pool=pool, played_at__lt=since)
+            .order_by("played_at", "match_id")
+            .values_list(
+                "winner_id", "loser_id", "length", "winner_rating", "loser_rating", "winner_experience",
+                "loser_experience", "winner_change", "loser_change", "played_at",
+            )
+        )  # fmt: skip
+        for w, lo, n, rw, rl, ew, el, cw, cl, at in earlier.iterator(chunk_size=INSERT_BATCH):
+            won = state.get(w, (0, 0, 0, 0))
+            lost = state.get(lo, (0, 0, 0, 0))
+            state[w] = [rw + cw, ew + n, won[2] + 1, won[3] + 1]
+            state[lo] = [rl + cl, el + n, lost[2] + 1, lost[3]]
+            last_played[w] = last_played[lo] = at
+        RatedMatch.objects.filter(pool=pool, played_at__gte=since).delete()
+    else:
+        RatedMatch.objects.filter(pool=pool).delete()
+    matches = _pool_matches(pool)
+    if since is not None:
+        matches = matches.filter(finished_at__gte=since)
+    stream = matches.order_by("finished_at", "id").values_list(
+        "id", "winner_id", "player_a_id", "player_b_id", "length", "finished_at"
+    )
+    played_at: dict[int, datetime] = {}
+    feed = []
+    for match_id, winner_id, a, b, length, finished_at in stream.iterator(chunk_size=INSERT_BATCH):
+        feed.append((match_id, winner_id, b if winner_id == a else a, length))
+        played_at[match_id] = finished_at
+    rows, state = fibs.replay(feed, state, k_rule())
+    pool_id = pool.pk
+    fields = (
+        "match_id", "winner_id", "loser_id", "length", "winner_rating", "loser_rating", "winner_experience",
+        "loser_experience", "difference", "upset_probability", "winner_k", "loser_k", "winner_change",
+        "loser_change",
+    )  # fmt: skip
+    for start in range(0, len(rows), INSERT_BATCH):
+        batch = []
+        for row in rows[start : start + INSERT_BATCH]:
+            values = dict(zip(fields, row, strict=True))
+            at = played_at[row[0]]
+            last_played[row[1]] = last_played[row[2]] = at
+            batch.append(RatedMatch(pool_id=pool_id, played_at=at, **values))
+        RatedMatch.objects.bulk_create(batch)
+    PlayerRating.objects.filter(pool=pool).delete()
+    PlayerRating.objects.bulk_create(
+        (
+            PlayerRating(
+                pool_id=pool_id,
+                player_id=player_id,
+                rating=rating,
+                experience=experience,
+                matches=played,
+                wins=wins,
+                last_played_at=last_played.get(player_id),
+            )
+            for player_id, (rating, experience, played, wins) in state.items()
+        ),
+        batch_size=INSERT_BATCH,
+    )
+    return len(rows)
+
+
+# --- seasons ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_season(*, actor, club: Club, name: str, starts_on, ends_on) -> ClubSeason:
+    if not club_selectors.is_club_director(user=actor, club=club):
+        raise PermissionDenied(_("Only a director or admin of this club can add seasons."))
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({"name": [_("Give the season a name, e.g. 2026.")]})
+    if ends_on < starts_on:
+        raise ValidationError({"ends_on": [_("A season ends on or after the day it starts.")]})
+    if ClubSeason.objects.filter(club=club, name=name).exists():
+        raise ValidationError({"name": [_("This club already has a season with this name; choose another.")]})
+    return ClubSeason.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)

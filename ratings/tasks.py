@@ -1,0 +1,11 @@
+"""Celery tasks of the ratings app: each takes an id and calls a service."""
+
+from celery import shared_task
+
+from ratings import services
+
+
+@shared_task
+def recompute_rating_pool(pool_id: int) -> bool:
+    """Rebuild a pool that was marked for a recompute; a second request for the same work finds nothing to do."""
+    return services.recompute_pool(pool_id=pool_id)

@@ -1,0 +1,148 @@
+"""Pages: a player's rating with its chart and explained matches, head-to-head, club leaderboard, ladders."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as club_selectors
+from core.api import Conflict
+from ratings import ladder_services, selectors
+from ratings.models import ClubSeason, Ladder, PointsScheme
+
+
+def _club_from_query(request):
+    slug = request.GET.get("club")
+    if not slug:
+        return None
+    return get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+
+
+def rating_list(request):
+    return render(request, "ratings/rating_list.html", {"ratings": selectors.overall_top(user=request.user)})
+
+
+def player_rating(request, pk):
+    player = get_object_or_404(club_selectors.visible_players(user=request.user), pk=pk)
+    club = _club_from_query(request)
+    pool = selectors.pool_for(club=club)
+    history = selectors.rating_history(player=player, pool=pool, user=request.user)
+    current = selectors.player_ratings(player_ids=[player.pk], club_id=club.pk if club else None)[player.pk]
+    opponents = {h.opponent_id: h.opponent_name for h in history}
+    return render(
+        request,
+        "ratings/player_rating.html",
+        {
+            "player": player,
+            "club": club,
+            "current": current,
+            "history": list(reversed(history)),
+            "chart": selectors.history_chart(history),
+            "pools": selectors.ratings_of_player(player=player),
+            "opponents": sorted(opponents.items(), key=lambda item: item[1]),
+        },
+    )
+
+
+def head_to_head(request, pk, other):
+    visible = club_selectors.visible_players(user=request.user)
+    player_a = get_object_or_404(visible, pk=pk)
+    player_b = get_object_or_404(visible, pk=other)
+    club = _club_from_query(request)
+    summary = selectors.head_to_head(
+        player_a=player_a, player_b=player_b, pool=selectors.pool_for(club=club), user=request.user
+    )
+    return render(
+        request,
+        "ratings/head_to_head.html",
+        {"player_a": player_a, "player_b": player_b, "club": club, **summary},
+    )
+
+
+def leaderboard(request, slug):
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    seasons = list(ClubSeason.objects.filter(club=club))
+    season = None
+    if request.GET.get("season"):
+        season = next((s for s in seasons if str(s.pk) == request.GET["season"]), None)
+        if season is None:
+            raise Http404(_("This club has no such season."))
+    scheme = request.GET.get("scheme") or ""
+    if scheme and scheme not in PointsScheme.values:
+        scheme = ""
+    order = request.GET.get("order") or "points"
+    if order not in selectors.LEADERBOARD_ORDERS:
+        order = "points"
+    return render(
+        request,
+        "ratings/leaderboard.html",
+        {
+            "club": club,
+            "seasons": seasons,
+            "season": season,
+            "schemes": PointsScheme.choices,
+            "scheme": scheme,
+            "order": order,
+            "standings": selectors.leaderboard(club=club, season=season, scheme=scheme or None, order=order),
+        },
+    )
+
+
+def _ladder(request, slug, ladder_slug):
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    return get_object_or_404(Ladder.objects.filter(club=club).select_related("club"), slug=ladder_slug)
+
+
+def ladder_list(request, slug):
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    return render(request, "ratings/ladder_list.html", {"club": club, "ladders": club.ladders.all()})
+
+
+def ladder_detail(request, slug, ladder):
+    ladder = _ladder(request, slug, ladder)
+    return render(request, "ratings/ladder_detail.html", selectors.ladder_page(ladder=ladder, user=request.user))
+
+
+def _act(request, action, done: str) -> None:
+    try:
+        action()
+    except PermissionDenied as error:
+        messages.error(request, str(error) or _("You may not do this."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except Conflict as error:
+        messages.error(request, str(error.detail))
+    else:
+        messages.success(request, done)
+
+
+@require_POST
+def ladder_join(request, slug, ladder):
+    ladder = _ladder(request, slug, ladder)
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={ladder.get_absolute_url()}")
+    _act(
+        request,
+        lambda: ladder_services.join_ladder(actor=request.user, ladder=ladder),
+        _("You are on the ladder."),
+    )
+    return redirect(ladder)
+
+
+@require_POST
+def ladder_challenge(request, slug, ladder):
+    ladder = _ladder(request, slug, ladder)
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={ladder.get_absolute_url()}")
+    defender = ladder.positions.filter(player_id=request.POST.get("defender") or 0).select_related("player").first()
+    if defender is None:
+        messages.error(request, _("Choose a player on the ladder to challenge."))
+        return redirect(ladder)
+    _act(
+        request,
+        lambda: ladder_services.challenge(actor=request.user, ladder=ladder, defender=defender.player),
+        _("Challenge sent: the match is on the club's match list."),
+    )
+    return redirect(ladder)
