@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.rules.board import Board
 
@@ -235,7 +236,8 @@ def _dice_text(dice: tuple[int, int]) -> str:
     return f"the dice are {dice[0]} and {dice[1]}"
 
 
-def _die_sequences(pool: tuple[int, ...], start: int, end: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+@lru_cache(maxsize=4096)  # a pure function of a few small numbers, asked again for every written move
+def _die_sequences(pool: tuple[int, ...], start: int, end: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Ordered dice from `pool` that carry a checker from `start` to `end` (bearing off may overshoot on the
     last die), each with the dice left over."""
     found: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
@@ -253,7 +255,38 @@ def _die_sequences(pool: tuple[int, ...], start: int, end: int) -> list[tuple[tu
             extend((*sequence, value), tuple(left), moved + value)
 
     extend((), pool, 0)
-    return found
+    return tuple(found)
+
+
+def _apply(state: State, source: int, die: int) -> State | None:
+    """The position after the single-die step from `source` (25 = bar) with `die`, or None when it is not
+    legal — the same rules as _single_moves, for one step."""
+    if source == BAR:
+        if not state[MOVER_BAR]:
+            return None
+        moves = _single_moves(state, die)
+        return moves[1] if moves else None
+    index = source - 1
+    if state[MOVER_BAR] or not state[index]:
+        return None
+    target = source - die
+    if target >= 1:
+        opponent_index = 49 - target
+        blockers = state[opponent_index]
+        if blockers >= 2:
+            return None
+        moved = bytearray(state)
+        moved[index] -= 1
+        moved[target - 1] += 1
+        if blockers:
+            moved[opponent_index] = 0
+            moved[OPPONENT_BAR] += 1
+        return bytes(moved)
+    if any(state[6:24]) or (target < 0 and any(state[source:24])):
+        return None
+    moved = bytearray(state)
+    moved[index] -= 1
+    return bytes(moved)
 
 
 def _explain(state: State, step: Step, die: int) -> str:
@@ -283,12 +316,22 @@ def _explain(state: State, step: Step, die: int) -> str:
 
 @dataclass
 class _Search:
-    successes: list[tuple[tuple[Step, ...], State, tuple[int, ...]]]  # single-die steps, result, hit points
-    failure: tuple[int, str] | None = None  # (depth, reason): the reason found deepest into the move
+    """Every realisation of a written move as single-die steps, unless `enough` says to stop at the first one
+    that uses all `full` dice with hits as `marked` (None: any) — the one check_play would pick anyway."""
 
-    def fail(self, depth: int, reason: str) -> None:
+    successes: list[tuple[tuple[Step, ...], State, tuple[int, ...]]]  # single-die steps, result, hit points
+    full: int = 0
+    marked: list[int] | None = None
+    done: bool = False
+    failure: tuple[int, State, Step, int] | None = None  # the failed step found deepest into the move
+
+    def fail(self, depth: int, state: State, step: Step, die: int) -> None:
         if self.failure is None or depth > self.failure[0]:
-            self.failure = (depth, reason)
+            self.failure = (depth, state, step, die)
+
+    def reason(self) -> str | None:
+        """Why the deepest failed step is not legal (explained only when it is reported)."""
+        return None if self.failure is None else _explain(*self.failure[1:])
 
     def run(
         self,
@@ -300,6 +343,8 @@ class _Search:
     ) -> None:
         if not elements:
             self.successes.append((steps, state, hits))
+            if len(steps) == self.full and (self.marked is None or sorted(hits) == self.marked):
+                self.done = True
             return
         tried: set[Step] = set()
         for position, element in enumerate(elements):
@@ -312,16 +357,17 @@ class _Search:
                 current, walked, hit_points, point = state, steps, hits, origin
                 for die in sequence:
                     step = (point, max(OFF, point - die))
-                    moves = _single_moves(current, die, step[0])
-                    moved = moves[1] if moves and moves[0] == step[0] else None
+                    moved = _apply(current, point, die)
                     if moved is None:
-                        self.fail(len(walked), _explain(current, step, die))
+                        self.fail(len(walked), current, step, die)
                         break
                     if moved[OPPONENT_BAR] != current[OPPONENT_BAR]:
                         hit_points = (*hit_points, step[1])
                     current, walked, point = moved, (*walked, step), step[1]
                 else:
                     self.run(current, rest, remaining, walked, hit_points)
+                    if self.done:
+                        return
 
 
 def check_play(
@@ -340,10 +386,11 @@ def check_play(
         dice = _check_dice(dice)
     except ValueError as error:
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=str(error), result=None)
-    max_used, level = _generate(board, side, dice)
+    start = _start_state(board, side)
     if not written:
-        if max_used == 0:
+        if not _single_moves(start, dice[0]) and not _single_moves(start, dice[1]):
             return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
+        max_used, level = _generate(board, side, dice)
         return _incomplete(board, side, dice, max_used, level)
     for origin, target in written:
         if not (0 <= target < origin <= BAR) or target == BAR:
@@ -372,12 +419,17 @@ def check_play(
                 message=f"{format_steps([element])} {verb} but {_dice_text(dice)}",
                 result=None,
             )
-    search = _Search(successes=[])
-    search.run(_start_state(board, side), tuple(written), pool, (), ())
+    search = _Search(successes=[], full=len(pool), marked=None if hits is None else sorted(hits))
+    search.run(start, tuple(written), pool, (), ())
     if not search.successes:
-        reason = search.failure[1] if search.failure else f"the move uses more dice than the roll: {_dice_text(dice)}"
+        reason = search.reason() or f"the move uses more dice than the roll: {_dice_text(dice)}"
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=reason, result=None)
-    legal = [success for success in search.successes if success[1] in level and len(success[0]) == max_used]
+    # A realisation that uses every die is a legal play as it stands (no play can use more), so the usual case
+    # needs no enumeration of the other legal plays; only a play that leaves dice unused is compared with them.
+    legal = [success for success in search.successes if len(success[0]) == len(pool)]
+    if not legal:
+        max_used, level = _generate(board, side, dice)
+        legal = [success for success in search.successes if success[1] in level and len(success[0]) == max_used]
     if legal:
         if hits is not None:
             marked = sorted(hits)
