@@ -1,5 +1,12 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-router = SimpleRouter()
+from chouette import api
 
-urlpatterns = router.urls
+router = SimpleRouter()
+router.register("chouette/sessions", api.SessionViewSet, basename="chouette-session")
+
+urlpatterns = [
+    path("chouette/clubs/<slug:slug>/balances/", api.ClubBalancesView.as_view(), name="chouette-club-balances"),
+    *router.urls,
+]

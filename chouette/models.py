@@ -1,0 +1,187 @@
+"""Chouette sessions at a club: seats and stakes, the session's events (starting order, games, players
+joining, leaving, sitting out) as versioned records, the ledger derived from them, and the money settled.
+
+Games are never edited in place: a correction adds a new version of the event and retires the old one; an
+undo retires the last game. The ledger and the seating are rebuilt from the current events (see
+chouette.services.replay_session), so they always match what the events say.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, Player
+
+
+class SessionStatus(models.TextChoices):
+    SEATING = "seating", _("Seating")
+    OPEN = "open", _("Open")
+    FINISHED = "finished", _("Finished")
+
+
+# Guarded transitions: seating -> open (the order is set) -> finished (settled). Nothing goes back.
+TRANSITIONS = {SessionStatus.SEATING: {SessionStatus.OPEN}, SessionStatus.OPEN: {SessionStatus.FINISHED}}
+
+
+class ChouetteSession(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chouette_sessions")
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=SessionStatus.choices, default=SessionStatus.SEATING)
+    rules = models.JSONField(_("rules"), default=dict, blank=True)
+    default_stake_cents = models.PositiveIntegerField(_("stake per point (cents)"), default=100)
+    currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    # The state after replaying the current events, kept for fast reads by the live table and its poll.
+    order = models.JSONField(default=list, blank=True)  # player ids: box, captain, crew
+    sitting_out = models.JSONField(default=list, blank=True)
+    games_played = models.PositiveIntegerField(default=0)
+    revision = models.PositiveIntegerField(default=0)  # grows with every change; the live page polls it
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=SessionStatus.values), name="chouette_session_status_known"),
+            models.CheckConstraint(
+                condition=Q(status=SessionStatus.FINISHED) | Q(finished_at__isnull=True),
+                name="chouette_session_finished_at_only_when_finished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Chouette #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("chouette:session-detail", kwargs={"slug": self.club.slug, "pk": self.pk})
+
+
+class SeatStatus(models.TextChoices):
+    SEATED = "seated", _("At the table")
+    SITTING_OUT = "sitting_out", _("Sitting out")
+    LEFT = "left", _("Left")
+
+
+class Seat(models.Model):
+    """A player in a session, with their stake and the dice they rolled for the starting order."""
+
+    session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="chouette_seats")
+    stake_cents = models.PositiveIntegerField(_("stake per point (cents)"))
+    rolls = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=16, choices=SeatStatus.choices, default=SeatStatus.SEATED)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "player"], name="chouette_seat_once_per_session"),
+            models.CheckConstraint(condition=Q(stake_cents__gt=0), name="chouette_seat_stake_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.session}"
+
+
+class EventKind(models.TextChoices):
+    START = "start", _("Starting order")
+    GAME = "game", _("Game")
+    JOIN = "join", _("Joined")
+    LEAVE = "leave", _("Left")
+    SIT_OUT = "sit_out", _("Sits out")
+    RETURN = "return", _("Back at the table")
+
+
+class SessionEvent(models.Model):
+    """One thing that happened at the table, in order (seq). A correction is a new version of the same seq;
+    an undone game keeps its row, retired, with who undid it and when."""
+
+    session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    version = models.PositiveIntegerField(default=1)
+    kind = models.CharField(max_length=16, choices=EventKind.choices)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    game_number = models.PositiveIntegerField(null=True, blank=True)
+    payload = models.JSONField(default=dict, blank=True)  # the order (start) or the game as entered
+    is_current = models.BooleanField(default=True)
+    retired_reason = models.CharField(max_length=16, blank=True)  # "corrected" or "undone"
+    reason = models.CharField(_("reason"), max_length=500, blank=True)  # why a correction was made
+    idempotency_key = models.CharField(max_length=80, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    retired_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "seq", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq", "version"], name="chouette_event_version_unique"),
+            models.UniqueConstraint(
+                fields=["session", "seq"], condition=Q(is_current=True), name="chouette_event_one_current_per_seq"
+            ),
+            models.UniqueConstraint(
+                fields=["session", "game_number"],
+                condition=Q(is_current=True, kind="game"),
+                name="chouette_event_one_current_game_per_number",
+            ),
+            models.UniqueConstraint(
+                fields=["session", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="chouette_event_idempotency_key_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="game", game_number__isnull=False) | (~Q(kind="game") & Q(game_number__isnull=True)),
+                name="chouette_event_game_number_only_for_games",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=EventKind.values), name="chouette_event_kind_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} #{self.seq}v{self.version} {self.kind}"
+
+
+class LedgerEntry(models.Model):
+    """A player's points and money from one game (derived; rebuilt from the events on every change)."""
+
+    session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="ledger")
+    event = models.ForeignKey(SessionEvent, on_delete=models.CASCADE, related_name="ledger")
+    game_number = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="chouette_ledger")
+    role = models.CharField(max_length=16)  # box, partner, captain, acting_captain, crew
+    points = models.DecimalField(max_digits=10, decimal_places=1)
+    cents = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["session", "game_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "game_number", "player"], name="chouette_ledger_once_per_game")
+        ]
+
+
+class TransferKind(models.TextChoices):
+    CASH_OUT = "cash_out", _("Cash-out")
+    SETTLEMENT = "settlement", _("Settlement")
+
+
+class Transfer(models.Model):
+    """Money that changes hands: a cash-out when a player leaves early, or the final settlement."""
+
+    session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="transfers")
+    kind = models.CharField(max_length=16, choices=TransferKind.choices)
+    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    cents = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(cents__gt=0), name="chouette_transfer_positive"),
+            models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="chouette_transfer_two_players"),
+            models.CheckConstraint(condition=Q(kind__in=TransferKind.values), name="chouette_transfer_kind_known"),
+        ]

@@ -1,0 +1,415 @@
+"""REST endpoints for chouette sessions (under /api/v1/chouette/): sessions, the starting order, games (enter,
+undo, correct), seats (join, sit out, come back, leave with cash-out), settlement and lifetime balances."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from chouette import selectors, services
+from chouette.core.rules import CHOICES, Rules
+from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, Transfer
+from clubs import selectors as club_selectors
+from clubs.models import Club, Player
+
+
+class RulesSerializer(serializers.Serializer):
+    cubes = serializers.ChoiceField(choices=CHOICES["cubes"], default=Rules.cubes)
+    box_keeps = serializers.ChoiceField(choices=CHOICES["box_keeps"], default=Rules.box_keeps)
+    acting_captain = serializers.ChoiceField(choices=CHOICES["acting_captain"], default=Rules.acting_captain)
+    box_min_takes = serializers.ChoiceField(choices=CHOICES["box_min_takes"], default=Rules.box_min_takes)
+    partner_from = serializers.IntegerField(min_value=0, max_value=20, default=Rules.partner_from)
+    partner_required = serializers.BooleanField(default=Rules.partner_required)
+    max_players = serializers.IntegerField(min_value=3, max_value=20, default=Rules.max_players)
+    partner_split = serializers.ChoiceField(choices=CHOICES["partner_split"], default=Rules.partner_split)
+    newcomer = serializers.ChoiceField(choices=CHOICES["newcomer"], default=Rules.newcomer)
+    jacoby = serializers.BooleanField(default=Rules.jacoby)
+    beaver = serializers.BooleanField(default=Rules.beaver)
+    raccoon = serializers.BooleanField(default=Rules.raccoon)
+    automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=Rules.automatic_doubles)
+
+
+class SeatSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.id")
+    name = serializers.CharField(source="player.name")
+    position = serializers.IntegerField(allow_null=True)
+    role = serializers.CharField()
+    status = serializers.CharField(source="seat.status")
+    stake_cents = serializers.IntegerField(source="seat.stake_cents")
+    rolls = serializers.ListField(child=serializers.IntegerField(), source="seat.rolls")
+    points = serializers.DecimalField(max_digits=10, decimal_places=1)
+    cents = serializers.IntegerField()
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = ChouetteSession
+        fields = [
+            "id",
+            "club",
+            "name",
+            "status",
+            "rules",
+            "default_stake_cents",
+            "currency",
+            "order",
+            "sitting_out",
+            "games_played",
+            "revision",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class SessionDetailSerializer(SessionSerializer):
+    seats = serializers.SerializerMethodField()
+
+    class Meta(SessionSerializer.Meta):
+        fields = [*SessionSerializer.Meta.fields, "seats"]
+        read_only_fields = fields
+
+    @extend_schema(responses=SeatSerializer(many=True))
+    def get_seats(self, session) -> list:
+        return SeatSerializer(selectors.standings(session), many=True).data
+
+
+class SessionCreateSerializer(serializers.Serializer):
+    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    stake_cents = serializers.IntegerField(min_value=1, max_value=1_000_000, default=100)
+    stakes = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=1_000_000),
+        required=False,
+        help_text="Per-player stakes in cents per point, by player id (others play at stake_cents).",
+    )
+    currency = serializers.CharField(max_length=3, default="EUR")
+    rules = RulesSerializer(required=False)
+    order = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Player ids, box first; omit to roll for it."
+    )
+
+
+class OrderInputSerializer(serializers.Serializer):
+    order = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="By hand, box first.")
+    rolls = serializers.DictField(
+        child=serializers.IntegerField(min_value=1, max_value=12),
+        required=False,
+        help_text="One round of rolls by player id: first everyone, then only the players still tied.",
+    )
+
+    def validate(self, data):
+        if ("order" in data) == ("rolls" in data):
+            raise serializers.ValidationError({"order": ["Send either order (by hand) or rolls."]})
+        return data
+
+
+class OrderResultSerializer(serializers.Serializer):
+    session = SessionDetailSerializer()
+    roll_again = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+
+
+class ResponseSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    response = serializers.ChoiceField(choices=["take", "drop", "beaver", "raccoon"])
+
+
+class CubeEventSerializer(serializers.Serializer):
+    doubler = serializers.ChoiceField(choices=["box", "team"])
+    responses = ResponseSerializer(many=True)
+
+
+class MemberResultSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    winner = serializers.ChoiceField(choices=["box", "team"])
+    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
+
+
+class ClaimedSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    points = serializers.IntegerField()
+
+
+class GameInputSerializer(serializers.Serializer):
+    events = CubeEventSerializer(many=True, required=False, help_text="Doubles in the order they happened.")
+    winner = serializers.ChoiceField(choices=["box", "team"], required=False, allow_null=True)
+    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
+    member_results = MemberResultSerializer(many=True, required=False)
+    acting_captain = serializers.IntegerField(required=False, allow_null=True)
+    partner = serializers.IntegerField(required=False, allow_null=True)
+    automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=0)
+    claimed = ClaimedSerializer(many=True, required=False, help_text="Points as written down; checked if given.")
+    expected_number = serializers.IntegerField(min_value=1, required=False, help_text="The number of this game.")
+    idempotency_key = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+
+
+class CorrectionInputSerializer(GameInputSerializer):
+    reason = serializers.CharField(max_length=500)
+
+
+class LedgerLineSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["player", "name", "role", "points", "cents"]
+        read_only_fields = fields
+
+
+class GameSerializer(serializers.ModelSerializer):
+    number = serializers.IntegerField(source="game_number")
+    entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
+    ledger = LedgerLineSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = SessionEvent
+        fields = ["number", "version", "payload", "reason", "entered_by", "created_at", "ledger"]
+        read_only_fields = fields
+
+
+class EventSerializer(serializers.ModelSerializer):
+    entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
+    retired_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = SessionEvent
+        fields = [
+            "seq",
+            "version",
+            "kind",
+            "player",
+            "game_number",
+            "payload",
+            "is_current",
+            "retired_reason",
+            "reason",
+            "entered_by",
+            "created_at",
+            "retired_by",
+            "retired_at",
+        ]
+        read_only_fields = fields
+
+
+class UndoInputSerializer(serializers.Serializer):
+    expected_number = serializers.IntegerField(min_value=1, required=False)
+
+
+class SeatInputSerializer(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    action = serializers.ChoiceField(choices=["join", "sit_out", "come_back", "leave"], default="join")
+    stake_cents = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False)
+
+
+class TransferSerializer(serializers.ModelSerializer):
+    payer_name = serializers.CharField(source="payer.name", read_only=True)
+    payee_name = serializers.CharField(source="payee.name", read_only=True)
+
+    class Meta:
+        model = Transfer
+        fields = ["kind", "payer", "payer_name", "payee", "payee_name", "cents", "created_at"]
+        read_only_fields = fields
+
+
+class LiveStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    revision = serializers.IntegerField()
+    games_played = serializers.IntegerField()
+    next_game = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.DictField())
+    sitting_out = serializers.ListField(child=serializers.DictField())
+    totals_cents = serializers.ListField(child=serializers.DictField())
+
+
+class BalanceSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    player__name = serializers.CharField()
+    cents = serializers.IntegerField()
+    sessions = serializers.IntegerField()
+
+
+def _game_payload(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("expected_number", "idempotency_key", "reason")}
+
+
+class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Chouette sessions at the clubs the caller can see. Players at the table and club directors write."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    queryset = ChouetteSession.objects.none()
+
+    def get_queryset(self):
+        sessions = selectors.visible_sessions(user=self.request.user)
+        club = self.request.query_params.get("club")
+        if club:
+            sessions = sessions.filter(club__slug=club)
+        status_filter = self.request.query_params.get("status")
+        if status_filter:
+            sessions = sessions.filter(status=status_filter)
+        return sessions.order_by("-created_at", "-id")
+
+    def get_serializer_class(self):
+        return SessionDetailSerializer if self.action == "retrieve" else SessionSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("club", str, description="Club slug"),
+            OpenApiParameter("status", str, enum=["seating", "open", "finished"]),
+        ]
+    )
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(request=SessionCreateSerializer, responses={201: SessionDetailSerializer})
+    def create(self, request, *args, **kwargs):
+        data = SessionCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        club = values.pop("club")
+        if not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
+            raise serializers.ValidationError({"club": ["No such club."]})
+        stakes = {}
+        for key, value in (values.pop("stakes", None) or {}).items():
+            if not str(key).isdigit():
+                raise serializers.ValidationError({"stakes": ["Key each stake by a player id."]})
+            stakes[int(key)] = value
+        session = services.create_session(
+            actor=request.user,
+            club=club,
+            players=values["players"],
+            stake_cents=values["stake_cents"],
+            stakes=stakes,
+            rules=values.get("rules"),
+            name=values["name"],
+            currency=values["currency"],
+            order=values.get("order"),
+        )
+        return Response(SessionDetailSerializer(session).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=OrderInputSerializer, responses=OrderResultSerializer)
+    @action(detail=True, methods=["post"])
+    def order(self, request, pk=None):
+        data = OrderInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = self.get_object()
+        ties = []
+        if "order" in data.validated_data:
+            session = services.set_order(actor=request.user, session=session, order=data.validated_data["order"])
+        else:
+            rolls = {}
+            for key, value in data.validated_data["rolls"].items():
+                if not str(key).isdigit():
+                    raise serializers.ValidationError({"rolls": ["Key each roll by a player id."]})
+                rolls[int(key)] = value
+            session, ties = services.roll_for_order(actor=request.user, session=session, rolls=rolls)
+        session.refresh_from_db()
+        return Response({"session": SessionDetailSerializer(session).data, "roll_again": ties})
+
+    @extend_schema(responses=LiveStateSerializer)
+    @action(detail=True, methods=["get"])
+    def live(self, request, pk=None):
+        """The small state a table's phones poll (revision grows with every change)."""
+        return Response(selectors.live_state(self.get_object()))
+
+    @extend_schema(methods=["get"], responses=GameSerializer(many=True))
+    @extend_schema(
+        methods=["post"],
+        request=GameInputSerializer,
+        responses={201: GameSerializer, 200: GameSerializer},
+        description="Enter the next game. The same idempotency_key answers with the first entry (200); "
+        "an expected_number that is no longer next answers 409.",
+    )
+    @action(detail=True, methods=["get", "post"])
+    def games(self, request, pk=None):
+        session = self.get_object()
+        if request.method == "GET":
+            games = session.events.filter(is_current=True, kind="game").prefetch_related("ledger__player")
+            return Response(GameSerializer(games.select_related("created_by"), many=True).data)
+        data = GameInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        event, created = services.record_game(
+            actor=request.user,
+            session=session,
+            game=_game_payload(values),
+            expected_number=values.get("expected_number"),
+            idempotency_key=values["idempotency_key"],
+        )
+        return Response(GameSerializer(event).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+    @extend_schema(request=UndoInputSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"], url_path="games/undo")
+    def undo(self, request, pk=None):
+        data = UndoInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.undo_last_game(actor=request.user, session=self.get_object(), **data.validated_data)
+        return Response(GameSerializer(event).data)
+
+    @extend_schema(request=CorrectionInputSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"], url_path=r"games/(?P<number>[0-9]+)/correct")
+    def correct(self, request, pk=None, number=None):
+        data = CorrectionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = services.correct_game(
+            actor=request.user,
+            session=self.get_object(),
+            number=int(number),
+            game=_game_payload(data.validated_data),
+            reason=data.validated_data["reason"],
+        )
+        return Response(GameSerializer(event).data)
+
+    @extend_schema(responses=EventSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def history(self, request, pk=None):
+        """Every event and every version of it (the audit trail)."""
+        return Response(EventSerializer(selectors.history(self.get_object()), many=True).data)
+
+    @extend_schema(request=SeatInputSerializer, responses={200: SessionDetailSerializer})
+    @action(detail=True, methods=["post"])
+    def seats(self, request, pk=None):
+        """Join (a newcomer or someone coming back), sit out, come back, or leave (cashed out at once)."""
+        data = SeatInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = self.get_object()
+        values = data.validated_data
+        act = values["action"]
+        if act == "join":
+            services.join(
+                actor=request.user, session=session, player=values["player"], stake_cents=values.get("stake_cents")
+            )
+        elif act == "sit_out":
+            services.sit_out(actor=request.user, session=session, player=values["player"])
+        elif act == "come_back":
+            services.come_back(actor=request.user, session=session, player=values["player"])
+        else:
+            services.leave(actor=request.user, session=session, player=values["player"])
+        session.refresh_from_db()
+        return Response(SessionDetailSerializer(session).data)
+
+    @extend_schema(methods=["get"], responses=TransferSerializer(many=True))
+    @extend_schema(methods=["post"], request=None, responses=TransferSerializer(many=True))
+    @action(detail=True, methods=["get", "post"])
+    def settlement(self, request, pk=None):
+        """GET: cash-outs and settlement transfers so far. POST: finish the session and settle it."""
+        session = self.get_object()
+        if request.method == "POST":
+            services.finish_session(actor=request.user, session=session)
+        return Response(TransferSerializer(selectors.settlement(session), many=True).data)
+
+
+class ClubBalancesView(APIView):
+    """Every player's lifetime chouette balance at a club (cents, all sessions)."""
+
+    @extend_schema(responses=BalanceSerializer(many=True))
+    def get(self, request, slug):
+        club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+        return Response(BalanceSerializer(selectors.club_balances(club=club), many=True).data)

@@ -1,0 +1,94 @@
+"""People-facing, translated text for the refusals of the pure core (which speaks English and player ids)."""
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from chouette.core.errors import ChouetteError
+
+MESSAGES = {
+    "unknown_rule": gettext_lazy("There is no rule called %(name)s."),
+    "bad_rule": gettext_lazy("Choose one of: %(allowed)s."),
+    "bad_max_players": gettext_lazy("A chouette table seats 3 to 20 players."),
+    "bad_partner_from": gettext_lazy("A partner for the box needs at least 4 players and no more than the table size."),
+    "bad_automatic_doubles": gettext_lazy("Automatic doubles: between 0 and 6."),
+    "raccoon_without_beaver": gettext_lazy("A raccoon answers a beaver: allow beavers too."),
+    "tie": gettext_lazy("%(players)s are tied: only they roll again."),
+    "extra_roll": gettext_lazy("%(player)s was not tied and rolls only once."),
+    "too_few_players": gettext_lazy("A chouette needs at least 3 players at the table."),
+    "no_roll": gettext_lazy("%(player)s has not rolled yet."),
+    "bad_roll": gettext_lazy("A roll is a number from 1 to 12 (one die or both)."),
+    "automatic_doubles": gettext_lazy("At most %(max)s automatic doubles are allowed at this table."),
+    "acting_captain": gettext_lazy("The acting captain must be a team member who took."),
+    "acting_captain_rank": gettext_lazy("The highest-ranked member who took (%(player)s) becomes acting captain."),
+    "no_acting_captain": gettext_lazy("There is an acting captain only after the captain drops."),
+    "not_in_team": gettext_lazy("%(player)s is not on the team this game."),
+    "result_after_drop": gettext_lazy("%(player)s's game ended with a drop; it has no result."),
+    "no_result": gettext_lazy("Say who won the game: the box or the team."),
+    "bad_kind": gettext_lazy("A game ends single, gammon or backgammon."),
+    "not_zero_sum": gettext_lazy("This game does not sum to zero."),
+    "claimed_not_zero": gettext_lazy(
+        "The points written down add up to %(total)s, not 0: the box's points are minus the team's sum."
+    ),
+    "claimed_not_playing": gettext_lazy("%(player)s did not play this game."),
+    "claimed_mismatch": gettext_lazy(
+        "The cube actions and result give %(player)s %(expected)s points, not %(claimed)s."
+    ),
+    "bad_doubler": gettext_lazy("A double is made by the box or by team members."),
+    "empty_double": gettext_lazy("Double %(number)s: say whose cubes were turned."),
+    "double_twice": gettext_lazy("A double names %(player)s twice."),
+    "double_after_drop": gettext_lazy("%(player)s's game already ended; no more doubles on that cube."),
+    "not_cube_owner": gettext_lazy("%(who)s cannot double: the other side owns %(player)s's cube."),
+    "bad_response": gettext_lazy("Answer a double with take, drop, beaver or raccoon."),
+    "no_beaver": gettext_lazy("Beavers are not allowed at this table."),
+    "no_raccoon": gettext_lazy("Raccoons are not allowed at this table."),
+    "single_cube_all": gettext_lazy("With one cube, a double involves every member still playing."),
+    "single_cube_same": gettext_lazy("With one cube, everyone who plays on keeps the same cube."),
+    "must_take_captain": gettext_lazy("The box must take the captain's cube at this table."),
+    "must_take_half": gettext_lazy(
+        "The box must take at least half of the initial cubes doubled at once: %(need)s of %(of)s."
+    ),
+    "stale_order": gettext_lazy("This game was entered for a different seating; reload the table."),
+    "already_seated": gettext_lazy("%(player)s is already at the table."),
+    "table_full": gettext_lazy("The table is full (%(max)s players)."),
+    "not_seated": gettext_lazy("%(player)s is not at the table."),
+    "unbalanced": gettext_lazy("The balances do not add up to zero."),
+    "no_partner": gettext_lazy("The box takes a partner only from %(n)s players on."),
+    "partner_needed": gettext_lazy("With %(n)s players the box must take a partner."),
+    "bad_partner": gettext_lazy("The partner must be another player at the table."),
+    "partner_is_captain": gettext_lazy("The captain cannot be the box's partner."),
+    "already_started": gettext_lazy("The session already has its starting order."),
+    "duplicate_player": gettext_lazy("Each player sits at the table once."),
+    "table_size": gettext_lazy("A chouette needs 3 to %(max)s players."),
+    "sitting_out": gettext_lazy("%(player)s is sitting out: bring them back instead."),
+    "not_sitting_out": gettext_lazy("%(player)s is not sitting out."),
+}
+
+
+def readable(exc: ChouetteError, names: dict) -> str:
+    """The core's refusal in the reader's language, with player names instead of ids."""
+    template = MESSAGES.get(exc.code)
+    if template is None:
+        return exc.message
+    params = dict(exc.params)
+    for key in ("player", "who"):
+        if key in params:
+            value = params[key]
+            params[key] = names.get(_as_id(value), _("the box") if value == "the box" else value)
+    if "players" in params:
+        params["players"] = ", ".join(names.get(_as_id(p.strip()), p.strip()) for p in params["players"].split(","))
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        return exc.message
+
+
+def _as_id(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def as_validation_error(exc: ChouetteError, names: dict) -> ValidationError:
+    return ValidationError({exc.field: [readable(exc, names)]})

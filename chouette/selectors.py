@@ -1,0 +1,160 @@
+"""Reads for chouette sessions, scoped to what the asking user may see."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from chouette.core import settlement as money_core
+from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, SessionStatus, Transfer
+from clubs import selectors as club_selectors
+from clubs.models import Club, Player
+
+
+def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
+    return ChouetteSession.objects.filter(club__in=club_selectors.visible_clubs(user=user)).select_related("club")
+
+
+def session_for_detail(*, user, slug: str, pk: int) -> ChouetteSession:
+    """A session by its club and id (raises ChouetteSession.DoesNotExist when not visible)."""
+    return visible_sessions(user=user).get(club__slug=slug, pk=pk)
+
+
+def can_play(*, user, session: ChouetteSession) -> bool:
+    """Players at the table (any seat, even sitting out) and the club's directors enter games."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if club_selectors.is_club_director(user=user, club=session.club):
+        return True
+    return session.seats.filter(player__user=user).exists()
+
+
+def money_totals(session: ChouetteSession) -> dict[int, int]:
+    rows = session.ledger.values("player_id").annotate(cents=Sum("cents"))
+    return {row["player_id"]: row["cents"] for row in rows}
+
+
+def balances_after_payments(session: ChouetteSession) -> dict[int, int]:
+    """Each seat's money from the ledger, after the cash-outs already paid."""
+    balances = dict.fromkeys(session.seats.values_list("player_id", flat=True), 0)
+    balances.update(money_totals(session))
+    paid = [money_core.Transfer(t.payer_id, t.payee_id, t.cents) for t in session.transfers.all()]
+    return money_core.apply_transfers(balances, paid)
+
+
+def standings(session: ChouetteSession) -> list[dict]:
+    """Per seat: points, money, games played, status, in table order (seated first, box first)."""
+    totals = {
+        row["player_id"]: row
+        for row in session.ledger.values("player_id").annotate(
+            points=Sum("points"), cents=Sum("cents"), games=Count("id")
+        )
+    }
+    seats = list(session.seats.select_related("player"))
+    position = {pid: i for i, pid in enumerate(session.order)}
+    seats.sort(key=lambda s: (position.get(s.player_id, len(position)), s.player.name))
+    rows = []
+    for seat in seats:
+        total = totals.get(seat.player_id, {})
+        index = position.get(seat.player_id)
+        rows.append(
+            {
+                "seat": seat,
+                "player": seat.player,
+                "position": index,
+                "role": "box" if index == 0 else "captain" if index == 1 else "crew" if index is not None else "",
+                "points": total.get("points") or 0,
+                "cents": total.get("cents") or 0,
+                "games": total.get("games") or 0,
+            }
+        )
+    return rows
+
+
+def game_rows(session: ChouetteSession) -> list[dict]:
+    """The current games, newest first, each with its ledger lines."""
+    events = {e.pk: e for e in session.events.filter(is_current=True, kind="game").select_related("created_by")}
+    lines: dict[int, list] = {}
+    for entry in session.ledger.select_related("player").order_by("-game_number", "id"):
+        lines.setdefault(entry.game_number, []).append(entry)
+    return [
+        {"number": number, "event": events.get(rows[0].event_id), "lines": rows}
+        for number, rows in sorted(lines.items(), reverse=True)
+    ]
+
+
+def history(session: ChouetteSession) -> QuerySet[SessionEvent]:
+    """Every event version, current and retired (the audit trail)."""
+    return session.events.select_related("player", "created_by", "retired_by").order_by("seq", "version")
+
+
+def live_state(session: ChouetteSession) -> dict:
+    """The small JSON the live table polls."""
+    names = dict(session.seats.values_list("player_id", "player__name"))
+    totals = money_totals(session)
+    return {
+        "id": session.pk,
+        "status": session.status,
+        "revision": session.revision,
+        "games_played": session.games_played,
+        "next_game": session.games_played + 1,
+        "order": [{"player": pid, "name": names.get(pid, "")} for pid in session.order],
+        "sitting_out": [{"player": pid, "name": names.get(pid, "")} for pid in session.sitting_out],
+        "totals_cents": [{"player": pid, "name": names[pid], "cents": totals.get(pid, 0)} for pid in names],
+    }
+
+
+def settlement(session: ChouetteSession) -> list[Transfer]:
+    return list(session.transfers.select_related("payer", "payee"))
+
+
+def lifetime_balance(*, player: Player, club: Club) -> dict:
+    row = LedgerEntry.objects.filter(player=player, session__club=club).aggregate(
+        cents=Sum("cents"), points=Sum("points"), sessions=Count("session", distinct=True)
+    )
+    return {"cents": row["cents"] or 0, "points": row["points"] or 0, "sessions": row["sessions"]}
+
+
+def lifetime_balances(*, player: Player, user) -> list[dict]:
+    """A player's chouette balance at each club the user can see."""
+    rows = (
+        LedgerEntry.objects.filter(player=player, session__club__in=club_selectors.visible_clubs(user=user))
+        .values("session__club__name", "session__club__slug", "session__currency")
+        .annotate(cents=Sum("cents"), points=Sum("points"), sessions=Count("session", distinct=True))
+        .order_by("session__club__name")
+    )
+    return [
+        {
+            "club": row["session__club__name"],
+            "slug": row["session__club__slug"],
+            "currency": row["session__currency"],
+            "cents": row["cents"],
+            "points": row["points"],
+            "sessions": row["sessions"],
+        }
+        for row in rows
+    ]
+
+
+def club_balances(*, club: Club) -> list[dict]:
+    rows = (
+        LedgerEntry.objects.filter(session__club=club)
+        .values("player_id", "player__name")
+        .annotate(cents=Sum("cents"), sessions=Count("session", distinct=True))
+        .order_by("-cents", "player__name")
+    )
+    return list(rows)
+
+
+def club_sessions(*, club: Club) -> QuerySet[ChouetteSession]:
+    return club.chouette_sessions.annotate(players=Count("seats")).order_by("-created_at")
+
+
+def open_sessions(*, user) -> QuerySet[ChouetteSession]:
+    return visible_sessions(user=user).filter(status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
+
+
+def cash_outs(session: ChouetteSession) -> QuerySet[Transfer]:
+    return session.transfers.filter(kind="cash_out").select_related("payer", "payee")
+
+
+__all__ = ["Q"]
