@@ -136,7 +136,10 @@ def ladder_challenge(request, slug, ladder):
     ladder = _ladder(request, slug, ladder)
     if not request.user.is_authenticated:
         return redirect(f"/accounts/login/?next={ladder.get_absolute_url()}")
-    defender = ladder.positions.filter(player_id=request.POST.get("defender") or 0).select_related("player").first()
+    raw = request.POST.get("defender", "")
+    defender = None
+    if raw.isdigit():
+        defender = ladder.positions.filter(player_id=int(raw)).select_related("player").first()
     if defender is None:
         messages.error(request, _("Choose a player on the ladder to challenge."))
         return redirect(ladder)
