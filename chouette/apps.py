@@ -5,3 +5,5 @@ from django.utils.translation import gettext_lazy as _
 class ChouetteConfig(AppConfig):
     name = "chouette"
     verbose_name = _("Chouette")
+    nav_items = [(_("Chouette"), "chouette:session-list")]
+    panels = {"player": "chouette.panels.player_panel", "club": "chouette.panels.club_panel"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from chouette.core import session as core
 from chouette.core.scoring import BOX, KINDS, RESPONSES, TEAM, CubeEvent, GameEntry
 
 
@@ -106,3 +107,28 @@ def entry_from_form(data, team: list[int]) -> dict:
         if str(data.get("automatic_doubles") or "0").isdigit()
         else 0,
     }
+
+
+def core_event(row) -> core.Event:
+    """The core's event for a stored SessionEvent row."""
+    if row.kind == core.START:
+        return core.Event(core.START, order=tuple(row.payload["order"]))
+    if row.kind == core.GAME:
+        return core.Event(core.GAME, entry=entry_from_payload(row.payload))
+    return core.Event(row.kind, player=row.player_id)
+
+
+def form_from_payload(payload: dict) -> dict:
+    """Initial values of the live form for a stored game (for the correction page)."""
+    initial = {
+        "winner": payload.get("winner") or "",
+        "kind": payload.get("kind") or "single",
+        "partner": payload.get("partner") or "",
+        "automatic_doubles": payload.get("automatic_doubles") or 0,
+        "first": (payload.get("events") or [{}])[0].get("doubler", BOX),
+    }
+    for event in payload.get("events") or []:
+        prefix = "box_double" if event.get("doubler") == BOX else "team_double"
+        for answer in event.get("responses") or []:
+            initial[f"{prefix}_{answer.get('player')}"] = answer.get("response")
+    return initial

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, QuerySet, Sum
 
+from chouette import entries
+from chouette.core import session as core
 from chouette.core import settlement as money_core
+from chouette.core.rules import Rules
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, SessionStatus, Transfer
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
@@ -157,4 +160,13 @@ def cash_outs(session: ChouetteSession) -> QuerySet[Transfer]:
     return session.transfers.filter(kind="cash_out").select_related("payer", "payee")
 
 
-__all__ = ["Q"]
+def seating_before(session: ChouetteSession, number: int) -> list[int]:
+    """The order (box first) at the start of game `number`, by replaying the events before it."""
+    rules = Rules.from_dict(session.rules)
+    stakes = dict(session.seats.values_list("player_id", "stake_cents"))
+    state = core.SessionState()
+    for row in session.events.filter(is_current=True).order_by("seq"):
+        if row.kind == "game" and row.game_number >= number:
+            break
+        core.apply(state, entries.core_event(row), rules=rules, stakes=stakes)
+    return list(state.order)

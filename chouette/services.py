@@ -239,14 +239,6 @@ def _current_events(session: ChouetteSession) -> list[SessionEvent]:
     return list(session.events.filter(is_current=True).order_by("seq"))
 
 
-def _core_event(row: SessionEvent) -> core.Event:
-    if row.kind == EventKind.START:
-        return core.Event(core.START, order=tuple(row.payload["order"]))
-    if row.kind == EventKind.GAME:
-        return core.Event(core.GAME, entry=entries.entry_from_payload(row.payload))
-    return core.Event(row.kind, player=row.player_id)
-
-
 def _replay(session: ChouetteSession, rows: list[SessionEvent]):
     """Replay the events; returns the final state and the game events by number."""
     rules = _rules(session)
@@ -254,7 +246,7 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent]):
     state = core.SessionState()
     games = {}
     for row in rows:
-        event = _core_event(row)
+        event = entries.core_event(row)
         try:
             core.apply(state, event, rules=rules, stakes=stakes)
         except ChouetteError as exc:

@@ -1,0 +1,81 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from chouette.core.rules import Rules
+from clubs.models import Player
+
+RESPONSE_CHOICES = [
+    ("", "—"),
+    ("take", _("take")),
+    ("drop", _("drop")),
+    ("beaver", _("beaver")),
+    ("raccoon", _("raccoon")),
+]
+BOX_ANSWER_CHOICES = [
+    ("", "—"),
+    ("take", _("box takes")),
+    ("drop", _("box drops")),
+    ("beaver", _("box beavers")),
+    ("raccoon", _("beaver + raccoon")),
+]
+KIND_CHOICES = [("single", _("single")), ("gammon", _("gammon")), ("backgammon", _("backgammon"))]
+
+
+class SessionForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120, required=False)
+    players = forms.ModelMultipleChoiceField(
+        label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    stake_cents = forms.IntegerField(label=_("Stake per point (cents)"), min_value=1, max_value=1_000_000, initial=100)
+    order_by = forms.ChoiceField(
+        label=_("Starting order"),
+        choices=[("roll", _("Roll the dice")), ("hand", _("As listed (first is the box)"))],
+        initial="roll",
+    )
+    cubes = forms.ChoiceField(
+        label=_("Cubes"), choices=[("multi", _("One cube per team member")), ("single", _("One cube for the team"))]
+    )
+    box_keeps = forms.ChoiceField(
+        label=_("The box keeps the box"),
+        choices=[("beats_captain", _("when it beats the captain")), ("net_not_loss", _("when its net is not a loss"))],
+    )
+    acting_captain = forms.ChoiceField(
+        label=_("After the captain drops"),
+        choices=[("highest_taker", _("the highest-ranked taker captains")), ("any_taker", _("any taker may captain"))],
+    )
+    box_min_takes = forms.ChoiceField(
+        label=_("The box must take"),
+        choices=[
+            ("none", _("nothing")),
+            ("half", _("at least half of simultaneous initial cubes")),
+            ("captain", _("the captain's cube")),
+        ],
+    )
+    partner_from = forms.IntegerField(
+        label=_("Partner for the box from (players; 0 = never)"), min_value=0, max_value=20, initial=Rules.partner_from
+    )
+    partner_required = forms.BooleanField(label=_("Partner mandatory from then on"), required=False)
+    max_players = forms.IntegerField(label=_("Largest table"), min_value=3, max_value=20, initial=Rules.max_players)
+    partner_split = forms.ChoiceField(
+        label=_("Box and partner split"), choices=[("odd_to_box", _("odd point to the box")), ("even", _("evenly"))]
+    )
+    newcomer = forms.ChoiceField(
+        label=_("A newcomer joins"),
+        choices=[("bottom", _("at the bottom")), ("ahead_of_loser", _("ahead of the player who just lost"))],
+    )
+    jacoby = forms.BooleanField(label=_("Jacoby"), required=False, initial=True)
+    beaver = forms.BooleanField(label=_("Beavers"), required=False, initial=True)
+    raccoon = forms.BooleanField(label=_("Raccoons"), required=False)
+    automatic_doubles = forms.IntegerField(label=_("Automatic doubles (most)"), min_value=0, max_value=6, initial=0)
+
+    RULE_FIELDS = [
+        "cubes", "box_keeps", "acting_captain", "box_min_takes", "partner_from", "partner_required", "max_players",
+        "partner_split", "newcomer", "jacoby", "beaver", "raccoon", "automatic_doubles",
+    ]  # fmt: skip
+
+    def __init__(self, *args, players=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = players if players is not None else Player.objects.none()
+
+    def rules(self) -> dict:
+        return {name: self.cleaned_data[name] for name in self.RULE_FIELDS}

@@ -1,0 +1,27 @@
+"""Panels on the player page (lifetime chouette balance per club) and the club page (sessions)."""
+
+from django.template.loader import render_to_string
+
+from chouette import selectors
+from clubs import selectors as club_selectors
+
+
+def player_panel(request, player):
+    balances = selectors.lifetime_balances(player=player, user=request.user)
+    if not balances:
+        return None
+    return render_to_string("chouette/player_panel.html", {"balances": balances, "player": player}, request=request)
+
+
+def club_panel(request, club):
+    sessions = list(selectors.club_sessions(club=club)[:10])
+    can_start = club_selectors.has_club_role(user=request.user, club=club, at_least="player")
+    if not sessions and not can_start:
+        return None
+    context = {
+        "club": club,
+        "sessions": sessions,
+        "can_start": can_start,
+        "balances": selectors.club_balances(club=club)[:20],
+    }
+    return render_to_string("chouette/club_panel.html", context, request=request)

@@ -1,0 +1,330 @@
+"""Web pages for chouette: the history of sessions, a new table, the live table a phone at the board drives
+(it polls a small JSON state and swaps in fresh HTML when another phone changes something), corrections, and
+the settlement page. Views only call services and selectors."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from chouette import entries, selectors, services
+from chouette.core.order import ties_to_reroll
+from chouette.core.rules import Rules
+from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, SessionForm
+from chouette.models import ChouetteSession, SessionStatus
+from clubs import selectors as club_selectors
+from clubs.models import Player
+from core.api import Conflict
+
+
+def _session(request, slug, pk) -> ChouetteSession:
+    try:
+        return selectors.session_for_detail(user=request.user, slug=slug, pk=pk)
+    except ChouetteSession.DoesNotExist:
+        raise Http404(_("No such chouette session.")) from None
+
+
+def _attempt(request, action, success: str) -> bool:
+    """Run a service call; show a refusal as a message (a PermissionDenied still answers 403)."""
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    except Conflict as exc:
+        messages.error(request, str(exc.detail))
+        return False
+    messages.success(request, success)
+    return True
+
+
+def _int(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def session_list(request):
+    """The history of sessions at the clubs the visitor can see."""
+    sessions = selectors.visible_sessions(user=request.user).order_by("-created_at", "-id")
+    club = request.GET.get("club")
+    if club:
+        sessions = sessions.filter(club__slug=club)
+    page = Paginator(sessions, 30).get_page(request.GET.get("page"))
+    my_clubs = [
+        c for c in club_selectors.visible_clubs(user=request.user)
+        if club_selectors.has_club_role(user=request.user, club=c, at_least="player")
+    ] if request.user.is_authenticated else []  # fmt: skip
+    return render(request, "chouette/session_list.html", {"page": page, "my_clubs": my_clubs})
+
+
+@login_required
+def session_create(request, slug):
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    if not club_selectors.has_club_role(user=request.user, club=club, at_least="player"):
+        raise PermissionDenied(_("Only members of this club can start a chouette here."))
+    players = Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
+    form = SessionForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        chosen = list(data["players"])
+        session = None
+
+        def create():
+            nonlocal session
+            session = services.create_session(
+                actor=request.user,
+                club=club,
+                players=chosen,
+                stake_cents=data["stake_cents"],
+                rules=form.rules(),
+                name=data["name"],
+                order=[p.pk for p in chosen] if data["order_by"] == "hand" else None,
+            )
+
+        if _attempt(request, create, _("The table is open.")):
+            return redirect(session)
+    return render(request, "chouette/session_form.html", {"club": club, "form": form})
+
+
+def _team_rows(team, names, initial=None) -> list[dict]:
+    initial = initial or {}
+    return [
+        {
+            "pid": pid,
+            "name": names.get(pid, ""),
+            "box_answer": initial.get(f"box_double_{pid}", ""),
+            "team_answer": initial.get(f"team_double_{pid}", ""),
+        }
+        for pid in team
+    ]
+
+
+def _table_context(request, session) -> dict:
+    standings = selectors.standings(session)
+    names = {row["player"].pk: row["player"].name for row in standings}
+    rules = Rules.from_dict(session.rules)
+    seated = [row for row in standings if row["position"] is not None]
+    can_play = selectors.can_play(user=request.user, session=session)
+    context = {
+        "session": session,
+        "rules": rules,
+        "standings": standings,
+        "seated": seated,
+        "games": selectors.game_rows(session)[:20],
+        "cash_outs": list(selectors.cash_outs(session)),
+        "can_play": can_play,
+        "is_open": session.status == SessionStatus.OPEN,
+        "response_choices": RESPONSE_CHOICES,
+        "box_answer_choices": BOX_ANSWER_CHOICES,
+        "kind_choices": KIND_CHOICES,
+        "idempotency_key": uuid.uuid4().hex,
+        "partner_allowed": rules.partner_allowed(len(seated)),
+        "partner_needed": rules.partner_needed(len(seated)),
+        "sitting_out": [row for row in standings if row["seat"].status == "sitting_out"],
+        "others": [],
+        "team": _team_rows(session.order[1:], names),
+        "initial": {"first": "box", "kind": "single"},
+    }
+    if session.status == SessionStatus.SEATING:
+        rolls = {row["player"].pk: list(row["seat"].rolls) for row in standings}
+        if any(not r for r in rolls.values()):
+            due = [pid for pid, r in rolls.items() if not r]
+        else:
+            due = [pid for group in ties_to_reroll(rolls) for pid in group]
+        context["due_to_roll"] = [(pid, names[pid]) for pid in due]
+    if can_play and session.status != SessionStatus.FINISHED:
+        seated_ids = {row["player"].pk for row in standings if row["seat"].status != "left"}
+        context["others"] = (
+            Player.objects.filter(memberships__club=session.club, memberships__is_active=True)
+            .exclude(pk__in=seated_ids)
+            .order_by("name")
+        )
+    return context
+
+
+def session_detail(request, slug, pk):
+    """The live table."""
+    session = _session(request, slug, pk)
+    return render(request, "chouette/session_detail.html", _table_context(request, session))
+
+
+def session_fragment(request, slug, pk):
+    """The live part of the table page, for the poller to swap in without a reload."""
+    session = _session(request, slug, pk)
+    html = render_to_string("chouette/_live.html", _table_context(request, session), request=request)
+    return JsonResponse({"revision": session.revision, "html": html})
+
+
+def session_state(request, slug, pk):
+    """The small JSON a phone polls every few seconds."""
+    return JsonResponse(selectors.live_state(_session(request, slug, pk)))
+
+
+@require_POST
+@login_required
+def add_game(request, slug, pk):
+    session = _session(request, slug, pk)
+    team = list(session.order[1:])
+    payload = entries.entry_from_form(request.POST, team)
+    _attempt(
+        request,
+        lambda: services.record_game(
+            actor=request.user,
+            session=session,
+            game=payload,
+            expected_number=_int(request.POST.get("expected_number")),
+            idempotency_key=(request.POST.get("idempotency_key") or "")[:80],
+        ),
+        _("Game entered."),
+    )
+    return redirect(session)
+
+
+@require_POST
+@login_required
+def undo_game(request, slug, pk):
+    session = _session(request, slug, pk)
+    _attempt(
+        request,
+        lambda: services.undo_last_game(
+            actor=request.user, session=session, expected_number=_int(request.POST.get("expected_number"))
+        ),
+        _("Last game taken back."),
+    )
+    return redirect(session)
+
+
+@login_required
+def correct_game(request, slug, pk, number):
+    session = _session(request, slug, pk)
+    if not selectors.can_play(user=request.user, session=session):
+        raise PermissionDenied(_("Only the players at this table and the club's directors can do this."))
+    event = session.events.filter(is_current=True, kind="game", game_number=number).first()
+    if event is None:
+        raise Http404(_("No such game."))
+    order = selectors.seating_before(session, number)
+    if request.method == "POST":
+        payload = entries.entry_from_form(request.POST, order[1:])
+        done = _attempt(
+            request,
+            lambda: services.correct_game(
+                actor=request.user,
+                session=session,
+                number=number,
+                game=payload,
+                reason=request.POST.get("reason", ""),
+            ),
+            _("Game %(n)s corrected; the games after it were replayed.") % {"n": number},
+        )
+        if done:
+            return redirect(session)
+    names = dict(session.seats.values_list("player_id", "player__name"))
+    initial = entries.form_from_payload(event.payload)
+    context = {
+        "session": session,
+        "number": number,
+        "event": event,
+        "box": (order[0], names.get(order[0])),
+        "team": _team_rows(order[1:], names, initial),
+        "initial": initial,
+        "response_choices": RESPONSE_CHOICES,
+        "box_answer_choices": BOX_ANSWER_CHOICES,
+        "kind_choices": KIND_CHOICES,
+        "rules": Rules.from_dict(session.rules),
+    }
+    return render(request, "chouette/correct_game.html", context)
+
+
+@require_POST
+@login_required
+def seat_action(request, slug, pk):
+    session = _session(request, slug, pk)
+    player = Player.objects.filter(
+        pk=_int(request.POST.get("player")), memberships__club=session.club
+    ).first()  # scoped to the session's club
+    action = request.POST.get("action", "join")
+    if player is None:
+        messages.error(request, _("Choose a member of this club."))
+        return redirect(session)
+    calls = {
+        "join": (lambda: services.join(actor=request.user, session=session, player=player), _("%(name)s sits down.")),
+        "sit_out": (
+            lambda: services.sit_out(actor=request.user, session=session, player=player),
+            _("%(name)s sits out."),
+        ),
+        "come_back": (
+            lambda: services.come_back(actor=request.user, session=session, player=player),
+            _("%(name)s is back at the table."),
+        ),
+        "leave": (
+            lambda: services.leave(actor=request.user, session=session, player=player),
+            _("%(name)s left and was cashed out."),
+        ),
+    }
+    if action not in calls:
+        messages.error(request, _("Choose join, sit out, come back or leave."))
+        return redirect(session)
+    call, success = calls[action]
+    _attempt(request, call, success % {"name": player.name})
+    return redirect(session)
+
+
+@require_POST
+@login_required
+def set_order(request, slug, pk):
+    """The starting order: one round of dice, or the order by hand."""
+    session = _session(request, slug, pk)
+    if request.POST.get("by") == "hand":
+        order = [_int(v) for v in request.POST.getlist("order")]
+        _attempt(
+            request,
+            lambda: services.set_order(actor=request.user, session=session, order=[p for p in order if p]),
+            _("The order is set; play!"),
+        )
+        return redirect(session)
+    rolls = {}
+    for key, value in request.POST.items():
+        if key.startswith("roll_") and value.strip():
+            player, roll = _int(key[5:]), _int(value)
+            if player is None or roll is None:
+                messages.error(request, _("A roll is a number from 1 to 12 (one die or both)."))
+                return redirect(session)
+            rolls[player] = roll
+    _attempt(
+        request, lambda: services.roll_for_order(actor=request.user, session=session, rolls=rolls), _("Rolls noted.")
+    )
+    return redirect(session)
+
+
+@require_POST
+@login_required
+def finish(request, slug, pk):
+    session = _session(request, slug, pk)
+    if _attempt(request, lambda: services.finish_session(actor=request.user, session=session), _("Settled.")):
+        return redirect("chouette:session-settlement", slug=slug, pk=pk)
+    return redirect(session)
+
+
+def settlement(request, slug, pk):
+    """Totals, cash-outs and settlement transfers, the games and the audit trail."""
+    session = _session(request, slug, pk)
+    return render(
+        request,
+        "chouette/settlement.html",
+        {
+            "session": session,
+            "standings": selectors.standings(session),
+            "transfers": selectors.settlement(session),
+            "games": selectors.game_rows(session),
+            "history": selectors.history(session),
+        },
+    )

@@ -1,0 +1,60 @@
+// The live chouette table: poll the small JSON state every few seconds; when another phone changed the table
+// (the revision grew), swap in the fresh HTML without reloading. An entry being typed is not thrown away: the
+// form is only replaced when untouched, otherwise a notice offers to show the new state.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !window.fetch) return;
+  var stateUrl = live.getAttribute("data-state-url");
+  var fragmentUrl = live.getAttribute("data-fragment-url");
+  var revision = parseInt(live.getAttribute("data-revision"), 10);
+  var notice = document.getElementById("live-notice");
+  var dirty = false;
+  var pending = null;
+  var INTERVAL = 3000;
+
+  live.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#live-form")) dirty = true;
+  });
+  live.addEventListener("submit", function () { dirty = false; });
+
+  function swap(html, withForm) {
+    var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    ["live-state", "live-form"].forEach(function (id) {
+      if (id === "live-form" && !withForm) return;
+      var fresh = doc.getElementById(id);
+      var old = document.getElementById(id);
+      if (fresh && old) old.replaceWith(fresh);
+    });
+  }
+
+  function refresh(withForm) {
+    return fetch(fragmentUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (!data) return;
+        swap(data.html, withForm);
+        revision = data.revision;
+        live.setAttribute("data-revision", String(revision));
+        if (withForm) { dirty = false; if (notice) notice.hidden = true; }
+        else if (notice) notice.hidden = false;
+      });
+  }
+
+  function poll() {
+    fetch(stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (state) {
+        if (state && state.revision !== revision) return refresh(!dirty);
+      })
+      .catch(function () { /* offline for a moment: try again next time */ })
+      .then(function () { pending = setTimeout(poll, INTERVAL); });
+  }
+
+  var button = document.getElementById("live-refresh");
+  if (button) button.addEventListener("click", function () { refresh(true); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && pending) { clearTimeout(pending); poll(); }
+  });
+  pending = setTimeout(poll, INTERVAL);
+})();

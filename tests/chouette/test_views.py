@@ -1,0 +1,122 @@
+import pytest
+from django.test import Client
+
+from chouette.models import LedgerEntry, SessionEvent
+from tests.chouette.factories import table
+from tests.clubs.factories import MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page(session, tail=""):
+    return f"/chouette/{session.club.slug}/{session.pk}/{tail}"
+
+
+def test_a_phone_enters_e4_through_the_live_form(club):
+    session, p, director = table(club)
+    client = signed_in(p["C"].user)
+    response = client.get(page(session))
+    assert response.status_code == 200 and b"Game 1" in response.content
+    form = {
+        "expected_number": "1",
+        "idempotency_key": "k1",
+        "first": "team",
+        f"team_double_{p['B'].pk}": "take",
+        f"team_double_{p['C'].pk}": "take",
+        f"team_double_{p['D'].pk}": "drop",
+        "winner": "team",
+        "kind": "gammon",
+    }
+    response = client.post(page(session, "games/"), form, follow=True)
+    assert b"Game entered." in response.content
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": 4, "C": 4, "D": 1, "A": -9}
+    again = client.post(page(session, "games/"), form, follow=True)  # the same form sent twice: stored once
+    assert SessionEvent.objects.filter(session=session, kind="game").count() == 1
+    assert again.status_code == 200
+
+
+def test_a_refused_game_shows_the_reason_and_stores_nothing(club):
+    session, p, _ = table(club, rules={"box_min_takes": "half"})
+    client = signed_in(p["A"].user)
+    form = {
+        "expected_number": "1",
+        "first": "team",
+        f"team_double_{p['B'].pk}": "drop",
+        f"team_double_{p['C'].pk}": "drop",
+        f"team_double_{p['D'].pk}": "take",
+        "winner": "team",
+    }
+    response = client.post(page(session, "games/"), form, follow=True)
+    assert "at least half of the initial cubes doubled at once: 2 of 3" in response.content.decode()
+    assert not SessionEvent.objects.filter(session=session, kind="game").exists()
+
+
+def test_state_json_and_fragment_for_the_poller(club, django_assert_max_num_queries):
+    session, p, _ = table(club)
+    client = signed_in(p["A"].user)
+    client.post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
+    with django_assert_max_num_queries(6):
+        state = client.get(page(session, "state.json")).json()
+    assert state["games_played"] == 1 and [row["name"] for row in state["order"]] == ["B", "C", "D", "A"]
+    with django_assert_max_num_queries(25):
+        fragment = client.get(page(session, "live/")).json()
+    assert fragment["revision"] == state["revision"] and "Game 2" in fragment["html"]
+
+
+def test_rolls_then_play_then_settle_through_the_pages(club):
+    players = [MembershipFactory(club=club, player__name=n).player for n in ("Ann", "Ben", "Cid")]
+    client = signed_in(players[0].user)
+    response = client.post(
+        f"/chouette/{club.slug}/new/",
+        {
+            "players": [p.pk for p in players], "stake_cents": 100, "order_by": "roll", "cubes": "multi",
+            "box_keeps": "beats_captain", "acting_captain": "highest_taker", "box_min_takes": "none",
+            "partner_from": 6, "max_players": 10, "partner_split": "odd_to_box", "newcomer": "bottom",
+            "jacoby": "on", "beaver": "on", "automatic_doubles": 0,
+        },
+    )  # fmt: skip
+    assert response.status_code == 302
+    url = response["Location"]
+    rolls = {f"roll_{players[0].pk}": 3, f"roll_{players[1].pk}": 3, f"roll_{players[2].pk}": 6}
+    response = client.post(url + "order/", rolls, follow=True)
+    assert b"Rolls noted." in response.content and b"roll_%d" % players[2].pk not in response.content
+    client.post(url + "order/", {f"roll_{players[0].pk}": 5, f"roll_{players[1].pk}": 2})
+    client.post(url + "games/", {"winner": "box", "expected_number": "1"})
+    response = client.post(url + "finish/", follow=True)
+    text = response.content.decode()
+    assert "Cid pays" not in text and "Ann pays Cid 1.00" in text and "Ben pays Cid 1.00" in text
+
+
+def test_outsider_cannot_post_and_anonymous_can_read(club, outsider_user):
+    session, p, _ = table(club)
+    assert signed_in(outsider_user).post(page(session, "games/"), {"winner": "team"}).status_code == 403
+    assert Client().get(page(session)).status_code == 200
+    assert Client().get(f"/chouette/{club.slug}/99999/").status_code == 404
+    assert Client().get(f"/chouette/other-club/{session.pk}/").status_code == 404
+
+
+def test_player_and_club_pages_show_the_panels(club):
+    session, p, _ = table(club)
+    signed_in(p["A"].user).post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
+    player_page = Client().get(f"/players/{p['A'].pk}/").content.decode()
+    assert "Chouette" in player_page and "-15.00" in player_page
+    club_page = Client().get(f"/clubs/{club.slug}/").content.decode()
+    assert str(session) in club_page
+
+
+def test_correction_page_prefills_and_replays(club):
+    session, p, _ = table(club)
+    client = signed_in(p["A"].user)
+    client.post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
+    form_page = client.get(page(session, "games/1/correct/"))
+    assert form_page.status_code == 200 and b'value="team" checked' in form_page.content
+    response = client.post(page(session, "games/1/correct/"), {"winner": "box", "reason": "misread"}, follow=True)
+    assert b"Game 1 corrected" in response.content
+    assert LedgerEntry.objects.get(session=session, player=p["A"]).cents == 1500
