@@ -2,6 +2,8 @@
 payments and the settlement. Thin views: they validate input, look rows up inside the Calcutta, call a service
 or a selector."""
 
+from decimal import Decimal
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
@@ -51,20 +53,27 @@ class CalcuttaSerializer(serializers.ModelSerializer):
 
 
 class SettingsSerializer(serializers.Serializer):
-    house_take_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=99.99)
+    house_take_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, min_value=0, max_value=Decimal("99.99"), required=False
+    )
     payout_places = serializers.ListField(
         child=serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100),
         min_length=1,
         max_length=64,
+        required=False,
         help_text="Percent of the net pool by place (winner, finalist, 3rd, …); with the consolation share they "
         "total 100.",
     )
-    consolation_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100)
-    minimum_opening_bid = MoneyField(help_text='Money as text, e.g. "10.00".')
-    increment = MoneyField(help_text='Money as text, e.g. "5.00".')
-    buy_back_limit_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100)
-    buy_back_deadline = serializers.DateTimeField(allow_null=True)
-    self_bidding = serializers.BooleanField()
+    consolation_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False
+    )
+    minimum_opening_bid = MoneyField(required=False, help_text='Money as text, e.g. "10.00".')
+    increment = MoneyField(required=False, help_text='Money as text, e.g. "5.00".')
+    buy_back_limit_percent = serializers.DecimalField(
+        max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False
+    )
+    buy_back_deadline = serializers.DateTimeField(allow_null=True, required=False)
+    self_bidding = serializers.BooleanField(required=False)
 
     def values(self) -> dict:
         values = dict(self.validated_data)
@@ -312,8 +321,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         responses=CalcuttaSerializer,
         description="Change settings while the Calcutta is being set up (send only what changes).",
     )
-    @action(detail=True, methods=["patch"])
-    def settings(self, request, pk=None):
+    @action(detail=True, methods=["patch"], url_path="settings")
+    def change_settings(self, request, pk=None):
         data = SettingsSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         calcutta = services.update_settings(actor=request.user, calcutta=self.get_object(), **data.values())

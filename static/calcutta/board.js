@@ -1,0 +1,87 @@
+/* The live Calcutta board: polls the board's JSON and redraws the lot that is up, the bids and the lots table.
+   Used on phones, the projector view and the auctioneer's screen. No framework; text only (no HTML from data). */
+(function () {
+  "use strict";
+  var board = document.getElementById("board");
+  if (!board || !window.fetch) { return; }
+  var url = board.getAttribute("data-url");
+  var noBid = board.getAttribute("data-no-bid") || "";
+  var interval = parseInt(board.getAttribute("data-interval") || "1500", 10);
+
+  function byId(id) { return document.getElementById(id); }
+  function setText(id, text) { var node = byId(id); if (node) { node.textContent = text == null ? "" : String(text); } }
+
+  function cell(row, text, className) {
+    var td = document.createElement("td");
+    td.textContent = text == null ? "" : String(text);
+    if (className) { td.className = className; }
+    row.appendChild(td);
+  }
+
+  function render(data) {
+    setText("board-status", data.status_label);
+    setText("board-total", data.total_display);
+    setText("board-sold", data.sold);
+    setText("board-count", data.lots_count);
+    var current = data.current;
+    var box = byId("current");
+    var none = byId("no-lot");
+    if (box) { box.hidden = !current; }
+    if (none) { none.hidden = !!current; }
+    var myBid = byId("my-bid");
+    if (myBid) { myBid.hidden = !current || data.status !== "open"; }
+    if (current) {
+      setText("current-label", current.label);
+      setText("current-phase", current.phase_label);
+      setText("current-entrants", current.entrants.join(", "));
+      setText("current-high", current.high_bid_display || noBid);
+      setText("current-bidder", current.high_bidder || "");
+      setText("current-next", current.minimum_next_bid_display);
+      if (box) { box.className = "current phase-" + current.phase; }
+      var bids = byId("current-bids");
+      if (bids) {
+        bids.textContent = "";
+        current.bids.forEach(function (bid) {
+          var li = document.createElement("li");
+          li.textContent = bid.amount_display + " – " + bid.bidder;
+          bids.appendChild(li);
+        });
+      }
+      var lot = byId("my-bid-lot");
+      if (lot && lot.value !== String(current.number)) {
+        lot.value = String(current.number);
+        var amount = byId("my-bid-amount");
+        if (amount && document.activeElement !== amount) { amount.value = current.minimum_next_bid_display; }
+      }
+      var bidLot = byId("id_lot");
+      if (bidLot) { bidLot.value = String(current.number); }
+    }
+    var body = byId("lots-body");
+    if (body) {
+      body.textContent = "";
+      data.lots.forEach(function (lot) {
+        var row = document.createElement("tr");
+        row.className = "phase-" + lot.phase;
+        cell(row, lot.label);
+        cell(row, lot.entrants.join(", "));
+        cell(row, lot.phase_label);
+        cell(row, lot.price_display, "num");
+        cell(row, lot.buyer);
+        cell(row, lot.finish, "num");
+        body.appendChild(row);
+      });
+    }
+    board.setAttribute("data-version", String(data.version));
+  }
+
+  function poll() {
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (data) { render(data); }
+      })
+      .catch(function () { /* offline for a moment: the next poll tries again */ })
+      .then(function () { window.setTimeout(poll, document.hidden ? interval * 4 : interval); });
+  }
+  window.setTimeout(poll, interval);
+})();

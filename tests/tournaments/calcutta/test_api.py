@@ -1,0 +1,147 @@
+"""The Calcutta API: the live board for everyone, bids with idempotency and 409s, directors' steps, settlement."""
+
+import pytest
+
+from tests.tournaments.calcutta.rows import entry_ids, place
+from tournaments import hooks
+from tournaments.calcutta import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(calcutta, flight, director_user):
+    services.set_lots(
+        actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna"), entry_ids(flight, "Bernd")]
+    )
+    services.set_order(actor=director_user, calcutta=calcutta, order=[1, 2])
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    return calcutta
+
+
+def url(calcutta, action=""):
+    return f"/api/v1/calcuttas/{calcutta.pk}/{action + '/' if action else ''}"
+
+
+def test_anyone_reads_the_board_of_a_public_event_in_few_queries(running, api, django_assert_max_num_queries):
+    with django_assert_max_num_queries(8):
+        response = api.get(url(running, "board"))
+    assert response.status_code == 200
+    data = response.json()
+    assert data["status"] == "open"
+    assert data["current"]["number"] == 1 and data["current"]["entrants"] == ["Anna"]
+    assert data["current"]["minimum_next_bid_display"] == "10.00"
+    assert [lot["label"] for lot in data["lots"]] == ["Lot 1", "Lot 2", "the field"]
+
+
+def test_the_board_costs_the_same_queries_with_many_bids(running, director_user, api, django_assert_max_num_queries):
+    bidders = [services.register_bidder(actor=director_user, calcutta=running, name=f"b{n}") for n in range(2)]
+    for n in range(30):
+        services.place_bid(
+            actor=director_user, calcutta=running, lot_number=1, bidder=bidders[n % 2], amount=1000 + 500 * n
+        )
+    with django_assert_max_num_queries(8):
+        assert api.get(url(running, "board")).json()["current"]["high_bid"] == 1000 + 500 * 29
+
+
+def test_a_bidder_bids_through_the_api_once_per_key(running, member_user, api_as):
+    client = api_as(member_user)
+    me = client.post(url(running, "bidders"), {}, format="json")
+    assert me.status_code == 201
+    body = {"lot": 1, "bidder": me.json()["id"], "amount": "12.50", "idempotency_key": "phone-1"}
+    first = client.post(url(running, "bids"), body, format="json")
+    again = client.post(url(running, "bids"), body, format="json")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.json()["id"] == again.json()["id"] and first.json()["amount"] == 1250
+    low = client.post(url(running, "bids"), {**body, "amount": "12.75", "idempotency_key": "phone-2"}, format="json")
+    assert low.status_code == 400 and "amount" in low.json()
+
+
+def test_bad_money_names_the_field(running, director_user, api_as):
+    bidder = services.register_bidder(actor=director_user, calcutta=running, name="paul")
+    response = api_as(director_user).post(
+        url(running, "bids"), {"lot": 1, "bidder": bidder.pk, "amount": "12.345"}, format="json"
+    )
+    assert response.status_code == 400 and "amount" in response.json()
+
+
+def test_a_bid_on_a_sold_lot_answers_409(running, director_user, api_as):
+    client = api_as(director_user)
+    bidder = services.register_bidder(actor=director_user, calcutta=running, name="paul")
+    client.post(url(running, "bids"), {"lot": 1, "bidder": bidder.pk, "amount": "10.00"}, format="json")
+    for action in ("going_once", "going_twice", "sell"):
+        assert client.post(url(running, "auctioneer"), {"action": action}, format="json").status_code == 200
+    response = client.post(url(running, "bids"), {"lot": 1, "bidder": bidder.pk, "amount": "50.00"}, format="json")
+    assert response.status_code == 409 and "sold" in response.json()["detail"]
+    out_of_turn = client.post(url(running, "auctioneer"), {"action": "sell"}, format="json")
+    assert out_of_turn.status_code == 409
+
+
+def test_outsiders_cannot_run_the_auction_and_anonymous_cannot_bid(running, outsider_user, api_as, api):
+    assert (
+        api_as(outsider_user).post(url(running, "auctioneer"), {"action": "going_once"}, format="json").status_code
+        == 403
+    )
+    assert api.post(url(running, "bids"), {"lot": 1, "bidder": 1, "amount": "10"}, format="json").status_code in (
+        401,
+        403,
+    )
+
+
+def test_setup_through_the_api(flight, director_user, api_as):
+    client = api_as(director_user)
+    created = client.post(
+        "/api/v1/calcuttas/",
+        {"flight": flight.pk, "payout_places": ["60", "40"], "minimum_opening_bid": "5.00", "increment": "1.00"},
+        format="json",
+    )
+    assert created.status_code == 201, created.json()
+    calcutta = created.json()
+    assert calcutta["minimum_opening_bid"] == 500
+    bad = client.patch(f"/api/v1/calcuttas/{calcutta['id']}/settings/", {"payout_places": ["60", "30"]}, format="json")
+    assert bad.status_code == 400 and "payout_places" in bad.json()
+    proposal = client.post(f"/api/v1/calcuttas/{calcutta['id']}/lots/propose/", {"style": "pair_lesser", "singles": 2})
+    assert proposal.status_code == 200
+    groups = proposal.json()["lots"]
+    assert [len(g) for g in groups] == [1, 1, 2, 2, 2]
+    lots = client.put(f"/api/v1/calcuttas/{calcutta['id']}/lots/", {"lots": groups[:3]}, format="json")
+    assert lots.status_code == 200 and len(lots.json()) == 4  # three lots and the field
+    unknown = client.put(f"/api/v1/calcuttas/{calcutta['id']}/lots/", {"lots": [[999999]]}, format="json")
+    assert unknown.status_code == 400 and "lots" in unknown.json()
+
+
+def test_settlement_and_owner_report_through_the_api(running, flight, director_user, api_as, api):
+    client = api_as(director_user)
+    paul = services.register_bidder(actor=director_user, calcutta=running, name="paul")
+    olga = services.register_bidder(actor=director_user, calcutta=running, name="olga")
+    for lot, bidder in ((1, paul), (2, olga), (0, olga)):
+        if lot != 1:
+            client.post(url(running, "auctioneer"), {"action": "open_next_lot"}, format="json")
+        client.post(url(running, "bids"), {"lot": lot, "bidder": bidder.pk, "amount": "20.00"}, format="json")
+        for action in ("going_once", "going_twice", "sell"):
+            client.post(url(running, "auctioneer"), {"action": action}, format="json")
+    assert client.post(url(running, "auctioneer"), {"action": "close"}, format="json").status_code == 200
+    assert api.get(url(running, "settlement")).status_code == 204
+    syndicate = client.post(
+        url(running, "syndicate"),
+        {
+            "lot": 1,
+            "holder": paul.pk,
+            "shares": [{"bidder": paul.pk, "share": "1/2"}, {"bidder": olga.pk, "share": "50%"}],
+        },
+        format="json",
+    )
+    assert syndicate.status_code == 200
+    assert {(h["bidder_name"], h["share"]) for h in syndicate.json() if h["lot"] == 1} == {
+        ("paul", "1/2"),
+        ("olga", "1/2"),
+    }
+    place(flight, {"Anna": 1, "Bernd": 2, "Clara": 3, "Dieter": 3})
+    hooks.flight_results_changed(flight)
+    settlement = api.get(url(running, "settlement")).json()
+    assert (settlement["pool"], settlement["house_take"], settlement["net_pool"]) == (6000, 600, 5400)
+    assert sum(line["won"] for line in settlement["owners"]) == 5400
+    owner = api.get(url(running, f"owners/{paul.pk}")).json()
+    assert (owner["paid_in"], owner["won"]) == (1000, 1350)  # half of lot 1 (50% of 54.00) for half its price
+    assert client.post(url(running, "paid"), {"bidder": paul.pk, "paid": True}, format="json").json()["paid"] is True

@@ -1,0 +1,140 @@
+"""The Calcutta pages: setup, the auctioneer's screen, the board (phone and projector), owner and settlement."""
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.calcutta.rows import entry_ids, place
+from tournaments import hooks
+from tournaments.calcutta import services
+from tournaments.calcutta.models import Bid, CalcuttaStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user=None):
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_director_creates_a_calcutta_from_the_list(flight, director_user):
+    response = client_for(director_user).post(
+        "/calcuttas/",
+        {
+            "flight": flight.pk,
+            "payout_places": "50, 30, 20",
+            "consolation_percent": "0",
+            "house_take_percent": "10",
+            "minimum_opening_bid": "5,00",
+            "increment": "1.00",
+            "buy_back_limit_percent": "50",
+        },
+        follow=True,
+    )
+    assert response.status_code == 200
+    calcutta = flight.calcutta
+    assert calcutta.payout_places == ["50", "30", "20"] and calcutta.minimum_opening_bid == 500
+    assert "Register the bidders" in response.content.decode()
+
+
+def test_a_payout_table_short_of_100_is_refused_with_a_message(calcutta, director_user):
+    response = client_for(director_user).post(
+        f"/calcuttas/{calcutta.pk}/settings/",
+        {
+            "payout_places": "50, 30",
+            "consolation_percent": "0",
+            "house_take_percent": "10",
+            "minimum_opening_bid": "1.00",
+            "increment": "1.00",
+            "buy_back_limit_percent": "50",
+        },
+        follow=True,
+    )
+    assert "must total exactly 100%" in response.content.decode()
+
+
+def test_lots_editor_groups_entrants_by_number(calcutta, flight, director_user):
+    anna, bernd, clara = entry_ids(flight, "Anna", "Bernd", "Clara")
+    client_for(director_user).post(
+        f"/calcuttas/{calcutta.pk}/lots/", {f"lot-{anna}": "2", f"lot-{bernd}": "2", f"lot-{clara}": "5"}
+    )
+    lots = {lot.number: sorted(lot.entries.values_list("player__name", flat=True)) for lot in calcutta.lots.all()}
+    assert lots[1] == ["Anna", "Bernd"] and lots[2] == ["Clara"] and len(lots[0]) == 5
+
+
+def test_the_director_proposes_lots_by_rating_and_sees_them_filled_in(calcutta, director_user):
+    response = client_for(director_user).post(
+        f"/calcuttas/{calcutta.pk}/lots/propose/",
+        {"style": "balanced", "singles": "0", "group_size": "4", "field": "0"},
+    )
+    assert response.status_code == 200
+    assert response.content.decode().count('class="lot-number"') == 8
+    assert 'value="1" class="lot-number"' in response.content.decode()
+
+
+def test_the_auctioneer_runs_a_lot_from_the_page(calcutta, flight, director_user):
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    paul = services.register_bidder(actor=director_user, calcutta=calcutta, name="paul")
+    client = client_for(director_user)
+    for action in ("open", "open_next_lot"):
+        client.post(f"/calcuttas/{calcutta.pk}/auctioneer/step/", {"action": action})
+    page = client.get(f"/calcuttas/{calcutta.pk}/auctioneer/").content.decode()
+    assert "Anna" in page and "10.00" in page
+    client.post(
+        f"/calcuttas/{calcutta.pk}/bids/", {"lot": "1", "bidder": paul.pk, "amount": "15.00", "idempotency_key": "x1"}
+    )
+    client.post(
+        f"/calcuttas/{calcutta.pk}/bids/", {"lot": "1", "bidder": paul.pk, "amount": "15.00", "idempotency_key": "x1"}
+    )
+    assert Bid.objects.filter(calcutta=calcutta).count() == 1
+    for action in ("going_once", "going_twice", "sell"):
+        client.post(f"/calcuttas/{calcutta.pk}/auctioneer/step/", {"action": action})
+    late = client.post(
+        f"/calcuttas/{calcutta.pk}/bids/", {"lot": "1", "bidder": paul.pk, "amount": "99.00"}, follow=True
+    ).content.decode()
+    assert "This lot has been sold" in late
+    out_of_turn = client.post(f"/calcuttas/{calcutta.pk}/auctioneer/step/", {"action": "sell"}, follow=True)
+    assert "No lot is up; open the next lot." in out_of_turn.content.decode()
+
+
+def test_only_directors_see_the_auctioneer(calcutta, member_user):
+    assert client_for(member_user).get(f"/calcuttas/{calcutta.pk}/auctioneer/").status_code == 403
+    assert (
+        client_for(member_user).post(f"/calcuttas/{calcutta.pk}/auctioneer/step/", {"action": "open"}).status_code
+        == 403
+    )
+
+
+def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_user):
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    olga = services.register_bidder(actor=director_user, calcutta=calcutta, name="olga")
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=2000)
+    anonymous = client_for()
+    board = anonymous.get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
+    assert "20.00" in board and "olga" in board and "board.js" in board
+    assert 'class="board projector"' in anonymous.get(f"/calcuttas/{calcutta.pk}/board/?projector=1").content.decode()
+    for action in ("going_once", "going_twice", "sell", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=olga, amount=1000)
+    for action in ("going_once", "going_twice", "sell", "close"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    place(flight, {"Anna": 1, "Bernd": 2, "Clara": 3, "Dieter": 3})
+    hooks.flight_results_changed(flight)
+    calcutta.refresh_from_db()
+    assert calcutta.status == CalcuttaStatus.SETTLED
+    owner = anonymous.get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").content.decode()
+    assert "30.00" in owner and "27.00" in owner  # paid in 30.00; the whole net pool 27.00 won
+    report = anonymous.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
+    assert "Net pool" in report and "27.00" in report and "@media print" not in report
+    assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/999999/").status_code == 404
+
+
+def test_private_events_hide_their_calcutta(calcutta, outsider_user):
+    event = calcutta.flight.event
+    event.is_public = False
+    event.save()
+    assert client_for(outsider_user).get(f"/calcuttas/{calcutta.pk}/board/").status_code == 404
+    assert client_for().get(f"/api/v1/calcuttas/{calcutta.pk}/board/").status_code == 404

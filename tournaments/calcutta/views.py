@@ -1,0 +1,437 @@
+"""Web pages for Calcutta auctions: the list, the director's setup, the auctioneer's screen, the public board
+(phones and a projector), an owner's page and the printable settlement. Views only call services and selectors."""
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs.models import Role
+from core.api import Conflict
+from tournaments.calcutta import core, forms, selectors, services
+from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus, LotPhase
+
+
+def _calcutta(request, pk) -> Calcutta:
+    try:
+        return selectors.calcutta_for(user=request.user, pk=pk)
+    except Calcutta.DoesNotExist:
+        raise Http404(_("No such Calcutta.")) from None
+
+
+def _require_director(request, calcutta: Calcutta) -> None:
+    if not calcutta.user_is_director(request.user):
+        raise PermissionDenied(_("Only a director of this event can do this."))
+
+
+def _bidder(calcutta: Calcutta, bidder_id) -> Bidder:
+    try:
+        return calcutta.bidders.get(pk=int(bidder_id))
+    except (Bidder.DoesNotExist, TypeError, ValueError):
+        raise Http404(_("No such bidder at this Calcutta.")) from None
+
+
+def _attempt(request, action, success: str) -> bool:
+    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
+    try:
+        action()
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return False
+    except Conflict as exc:
+        messages.error(request, str(exc.detail))
+        return False
+    messages.success(request, success)
+    return True
+
+
+def _form_errors(request, form) -> None:
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else ""
+        messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
+
+
+def _directed_flights(user):
+    from tournaments.models import Flight
+
+    flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
+    if user.is_superuser:
+        return flights
+    directs_club = Q(
+        event__club__memberships__player__user=user,
+        event__club__memberships__is_active=True,
+        event__club__memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
+    )
+    return flights.filter(Q(event__directors=user) | directs_club).distinct()
+
+
+def calcutta_list(request):
+    calcuttas = selectors.visible_calcuttas(user=request.user).order_by("-created_at", "-id")[:100]
+    flights = list(_directed_flights(request.user)[:200]) if request.user.is_authenticated else []
+    form = forms.CreateForm(flights=flights, initial={"payout_places": "70, 30"})
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        form = forms.CreateForm(request.POST, flights=flights)
+        if form.is_valid():
+            values = dict(form.cleaned_data)
+            flight = next(f for f in flights if f.pk == values.pop("flight"))
+            created = []
+            if _attempt(
+                request,
+                lambda: created.append(services.create_calcutta(actor=request.user, flight=flight, **values)),
+                _("Calcutta created. Register the bidders and make the lots."),
+            ):
+                return redirect(created[0])
+        else:
+            _form_errors(request, form)
+    return render(request, "calcutta/list.html", {"calcuttas": calcuttas, "form": form, "flights": flights})
+
+
+def _lot_rows(calcutta: Calcutta, proposal=None):
+    """One row per entrant with the lot number it is in (blank: the field), for the lots editor."""
+    lot_of = {}
+    if proposal is not None:
+        lot_of = {entry_id: number for number, group in enumerate(proposal, start=1) for entry_id in group}
+    else:
+        for lot in calcutta.lots.filter(is_field=False).prefetch_related("entries"):
+            for entry in lot.entries.all():
+                lot_of[entry.pk] = lot.number
+    entries = services.calcutta_entries(calcutta)
+    players = {e.pk: e for e in calcutta.flight.entries.select_related("player").filter(pk__in=[e.pk for e in entries])}
+    return [{"entry": players[e.pk], "lot": lot_of.get(e.pk, "")} for e in entries]
+
+
+def detail(request, pk, proposal=None, propose_form=None):
+    calcutta = _calcutta(request, pk)
+    is_director = calcutta.user_is_director(request.user)
+    setup = calcutta.status == CalcuttaStatus.SETUP
+    context = {
+        "calcutta": calcutta,
+        "board": selectors.board(calcutta=calcutta),
+        "bidders": selectors.bidders(calcutta=calcutta),
+        "is_director": is_director,
+        "setup": setup,
+        "my_bidder": calcutta.bidders.filter(user=request.user).first() if request.user.is_authenticated else None,
+        "settlement": selectors.current_settlement(calcutta),
+    }
+    if is_director:
+        from clubs.models import Player
+
+        context |= {
+            "settings_form": forms.SettingsForm.for_calcutta(calcutta),
+            "bidder_form": forms.BidderForm(
+                players=Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
+            ),
+            "lot_rows": _lot_rows(calcutta, proposal) if setup else [],
+            "proposal": proposal is not None,
+            "propose_form": propose_form or forms.ProposeForm(),
+            "order_text": ", ".join(str(n) for n in calcutta.order),
+        }
+    return render(request, "calcutta/detail.html", context)
+
+
+@require_POST
+@login_required
+def update_settings(request, pk):
+    calcutta = _calcutta(request, pk)
+    form = forms.SettingsForm(request.POST)
+    if form.is_valid():
+        _attempt(
+            request,
+            lambda: services.update_settings(actor=request.user, calcutta=calcutta, **form.cleaned_data),
+            _("Settings saved."),
+        )
+    else:
+        _form_errors(request, form)
+    return redirect(calcutta)
+
+
+@require_POST
+@login_required
+def set_lots(request, pk):
+    calcutta = _calcutta(request, pk)
+    _require_director(request, calcutta)
+    groups: dict[int, list[int]] = {}
+    for key, value in request.POST.items():
+        if not key.startswith("lot-") or not value.strip():
+            continue
+        try:
+            entry_id, number = int(key[4:]), int(value)
+        except ValueError:
+            messages.error(request, _("Lot numbers are whole numbers; leave the box empty for the field."))
+            return redirect(calcutta)
+        if number < 1 or number > 9999:
+            messages.error(request, _("Lot numbers start at 1; leave the box empty for the field."))
+            return redirect(calcutta)
+        groups.setdefault(number, []).append(entry_id)
+    ordered = [groups[number] for number in sorted(groups)]
+    _attempt(
+        request,
+        lambda: services.set_lots(actor=request.user, calcutta=calcutta, groups=ordered),
+        _("Lots saved (renumbered 1, 2, … in the order of their numbers)."),
+    )
+    return redirect(calcutta)
+
+
+@require_POST
+@login_required
+def propose_lots(request, pk):
+    calcutta = _calcutta(request, pk)
+    _require_director(request, calcutta)
+    form = forms.ProposeForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(calcutta)
+    try:
+        proposal = selectors.propose_lots(calcutta=calcutta, **form.cleaned_data)
+    except core.CalcuttaError as exc:
+        messages.error(request, exc.message)
+        return redirect(calcutta)
+    messages.info(request, _("A grouping by rating is filled in below; edit it and save the lots."))
+    return detail(request, pk, proposal=proposal, propose_form=form)
+
+
+@require_POST
+@login_required
+def set_order(request, pk):
+    calcutta = _calcutta(request, pk)
+    text = request.POST.get("order", "")
+    try:
+        order = [int(part) for part in text.replace(";", ",").replace(" ", ",").split(",") if part.strip()]
+    except ValueError:
+        messages.error(request, _("Write the lot numbers separated by commas, e.g. 3, 1, 2."))
+        return redirect(calcutta)
+    _attempt(
+        request,
+        lambda: services.set_order(
+            actor=request.user, calcutta=calcutta, order=order, reseed=bool(request.POST.get("reseed"))
+        ),
+        _("Auction order saved."),
+    )
+    return redirect(calcutta)
+
+
+@require_POST
+@login_required
+def register_bidder(request, pk):
+    from clubs.models import Player
+
+    calcutta = _calcutta(request, pk)
+    players = Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
+    form = forms.BidderForm(request.POST, players=players)
+    if form.is_valid():
+        player = players.filter(pk=form.cleaned_data["player"]).first() if form.cleaned_data["player"] else None
+        _attempt(
+            request,
+            lambda: services.register_bidder(
+                actor=request.user, calcutta=calcutta, name=form.cleaned_data["name"], player=player
+            ),
+            _("Bidder registered."),
+        )
+    else:
+        _form_errors(request, form)
+    return redirect(request.POST.get("next") == "auctioneer" and reverse("calcutta:auctioneer", args=[pk]) or calcutta)
+
+
+def auctioneer(request, pk):
+    calcutta = _calcutta(request, pk)
+    _require_director(request, calcutta)
+    board = selectors.board(calcutta=calcutta)
+    current = board["current"]
+    bidders = list(calcutta.bidders.order_by("name"))
+    bid_form = forms.BidForm(
+        bidders=bidders,
+        initial={
+            "lot": current["number"] if current else 0,
+            "amount": current["minimum_next_bid_display"] if current else "",
+            "idempotency_key": uuid.uuid4().hex,
+        },
+    )
+    phase = current["phase"] if current else None
+    running = calcutta.status == CalcuttaStatus.OPEN
+    last = calcutta.actions.order_by("-step").first()
+    steps = {
+        ActionKind.OPEN: calcutta.status == CalcuttaStatus.SETUP,
+        ActionKind.OPEN_NEXT_LOT: running and current is None,
+        ActionKind.GOING_ONCE: phase == LotPhase.OPEN and current["high_bid"] is not None,
+        ActionKind.GOING_TWICE: phase == LotPhase.GOING_ONCE,
+        ActionKind.SELL: phase == LotPhase.GOING_TWICE,
+        ActionKind.PASS_LOT: phase == LotPhase.OPEN and current["high_bid"] is None,
+        ActionKind.UNDO_LAST: running
+        and current is None
+        and last is not None
+        and last.action in (ActionKind.SELL, ActionKind.PASS_LOT),
+        ActionKind.CLOSE: running and current is None,
+    }
+    context = {
+        "calcutta": calcutta,
+        "board": board,
+        "bid_form": bid_form,
+        "steps": [(kind, ActionKind(kind).label, enabled) for kind, enabled in steps.items()],
+        "bidder_form": forms.BidderForm(),
+    }
+    return render(request, "calcutta/auctioneer.html", context)
+
+
+@require_POST
+@login_required
+def step(request, pk):
+    calcutta = _calcutta(request, pk)
+    action = request.POST.get("action", "")
+    label = ActionKind(action).label if action in ActionKind.values else action
+    _attempt(request, lambda: services.auctioneer_step(actor=request.user, calcutta=calcutta, action=action), label)
+    return redirect("calcutta:auctioneer", pk=pk)
+
+
+@require_POST
+@login_required
+def bid(request, pk):
+    calcutta = _calcutta(request, pk)
+    bidders = list(calcutta.bidders.all())
+    form = forms.BidForm(request.POST, bidders=bidders)
+    back = request.POST.get("next") == "board" and reverse("calcutta:board", args=[pk])
+    if form.is_valid():
+        values = form.cleaned_data
+        bidder = next(b for b in bidders if b.pk == values["bidder"])
+        _attempt(
+            request,
+            lambda: services.place_bid(
+                actor=request.user,
+                calcutta=calcutta,
+                lot_number=values["lot"],
+                bidder=bidder,
+                amount=values["amount"] or 0,
+                idempotency_key=values["idempotency_key"],
+            ),
+            _("Bid of %(amount)s by %(name)s.") % {"amount": core.format_money(values["amount"] or 0), "name": bidder},
+        )
+    else:
+        _form_errors(request, form)
+    return redirect(back or reverse("calcutta:auctioneer", args=[pk]))
+
+
+def board(request, pk):
+    calcutta = _calcutta(request, pk)
+    projector = request.GET.get("projector") == "1"
+    my_bidder = calcutta.bidders.filter(user=request.user).first() if request.user.is_authenticated else None
+    context = {
+        "calcutta": calcutta,
+        "board": selectors.board(calcutta=calcutta),
+        "projector": projector,
+        "my_bidder": my_bidder,
+        "idempotency_key": uuid.uuid4().hex,
+    }
+    return render(request, "calcutta/board.html", context)
+
+
+def owner(request, pk, bidder):
+    calcutta = _calcutta(request, pk)
+    the_bidder = _bidder(calcutta, bidder)
+    is_director = calcutta.user_is_director(request.user)
+    is_self = request.user.is_authenticated and the_bidder.user_id == request.user.pk
+    context = {
+        "calcutta": calcutta,
+        "report": selectors.owner_report(calcutta=calcutta, bidder=the_bidder),
+        "is_director": is_director,
+        "can_change": (is_director or is_self) and calcutta.status in (CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED),
+        "syndicate_form": forms.SyndicateForm(),
+        "buy_back_form": forms.OwnershipForm(),
+    }
+    return render(request, "calcutta/owner.html", context)
+
+
+@require_POST
+@login_required
+def set_paid(request, pk, bidder):
+    calcutta = _calcutta(request, pk)
+    the_bidder = _bidder(calcutta, bidder)
+    paid = request.POST.get("paid") == "1"
+    _attempt(
+        request,
+        lambda: services.set_paid(actor=request.user, calcutta=calcutta, bidder=the_bidder, paid=paid),
+        _("Marked as paid.") if paid else _("Marked as not paid."),
+    )
+    return redirect(request.POST.get("next") == "detail" and calcutta.get_absolute_url() or the_bidder)
+
+
+@require_POST
+@login_required
+def syndicate(request, pk, bidder):
+    calcutta = _calcutta(request, pk)
+    holder = _bidder(calcutta, bidder)
+    form = forms.SyndicateForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect(holder)
+    by_name = {b.name.casefold(): b for b in calcutta.bidders.all()}
+    unknown = [name for name, _share in form.cleaned_data["shares"] if name.casefold() not in by_name]
+    if unknown:
+        messages.error(
+            request, _("Not registered as bidders: %(names)s. Register them first.") % {"names": ", ".join(unknown)}
+        )
+        return redirect(holder)
+    shares = {by_name[name.casefold()]: share for name, share in form.cleaned_data["shares"]}
+    _attempt(
+        request,
+        lambda: services.form_syndicate(
+            actor=request.user, calcutta=calcutta, lot_number=form.cleaned_data["lot"], holder=holder, shares=shares
+        ),
+        _("Syndicate formed."),
+    )
+    return redirect(holder)
+
+
+@require_POST
+@login_required
+def buy_back(request, pk, bidder):
+    calcutta = _calcutta(request, pk)
+    player = _bidder(calcutta, bidder)
+    form = forms.OwnershipForm(request.POST)
+    if form.is_valid():
+        _attempt(
+            request,
+            lambda: services.buy_back(
+                actor=request.user,
+                calcutta=calcutta,
+                lot_number=form.cleaned_data["lot"],
+                bidder=player,
+                share=form.cleaned_data["share"],
+            ),
+            _("Buy-back recorded."),
+        )
+    else:
+        _form_errors(request, form)
+    return redirect(player)
+
+
+def settlement(request, pk):
+    calcutta = _calcutta(request, pk)
+    context = {
+        "calcutta": calcutta,
+        "report": selectors.settlement_report(calcutta=calcutta),
+        "is_director": calcutta.user_is_director(request.user),
+    }
+    return render(request, "calcutta/settlement.html", context)
+
+
+@require_POST
+@login_required
+def settle(request, pk):
+    calcutta = _calcutta(request, pk)
+    _require_director(request, calcutta)
+    if services.settle_calcutta(calcutta=calcutta) is None:
+        calcutta.refresh_from_db()
+        messages.error(
+            request, calcutta.settlement_note or _("The Calcutta cannot be settled before the auction closes.")
+        )
+    else:
+        messages.success(request, _("Settled from the bracket as it stands."))
+    return redirect("calcutta:settlement", pk=pk)
