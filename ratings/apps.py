@@ -10,7 +10,9 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.matchplay.hooks import on_result_confirmed
-        from ratings import ladder_services, services
+        from ratings import ladder_services, points_services, services
+        from tournaments.hooks import on_flight_results_changed
 
         on_result_confirmed(services.on_result_confirmed)
         on_result_confirmed(ladder_services.on_result_confirmed)
+        on_flight_results_changed(points_services.on_flight_results_changed)

@@ -214,9 +214,46 @@ class PointsScheme(models.TextChoices):
     ABT = "abt", _("ABT factor pools")
 
 
+class EventPoints(models.Model):
+    """Which points scheme an event awards (one row per event), with the scheme's weights. The tournaments app
+    knows nothing about points: this row is how a director chooses."""
+
+    event = models.OneToOneField("tournaments.Event", on_delete=models.CASCADE, related_name="points_scheme")
+    scheme = models.CharField(_("scheme"), max_length=16, choices=PointsScheme.choices)
+    event_weight = models.FloatField(_("event weight (USBGF EW)"), default=1.0)
+    division_weight = models.FloatField(
+        _("division weight (USBGF DW)"), default=1.0, help_text=_("1.0 open, 0.7 intermediate, 0.5 novice.")
+    )
+    split_ties = models.BooleanField(
+        _("split tied places (USBGF 2015 rule)"), default=False, help_text=_("Off: the 2019 rule.")
+    )
+    division_factor = models.FloatField(
+        _("division factor (ABT)"), default=1.0, help_text=_("1 main division, 0.5 second, 0.25 third.")
+    )
+    strength_of_field = models.FloatField(
+        _("strength of field"), null=True, blank=True, help_text=_("Mean entrant rating, fixed at the first award.")
+    )
+    awarded_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = _("event points")
+        constraints = [
+            models.CheckConstraint(condition=Q(scheme__in=PointsScheme.values), name="event_points_scheme_known"),
+            models.CheckConstraint(
+                condition=Q(event_weight__gt=0) & Q(division_weight__gt=0) & Q(division_factor__gt=0),
+                name="event_points_weights_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.get_scheme_display()}"
+
+
 class PointsAward(models.Model):
     """Points one player earned at one event under its scheme; replaced whenever the event's results change."""
 
+    event = models.ForeignKey("tournaments.Event", on_delete=models.CASCADE, related_name="points_awards")
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="points_awards")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="points_awards")
     scheme = models.CharField(_("scheme"), max_length=16, choices=PointsScheme.choices)
@@ -228,6 +265,7 @@ class PointsAward(models.Model):
     class Meta:
         ordering = ["-awarded_on", "place"]
         constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="points_award_once_per_event"),
             models.CheckConstraint(condition=Q(points__gte=0), name="points_award_not_negative"),
             models.CheckConstraint(condition=Q(place__gte=1), name="points_award_place_at_least_1"),
             models.CheckConstraint(condition=Q(scheme__in=PointsScheme.values), name="points_award_scheme_known"),

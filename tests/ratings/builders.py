@@ -31,3 +31,14 @@ def correct(director, match, *, winner_side):
     matchplay.submit_report(actor=director, match=match, method="final_score", scores=scores, as_director=True)
     match.refresh_from_db()
     return match
+
+
+def event_of(club, *, on=None, slug="cup"):
+    """A finished event of the club (points awards need one)."""
+    from tournaments.models import Event
+
+    day = on or timezone.localdate()
+    event, _created = Event.objects.get_or_create(
+        club=club, slug=slug, defaults={"name": slug.title(), "starts_on": day, "ends_on": day, "status": "finished"}
+    )
+    return event

@@ -7,7 +7,7 @@ import pytest
 from clubs.models import Membership
 from ratings.models import ClubSeason, PointsAward
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
-from tests.ratings.builders import played
+from tests.ratings.builders import event_of, played
 
 pytestmark = pytest.mark.django_db
 
@@ -65,8 +65,12 @@ def test_leaderboard_by_season_and_scheme(client, club, history):
     today = datetime.date.today()
     season = ClubSeason.objects.create(club=club, name="This year", starts_on=today.replace(month=1, day=1),
                                        ends_on=today.replace(month=12, day=31))  # fmt: skip
-    PointsAward.objects.create(club=club, player=c, scheme="abt", awarded_on=today, place=1, points=12.5)
-    PointsAward.objects.create(club=club, player=b, scheme="usbgf", awarded_on=today, place=1, points=3.0)
+    PointsAward.objects.create(
+        event=event_of(club), club=club, player=c, scheme="abt", awarded_on=today, place=1, points=12.5
+    )
+    PointsAward.objects.create(
+        event=event_of(club), club=club, player=b, scheme="usbgf", awarded_on=today, place=1, points=3.0
+    )
     body = client.get(f"/clubs/{club.slug}/leaderboard/?scheme=abt").content.decode()
     assert body.index("Clara") < body.index("Anna") and "12.50" in body
     body = client.get(f"/clubs/{club.slug}/leaderboard/?scheme=usbgf&season={season.pk}").content.decode()
@@ -82,7 +86,13 @@ def _add_players(club, director, n):
         played(director, club, players[i], players[i + 1], day=i)
     for player in players[:n:3]:
         PointsAward.objects.create(
-            club=club, player=player, scheme="gammonpoints", awarded_on=datetime.date.today(), place=1, points=2
+            event=event_of(club),
+            club=club,
+            player=player,
+            scheme="gammonpoints",
+            awarded_on=datetime.date.today(),
+            place=1,
+            points=2,
         )
     return players
 
