@@ -1,0 +1,170 @@
+"""Simultaneous bids on PostgreSQL: the Calcutta row lock makes exactly one of two equal bids the high bid, and a
+retried bid with the same idempotency key is placed once.
+
+Each thread sends a real API request through its own database connection; every request is slowed down right
+after it took the lock so the two always overlap. The last test takes the lock away: then both requests read
+"no bid yet" and only the database's unique step number stops the second insert (409) — the lock is what makes
+the requests line up and gives the loser a clear "bid at least …" instead.
+"""
+
+import threading
+import time
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.tournaments.calcutta.rows import entry_ids, make_flight
+from tournaments.calcutta import services
+from tournaments.calcutta.models import Bid, Calcutta
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+OVERLAP_SECONDS = 0.4
+
+
+@pytest.fixture
+def auction():
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    flight = make_flight(club)
+    calcutta = services.create_calcutta(
+        actor=director, flight=flight, payout_places=["100"], minimum_opening_bid=1000, increment=500
+    )
+    services.set_lots(actor=director, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    paul = services.register_bidder(actor=director, calcutta=calcutta, name="paul")
+    olga = services.register_bidder(actor=director, calcutta=calcutta, name="olga")
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director, calcutta=calcutta, action=action)
+    return calcutta, director, paul, olga
+
+
+@pytest.fixture
+def slow_lock(monkeypatch):
+    locking = services._lock
+
+    def lock_then_wait(calcutta):
+        locked = locking(calcutta)
+        time.sleep(OVERLAP_SECONDS)
+        return locked
+
+    monkeypatch.setattr(services, "_lock", lock_then_wait)
+
+
+@pytest.fixture
+def no_lock(monkeypatch):
+    def read_then_wait(calcutta):
+        unlocked = Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
+        time.sleep(OVERLAP_SECONDS)
+        return unlocked
+
+    monkeypatch.setattr(services, "_lock", read_then_wait)
+
+
+def simultaneously(user, path, *bodies):
+    """POST the bodies at the same instant from separate threads; return the responses (status, json)."""
+    barrier = threading.Barrier(len(bodies))
+    answers = [None] * len(bodies)
+
+    def send(index, body):
+        client = APIClient()
+        client.force_authenticate(user)
+        try:
+            barrier.wait(timeout=10)
+            response = client.post(path, body, format="json")
+            answers[index] = (response.status_code, response.json())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(i, body)) for i, body in enumerate(bodies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return answers
+
+
+def bids_url(calcutta):
+    return f"/api/v1/calcuttas/{calcutta.pk}/bids/"
+
+
+def test_two_equal_bids_at_once_make_exactly_one_high_bid(auction, slow_lock):
+    calcutta, director, paul, olga = auction
+    answers = simultaneously(
+        director,
+        bids_url(calcutta),
+        {"lot": 1, "bidder": paul.pk, "amount": "10.00"},
+        {"lot": 1, "bidder": olga.pk, "amount": "10.00"},
+    )
+    assert sorted(status for status, _ in answers) == [201, 400]
+    refused = next(body for status, body in answers if status == 400)
+    assert refused == {"amount": ["Bid at least 15.00."]}  # the second saw the first one's bid
+    assert Bid.objects.filter(calcutta=calcutta).count() == 1
+    lot = calcutta.lots.get(number=1)
+    winner = next(body for status, body in answers if status == 201)
+    assert (lot.high_bid, lot.high_bidder_id) == (1000, winner["bidder"])
+
+
+def test_a_retried_bid_with_the_same_key_is_placed_once(auction, slow_lock):
+    calcutta, director, paul, _ = auction
+    body = {"lot": 1, "bidder": paul.pk, "amount": "10.00", "idempotency_key": "phone-7"}
+    answers = simultaneously(director, bids_url(calcutta), body, body)
+    assert sorted(status for status, _ in answers) == [200, 201]
+    assert answers[0][1]["id"] == answers[1][1]["id"]
+    assert Bid.objects.filter(calcutta=calcutta).count() == 1
+
+
+def test_a_bid_racing_the_hammer_is_refused_or_counted_never_lost(auction, slow_lock):
+    calcutta, director, paul, olga = auction
+    services.place_bid(actor=director, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    for action in ("going_once", "going_twice"):
+        services.auctioneer_step(actor=director, calcutta=calcutta, action=action)
+    barrier = threading.Barrier(2)
+    answers = {}
+
+    def sell():
+        client = APIClient()
+        client.force_authenticate(director)
+        try:
+            barrier.wait(timeout=10)
+            answers["sell"] = client.post(
+                f"/api/v1/calcuttas/{calcutta.pk}/auctioneer/", {"action": "sell"}, format="json"
+            ).status_code
+        finally:
+            connection.close()
+
+    def bid():
+        client = APIClient()
+        client.force_authenticate(director)
+        try:
+            barrier.wait(timeout=10)
+            answers["bid"] = client.post(
+                bids_url(calcutta), {"lot": 1, "bidder": olga.pk, "amount": "15.00"}, format="json"
+            ).status_code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sell), threading.Thread(target=bid)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    lot = calcutta.lots.get(number=1)
+    if answers["bid"] == 201:  # the bid came first and re-opened the lot: "sold" was out of turn
+        assert answers["sell"] == 409 and lot.phase == "open" and lot.high_bid == 1500
+    else:  # the hammer fell first: the bid is refused as on a sold lot
+        assert (answers["sell"], answers["bid"]) == (200, 409) and (lot.phase, lot.price) == ("sold", 1000)
+
+
+def test_without_the_row_lock_the_race_reaches_the_database(auction, no_lock):
+    calcutta, director, paul, olga = auction
+    answers = simultaneously(
+        director,
+        bids_url(calcutta),
+        {"lot": 1, "bidder": paul.pk, "amount": "10.00"},
+        {"lot": 1, "bidder": olga.pk, "amount": "10.00"},
+    )
+    # Both read "no bid yet" and both decided they were the high bid; only the unique step number per Calcutta
+    # stopped the second insert, answered as a bare 409 instead of the lock's clear "bid at least 15.00".
+    assert sorted(status for status, _ in answers) == [201, 409]
