@@ -1,0 +1,40 @@
+import pytest
+
+from tests.clubs.factories import MembershipFactory
+from tests.tournaments.calcutta.rows import entry_ids, make_flight
+from tournaments.calcutta import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_public_board_shows_a_new_high_bid_without_a_reload(live_server, page, club):
+    director = MembershipFactory(club=club, role="director").player.user
+    flight = make_flight(club)
+    calcutta = services.create_calcutta(
+        actor=director, flight=flight, payout_places=["70", "30"], minimum_opening_bid=1000, increment=500
+    )
+    services.set_lots(actor=director, calcutta=calcutta, groups=[entry_ids(flight, "Anna", "Bernd")])
+    paul = services.register_bidder(actor=director, calcutta=calcutta, name="Paul Bidder")
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director, calcutta=calcutta, action=action)
+
+    page.goto(f"{live_server.url}/calcuttas/{calcutta.pk}/board/")
+    assert page.locator("#current-entrants").inner_text() == "Anna, Bernd"
+    assert page.locator("#current-high").inner_text() == "No bid yet"
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+    # A bid arrives through the API (e.g. the auctioneer's phone); the board's poll picks it up.
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(director)
+    response = client.post(
+        f"/api/v1/calcuttas/{calcutta.pk}/bids/",
+        {"lot": 1, "bidder": paul.pk, "amount": "25.00", "idempotency_key": "browser-1"},
+        format="json",
+    )
+    assert response.status_code == 201
+    page.wait_for_function("document.getElementById('current-high').textContent === '25.00'")
+    assert page.locator("#current-bidder").inner_text() == "Paul Bidder"
+    assert page.locator("#current-next").inner_text() == "30.00"
+    assert page.evaluate("window.__sameDocument") is True
