@@ -2,7 +2,8 @@
 undo, correct), seats (join, sit out, come back, leave with cash-out), settlement and lifetime balances."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -11,12 +12,26 @@ from rest_framework.views import APIView
 
 from chouette import selectors, services
 from chouette.core.rules import CHOICES, Rules
-from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, Transfer
+from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 
 
-class RulesSerializer(serializers.Serializer):
+@extend_schema_field(OpenApiTypes.STR)
+class WordField(serializers.ChoiceField):
+    """A choice documented as a string with its values in the description: these words (box/team, single/
+    gammon/backgammon, the session status) recur in other apps, and named enums would collide in the schema."""
+
+    def __init__(self, choices, **kwargs):
+        kwargs.setdefault("help_text", " / ".join(str(c) for c in choices))
+        super().__init__(choices, **kwargs)
+
+
+SIDES = ["box", "team"]
+KINDS = ["single", "gammon", "backgammon"]
+
+
+class ChouetteRulesSerializer(serializers.Serializer):
     cubes = serializers.ChoiceField(choices=CHOICES["cubes"], default=Rules.cubes)
     box_keeps = serializers.ChoiceField(choices=CHOICES["box_keeps"], default=Rules.box_keeps)
     acting_captain = serializers.ChoiceField(choices=CHOICES["acting_captain"], default=Rules.acting_captain)
@@ -32,7 +47,7 @@ class RulesSerializer(serializers.Serializer):
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=Rules.automatic_doubles)
 
 
-class SeatSerializer(serializers.Serializer):
+class ChouetteSeatSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player.id")
     name = serializers.CharField(source="player.name")
     position = serializers.IntegerField(allow_null=True)
@@ -44,8 +59,9 @@ class SeatSerializer(serializers.Serializer):
     cents = serializers.IntegerField()
 
 
-class SessionSerializer(serializers.ModelSerializer):
+class ChouetteSessionSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    status = WordField(choices=["seating", "open", "finished"], read_only=True)
 
     class Meta:
         model = ChouetteSession
@@ -68,19 +84,19 @@ class SessionSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SessionDetailSerializer(SessionSerializer):
+class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
     seats = serializers.SerializerMethodField()
 
-    class Meta(SessionSerializer.Meta):
-        fields = [*SessionSerializer.Meta.fields, "seats"]
+    class Meta(ChouetteSessionSerializer.Meta):
+        fields = [*ChouetteSessionSerializer.Meta.fields, "seats"]
         read_only_fields = fields
 
-    @extend_schema(responses=SeatSerializer(many=True))
+    @extend_schema(responses=ChouetteSeatSerializer(many=True))
     def get_seats(self, session) -> list:
-        return SeatSerializer(selectors.standings(session), many=True).data
+        return ChouetteSeatSerializer(selectors.standings(session), many=True).data
 
 
-class SessionCreateSerializer(serializers.Serializer):
+class ChouetteSessionCreateSerializer(serializers.Serializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
@@ -91,13 +107,13 @@ class SessionCreateSerializer(serializers.Serializer):
         help_text="Per-player stakes in cents per point, by player id (others play at stake_cents).",
     )
     currency = serializers.CharField(max_length=3, default="EUR")
-    rules = RulesSerializer(required=False)
+    rules = ChouetteRulesSerializer(required=False)
     order = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="Player ids, box first; omit to roll for it."
     )
 
 
-class OrderInputSerializer(serializers.Serializer):
+class ChouetteOrderInputSerializer(serializers.Serializer):
     order = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="By hand, box first.")
     rolls = serializers.DictField(
         child=serializers.IntegerField(min_value=1, max_value=12),
@@ -111,50 +127,52 @@ class OrderInputSerializer(serializers.Serializer):
         return data
 
 
-class OrderResultSerializer(serializers.Serializer):
-    session = SessionDetailSerializer()
+class ChouetteOrderResultSerializer(serializers.Serializer):
+    session = ChouetteSessionDetailSerializer()
     roll_again = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
 
 
-class ResponseSerializer(serializers.Serializer):
+class ChouetteResponseSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     response = serializers.ChoiceField(choices=["take", "drop", "beaver", "raccoon"])
 
 
-class CubeEventSerializer(serializers.Serializer):
-    doubler = serializers.ChoiceField(choices=["box", "team"])
-    responses = ResponseSerializer(many=True)
+class ChouetteCubeEventSerializer(serializers.Serializer):
+    doubler = WordField(choices=SIDES)
+    responses = ChouetteResponseSerializer(many=True)
 
 
-class MemberResultSerializer(serializers.Serializer):
+class ChouetteMemberResultSerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    winner = serializers.ChoiceField(choices=["box", "team"])
-    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
+    winner = WordField(choices=SIDES)
+    kind = WordField(choices=KINDS, default="single")
 
 
-class ClaimedSerializer(serializers.Serializer):
+class ChouetteClaimedSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     points = serializers.IntegerField()
 
 
-class GameInputSerializer(serializers.Serializer):
-    events = CubeEventSerializer(many=True, required=False, help_text="Doubles in the order they happened.")
-    winner = serializers.ChoiceField(choices=["box", "team"], required=False, allow_null=True)
-    kind = serializers.ChoiceField(choices=["single", "gammon", "backgammon"], default="single")
-    member_results = MemberResultSerializer(many=True, required=False)
+class ChouetteGameInputSerializer(serializers.Serializer):
+    events = ChouetteCubeEventSerializer(many=True, required=False, help_text="Doubles in the order they happened.")
+    winner = WordField(choices=SIDES, required=False, allow_null=True)
+    kind = WordField(choices=KINDS, default="single")
+    member_results = ChouetteMemberResultSerializer(many=True, required=False)
     acting_captain = serializers.IntegerField(required=False, allow_null=True)
     partner = serializers.IntegerField(required=False, allow_null=True)
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=0)
-    claimed = ClaimedSerializer(many=True, required=False, help_text="Points as written down; checked if given.")
+    claimed = ChouetteClaimedSerializer(
+        many=True, required=False, help_text="Points as written down; checked if given."
+    )
     expected_number = serializers.IntegerField(min_value=1, required=False, help_text="The number of this game.")
     idempotency_key = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
 
 
-class CorrectionInputSerializer(GameInputSerializer):
+class ChouetteCorrectionInputSerializer(ChouetteGameInputSerializer):
     reason = serializers.CharField(max_length=500)
 
 
-class LedgerLineSerializer(serializers.ModelSerializer):
+class ChouetteLedgerLineSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="player.name", read_only=True)
 
     class Meta:
@@ -163,10 +181,10 @@ class LedgerLineSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class GameSerializer(serializers.ModelSerializer):
+class ChouetteGameSerializer(serializers.ModelSerializer):
     number = serializers.IntegerField(source="game_number")
     entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
-    ledger = LedgerLineSerializer(many=True, read_only=True)
+    ledger = ChouetteLedgerLineSerializer(many=True, read_only=True)
 
     class Meta:
         model = SessionEvent
@@ -174,9 +192,10 @@ class GameSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EventSerializer(serializers.ModelSerializer):
+class ChouetteEventSerializer(serializers.ModelSerializer):
     entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
     retired_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    kind = WordField(choices=EventKind.values, read_only=True)
 
     class Meta:
         model = SessionEvent
@@ -198,19 +217,20 @@ class EventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class UndoInputSerializer(serializers.Serializer):
+class ChouetteUndoInputSerializer(serializers.Serializer):
     expected_number = serializers.IntegerField(min_value=1, required=False)
 
 
-class SeatInputSerializer(serializers.Serializer):
+class ChouetteSeatInputSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     action = serializers.ChoiceField(choices=["join", "sit_out", "come_back", "leave"], default="join")
     stake_cents = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False)
 
 
-class TransferSerializer(serializers.ModelSerializer):
+class ChouetteTransferSerializer(serializers.ModelSerializer):
     payer_name = serializers.CharField(source="payer.name", read_only=True)
     payee_name = serializers.CharField(source="payee.name", read_only=True)
+    kind = WordField(choices=TransferKind.values, read_only=True)
 
     class Meta:
         model = Transfer
@@ -218,7 +238,7 @@ class TransferSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class LiveStateSerializer(serializers.Serializer):
+class ChouetteLiveStateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.CharField()
     revision = serializers.IntegerField()
@@ -229,7 +249,7 @@ class LiveStateSerializer(serializers.Serializer):
     totals_cents = serializers.ListField(child=serializers.DictField())
 
 
-class BalanceSerializer(serializers.Serializer):
+class ChouetteBalanceSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     player__name = serializers.CharField()
     cents = serializers.IntegerField()
@@ -257,7 +277,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return sessions.order_by("-created_at", "-id")
 
     def get_serializer_class(self):
-        return SessionDetailSerializer if self.action == "retrieve" else SessionSerializer
+        return ChouetteSessionDetailSerializer if self.action == "retrieve" else ChouetteSessionSerializer
 
     @extend_schema(
         parameters=[
@@ -268,9 +288,9 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)
 
-    @extend_schema(request=SessionCreateSerializer, responses={201: SessionDetailSerializer})
+    @extend_schema(request=ChouetteSessionCreateSerializer, responses={201: ChouetteSessionDetailSerializer})
     def create(self, request, *args, **kwargs):
-        data = SessionCreateSerializer(data=request.data)
+        data = ChouetteSessionCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         club = values.pop("club")
@@ -292,12 +312,12 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             currency=values["currency"],
             order=values.get("order"),
         )
-        return Response(SessionDetailSerializer(session).data, status=status.HTTP_201_CREATED)
+        return Response(ChouetteSessionDetailSerializer(session).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=OrderInputSerializer, responses=OrderResultSerializer)
+    @extend_schema(request=ChouetteOrderInputSerializer, responses=ChouetteOrderResultSerializer)
     @action(detail=True, methods=["post"])
     def order(self, request, pk=None):
-        data = OrderInputSerializer(data=request.data)
+        data = ChouetteOrderInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = self.get_object()
         ties = []
@@ -311,19 +331,19 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
                 rolls[int(key)] = value
             session, ties = services.roll_for_order(actor=request.user, session=session, rolls=rolls)
         session.refresh_from_db()
-        return Response({"session": SessionDetailSerializer(session).data, "roll_again": ties})
+        return Response({"session": ChouetteSessionDetailSerializer(session).data, "roll_again": ties})
 
-    @extend_schema(responses=LiveStateSerializer)
+    @extend_schema(responses=ChouetteLiveStateSerializer)
     @action(detail=True, methods=["get"])
     def live(self, request, pk=None):
         """The small state a table's phones poll (revision grows with every change)."""
         return Response(selectors.live_state(self.get_object()))
 
-    @extend_schema(methods=["get"], responses=GameSerializer(many=True))
+    @extend_schema(methods=["get"], responses=ChouetteGameSerializer(many=True))
     @extend_schema(
         methods=["post"],
-        request=GameInputSerializer,
-        responses={201: GameSerializer, 200: GameSerializer},
+        request=ChouetteGameInputSerializer,
+        responses={201: ChouetteGameSerializer, 200: ChouetteGameSerializer},
         description="Enter the next game. The same idempotency_key answers with the first entry (200); "
         "an expected_number that is no longer next answers 409.",
     )
@@ -332,8 +352,8 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         session = self.get_object()
         if request.method == "GET":
             games = session.events.filter(is_current=True, kind="game").prefetch_related("ledger__player")
-            return Response(GameSerializer(games.select_related("created_by"), many=True).data)
-        data = GameInputSerializer(data=request.data)
+            return Response(ChouetteGameSerializer(games.select_related("created_by"), many=True).data)
+        data = ChouetteGameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         event, created = services.record_game(
@@ -343,20 +363,21 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             expected_number=values.get("expected_number"),
             idempotency_key=values["idempotency_key"],
         )
-        return Response(GameSerializer(event).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(ChouetteGameSerializer(event).data, status=code)
 
-    @extend_schema(request=UndoInputSerializer, responses=GameSerializer)
+    @extend_schema(request=ChouetteUndoInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path="games/undo")
     def undo(self, request, pk=None):
-        data = UndoInputSerializer(data=request.data)
+        data = ChouetteUndoInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         event = services.undo_last_game(actor=request.user, session=self.get_object(), **data.validated_data)
-        return Response(GameSerializer(event).data)
+        return Response(ChouetteGameSerializer(event).data)
 
-    @extend_schema(request=CorrectionInputSerializer, responses=GameSerializer)
+    @extend_schema(request=ChouetteCorrectionInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path=r"games/(?P<number>[0-9]+)/correct")
     def correct(self, request, pk=None, number=None):
-        data = CorrectionInputSerializer(data=request.data)
+        data = ChouetteCorrectionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         event = services.correct_game(
             actor=request.user,
@@ -365,19 +386,19 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             game=_game_payload(data.validated_data),
             reason=data.validated_data["reason"],
         )
-        return Response(GameSerializer(event).data)
+        return Response(ChouetteGameSerializer(event).data)
 
-    @extend_schema(responses=EventSerializer(many=True))
+    @extend_schema(responses=ChouetteEventSerializer(many=True))
     @action(detail=True, methods=["get"])
     def history(self, request, pk=None):
         """Every event and every version of it (the audit trail)."""
-        return Response(EventSerializer(selectors.history(self.get_object()), many=True).data)
+        return Response(ChouetteEventSerializer(selectors.history(self.get_object()), many=True).data)
 
-    @extend_schema(request=SeatInputSerializer, responses={200: SessionDetailSerializer})
+    @extend_schema(request=ChouetteSeatInputSerializer, responses={200: ChouetteSessionDetailSerializer})
     @action(detail=True, methods=["post"])
     def seats(self, request, pk=None):
         """Join (a newcomer or someone coming back), sit out, come back, or leave (cashed out at once)."""
-        data = SeatInputSerializer(data=request.data)
+        data = ChouetteSeatInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         session = self.get_object()
         values = data.validated_data
@@ -393,23 +414,23 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         else:
             services.leave(actor=request.user, session=session, player=values["player"])
         session.refresh_from_db()
-        return Response(SessionDetailSerializer(session).data)
+        return Response(ChouetteSessionDetailSerializer(session).data)
 
-    @extend_schema(methods=["get"], responses=TransferSerializer(many=True))
-    @extend_schema(methods=["post"], request=None, responses=TransferSerializer(many=True))
+    @extend_schema(methods=["get"], responses=ChouetteTransferSerializer(many=True))
+    @extend_schema(methods=["post"], request=None, responses=ChouetteTransferSerializer(many=True))
     @action(detail=True, methods=["get", "post"])
     def settlement(self, request, pk=None):
         """GET: cash-outs and settlement transfers so far. POST: finish the session and settle it."""
         session = self.get_object()
         if request.method == "POST":
             services.finish_session(actor=request.user, session=session)
-        return Response(TransferSerializer(selectors.settlement(session), many=True).data)
+        return Response(ChouetteTransferSerializer(selectors.settlement(session), many=True).data)
 
 
 class ClubBalancesView(APIView):
     """Every player's lifetime chouette balance at a club (cents, all sessions)."""
 
-    @extend_schema(responses=BalanceSerializer(many=True))
+    @extend_schema(responses=ChouetteBalanceSerializer(many=True))
     def get(self, request, slug):
         club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-        return Response(BalanceSerializer(selectors.club_balances(club=club), many=True).data)
+        return Response(ChouetteBalanceSerializer(selectors.club_balances(club=club), many=True).data)
