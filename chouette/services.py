@@ -387,10 +387,7 @@ def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping,
     the corrected seating."""
     session = _lock(session)
     _require_player_or_director(actor, session)
-    if session.status == SessionStatus.FINISHED and not club_selectors.is_club_director(user=actor, club=session.club):
-        raise Conflict(_("This session is settled; only a director of the club can correct it."))
-    if session.status == SessionStatus.FINISHED:
-        raise Conflict(_("This session is settled; corrections are made while it is open."))
+    _require_status(session, SessionStatus.OPEN, _("Games are corrected while the session is open (not once settled)."))
     if not reason.strip():
         raise ValidationError({"reason": [_("Say why the game is corrected (it is kept in the history).")]})
     old = session.events.filter(is_current=True, kind=EventKind.GAME, game_number=number).first()

@@ -197,3 +197,20 @@ def test_nonsense_input_never_gives_a_500(api_as, club):
     missing = client.post(url(session, "games/9/correct/"), {"winner": "box", "reason": "x"}, format="json")
     assert missing.status_code == 400 and "number" in missing.json()
     assert client.post(url(session, "order/"), {"order": [1, 2]}, format="json").status_code == 409
+
+
+def test_query_counts_stay_flat_as_the_session_grows(api_as, club, django_assert_max_num_queries):
+    session, p, _ = table(club)
+    client = api_as(p["A"].user)
+    for _ in range(10):
+        client.post(url(session, "games/"), {"winner": "team"}, format="json")
+    with django_assert_max_num_queries(20):  # measured 19, the same at 10 or 30 games
+        assert client.post(url(session, "games/"), {"winner": "box"}, format="json").status_code == 201
+    with django_assert_max_num_queries(21):
+        assert client.post(url(session, "games/1/correct/"), {"winner": "box", "reason": "x"}, format="json")
+    with django_assert_max_num_queries(3):
+        assert client.get(url(session)).status_code == 200
+    with django_assert_max_num_queries(4):
+        assert len(client.get(url(session, "games/")).json()) == 11
+    with django_assert_max_num_queries(2):
+        assert client.get("/api/v1/chouette/sessions/").status_code == 200

@@ -62,10 +62,10 @@ def test_state_json_and_fragment_for_the_poller(club, django_assert_max_num_quer
     session, p, _ = table(club)
     client = signed_in(p["A"].user)
     client.post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(5):
         state = client.get(page(session, "state.json")).json()
     assert state["games_played"] == 1 and [row["name"] for row in state["order"]] == ["B", "C", "D", "A"]
-    with django_assert_max_num_queries(25):
+    with django_assert_max_num_queries(11):
         fragment = client.get(page(session, "live/")).json()
     assert fragment["revision"] == state["revision"] and "Game 2" in fragment["html"]
 
