@@ -16,11 +16,12 @@ Public interface (other apps code against it):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from games.rules.board import Board
+from games.rules.generator import doubles, to_boards, two_dice
 
 Step = tuple[int, int]  # (from, to) in the mover's numbering: 25 = bar, 0 = off, 1..24 points
 # Inside the generator a position is one 50-byte string: the mover's 25 counts, then the opponent's 25, each in
@@ -201,8 +202,20 @@ def legal_plays(board: Board, side: int, dice: tuple[int, int]) -> list[Play]:
     return [Play(steps=steps or (), result=_to_board(state, side, board.total, rows)) for state, steps in level.items()]
 
 
+def _fast_results(board: Board, side: int, dice: tuple[int, int]) -> tuple[int, Collection[int]] | None:
+    """(dice used, results as generator.py's integer positions) where its fast road applies, else None."""
+    first, second = _check_dice(dice)
+    if first == second:
+        return doubles(_start_state(board, side), first)
+    keys = two_dice(_start_state(board, side), max(first, second), min(first, second))
+    return None if keys is None else (2, keys)
+
+
 def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
     """Every board `side` may leave after playing `dice` (the unchanged board when nothing can move)."""
+    fast = _fast_results(board, side, dice)
+    if fast is not None:
+        return to_boards(fast[1], side, board.total)
     _, level = _generate(board, side, dice, with_steps=False)
     rows: dict[bytes, tuple[int, ...]] = {}
     return {_to_board(state, side, board.total, rows) for state in level}
@@ -210,6 +223,9 @@ def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
 
 def max_dice_playable(board: Board, side: int, dice: tuple[int, int]) -> int:
     """How many dice the forced-play rule makes `side` play: 0..2, or 0..4 for doubles."""
+    fast = _fast_results(board, side, dice)
+    if fast is not None:
+        return fast[0]
     used, _ = _generate(board, side, dice, with_steps=False)
     return used
 
