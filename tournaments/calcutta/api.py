@@ -21,9 +21,12 @@ class MoneyField(serializers.CharField):
     def to_internal_value(self, data):
         text = super().to_internal_value(data)
         try:
-            return core.parse_money(text)
+            cents = core.parse_money(text)
         except core.CalcuttaError as exc:
             raise serializers.ValidationError(exc.message) from None
+        if cents > services.MAX_CENTS:
+            raise serializers.ValidationError(f"At most {core.format_money(services.MAX_CENTS)}.")
+        return cents
 
 
 class CalcuttaSerializer(serializers.ModelSerializer):
@@ -52,7 +55,7 @@ class CalcuttaSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SettingsSerializer(serializers.Serializer):
+class CalcuttaSettingsSerializer(serializers.Serializer):
     house_take_percent = serializers.DecimalField(
         max_digits=5, decimal_places=2, min_value=0, max_value=Decimal("99.99"), required=False
     )
@@ -82,16 +85,16 @@ class SettingsSerializer(serializers.Serializer):
         return values
 
 
-class CreateSerializer(SettingsSerializer):
+class CalcuttaCreateSerializer(CalcuttaSettingsSerializer):
     flight = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
 
 
-class BoardBidSerializer(serializers.Serializer):
+class CalcuttaBoardBidSerializer(serializers.Serializer):
     bidder = serializers.CharField()
     amount_display = serializers.CharField()
 
 
-class BoardLotSerializer(serializers.Serializer):
+class CalcuttaBoardLotSerializer(serializers.Serializer):
     number = serializers.IntegerField(help_text="0 is the field")
     label = serializers.CharField()
     is_field = serializers.BooleanField()
@@ -107,13 +110,13 @@ class BoardLotSerializer(serializers.Serializer):
     finish = serializers.IntegerField(allow_null=True)
 
 
-class BoardCurrentSerializer(BoardLotSerializer):
+class CalcuttaBoardCurrentSerializer(CalcuttaBoardLotSerializer):
     minimum_next_bid = serializers.IntegerField(help_text="cents")
     minimum_next_bid_display = serializers.CharField()
-    bids = BoardBidSerializer(many=True)
+    bids = CalcuttaBoardBidSerializer(many=True)
 
 
-class BoardSerializer(serializers.Serializer):
+class CalcuttaBoardSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     status = serializers.CharField()
@@ -123,11 +126,11 @@ class BoardSerializer(serializers.Serializer):
     total_display = serializers.CharField()
     sold = serializers.IntegerField()
     lots_count = serializers.IntegerField()
-    current = BoardCurrentSerializer(allow_null=True)
-    lots = BoardLotSerializer(many=True)
+    current = CalcuttaBoardCurrentSerializer(allow_null=True)
+    lots = CalcuttaBoardLotSerializer(many=True)
 
 
-class BidderSerializer(serializers.ModelSerializer):
+class CalcuttaBidderSerializer(serializers.ModelSerializer):
     amount_due = serializers.IntegerField(read_only=True, allow_null=True, help_text="cents, once the auction closed")
 
     class Meta:
@@ -136,13 +139,13 @@ class BidderSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class BidderInputSerializer(serializers.Serializer):
+class CalcuttaBidderInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     player = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1)
     user = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**31 - 1)
 
 
-class LotsInputSerializer(serializers.Serializer):
+class CalcuttaLotsInputSerializer(serializers.Serializer):
     lots = serializers.ListField(
         child=serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), max_length=256),
         max_length=256,
@@ -150,14 +153,14 @@ class LotsInputSerializer(serializers.Serializer):
     )
 
 
-class ProposeInputSerializer(serializers.Serializer):
+class CalcuttaProposeInputSerializer(serializers.Serializer):
     style = serializers.ChoiceField(choices=[s.value for s in core.GroupingStyle])
     singles = serializers.IntegerField(min_value=0, max_value=256, default=0)
     group_size = serializers.IntegerField(min_value=2, max_value=64, default=2)
     field = serializers.IntegerField(min_value=0, max_value=256, default=0)
 
 
-class OrderInputSerializer(serializers.Serializer):
+class CalcuttaOrderInputSerializer(serializers.Serializer):
     order = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=32767),
         required=False,
@@ -168,11 +171,11 @@ class OrderInputSerializer(serializers.Serializer):
     reseed = serializers.BooleanField(default=False, help_text="Draw a new random order.")
 
 
-class StepInputSerializer(serializers.Serializer):
+class CalcuttaStepInputSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=AuctionAction.Kind.choices)
 
 
-class BidSerializer(serializers.ModelSerializer):
+class CalcuttaBidSerializer(serializers.ModelSerializer):
     lot = serializers.IntegerField(source="lot.number", read_only=True)
     bidder_name = serializers.CharField(source="bidder.name", read_only=True)
     amount_display = serializers.SerializerMethodField()
@@ -186,36 +189,36 @@ class BidSerializer(serializers.ModelSerializer):
         return core.format_money(bid.amount)
 
 
-class BidInputSerializer(serializers.Serializer):
+class CalcuttaBidInputSerializer(serializers.Serializer):
     lot = serializers.IntegerField(min_value=0, max_value=32767, help_text="Lot number; 0 for the field.")
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     amount = MoneyField(help_text='Money as text, e.g. "12.50".')
     idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=80)
 
 
-class ShareSerializer(serializers.Serializer):
+class CalcuttaShareSerializer(serializers.Serializer):
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     share = serializers.CharField(max_length=40, help_text="e.g. 1/3, 0.25 or 25%")
 
 
-class SyndicateInputSerializer(serializers.Serializer):
+class CalcuttaSyndicateInputSerializer(serializers.Serializer):
     lot = serializers.IntegerField(min_value=0, max_value=32767)
     holder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
-    shares = ShareSerializer(many=True, min_length=1, max_length=100)
+    shares = CalcuttaShareSerializer(many=True, min_length=1, max_length=100)
 
 
-class BuyBackInputSerializer(serializers.Serializer):
+class CalcuttaBuyBackInputSerializer(serializers.Serializer):
     lot = serializers.IntegerField(min_value=1, max_value=32767)
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     share = serializers.CharField(max_length=40, help_text="Share of the lot, e.g. 1/4 or 25%")
 
 
-class PaidInputSerializer(serializers.Serializer):
+class CalcuttaPaidInputSerializer(serializers.Serializer):
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     paid = serializers.BooleanField()
 
 
-class HoldingSerializer(serializers.Serializer):
+class CalcuttaHoldingSerializer(serializers.Serializer):
     lot = serializers.IntegerField()
     bidder = serializers.IntegerField()
     bidder_name = serializers.CharField()
@@ -223,7 +226,7 @@ class HoldingSerializer(serializers.Serializer):
     amount_due = serializers.IntegerField()
 
 
-class OwnerLineSerializer(serializers.Serializer):
+class CalcuttaOwnerLineSerializer(serializers.Serializer):
     bidder = serializers.IntegerField()
     name = serializers.CharField()
     paid_in = serializers.IntegerField(help_text="cents")
@@ -231,7 +234,7 @@ class OwnerLineSerializer(serializers.Serializer):
     net = serializers.IntegerField(help_text="paid in − won (positive: out of pocket)")
 
 
-class SettlementSerializer(serializers.ModelSerializer):
+class CalcuttaSettlementSerializer(serializers.ModelSerializer):
     owners = serializers.SerializerMethodField()
 
     class Meta:
@@ -250,7 +253,7 @@ class SettlementSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema(responses=OwnerLineSerializer(many=True))
+    @extend_schema(responses=CalcuttaOwnerLineSerializer(many=True))
     def get_owners(self, settlement) -> list[dict]:
         return [
             {
@@ -264,14 +267,14 @@ class SettlementSerializer(serializers.ModelSerializer):
         ]
 
 
-class OwnerReportSerializer(serializers.Serializer):
+class CalcuttaOwnerReportSerializer(serializers.Serializer):
     bidder = serializers.IntegerField()
     name = serializers.CharField()
     paid = serializers.BooleanField()
     paid_in = serializers.IntegerField(help_text="cents due for the holdings")
     won = serializers.IntegerField(allow_null=True)
     net = serializers.IntegerField(allow_null=True)
-    holdings = HoldingSerializer(many=True)
+    holdings = CalcuttaHoldingSerializer(many=True)
 
 
 def _holding_data(holding) -> dict:
@@ -304,11 +307,11 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data.is_valid(raise_exception=True)
         return data
 
-    @extend_schema(request=CreateSerializer, responses={201: CalcuttaSerializer})
+    @extend_schema(request=CalcuttaCreateSerializer, responses={201: CalcuttaSerializer})
     def create(self, request, *args, **kwargs):
         from tournaments.models import Flight
 
-        data = self._input(CreateSerializer)
+        data = self._input(CalcuttaCreateSerializer)
         values = data.values()
         flight = Flight.objects.select_related("event").filter(pk=values.pop("flight")).first()
         if flight is None:
@@ -317,30 +320,32 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(CalcuttaSerializer(calcutta).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=SettingsSerializer,
+        request=CalcuttaSettingsSerializer,
         responses=CalcuttaSerializer,
         description="Change settings while the Calcutta is being set up (send only what changes).",
     )
     @action(detail=True, methods=["patch"], url_path="settings")
     def change_settings(self, request, pk=None):
-        data = SettingsSerializer(data=request.data, partial=True)
+        data = CalcuttaSettingsSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
         calcutta = services.update_settings(actor=request.user, calcutta=self.get_object(), **data.values())
         return Response(CalcuttaSerializer(calcutta).data)
 
-    @extend_schema(responses=BoardSerializer, description="The live board: poll it (it changes with every step).")
+    @extend_schema(
+        responses=CalcuttaBoardSerializer, description="The live board: poll it (it changes with every step)."
+    )
     @action(detail=True, methods=["get"])
     def board(self, request, pk=None):
         return Response(selectors.board(calcutta=self.get_object()))
 
-    @extend_schema(methods=["get"], responses=BidderSerializer(many=True))
-    @extend_schema(methods=["post"], request=BidderInputSerializer, responses={201: BidderSerializer})
+    @extend_schema(methods=["get"], responses=CalcuttaBidderSerializer(many=True))
+    @extend_schema(methods=["post"], request=CalcuttaBidderInputSerializer, responses={201: CalcuttaBidderSerializer})
     @action(detail=True, methods=["get", "post"])
     def bidders(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "GET":
-            return Response(BidderSerializer(selectors.bidders(calcutta=calcutta), many=True).data)
-        values = self._input(BidderInputSerializer).validated_data
+            return Response(CalcuttaBidderSerializer(selectors.bidders(calcutta=calcutta), many=True).data)
+        values = self._input(CalcuttaBidderInputSerializer).validated_data
         from django.contrib.auth import get_user_model
 
         from clubs.models import Player
@@ -357,23 +362,27 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         bidder = services.register_bidder(
             actor=request.user, calcutta=calcutta, name=values["name"], user=user, player=player
         )
-        return Response(BidderSerializer(bidder).data, status=status.HTTP_201_CREATED)
+        return Response(CalcuttaBidderSerializer(bidder).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(methods=["get"], responses=BoardLotSerializer(many=True))
-    @extend_schema(methods=["put"], request=LotsInputSerializer, responses=BoardLotSerializer(many=True))
+    @extend_schema(methods=["get"], responses=CalcuttaBoardLotSerializer(many=True))
+    @extend_schema(
+        methods=["put"], request=CalcuttaLotsInputSerializer, responses=CalcuttaBoardLotSerializer(many=True)
+    )
     @action(detail=True, methods=["get", "put"])
     def lots(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "PUT":
             services.set_lots(
-                actor=request.user, calcutta=calcutta, groups=self._input(LotsInputSerializer).validated_data["lots"]
+                actor=request.user,
+                calcutta=calcutta,
+                groups=self._input(CalcuttaLotsInputSerializer).validated_data["lots"],
             )
             calcutta.refresh_from_db()
         return Response(selectors.board(calcutta=calcutta)["lots"])
 
     @extend_schema(
-        request=ProposeInputSerializer,
-        responses=LotsInputSerializer,
+        request=CalcuttaProposeInputSerializer,
+        responses=CalcuttaLotsInputSerializer,
         description="An automatic grouping by rating for the director to edit; nothing is saved.",
     )
     @action(detail=True, methods=["post"], url_path="lots/propose")
@@ -381,36 +390,36 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         calcutta = self.get_object()
         if not calcutta.user_is_director(request.user):
             self.permission_denied(request, message="Only a director of this event can do this.")
-        values = self._input(ProposeInputSerializer).validated_data
+        values = self._input(CalcuttaProposeInputSerializer).validated_data
         try:
             groups = selectors.propose_lots(calcutta=calcutta, **values)
         except core.CalcuttaError as exc:
             raise serializers.ValidationError({exc.field or "singles": [exc.message]}) from None
         return Response({"lots": groups})
 
-    @extend_schema(request=OrderInputSerializer, responses=CalcuttaSerializer)
+    @extend_schema(request=CalcuttaOrderInputSerializer, responses=CalcuttaSerializer)
     @action(detail=True, methods=["post"])
     def order(self, request, pk=None):
-        values = self._input(OrderInputSerializer).validated_data
+        values = self._input(CalcuttaOrderInputSerializer).validated_data
         calcutta = services.set_order(actor=request.user, calcutta=self.get_object(), **values)
         return Response(CalcuttaSerializer(calcutta).data)
 
     @extend_schema(
-        request=StepInputSerializer,
-        responses=BoardSerializer,
+        request=CalcuttaStepInputSerializer,
+        responses=CalcuttaBoardSerializer,
         description="The auctioneer's steps. A step out of turn answers 409 with what to do instead.",
     )
     @action(detail=True, methods=["post"])
     def auctioneer(self, request, pk=None):
-        values = self._input(StepInputSerializer).validated_data
+        values = self._input(CalcuttaStepInputSerializer).validated_data
         calcutta = services.auctioneer_step(actor=request.user, calcutta=self.get_object(), **values)
         return Response(selectors.board(calcutta=calcutta))
 
-    @extend_schema(methods=["get"], responses=BidSerializer(many=True))
+    @extend_schema(methods=["get"], responses=CalcuttaBidSerializer(many=True))
     @extend_schema(
         methods=["post"],
-        request=BidInputSerializer,
-        responses={201: BidSerializer, 200: BidSerializer},
+        request=CalcuttaBidInputSerializer,
+        responses={201: CalcuttaBidSerializer, 200: CalcuttaBidSerializer},
         description="Bid on the lot that is up. The same idempotency_key returns the bid already placed (200). "
         "A bid on a sold lot or after the close answers 409.",
     )
@@ -418,8 +427,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bids(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "GET":
-            return Response(BidSerializer(calcutta.bids.select_related("lot", "bidder"), many=True).data)
-        values = self._input(BidInputSerializer).validated_data
+            return Response(CalcuttaBidSerializer(calcutta.bids.select_related("lot", "bidder"), many=True).data)
+        values = self._input(CalcuttaBidInputSerializer).validated_data
         bid, created = services.place_bid(
             actor=request.user,
             calcutta=calcutta,
@@ -428,9 +437,11 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             amount=values["amount"],
             idempotency_key=values["idempotency_key"],
         )
-        return Response(BidSerializer(bid).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(
+            CalcuttaBidSerializer(bid).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
 
-    @extend_schema(responses=HoldingSerializer(many=True))
+    @extend_schema(responses=CalcuttaHoldingSerializer(many=True))
     @action(detail=True, methods=["get"])
     def holdings(self, request, pk=None):
         from tournaments.calcutta.models import Holding
@@ -438,11 +449,11 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         rows = Holding.objects.filter(lot__calcutta=self.get_object()).select_related("lot", "bidder")
         return Response([_holding_data(h) for h in rows])
 
-    @extend_schema(request=SyndicateInputSerializer, responses=HoldingSerializer(many=True))
+    @extend_schema(request=CalcuttaSyndicateInputSerializer, responses=CalcuttaHoldingSerializer(many=True))
     @action(detail=True, methods=["post"])
     def syndicate(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(SyndicateInputSerializer).validated_data
+        values = self._input(CalcuttaSyndicateInputSerializer).validated_data
         shares = {self._bidder(calcutta, s["bidder"]): s["share"] for s in values["shares"]}
         services.form_syndicate(
             actor=request.user,
@@ -453,11 +464,11 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         )
         return self.holdings(request, pk)
 
-    @extend_schema(request=BuyBackInputSerializer, responses=HoldingSerializer(many=True))
+    @extend_schema(request=CalcuttaBuyBackInputSerializer, responses=CalcuttaHoldingSerializer(many=True))
     @action(detail=True, methods=["post"], url_path="buy-back")
     def buy_back(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(BuyBackInputSerializer).validated_data
+        values = self._input(CalcuttaBuyBackInputSerializer).validated_data
         services.buy_back(
             actor=request.user,
             calcutta=calcutta,
@@ -467,18 +478,18 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         )
         return self.holdings(request, pk)
 
-    @extend_schema(request=PaidInputSerializer, responses=BidderSerializer)
+    @extend_schema(request=CalcuttaPaidInputSerializer, responses=CalcuttaBidderSerializer)
     @action(detail=True, methods=["post"])
     def paid(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(PaidInputSerializer).validated_data
+        values = self._input(CalcuttaPaidInputSerializer).validated_data
         bidder = services.set_paid(
             actor=request.user, calcutta=calcutta, bidder=self._bidder(calcutta, values["bidder"]), paid=values["paid"]
         )
-        return Response(BidderSerializer(bidder).data)
+        return Response(CalcuttaBidderSerializer(bidder).data)
 
     @extend_schema(
-        responses={200: SettlementSerializer, 204: None},
+        responses={200: CalcuttaSettlementSerializer, 204: None},
         description="The current settlement (204 while the Calcutta is not settled).",
     )
     @action(detail=True, methods=["get"])
@@ -486,11 +497,11 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         settlement = selectors.current_settlement(self.get_object())
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(SettlementSerializer(settlement).data)
+        return Response(CalcuttaSettlementSerializer(settlement).data)
 
     @extend_schema(
         request=None,
-        responses={200: SettlementSerializer, 204: None},
+        responses={200: CalcuttaSettlementSerializer, 204: None},
         description="Settle again from the bracket now (directors).",
     )
     @action(detail=True, methods=["post"])
@@ -501,9 +512,9 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         settlement = services.settle_calcutta(calcutta=calcutta)
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(SettlementSerializer(settlement).data)
+        return Response(CalcuttaSettlementSerializer(settlement).data)
 
-    @extend_schema(responses=OwnerReportSerializer)
+    @extend_schema(responses=CalcuttaOwnerReportSerializer)
     @action(detail=True, methods=["get"], url_path=r"owners/(?P<bidder_id>[0-9]{1,9})")
     def owner(self, request, pk=None, bidder_id=None):
         calcutta = self.get_object()

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
+from tournaments.calcutta.services import MAX_CENTS
 
 
 class MoneyFormField(forms.CharField):
@@ -22,9 +23,12 @@ class MoneyFormField(forms.CharField):
         if text in (None, ""):
             return None
         try:
-            return core.parse_money(text.replace(",", "."))
+            cents = core.parse_money(text.replace(",", "."))
         except core.CalcuttaError:
             raise forms.ValidationError(_("Write an amount like 12.50.")) from None
+        if cents > MAX_CENTS:
+            raise forms.ValidationError(_("At most %(max)s.") % {"max": core.format_money(MAX_CENTS)})
+        return cents
 
 
 class PayoutField(forms.CharField):

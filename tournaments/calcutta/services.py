@@ -62,6 +62,8 @@ CONFLICT_CODES = frozenset(
     }
 )
 
+MAX_CENTS = 1_000_000_000  # 10 million: far above any Calcutta, and well inside the integer columns
+
 SETTING_FIELDS = (
     "house_take_percent",
     "payout_places",
@@ -282,6 +284,8 @@ def _validated_settings(calcutta: Calcutta, values: Mapping) -> None:
     if unknown:
         raise ValidationError({name: [_("This setting does not exist.")] for name in sorted(unknown)})
     for name, value in values.items():
+        if name in ("minimum_opening_bid", "increment") and isinstance(value, int) and value > MAX_CENTS:
+            raise ValidationError({name: [_("At most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
         setattr(calcutta, name, value)
     places = calcutta.payout_places
     if not isinstance(places, list) or not places:
@@ -456,6 +460,8 @@ def place_bid(
     if not (bidder.user_id == actor.pk or calcutta.user_is_director(actor)):
         raise PermissionDenied(_("You can only bid as yourself; the auctioneer takes bids from the room."))
     key = (idempotency_key or "").strip()
+    if amount > MAX_CENTS:
+        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
     state = load(calcutta)

@@ -145,3 +145,59 @@ def test_settlement_and_owner_report_through_the_api(running, flight, director_u
     owner = api.get(url(running, f"owners/{paul.pk}")).json()
     assert (owner["paid_in"], owner["won"]) == (1000, 1350)  # half of lot 1 (50% of 54.00) for half its price
     assert client.post(url(running, "paid"), {"bidder": paul.pk, "paid": True}, format="json").json()["paid"] is True
+
+
+WRONG_VALUES = [None, "", "x" * 500, -1, 10**30, 1.5, {"nested": [1]}, [1, 2], True, "1/0", "../../etc"]
+WRITES = [
+    ("post", "bids", ["lot", "bidder", "amount", "idempotency_key"]),
+    ("post", "auctioneer", ["action"]),
+    ("post", "bidders", ["name", "player", "user"]),
+    ("put", "lots", ["lots"]),
+    ("post", "lots/propose", ["style", "singles", "group_size", "field"]),
+    ("post", "order", ["order", "reseed"]),
+    ("patch", "settings", ["payout_places", "house_take_percent", "minimum_opening_bid", "buy_back_deadline"]),
+    ("post", "syndicate", ["lot", "holder", "shares"]),
+    ("post", "buy-back", ["lot", "bidder", "share"]),
+    ("post", "paid", ["bidder", "paid"]),
+]
+
+
+@pytest.mark.parametrize("status", ["setup", "open", "closed"])
+def test_no_input_gives_a_server_error(status, calcutta, flight, director_user, api_as):
+    client = api_as(director_user)
+    paul = services.register_bidder(actor=director_user, calcutta=calcutta, name="paul")
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    if status != "setup":
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    if status == "closed":
+        for action in ("open_next_lot", "pass_lot", "open_next_lot"):
+            services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=paul, amount=1000)
+        for action in ("going_once", "going_twice", "sell", "close"):
+            services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    valid = {"lot": 1, "bidder": paul.pk, "holder": paul.pk, "amount": "10.00", "action": "sell", "share": "1/4"}
+    for method, path, fields in WRITES:
+        for field in fields:
+            for value in WRONG_VALUES:
+                body = {**valid, field: value}
+                response = getattr(client, method)(url(calcutta, path), body, format="json")
+                assert response.status_code < 500, (path, field, value, response.content[:300])
+    for path in ("owners/999999999", "board", "settlement", "holdings", "bids", "bidders", "lots"):
+        assert client.get(url(calcutta, path)).status_code < 500
+    assert client.get("/api/v1/calcuttas/999999999999/board/").status_code == 404
+    from django.test import Client
+
+    pages = Client()
+    pages.force_login(director_user)
+    for page in ("", "auctioneer/", "board/", "settlement/", "owners/99999999999/"):
+        assert pages.get(f"/calcuttas/{calcutta.pk}/{page}").status_code < 500
+    assert pages.get("/calcuttas/99999999999/").status_code == 404
+    for page, body in (
+        ("bids/", {"lot": "x", "amount": "1e9999"}),
+        ("lots/", {"lot-x": "1", "lot-1": "-5"}),
+        ("order/", {"order": "a,b"}),
+        (f"owners/{paul.pk}/syndicate/", {"lot": "1", "shares": "x"}),
+        (f"owners/{paul.pk}/buy-back/", {"lot": "1", "share": "2"}),
+        ("auctioneer/step/", {"action": "x"}),
+    ):
+        assert pages.post(f"/calcuttas/{calcutta.pk}/{page}", body).status_code < 500, page
