@@ -17,7 +17,7 @@ from chouette.core.rules import Rules
 from chouette.core.scoring import ScoredGame
 
 Player = Hashable
-EXACT_LIMIT = 12  # exact minimum up to this many players with money to move (tables seen in practice: 3-10)
+EXACT_LIMIT = 16  # exact minimum up to this many players with money to move (tables seen in practice: 3-10)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,62 @@
+"""Chouette core: replaying a long night (every undo or correction replays the session) and the exact
+fewest-transfer settlement at the largest table size it solves exactly."""
+
+import random
+import time
+
+from chouette.core import session as core
+from chouette.core.errors import ChouetteError
+from chouette.core.rules import Rules
+from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry
+from chouette.core.settlement import EXACT_LIMIT, fewest_transfers
+
+PLAYERS = list(range(1, 9))
+
+
+def long_night(games: int, seed: int = 7) -> list[core.Event]:
+    rng = random.Random(seed)
+    events = [core.Event(core.START, order=tuple(PLAYERS))]
+    for _ in range(games):
+        doubles = tuple(CubeEvent(BOX, ((p, rng.choice(["take", "drop"])),)) for p in rng.sample(PLAYERS, 2))
+        events.append(
+            core.Event(
+                core.GAME,
+                entry=GameEntry(winner=rng.choice([BOX, TEAM]), kind=rng.choice(["single", "gammon"]), events=doubles),
+            )
+        )
+    return events
+
+
+def replay_seconds(events) -> tuple[float, int]:
+    stakes = dict.fromkeys(PLAYERS, 100)
+    start = time.perf_counter()
+    state = core.SessionState()
+    for event in events:
+        try:
+            core.apply(state, event, rules=Rules(), stakes=stakes)
+        except ChouetteError:  # a random double the rules refuse: skipped, as the service would refuse it
+            continue
+    return time.perf_counter() - start, len(state.games)
+
+
+def settle_seconds(players: int, rounds: int = 5) -> float:
+    rng = random.Random(players)
+    worst = 0.0
+    for _ in range(rounds):
+        amounts = [rng.randint(-5000, 5000) for _ in range(players - 1)]
+        balances = dict(enumerate([*amounts, -sum(amounts)]))
+        start = time.perf_counter()
+        fewest_transfers(balances)
+        worst = max(worst, time.perf_counter() - start)
+    return worst
+
+
+def main() -> None:
+    seconds, played = replay_seconds(long_night(300))
+    print(f"chouette_replay_{played}_games_seconds: {seconds:.3f} s (goal <= 0.5 s)")
+    print(f"chouette_settle_10_players_seconds: {settle_seconds(10):.3f} s (goal <= 0.1 s)")
+    print(f"chouette_settle_{EXACT_LIMIT}_players_seconds: {settle_seconds(EXACT_LIMIT):.3f} s (goal <= 2 s)")
+
+
+if __name__ == "__main__":
+    main()
