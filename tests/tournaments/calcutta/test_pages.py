@@ -138,3 +138,11 @@ def test_private_events_hide_their_calcutta(calcutta, outsider_user):
     event.save()
     assert client_for(outsider_user).get(f"/calcuttas/{calcutta.pk}/board/").status_code == 404
     assert client_for().get(f"/api/v1/calcuttas/{calcutta.pk}/board/").status_code == 404
+
+
+def test_the_board_speaks_german(calcutta, flight, director_user):
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
+    assert "Höchstgebot" in page and "Noch kein Gebot" in page and "Offen für Gebote" in page
