@@ -120,3 +120,17 @@ def test_correction_page_prefills_and_replays(club):
     response = client.post(page(session, "games/1/correct/"), {"winner": "box", "reason": "misread"}, follow=True)
     assert b"Game 1 corrected" in response.content
     assert LedgerEntry.objects.get(session=session, player=p["A"]).cents == 1500
+
+
+def test_the_live_table_and_a_refusal_read_in_german(club):
+    from django.core.management import call_command
+
+    call_command("compile_translations")
+    session, p, _ = table(club, rules={"box_min_takes": "captain"})
+    client = signed_in(p["A"].user)
+    client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    text = client.get(page(session)).content.decode()
+    assert "Spiel 1" in text and "Spiel eintragen" in text
+    form = {"first": "team", f"team_double_{p['B'].pk}": "drop", "winner": "team"}
+    refused = client.post(page(session, "games/"), form, follow=True).content.decode()
+    assert "An diesem Tisch muss die Box den Doppler des Kapitäns annehmen." in refused
