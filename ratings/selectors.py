@@ -38,7 +38,7 @@ def ratings_of_player(*, player) -> list[PlayerRating]:
 def club_top_ratings(*, club, limit: int = 5) -> list[PlayerRating]:
     return list(
         PlayerRating.objects.filter(pool__club=club)
-        .select_related("player")
+        .select_related("player", "pool__club")
         .order_by("-rating", "player__name")[:limit]
     )
 
@@ -199,7 +199,7 @@ def overall_top(*, user, limit: int = 100) -> list[PlayerRating]:
     visible = club_selectors.visible_players(user=user)
     return list(
         PlayerRating.objects.filter(pool__club__isnull=True, player__in=visible)
-        .select_related("player")
+        .select_related("player", "pool__club")
         .order_by("-rating", "player__name")[:limit]
     )
 

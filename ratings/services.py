@@ -10,13 +10,14 @@ numbers.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
@@ -206,11 +207,78 @@ def _pool_matches(pool: RatingPool):
     return matches
 
 
+RATED_MATCH_FIELDS = (
+    "pool", "played_at", "match", "winner", "loser", "length", "winner_rating", "loser_rating", "winner_experience",
+    "loser_experience", "difference", "upset_probability", "winner_k", "loser_k", "winner_change", "loser_change",
+)  # fmt: skip
+
+
+def _insert_rated_rows(params: list[tuple]) -> None:
+    """Insert explanation rows as multi-row INSERT statements: 100,000 model instances through bulk_create cost
+    ~30 s of SQL compilation and executemany sends one statement per row on PostgreSQL; this takes about a second
+    (bench/bench_ratings.py). The values are already what the columns take (ids, numbers, raw date-times)."""
+    if not params:
+        return
+    meta = RatedMatch._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in RATED_MATCH_FIELDS)
+    row_marks = "(" + ", ".join(["%s"] * len(RATED_MATCH_FIELDS)) + ")"
+    per_statement = max(1, min(1000, connection.ops.bulk_batch_size(list(RATED_MATCH_FIELDS), params)))
+    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+    if connection.vendor == "postgresql":
+        _insert_unnest(head.replace(" VALUES ", " "), params)
+        return
+    with connection.cursor() as cursor:
+        for start in range(0, len(params), per_statement):
+            chunk = params[start : start + per_statement]
+            cursor.execute(head + ", ".join([row_marks] * len(chunk)), [v for row in chunk for v in row])
+
+
+PG_TYPES = ("bigint", "timestamptz", "bigint", "bigint", "bigint", "integer", "double precision",
+            "double precision", "integer", "integer", "double precision", "double precision", "double precision",
+            "double precision", "double precision", "double precision")  # fmt: skip
+
+
+def _array_literal(values, quoted: bool) -> str:
+    if quoted:  # date-times: '{"2026-03-01T19:00:00+00:00",…}'
+        return "{" + ",".join(f'"{v.isoformat()}"' for v in values) + "}"
+    return "{" + ",".join(map(repr, values)) + "}"  # ints and floats: repr round-trips exactly
+
+
+def _insert_unnest(head: str, params: list[tuple]) -> None:
+    """PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per 20,000 rows, each column sent as one array
+    literal — 16 parameters instead of 320,000 placeholders, which the driver would parse and quote one by one."""
+    select = "SELECT * FROM unnest(" + ", ".join(f"%s::{t}[]" for t in PG_TYPES) + ")"
+    with connection.cursor() as cursor:
+        for start in range(0, len(params), 20_000):
+            columns = zip(*params[start : start + 20_000], strict=True)
+            literals = [_array_literal(c, t == "timestamptz") for c, t in zip(columns, PG_TYPES, strict=True)]
+            cursor.execute(head + select, literals)
+
+
+def _raw(queryset) -> list[tuple]:
+    """The rows of a values_list queryset as the database returns them, without Django's per-value converters:
+    date-times stay in the backend's own form, so they can go straight back into an INSERT (on SQLite the
+    converters alone cost seconds per 100,000 rows)."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _as_datetime(raw) -> datetime | None:
+    """A raw date-time as _raw returns it (aware on PostgreSQL; naive UTC or text on SQLite) made aware."""
+    if raw is None:
+        return None
+    value = raw if isinstance(raw, datetime) else parse_datetime(str(raw))
+    return timezone.make_aware(value, UTC) if value is not None and timezone.is_naive(value) else value
+
+
 def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
     """Replay the pool's rated matches from `since` on (all when None) over the state before it; returns the
     number of matches rated. The caller holds the pool (recompute_pool's claim)."""
     state: fibs.State = {}
-    last_played: dict[int, datetime] = {}
+    last_played: dict[int, object] = {}
     if since is not None:
         earlier = (
             RatedMatch.objects.filter(pool=pool, played_at__lt=since)
@@ -220,7 +288,7 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
                 "loser_experience", "winner_change", "loser_change", "played_at",
             )
         )  # fmt: skip
-        for w, lo, n, rw, rl, ew, el, cw, cl, at in earlier.iterator(chunk_size=INSERT_BATCH):
+        for w, lo, n, rw, rl, ew, el, cw, cl, at in _raw(earlier):
             won = state.get(w, (0, 0, 0, 0))
             lost = state.get(lo, (0, 0, 0, 0))
             state[w] = [rw + cw, ew + n, won[2] + 1, won[3] + 1]
@@ -232,29 +300,20 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
     matches = _pool_matches(pool)
     if since is not None:
         matches = matches.filter(finished_at__gte=since)
-    stream = matches.order_by("finished_at", "id").values_list(
-        "id", "winner_id", "player_a_id", "player_b_id", "length", "finished_at"
+    stream = _raw(
+        matches.order_by("finished_at", "id").values_list(
+            "id", "winner_id", "player_a_id", "player_b_id", "length", "finished_at"
+        )
     )
-    played_at: dict[int, datetime] = {}
-    feed = []
-    for match_id, winner_id, a, b, length, finished_at in stream.iterator(chunk_size=INSERT_BATCH):
-        feed.append((match_id, winner_id, b if winner_id == a else a, length))
-        played_at[match_id] = finished_at
+    feed = [(match_id, winner, b if winner == a else a, length) for match_id, winner, a, b, length, _at in stream]
     rows, state = fibs.replay(feed, state, k_rule())
     pool_id = pool.pk
-    fields = (
-        "match_id", "winner_id", "loser_id", "length", "winner_rating", "loser_rating", "winner_experience",
-        "loser_experience", "difference", "upset_probability", "winner_k", "loser_k", "winner_change",
-        "loser_change",
-    )  # fmt: skip
-    for start in range(0, len(rows), INSERT_BATCH):
-        batch = []
-        for row in rows[start : start + INSERT_BATCH]:
-            values = dict(zip(fields, row, strict=True))
-            at = played_at[row[0]]
-            last_played[row[1]] = last_played[row[2]] = at
-            batch.append(RatedMatch(pool_id=pool_id, played_at=at, **values))
-        RatedMatch.objects.bulk_create(batch)
+    params = []
+    for row, match in zip(rows, stream, strict=True):
+        at = match[5]
+        last_played[row[1]] = last_played[row[2]] = at
+        params.append((pool_id, at, *row))
+    _insert_rated_rows(params)
     PlayerRating.objects.filter(pool=pool).delete()
     PlayerRating.objects.bulk_create(
         (
@@ -265,7 +324,7 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
                 experience=experience,
                 matches=played,
                 wins=wins,
-                last_played_at=last_played.get(player_id),
+                last_played_at=_as_datetime(last_played.get(player_id)),
             )
             for player_id, (rating, experience, played, wins) in state.items()
         ),

@@ -1,0 +1,413 @@
+"""REST endpoints for ratings, standings, points and ladders (under /api/v1/ratings/)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs import selectors as club_selectors
+from ratings import ladder_services, points_services, selectors, services
+from ratings.models import (
+    ClubSeason,
+    EventPoints,
+    Ladder,
+    LadderChallenge,
+    PlayerRating,
+    PointsAward,
+    PointsScheme,
+    RatingPool,
+)
+
+CLUB_PARAM = OpenApiParameter("club", str, description="Club short name: that club's pool (default: overall)")
+
+
+def _club(request, slug):
+    return get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+
+
+def _club_from_query(request):
+    slug = request.query_params.get("club")
+    return _club(request, slug) if slug else None
+
+
+def _player(request, pk):
+    return get_object_or_404(club_selectors.visible_players(user=request.user), pk=pk)
+
+
+# --- ratings ---------------------------------------------------------------------------------------------
+
+
+class PlayerRatingSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    club = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PlayerRating
+        fields = ["player", "player_name", "club", "rating", "experience", "matches", "wins", "last_played_at"]
+
+    def get_club(self, rating) -> str | None:
+        return rating.pool.club.slug if rating.pool.club_id else None
+
+
+class HistoryRowSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id")
+    played_at = serializers.DateTimeField(source="row.played_at")
+    opponent = serializers.IntegerField(source="opponent_id")
+    opponent_name = serializers.CharField()
+    won = serializers.BooleanField()
+    length = serializers.IntegerField(source="row.length")
+    rating_before = serializers.FloatField()
+    opponent_rating = serializers.FloatField()
+    experience_before = serializers.IntegerField()
+    difference = serializers.FloatField(source="row.difference")
+    upset_probability = serializers.FloatField(source="row.upset_probability")
+    win_probability = serializers.FloatField()
+    k = serializers.FloatField()
+    change = serializers.FloatField()
+    rating_after = serializers.FloatField()
+
+
+class PlayerRatingPageSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    club = serializers.CharField(allow_null=True)
+    rating = serializers.FloatField()
+    history = HistoryRowSerializer(many=True)
+
+
+class RatingListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[CLUB_PARAM], responses=PlayerRatingSerializer(many=True), summary="Top ratings of a pool"
+    )
+    def get(self, request):
+        club = _club_from_query(request)
+        if club is None:
+            rows = selectors.overall_top(user=request.user)
+        else:
+            rows = selectors.club_top_ratings(club=club, limit=100)
+        return Response(PlayerRatingSerializer(rows, many=True).data)
+
+
+class PlayerRatingView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[CLUB_PARAM],
+        responses=PlayerRatingPageSerializer,
+        summary="A player's rating and every rated match with its explanation",
+    )
+    def get(self, request, pk):
+        player = _player(request, pk)
+        club = _club_from_query(request)
+        history = selectors.rating_history(player=player, pool=selectors.pool_for(club=club), user=request.user)
+        rating = selectors.player_ratings(player_ids=[player.pk], club_id=club.pk if club else None)[player.pk]
+        data = {"player": player.pk, "club": club.slug if club else None, "rating": rating, "history": history}
+        return Response(PlayerRatingPageSerializer(data).data)
+
+
+class HeadToHeadMatchSerializer(serializers.Serializer):
+    match = serializers.IntegerField(source="match_id")
+    played_at = serializers.DateTimeField()
+    winner = serializers.IntegerField(source="winner_id")
+    length = serializers.IntegerField()
+    winner_change = serializers.FloatField()
+    loser_change = serializers.FloatField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    player_a = serializers.IntegerField()
+    player_b = serializers.IntegerField()
+    wins_a = serializers.IntegerField()
+    wins_b = serializers.IntegerField()
+    net_rating_a = serializers.FloatField()
+    rating_a = serializers.FloatField()
+    rating_b = serializers.FloatField()
+    matches = HeadToHeadMatchSerializer(many=True, source="rows")
+
+
+class HeadToHeadView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[CLUB_PARAM], responses=HeadToHeadSerializer, summary="Head-to-head of two players")
+    def get(self, request, pk, other):
+        player_a, player_b = _player(request, pk), _player(request, other)
+        club = _club_from_query(request)
+        summary = selectors.head_to_head(
+            player_a=player_a, player_b=player_b, pool=selectors.pool_for(club=club), user=request.user
+        )
+        summary |= {
+            "player_a": player_a.pk,
+            "player_b": player_b.pk,
+            "rating_a": summary["ratings"][player_a.pk],
+            "rating_b": summary["ratings"][player_b.pk],
+        }
+        return Response(HeadToHeadSerializer(summary).data)
+
+
+class RecomputeSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class RecomputeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
+    def post(self, request, slug):
+        club = _club(request, slug)
+        pool, _created = RatingPool.objects.get_or_create(club=club)
+        services.request_full_recompute(actor=request.user, pool=pool)
+        return Response({"detail": "Recompute queued."}, status=status.HTTP_202_ACCEPTED)
+
+
+# --- standings -------------------------------------------------------------------------------------------
+
+
+class StandingSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    player_name = serializers.CharField(source="player.name")
+    points = serializers.FloatField()
+    events = serializers.IntegerField()
+    rating = serializers.FloatField()
+    matches = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    win_share = serializers.FloatField(allow_null=True)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("season", int, description="Season id (default: all time)"),
+            OpenApiParameter("scheme", str, enum=PointsScheme.values, description="Only this points scheme"),
+            OpenApiParameter("order", str, enum=list(selectors.LEADERBOARD_ORDERS), description="Sort order"),
+        ],
+        responses=StandingSerializer(many=True),
+        summary="Club leaderboard: points, rating, matches played, win share",
+    )
+    def get(self, request, slug):
+        club = _club(request, slug)
+        season = None
+        raw = request.query_params.get("season")
+        if raw:
+            if not raw.isdigit():
+                raise ValidationError({"season": ["Give a season id (a number) from the club's seasons."]})
+            season = get_object_or_404(ClubSeason, club=club, pk=int(raw))
+        scheme = request.query_params.get("scheme") or None
+        if scheme is not None and scheme not in PointsScheme.values:
+            raise ValidationError({"scheme": [f"Choose one of {', '.join(PointsScheme.values)}."]})
+        order = request.query_params.get("order") or "points"
+        if order not in selectors.LEADERBOARD_ORDERS:
+            raise ValidationError({"order": [f"Choose one of {', '.join(selectors.LEADERBOARD_ORDERS)}."]})
+        standings = selectors.leaderboard(club=club, season=season, scheme=scheme, order=order)
+        return Response(StandingSerializer(standings, many=True).data)
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ClubSeason
+        fields = ["id", "name", "starts_on", "ends_on"]
+        read_only_fields = ["id"]
+        validators = []  # the service checks the unique name and says what to do
+
+
+class SeasonListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=SeasonSerializer(many=True), summary="A club's seasons")
+    def get(self, request, slug):
+        return Response(SeasonSerializer(ClubSeason.objects.filter(club=_club(request, slug)), many=True).data)
+
+    @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer}, summary="Add a season (directors)")
+    def post(self, request, slug):
+        club = _club(request, slug)
+        serializer = SeasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        season = services.create_season(actor=request.user, club=club, **serializer.validated_data)
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+
+# --- event points ----------------------------------------------------------------------------------------
+
+
+class EventPointsSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = EventPoints
+        fields = [
+            "scheme",
+            "event_weight",
+            "division_weight",
+            "split_ties",
+            "division_factor",
+            "strength_of_field",
+            "awarded_at",
+        ]
+        read_only_fields = ["strength_of_field", "awarded_at"]
+
+
+class PointsAwardSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = PointsAward
+        fields = ["player", "player_name", "place", "points", "scheme", "awarded_on", "explanation"]
+
+
+class EventPointsPageSerializer(serializers.Serializer):
+    scheme = EventPointsSerializer(allow_null=True)
+    awards = PointsAwardSerializer(many=True)
+
+
+class EventPointsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def _event(self, request, slug, event):
+        from tournaments.models import Event
+
+        club = _club(request, slug)
+        events = Event.objects.filter(club=club)
+        if not club_selectors.is_club_director(user=request.user, club=club):
+            events = events.filter(is_public=True)
+        return get_object_or_404(events, slug=event)
+
+    def _page(self, event):
+        scheme = EventPoints.objects.filter(event=event).first()
+        awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")
+        return EventPointsPageSerializer({"scheme": scheme, "awards": awards}).data
+
+    @extend_schema(responses=EventPointsPageSerializer, summary="An event's points scheme and awards")
+    def get(self, request, slug, event):
+        return Response(self._page(self._event(request, slug, event)))
+
+    @extend_schema(
+        request=EventPointsSerializer, responses=EventPointsPageSerializer, summary="Choose the points scheme"
+    )
+    def put(self, request, slug, event):
+        event = self._event(request, slug, event)
+        serializer = EventPointsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        points_services.set_event_scheme(actor=request.user, event=event, **serializer.validated_data)
+        return Response(self._page(event))
+
+
+# --- ladders ---------------------------------------------------------------------------------------------
+
+
+class LadderPositionSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    player_name = serializers.CharField(source="player.name")
+
+
+class ChallengeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = LadderChallenge
+        fields = ["id", "challenger", "defender", "match", "status", "challenger_won", "created_at", "decided_at"]
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Ladder
+        fields = ["name", "slug", "reach", "match_length"]
+        read_only_fields = ["slug"]
+
+
+class LadderDetailSerializer(LadderSerializer):
+    positions = serializers.SerializerMethodField()
+    open_challenges = serializers.SerializerMethodField()
+
+    class Meta(LadderSerializer.Meta):
+        fields = [*LadderSerializer.Meta.fields, "positions", "open_challenges"]
+
+    @extend_schema_field(LadderPositionSerializer(many=True))
+    def get_positions(self, ladder):
+        rows = ladder.positions.select_related("player").order_by("position")
+        return LadderPositionSerializer(rows, many=True).data
+
+    @extend_schema_field(ChallengeSerializer(many=True))
+    def get_open_challenges(self, ladder):
+        return ChallengeSerializer(ladder.challenges.filter(status="open"), many=True).data
+
+
+class LadderListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=LadderSerializer(many=True), summary="A club's ladders")
+    def get(self, request, slug):
+        return Response(LadderSerializer(_club(request, slug).ladders.all(), many=True).data)
+
+    @extend_schema(request=LadderSerializer, responses={201: LadderDetailSerializer}, summary="Start a ladder")
+    def post(self, request, slug):
+        club = _club(request, slug)
+        serializer = LadderSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        ladder = ladder_services.create_ladder(actor=request.user, club=club, **serializer.validated_data)
+        return Response(LadderDetailSerializer(ladder).data, status=status.HTTP_201_CREATED)
+
+
+def _ladder(request, slug, ladder):
+    return get_object_or_404(Ladder.objects.filter(club=_club(request, slug)), slug=ladder)
+
+
+class LadderDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=LadderDetailSerializer, summary="A ladder with its positions and open challenges")
+    def get(self, request, slug, ladder):
+        return Response(LadderDetailSerializer(_ladder(request, slug, ladder)).data)
+
+
+class JoinInputSerializer(serializers.Serializer):
+    player = serializers.IntegerField(required=False, help_text="Directors: the member to add (default: yourself)")
+
+
+class LadderJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=JoinInputSerializer, responses=LadderDetailSerializer, summary="Join at the bottom")
+    def post(self, request, slug, ladder):
+        ladder = _ladder(request, slug, ladder)
+        serializer = JoinInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = None
+        if "player" in serializer.validated_data:
+            player = ladder.club.memberships.filter(player_id=serializer.validated_data["player"]).first()
+            if player is None:
+                raise ValidationError({"player": ["Only members of the club can join its ladder."]})
+            player = player.player
+        ladder_services.join_ladder(actor=request.user, ladder=ladder, player=player)
+        return Response(LadderDetailSerializer(ladder).data)
+
+
+class ChallengeInputSerializer(serializers.Serializer):
+    defender = serializers.IntegerField(help_text="The player (id) you challenge, up to `reach` places above you")
+
+
+class LadderChallengeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=ChallengeInputSerializer, responses={201: ChallengeSerializer}, summary="Challenge")
+    def post(self, request, slug, ladder):
+        ladder = _ladder(request, slug, ladder)
+        serializer = ChallengeInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        position = ladder.positions.filter(player_id=serializer.validated_data["defender"]).first()
+        if position is None:
+            raise ValidationError({"defender": ["This player is not on the ladder."]})
+        challenge = ladder_services.challenge(actor=request.user, ladder=ladder, defender=position.player)
+        return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
+
+
+class ChallengeCancelView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=ChallengeSerializer, summary="Cancel an open challenge")
+    def post(self, request, slug, ladder, pk):
+        ladder = _ladder(request, slug, ladder)
+        challenge = get_object_or_404(LadderChallenge, ladder=ladder, pk=pk)
+        challenge = ladder_services.cancel_challenge(actor=request.user, challenge=challenge)
+        return Response(ChallengeSerializer(challenge).data)
