@@ -211,15 +211,7 @@ def _chain(state: bytes, die: int, points: range, entering: int) -> list[list[in
 
 
 def to_boards(keys: Iterable[int], side: int, total: int) -> set[Board]:
-    """The Boards of integer positions, `side` being the mover; equal opponent rows are shared."""
-    rows: dict[int, tuple[int, ...]] = {}
-    boards: set[Board] = set()
-    add = boards.add
-    for key in keys:
-        mover = tuple((key & _MOVER_MASK).to_bytes(25, "little"))
-        high = key >> 200
-        opponent = rows.get(high)
-        if opponent is None:
-            opponent = rows[high] = tuple(high.to_bytes(25, "little"))
-        add(_new_board(Board, ((mover, opponent) if side == 0 else (opponent, mover), total)))
-    return boards
+    """The Boards of integer positions, `side` being the mover."""
+    if side == 0:
+        return {_new_board(Board, (key, total)) for key in keys}
+    return {_new_board(Board, ((key >> 200) | ((key & _MOVER_MASK) << 200), total)) for key in keys}

@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.rules.board import Board
+from games.rules.board import Board, swap_key
 from games.rules.generator import doubles, to_boards, two_dice
 
 Step = tuple[int, int]  # (from, to) in the mover's numbering: 25 = bar, 0 = off, 1..24 points
@@ -124,7 +124,8 @@ def _extend(level: Level, die: int) -> Level:
 
 
 def _start_state(board: Board, side: int) -> State:
-    return bytes(board.checkers[side] + board.checkers[1 - side])
+    key = board.key
+    return (key if side == 0 else swap_key(key)).to_bytes(50, "little")
 
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -185,21 +186,16 @@ def _generate_doubles(start: State, die: int, *, with_steps: bool) -> tuple[int,
     return most, best
 
 
-def _to_board(state: State, side: int, total: int, rows: dict[bytes, tuple[int, ...]] | None = None) -> Board:
-    """The Board of a generator position; `rows` shares equal rows between the results of one call."""
-    if rows is None:
-        rows = {}
-    mover_bytes, opponent_bytes = state[:25], state[25:]
-    mover = rows.get(mover_bytes) or rows.setdefault(mover_bytes, tuple(mover_bytes))
-    opponent = rows.get(opponent_bytes) or rows.setdefault(opponent_bytes, tuple(opponent_bytes))
-    return Board.trusted((mover, opponent) if side == 0 else (opponent, mover), total)
+def _to_board(state: State, side: int, total: int) -> Board:
+    """The Board of a generator position."""
+    key = int.from_bytes(state, "little")
+    return Board.from_key(key if side == 0 else swap_key(key), total)
 
 
 def legal_plays(board: Board, side: int, dice: tuple[int, int]) -> list[Play]:
     """One Play per distinct legal result (forced play applied). No legal move → one Play with no steps."""
     _, level = _generate(board, side, dice)
-    rows: dict[bytes, tuple[int, ...]] = {}
-    return [Play(steps=steps or (), result=_to_board(state, side, board.total, rows)) for state, steps in level.items()]
+    return [Play(steps=steps or (), result=_to_board(state, side, board.total)) for state, steps in level.items()]
 
 
 def _fast_results(board: Board, side: int, dice: tuple[int, int]) -> tuple[int, Collection[int]] | None:
@@ -217,8 +213,7 @@ def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
     if fast is not None:
         return to_boards(fast[1], side, board.total)
     _, level = _generate(board, side, dice, with_steps=False)
-    rows: dict[bytes, tuple[int, ...]] = {}
-    return {_to_board(state, side, board.total, rows) for state in level}
+    return {_to_board(state, side, board.total) for state in level}
 
 
 def max_dice_playable(board: Board, side: int, dice: tuple[int, int]) -> int:
