@@ -1,7 +1,10 @@
 """Move generation: time per legal_results call against gnubg-nn's C move generator on the same positions.
 
-The positions come from random legal play (fixed seed); the generator keeps no memo between calls, so
-generating the sample first does not flatter our figure.
+legal_results (games.rules.moves) is the public call that lists every result of a roll, as gnubg-nn's
+moves() does; the verifier asks the same generator (through max_dice_playable and check_play) whenever a
+written move leaves a die unused. The positions come from random legal play (fixed seed) and the dice with
+them; the generator keeps no memo between calls, so generating the sample first does not flatter our figure.
+Goal (issue 3): at most 10 times gnubg-nn's time per call on this machine.
 """
 
 import time
@@ -12,7 +15,8 @@ from games.rules.moves import legal_results
 from games.rules.random_play import random_positions
 
 SAMPLE = 3000
-REPEATS = 3  # the machine is shared: the best of a few passes is the figure least disturbed by others
+GOAL_RATIO = 10
+REPEATS = 5  # the machine is shared: the best of a few passes is the figure least disturbed by others
 
 
 def best_time(run) -> float:
@@ -43,4 +47,4 @@ def main() -> None:
     print(f"movegen_positions: {SAMPLE} positions")
     print(f"movegen_ours: {ours:.1f} us/call")
     print(f"movegen_gnubg_nn: {theirs:.1f} us/call")
-    print(f"movegen_ratio: {ours / theirs:.1f} x")
+    print(f"movegen_ratio: {ours / theirs:.1f} x (goal <= {GOAL_RATIO})")

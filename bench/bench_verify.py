@@ -6,6 +6,8 @@ from pathlib import Path
 from games.verification import check_record
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+GOAL_SECONDS = 2
+REPEATS = 5  # the machine is shared: the best of a few passes is the figure least disturbed by others
 
 
 def main() -> None:
@@ -13,14 +15,14 @@ def main() -> None:
     contents = [path.read_bytes() for path in files]
     best = float("inf")
     statuses: dict[str, int] = {}
-    for _ in range(3):
+    for _ in range(REPEATS):
         start = time.perf_counter()
         results = [check_record(data)[0] for data in contents]
         best = min(best, time.perf_counter() - start)
     for status in results:
         statuses[status] = statuses.get(status, 0) + 1
     moves = sum(data.count(b":") for data in contents)
-    print(f"verify_corpus: {best:.2f} s")
+    print(f"verify_corpus: {best:.2f} s (goal <= {GOAL_SECONDS} s)")
     print(f"verify_corpus_files: {len(files)} files")
     print(f"verify_corpus_valid: {statuses.get('valid', 0)} files")
     print(f"verify_per_roll: {best / max(moves, 1) * 1e6:.1f} us")
