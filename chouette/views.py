@@ -76,6 +76,8 @@ def session_create(request, slug):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         chosen = list(data["players"])
+        stakes = {p.pk: _int(request.POST.get(f"stake_{p.pk}")) for p in chosen}
+        stakes = {pid: value for pid, value in stakes.items() if value is not None}
         session = None
 
         def create():
@@ -85,6 +87,7 @@ def session_create(request, slug):
                 club=club,
                 players=chosen,
                 stake_cents=data["stake_cents"],
+                stakes=stakes,
                 rules=form.rules(),
                 name=data["name"],
                 order=[p.pk for p in chosen] if data["order_by"] == "hand" else None,
@@ -256,7 +259,12 @@ def seat_action(request, slug, pk):
         messages.error(request, _("Choose a member of this club."))
         return redirect(session)
     calls = {
-        "join": (lambda: services.join(actor=request.user, session=session, player=player), _("%(name)s sits down.")),
+        "join": (
+            lambda: services.join(
+                actor=request.user, session=session, player=player, stake_cents=_int(request.POST.get("stake_cents"))
+            ),
+            _("%(name)s sits down."),
+        ),
         "sit_out": (
             lambda: services.sit_out(actor=request.user, session=session, player=player),
             _("%(name)s sits out."),

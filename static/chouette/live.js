@@ -51,6 +51,13 @@
       .then(function () { pending = setTimeout(poll, INTERVAL); });
   }
 
+  // Ending the session and a player leaving cannot be taken back: ask first.
+  document.addEventListener("submit", function (event) {
+    var submitter = event.submitter || null;
+    var question = (submitter && submitter.getAttribute("data-confirm")) || event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
   var button = document.getElementById("live-refresh");
   if (button) button.addEventListener("click", function () { refresh(true); });
   document.addEventListener("visibilitychange", function () {

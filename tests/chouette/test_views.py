@@ -79,7 +79,7 @@ def test_rolls_then_play_then_settle_through_the_pages(club):
             "players": [p.pk for p in players], "stake_cents": 100, "order_by": "roll", "cubes": "multi",
             "box_keeps": "beats_captain", "acting_captain": "highest_taker", "box_min_takes": "none",
             "partner_from": 6, "max_players": 10, "partner_split": "odd_to_box", "newcomer": "bottom",
-            "jacoby": "on", "beaver": "on", "automatic_doubles": 0,
+            "jacoby": "on", "beaver": "on", "automatic_doubles": 0, f"stake_{players[1].pk}": 50,
         },
     )  # fmt: skip
     assert response.status_code == 302
@@ -91,7 +91,8 @@ def test_rolls_then_play_then_settle_through_the_pages(club):
     client.post(url + "games/", {"winner": "box", "expected_number": "1"})
     response = client.post(url + "finish/", follow=True)
     text = response.content.decode()
-    assert "Cid pays" not in text and "Ann pays Cid 1.00" in text and "Ben pays Cid 1.00" in text
+    # Ben plays at 0.50, so his pairing with Cid (box, 1.00) is worth 0.50 a point.
+    assert "Cid pays" not in text and "Ann pays Cid 1.00" in text and "Ben pays Cid 0.50" in text
 
 
 def test_outsider_cannot_post_and_anonymous_can_read(club, outsider_user):
