@@ -239,8 +239,9 @@ def _current_events(session: ChouetteSession) -> list[SessionEvent]:
     return list(session.events.filter(is_current=True).order_by("seq"))
 
 
-def _replay(session: ChouetteSession, rows: list[SessionEvent]):
-    """Replay the events; returns the final state and the game events by number."""
+def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: int):
+    """Replay the events; returns the final state and the game events by number. A refusal in a game after
+    `changed_game` (the one just entered, corrected or undone) names that later game."""
     rules = _rules(session)
     stakes = dict(session.seats.values_list("player_id", "stake_cents"))
     state = core.SessionState()
@@ -250,9 +251,15 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent]):
         try:
             core.apply(state, event, rules=rules, stakes=stakes)
         except ChouetteError as exc:
-            if row.kind == EventKind.GAME:
-                exc.message = f"Game {row.game_number}: {exc.message}"
-            raise as_validation_error(exc, _names(session)) from None
+            error = as_validation_error(exc, _names(session))
+            if row.kind == EventKind.GAME and row.game_number > changed_game:
+                # A correction made a later game impossible: say which one, so the players can fix that too.
+                message = _("Game %(n)s no longer fits after this change: %(reason)s") % {
+                    "n": row.game_number,
+                    "reason": " ".join(error.messages),
+                }
+                error = ValidationError({"game": [message]})
+            raise error from None
         if row.kind == EventKind.GAME:
             games[row.game_number] = row
     return state, games
@@ -278,7 +285,7 @@ def _role(game: core.PlayedGame, player) -> str:
 def _rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent] | None = None):
     """Replay the current events, rewrite the ledger from game `from_game` on, and cache the seating."""
     rows = _current_events(session) if rows is None else rows
-    state, games = _replay(session, rows)
+    state, games = _replay(session, rows, from_game)
     session.ledger.filter(game_number__gte=from_game).delete()
     LedgerEntry.objects.bulk_create(
         [

@@ -215,3 +215,15 @@ def test_query_counts_stay_flat_as_the_session_grows(api_as, club, django_assert
         assert len(client.get(url(session, "games/")).json()) == 11
     with django_assert_max_num_queries(2):
         assert client.get("/api/v1/chouette/sessions/").status_code == 200
+
+
+def test_a_correction_that_makes_a_later_game_impossible_is_refused_naming_that_game(api_as, club):
+    session, p, _ = table(club)
+    client = api_as(p["A"].user)
+    client.post(url(session, "games/"), {"winner": "team"}, format="json")  # B box, A at the bottom
+    double_a = {"events": [{"doubler": "box", "responses": [{"player": p["A"].pk, "response": "drop"}]}]}
+    assert client.post(url(session, "games/"), {**double_a, "winner": "box"}, format="json").status_code == 201
+    response = client.post(url(session, "games/1/correct/"), {"winner": "box", "reason": "A won"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["game"] == ["Game 2 no longer fits after this change: A is not on the team this game."]
+    assert SessionEvent.objects.get(session=session, game_number=1, is_current=True).version == 1  # unchanged
