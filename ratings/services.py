@@ -150,6 +150,7 @@ def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
     return row
 
 
+@transaction.atomic
 def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
     """Mark the pool for a recompute from `since` (None: the whole history) and enqueue it after commit."""
     pool = RatingPool.objects.select_for_update().get(pk=pool.pk)

@@ -1,0 +1,130 @@
+"""Recomputes and incremental ratings on PostgreSQL with truly simultaneous workers.
+
+Two recomputes requested at once run once: the claim is an UPDATE … WHERE recompute_pending that holds the pool
+row until the recompute commits, so the second worker waits and then finds nothing to claim. Two results
+confirmed at once in one pool are rated one after the other (pool row lock), so the numbers equal a replay.
+"""
+
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from ratings import services
+from ratings.models import PlayerRating, RatedMatch, RatingPool
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.ratings.builders import played
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+OVERLAP_SECONDS = 0.5
+
+
+def simultaneously(*calls):
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait(timeout=10)
+            results[index] = call()
+        except Exception as error:  # noqa: BLE001 - reported through the results
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+@pytest.fixture
+def rated_club():
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    players = [MembershipFactory(club=club).player for _ in range(6)]
+    for day in range(12):
+        played(director, club, players[day % 6], players[(day + 1 + day // 6) % 6], day=day, length=5)
+    return club, director, players
+
+
+@pytest.fixture
+def slow_rebuild(monkeypatch):
+    rebuild = services.rebuild
+
+    def rebuild_then_wait(**kwargs):
+        count = rebuild(**kwargs)
+        time.sleep(OVERLAP_SECONDS)
+        return count
+
+    monkeypatch.setattr(services, "rebuild", rebuild_then_wait)
+
+
+def snapshot(pool):
+    return sorted(PlayerRating.objects.filter(pool=pool).values_list("player_id", "rating", "experience"))
+
+
+def test_two_recomputes_requested_at_once_run_once(rated_club, slow_rebuild):
+    club, _director, _players = rated_club
+    pool = RatingPool.objects.get(club=club)
+    before = snapshot(pool)
+    RatingPool.objects.filter(pk=pool.pk).update(recompute_pending=True, recompute_from=None)
+    results = simultaneously(
+        lambda: services.recompute_pool(pool_id=pool.pk), lambda: services.recompute_pool(pool_id=pool.pk)
+    )
+    assert sorted(results) == [False, True]
+    pool.refresh_from_db()
+    assert pool.recompute_count == 1 and not pool.recompute_pending
+    assert RatedMatch.objects.filter(pool=pool).count() == 12
+    after = snapshot(pool)
+    assert [row[0] for row in after] == [row[0] for row in before]
+    assert [row[1] for row in after] == pytest.approx([row[1] for row in before])
+
+
+def test_without_the_claim_both_workers_would_run(rated_club, slow_rebuild, monkeypatch):
+    """Control: a claim that does not check recompute_pending lets both run the same work."""
+    club, _director, _players = rated_club
+    pool = RatingPool.objects.get(club=club)
+    RatingPool.objects.filter(pk=pool.pk).update(recompute_pending=True)
+    original = RatingPool.objects.filter
+
+    def claim_without_condition(*args, **kwargs):
+        kwargs.pop("recompute_pending", None)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(RatingPool.objects, "filter", claim_without_condition)
+    results = simultaneously(
+        lambda: services.recompute_pool(pool_id=pool.pk), lambda: services.recompute_pool(pool_id=pool.pk)
+    )
+    monkeypatch.undo()
+    assert results == [True, True]
+    assert RatingPool.objects.get(pk=pool.pk).recompute_count == 2
+
+
+def test_two_results_confirmed_at_once_are_rated_one_after_the_other(monkeypatch):
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    shared, left, right = (MembershipFactory(club=club).player for _ in range(3))
+    rate_one = services._rate_one
+
+    def rate_then_wait(pool, match):
+        row = rate_one(pool, match)
+        time.sleep(OVERLAP_SECONDS)
+        return row
+
+    monkeypatch.setattr(services, "_rate_one", rate_then_wait)
+    results = simultaneously(
+        lambda: played(director, club, shared, left, day=1), lambda: played(director, club, shared, right, day=2)
+    )
+    assert not any(isinstance(r, Exception) for r in results), results
+    pool = RatingPool.objects.get(club=club)
+    incremental = snapshot(pool)
+    assert {p: e for p, _r, e in incremental}[shared.pk] == 10  # both matches counted for the shared player
+    services.request_recompute(pool=pool, since=None)  # commits, so the (eager) task runs at once
+    assert RatingPool.objects.get(pk=pool.pk).recompute_count == 1
+    replayed = snapshot(pool)
+    assert [r[1] for r in replayed] == pytest.approx([r[1] for r in incremental])
