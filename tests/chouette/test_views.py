@@ -125,13 +125,15 @@ def test_correction_page_prefills_and_replays(club):
 
 def test_the_live_table_and_a_refusal_read_in_german(club):
     from django.core.management import call_command
+    from django.utils import translation
 
     call_command("compile_translations")
     session, p, _ = table(club, rules={"box_min_takes": "captain"})
     client = signed_in(p["A"].user)
-    client.post("/i18n/setlang/", {"language": "de", "next": "/"})
-    text = client.get(page(session)).content.decode()
+    with translation.override("en"):  # the request activates German; leave the thread as it was for later tests
+        client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+        text = client.get(page(session)).content.decode()
+        form = {"first": "team", f"team_double_{p['B'].pk}": "drop", "winner": "team"}
+        refused = client.post(page(session, "games/"), form, follow=True).content.decode()
     assert "Spiel 1" in text and "Spiel eintragen" in text
-    form = {"first": "team", f"team_double_{p['B'].pk}": "drop", "winner": "team"}
-    refused = client.post(page(session, "games/"), form, follow=True).content.decode()
     assert "An diesem Tisch muss die Box den Doppler des Kapitäns annehmen." in refused
