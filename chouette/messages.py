@@ -39,6 +39,7 @@ MESSAGES = {
     "double_twice": gettext_lazy("A double names %(player)s twice."),
     "double_after_drop": gettext_lazy("%(player)s's game already ended; no more doubles on that cube."),
     "not_cube_owner": gettext_lazy("%(who)s cannot double: the other side owns %(player)s's cube."),
+    "cube_limit": gettext_lazy("%(player)s's cube would pass %(limit)s: check the doubles."),
     "bad_response": gettext_lazy("Answer a double with take, drop, beaver or raccoon."),
     "no_beaver": gettext_lazy("Beavers are not allowed at this table."),
     "no_raccoon": gettext_lazy("Raccoons are not allowed at this table."),

@@ -18,6 +18,7 @@ BOX, TEAM = "box", "team"
 TAKE, DROP, BEAVER, RACCOON = "take", "drop", "beaver", "raccoon"
 RESPONSES = (TAKE, DROP, BEAVER, RACCOON)
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
+CUBE_LIMIT = 4096  # no real cube goes near this; a typo that would go beyond is refused
 Player = Hashable
 
 
@@ -269,6 +270,14 @@ def _apply_event(event: CubeEvent, number: int, cubes: dict, members: tuple, rul
             cube.out_value = cube.value
             continue
         factor = {TAKE: 2, BEAVER: 4, RACCOON: 8}[response]
+        if cube.value * factor > CUBE_LIMIT:
+            raise _err(
+                "cube_limit",
+                f"{member}'s cube would pass {CUBE_LIMIT}: check the doubles.",
+                "events",
+                player=str(member),
+                limit=CUBE_LIMIT,
+            )
         cube.value *= factor
         cube.owner = responder
         cube.turned = True

@@ -240,3 +240,9 @@ def test_rules_refuse_nonsense_settings():
                 {"nonsense": 1}):  # fmt: skip
         with pytest.raises(ChouetteError):
             Rules.from_dict(bad)
+
+
+def test_a_runaway_cube_is_refused_as_a_typo():
+    events = tuple(CubeEvent(BOX if n % 2 == 0 else TEAM, (("B", "raccoon"),)) for n in range(5))
+    error = refused("cube_limit", GameEntry(events=events, winner=BOX), Rules(raccoon=True))
+    assert error.params["limit"] == 4096
