@@ -1,6 +1,7 @@
 """REST endpoints for ratings, standings, points and ladders (under /api/v1/ratings/)."""
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -160,7 +161,9 @@ class RecomputeView(APIView):
         club = _club(request, slug)
         pool, _created = RatingPool.objects.get_or_create(club=club)
         services.request_full_recompute(actor=request.user, pool=pool)
-        return Response({"detail": "Recompute queued."}, status=status.HTTP_202_ACCEPTED)
+        return Response(
+            {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
+        )
 
 
 # --- standings -------------------------------------------------------------------------------------------
@@ -195,14 +198,18 @@ class LeaderboardView(APIView):
         raw = request.query_params.get("season")
         if raw:
             if not raw.isdigit():
-                raise ValidationError({"season": ["Give a season id (a number) from the club's seasons."]})
+                raise ValidationError({"season": [_("Give a season id (a number) from the club's seasons.")]})
             season = get_object_or_404(ClubSeason, club=club, pk=int(raw))
         scheme = request.query_params.get("scheme") or None
         if scheme is not None and scheme not in PointsScheme.values:
-            raise ValidationError({"scheme": [f"Choose one of {', '.join(PointsScheme.values)}."]})
+            raise ValidationError(
+                {"scheme": [_("Choose one of %(values)s.") % {"values": ", ".join(PointsScheme.values)}]}
+            )
         order = request.query_params.get("order") or "points"
         if order not in selectors.LEADERBOARD_ORDERS:
-            raise ValidationError({"order": [f"Choose one of {', '.join(selectors.LEADERBOARD_ORDERS)}."]})
+            raise ValidationError(
+                {"order": [_("Choose one of %(values)s.") % {"values": ", ".join(selectors.LEADERBOARD_ORDERS)}]}
+            )
         standings = selectors.leaderboard(club=club, season=season, scheme=scheme, order=order)
         return Response(StandingSerializer(standings, many=True).data)
 
@@ -377,7 +384,7 @@ class LadderJoinView(APIView):
         if "player" in serializer.validated_data:
             player = ladder.club.memberships.filter(player_id=serializer.validated_data["player"]).first()
             if player is None:
-                raise ValidationError({"player": ["Only members of the club can join its ladder."]})
+                raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
             player = player.player
         ladder_services.join_ladder(actor=request.user, ladder=ladder, player=player)
         return Response(LadderDetailSerializer(ladder).data)
@@ -397,7 +404,7 @@ class LadderChallengeView(APIView):
         serializer.is_valid(raise_exception=True)
         position = ladder.positions.filter(player_id=serializer.validated_data["defender"]).first()
         if position is None:
-            raise ValidationError({"defender": ["This player is not on the ladder."]})
+            raise ValidationError({"defender": [_("This player is not on the ladder.")]})
         challenge = ladder_services.challenge(actor=request.user, ladder=ladder, defender=position.player)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 

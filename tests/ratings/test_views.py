@@ -142,3 +142,12 @@ def test_ladder_page_join_and_challenge(client, club, director_user):
 def test_overall_ratings_list(client, history):
     body = client.get("/ratings/").content.decode()
     assert body.index("Anna") < body.index("Clara")
+
+
+def test_pages_speak_german(client, club, history):
+    a, _b, _c = history
+    client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    body = client.get(f"/clubs/{club.slug}/leaderboard/").content.decode()
+    assert "Rangliste von" in body and "Siegquote" in body
+    rating = client.get(f"/players/{a.pk}/rating/").content.decode()
+    assert "Gewertete Matches" in rating and "die Chance der schwächer gewerteten Seite war" in rating
