@@ -153,30 +153,54 @@ class _Cell:
     column: int
     kind: ActionKind
     text: str
-    match: re.Match
+    match: re.Match | None  # None for a roll found by the fast scan (its text starts with the dice and `:`)
+
+
+# Words that can start an action other than a roll (lower case); a line holding none of them has only rolls.
+_OTHER_ACTION_WORDS = ("doubles", "beavers", "raccoons", "takes", "drops", "concedes", "wins", "????")
+
+
+def _roll_starts(body: str) -> list[int]:
+    """Where `dd:` starts in an ASCII body: what _ACTION_START's roll branch finds, without the regex scan."""
+    starts = []
+    colon = body.find(":", 2)
+    while colon != -1:
+        start = colon - 2
+        if (
+            body[start] in "0123456789"
+            and body[start + 1] in "0123456789"
+            and (start == 0 or not (body[start - 1].isalnum() or body[start - 1] == "_"))
+        ):
+            starts.append(start)
+        colon = body.find(":", colon + 1)
+    return starts
 
 
 def _cells(body: str, offset: int, line: int) -> list[_Cell]:
-    starts: list[re.Match[str]] = []
-    for found in _ACTION_START.finditer(body):
-        # `51: ????` and `62: Concedes`: rolled, then resigned. The mark right after the dice belongs to the roll.
-        follows_dice = starts and starts[-1].group("roll") and not body[starts[-1].end() : found.start()].strip()
-        if found.group("concede") and follows_dice and found.start() - starts[-1].end() <= 2:
-            continue
-        starts.append(found)
+    starts: list[tuple[int, int, ActionKind, re.Match | None]] = []
+    lowered = body.lower()
+    if body.isascii() and not any(word in lowered for word in _OTHER_ACTION_WORDS):
+        starts = [(start, start + 3, ActionKind.ROLL, None) for start in _roll_starts(body)]
+    else:
+        matches: list[re.Match[str]] = []
+        for found in _ACTION_START.finditer(body):
+            # `51: ????` and `62: Concedes`: rolled, then resigned. The mark right after the dice belongs to the
+            # roll.
+            follows_dice = matches and matches[-1].group("roll") and not body[matches[-1].end() : found.start()].strip()
+            if found.group("concede") and follows_dice and found.start() - matches[-1].end() <= 2:
+                continue
+            matches.append(found)
+        starts = [(found.start(), found.end(), _kind_of(found), found) for found in matches]
     cells: list[_Cell] = []
     position = 0
-    for index, found in enumerate(starts):
-        if body[position : found.start()].strip():
-            raise RecordFormatError(
-                line, f"'{body[position : found.start()].strip()}' is not a roll, cube action or result."
-            )
-        end = starts[index + 1].start() if index + 1 < len(starts) else len(body)
-        kind = _kind_of(found)
-        if kind != ActionKind.ROLL and body[found.end() : end].strip():
-            raise RecordFormatError(line, f"'{body[found.start() : end].strip()}' has extra text after the action.")
-        cells.append(_Cell(offset + found.start(), kind, body[found.start() : end], found))
-        position = end if kind == ActionKind.ROLL else found.end()
+    for index, (start, found_end, kind, found) in enumerate(starts):
+        if body[position:start].strip():
+            raise RecordFormatError(line, f"'{body[position:start].strip()}' is not a roll, cube action or result.")
+        end = starts[index + 1][0] if index + 1 < len(starts) else len(body)
+        if kind != ActionKind.ROLL and body[found_end:end].strip():
+            raise RecordFormatError(line, f"'{body[start:end].strip()}' has extra text after the action.")
+        cells.append(_Cell(offset + start, kind, body[start:end], found))
+        position = end if kind == ActionKind.ROLL else found_end
     if body[position:].strip():
         raise RecordFormatError(line, f"'{body[position:].strip()}' is not a roll, cube action or result.")
     if len(cells) > 2:
@@ -198,49 +222,68 @@ def _kind_of(found: re.Match) -> ActionKind:
     return ActionKind.WIN
 
 
+def _new_action(**fields: object) -> Action:
+    """Action(**fields) without the frozen dataclass's one object.__setattr__ per field (the reader makes one
+    per cell); the object is the same."""
+    action = object.__new__(Action)
+    action.__dict__.update(fields)
+    return action
+
+
+_ACTION_DEFAULTS = {"dice": None, "move": "", "value": None, "match_won": False}
+
+
 def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
     found = cell.match
-    written = " ".join(cell.text.split())
+    text = cell.text
+    written = " ".join(text.split())
 
-    def make(
-        dice: tuple[int, int] | None = None, move: str = "", value: int | None = None, match_won: bool = False
-    ) -> Action:
-        return Action(
+    def make(**values: object) -> Action:
+        return _new_action(
             player=player,
             kind=cell.kind,
             move_number=move_number,
-            dice=dice,
-            move=move,
-            value=value,
-            match_won=match_won,
+            **{**_ACTION_DEFAULTS, **values},
             line=line,
             numbered=numbered,
             written=written,
         )
 
     if cell.kind == ActionKind.ROLL:
-        dice = (int(found.group("d1")), int(found.group("d2")))
-        move = " ".join(cell.text[found.end() - found.start() :].split())
+        dice = (int(text[0]), int(text[1]))  # a roll cell starts with its two dice and `:`
+        move = " ".join(text[3:].split())
         # `00: ????` (Backgammon Studio) is a resignation before rolling.
-        if not all(1 <= d <= 6 for d in dice) and not (dice == (0, 0) and move in RESIGN_MARKS):
-            raise RecordFormatError(line, f"'{cell.text.strip()}': dice show 1 to 6.")
-        if move.lower() == CANNOT_MOVE.lower():
+        if not (0 < dice[0] < 7 and 0 < dice[1] < 7) and not (dice == (0, 0) and move in RESIGN_MARKS):
+            raise RecordFormatError(line, f"'{text.strip()}': dice show 1 to 6.")
+        if move.lower() == "cannot move":
             move = CANNOT_MOVE
         elif move not in RESIGN_MARKS:
             decode_move(move, line=line)
-        return make(dice=dice, move=move)
+        return _new_action(
+            player=player,
+            kind=ActionKind.ROLL,
+            move_number=move_number,
+            dice=dice,
+            move=move,
+            value=None,
+            match_won=False,
+            line=line,
+            numbered=numbered,
+            written=written,
+        )
+    assert found is not None
     if cell.kind in _CUBE_KINDS.values():
         value = int(found.group("cube_value"))
         if value < 2 or value & (value - 1) or value > 2**30:
-            raise RecordFormatError(line, f"'{cell.text.strip()}': a cube is turned to 2, 4, 8, 16, …")
+            raise RecordFormatError(line, f"'{text.strip()}': a cube is turned to 2, 4, 8, 16, …")
         return make(value=value)
     if cell.kind == ActionKind.WIN:
         points = int(found.group("points"))
         if not 0 < points < 10**6:
-            raise RecordFormatError(line, f"'{cell.text.strip()}': a game is won by at least 1 point.")
+            raise RecordFormatError(line, f"'{text.strip()}': a game is won by at least 1 point.")
         return make(value=points, match_won=bool(found.group("match")))
     if cell.kind == ActionKind.CONCEDE:
-        return make(move=RESIGN_MARK if cell.text.strip() == RESIGN_MARK else "")
+        return make(move=RESIGN_MARK if text.strip() == RESIGN_MARK else "")
     return make()
 
 
