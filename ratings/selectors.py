@@ -235,3 +235,13 @@ def ladder_page(*, ladder, user) -> dict:
         "can_challenge": can_challenge,
         "can_join": is_member and mine is None,
     }
+
+
+def events_with_points(*, club, user) -> list:
+    """The club's events that have a points scheme (public ones, or all for its directors), newest first."""
+    from tournaments.models import Event
+
+    events = Event.objects.filter(club=club, points_scheme__isnull=False).select_related("points_scheme")
+    if not club_selectors.is_club_director(user=user, club=club):
+        events = events.filter(is_public=True)
+    return list(events.order_by("-ends_on", "name")[:20])

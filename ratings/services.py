@@ -75,6 +75,8 @@ def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> b
 
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
+    if not is_rateable(match) and not RatedMatch.objects.filter(match=match).exists():
+        return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
     for pool in pools_for(match):
         apply_result(pool=pool, match=match)
 

@@ -1,4 +1,7 @@
-"""Pages: a player's rating with its chart and explained matches, head-to-head, club leaderboard, ladders."""
+"""Pages: a player's rating with its chart and explained matches, head-to-head, club leaderboard, seasons,
+event points, ladders."""
+
+from datetime import date
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -9,8 +12,8 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from core.api import Conflict
-from ratings import ladder_services, selectors
-from ratings.models import ClubSeason, Ladder, PointsScheme
+from ratings import ladder_services, points_services, selectors, services
+from ratings.models import ClubSeason, EventPoints, Ladder, PointsAward, PointsScheme
 
 
 def _club_from_query(request):
@@ -86,6 +89,8 @@ def leaderboard(request, slug):
             "scheme": scheme,
             "order": order,
             "standings": selectors.leaderboard(club=club, season=season, scheme=scheme or None, order=order),
+            "can_direct": club_selectors.is_club_director(user=request.user, club=club),
+            "events": selectors.events_with_points(club=club, user=request.user),
         },
     )
 
@@ -149,3 +154,67 @@ def ladder_challenge(request, slug, ladder):
         _("Challenge sent: the match is on the club's match list."),
     )
     return redirect(ladder)
+
+
+def _event(request, club, slug):
+    from tournaments.models import Event
+
+    events = Event.objects.filter(club=club)
+    if not club_selectors.is_club_director(user=request.user, club=club):
+        events = events.filter(is_public=True)
+    return get_object_or_404(events, slug=slug)
+
+
+def event_points(request, slug, event):
+    """An event's points: the scheme and the awards; its directors choose the scheme here."""
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    event = _event(request, club, event)
+    can_choose = event.user_is_director(request.user)
+    if request.method == "POST":
+        if not can_choose:
+            raise PermissionDenied(_("Only a director of this event can choose its points scheme."))
+        scheme = request.POST.get("scheme", "")
+        try:
+            weights = {
+                name: float(request.POST.get(name) or 1)
+                for name in ("event_weight", "division_weight", "division_factor")
+            }
+        except ValueError:
+            messages.error(request, _("Give the weights as numbers, e.g. 1 or 0.7."))
+        else:
+            _act(
+                request,
+                lambda: points_services.set_event_scheme(
+                    actor=request.user, event=event, scheme=scheme, split_ties=bool(request.POST.get("split_ties")),
+                    **weights,
+                ),
+                _("Points scheme saved; points are awarded when the event is finished."),
+            )  # fmt: skip
+        return redirect(request.path)
+    scheme = EventPoints.objects.filter(event=event).first()
+    awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")
+    return render(
+        request,
+        "ratings/event_points.html",
+        {"club": club, "event": event, "scheme": scheme, "awards": awards, "schemes": PointsScheme.choices,
+         "can_choose": can_choose},
+    )  # fmt: skip
+
+
+@require_POST
+def season_add(request, slug):
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    try:
+        starts_on = date.fromisoformat(request.POST.get("starts_on", ""))
+        ends_on = date.fromisoformat(request.POST.get("ends_on", ""))
+    except ValueError:
+        messages.error(request, _("Give both days as dates, e.g. 2026-01-01."))
+        return redirect("ratings:leaderboard", slug=club.slug)
+    _act(
+        request,
+        lambda: services.create_season(
+            actor=request.user, club=club, name=request.POST.get("name", ""), starts_on=starts_on, ends_on=ends_on
+        ),
+        _("Season added."),
+    )
+    return redirect("ratings:leaderboard", slug=club.slug)

@@ -104,7 +104,7 @@ def test_leaderboard_query_count_does_not_grow_with_players(client, club, direct
     ClubSeason.objects.create(club=club, name="All", starts_on=datetime.date(2000, 1, 1),
                               ends_on=datetime.date(2100, 1, 1))  # fmt: skip
     season = ClubSeason.objects.get(club=club)
-    with django_assert_max_num_queries(7):  # club, seasons, members, ratings, wins, losses, points
+    with django_assert_max_num_queries(8):  # club, seasons, members, ratings, wins, losses, points, events
         response = client.get(f"/clubs/{club.slug}/leaderboard/?season={season.pk}&scheme=gammonpoints")
     assert response.status_code == 200
     assert response.content.decode().count("<tr>") == Membership.objects.filter(club=club).count() + 1
@@ -151,3 +151,39 @@ def test_pages_speak_german(client, club, history):
     assert "Rangliste von" in body and "Siegquote" in body
     rating = client.get(f"/players/{a.pk}/rating/").content.decode()
     assert "Gewertete Matches" in rating and "die Chance der schwächer gewerteten Seite war" in rating
+
+
+def test_directors_add_seasons_and_choose_an_event_scheme_on_the_pages(client, club, director_user, member_user):
+    from tournaments.models import Entry, Flight
+
+    event = event_of(club, on=datetime.date(2026, 3, 1), slug="spring-cup")
+    main = Flight.objects.create(event=event, name="Main", slug="main", kind="main")
+    for place in [1, 2, 3, 3, 5, 5, 5, 5]:
+        Entry.objects.create(flight=main, player=MembershipFactory(club=club).player, place=place)
+    url = f"/clubs/{club.slug}/events/spring-cup/points/"
+    client.force_login(member_user)
+    assert client.post(url, {"scheme": "abt"}).status_code == 403
+    assert "Choose the points scheme" not in client.get(url).content.decode()
+    client.force_login(director_user)
+    response = client.post(url, {"scheme": "abt", "division_factor": "0.5"}, follow=True)
+    body = response.content.decode()
+    assert "Points scheme saved" in body and "ABT factor pools" in body
+    assert PointsAward.objects.get(event=event, place=1).points == pytest.approx(4 * 32 / 96)
+    assert (
+        "Give the weights as numbers"
+        in client.post(url, {"scheme": "abt", "event_weight": "x"}, follow=True).content.decode()
+    )
+    assert "Choose gammonpoints" in client.post(url, {"scheme": "elo"}, follow=True).content.decode()
+    board = client.get(f"/clubs/{club.slug}/leaderboard/").content.decode()
+    assert "spring-cup/points/" in board and "Add a season" in board
+    added = client.post(f"/clubs/{club.slug}/seasons/add/", {"name": "2026", "starts_on": "2026-01-01",
+                                                             "ends_on": "2026-12-31"}, follow=True)  # fmt: skip
+    assert "Season added." in added.content.decode()
+    wrong = client.post(f"/clubs/{club.slug}/seasons/add/", {"name": "x", "starts_on": "soon", "ends_on": ""},
+                        follow=True)  # fmt: skip
+    assert "Give both days as dates" in wrong.content.decode()
+    assert client.get(f"/clubs/{club.slug}/events/nope/points/").status_code == 404
+    client.logout()
+    assert client.post(f"/clubs/{club.slug}/seasons/add/", {"name": "y", "starts_on": "2026-01-01",
+                                                            "ends_on": "2026-12-31"}).status_code == 302  # fmt: skip
+    assert ClubSeason.objects.filter(club=club).count() == 1
