@@ -1,4 +1,5 @@
-"""Calcutta core: bid handling, replaying a whole auction from its events, and settling a large flight."""
+"""Calcutta: the core (bid handling, replaying a whole auction, settling a large flight) and the Django layer (a bid
+through the service late in a long auction, the board's JSON), the latter in a throwaway SQLite database."""
 
 import statistics
 import time
@@ -69,3 +70,84 @@ def main() -> None:
         timings.append((time.perf_counter() - start) * 1000)
     holdings = sum(len(owners) for owners in ownership.holdings.values())
     print(f"calcutta_settle_128_entrants_{holdings}_holdings: {statistics.median(timings):.1f} ms")
+    bench_django()
+
+
+def bench_django() -> None:
+    """A 40-entrant flight sold as 36 lots with 8 bids each, then bids on the field: each bid replays ~450 steps
+    under the row lock (the hot path of a live auction); and the board every phone polls."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import (
+        CaptureQueriesContext,
+        setup_databases,
+        setup_test_environment,
+        teardown_databases,
+        teardown_test_environment,
+    )
+
+    from tests.clubs.factories import ClubFactory, MembershipFactory
+    from tests.tournaments.calcutta.rows import make_flight
+    from tournaments.calcutta import services
+
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        club = ClubFactory()
+        director = MembershipFactory(club=club, role="director").player.user
+        flight = make_flight(club, names=[f"Entrant {n}" for n in range(40)])
+        calcutta = services.create_calcutta(
+            actor=director,
+            flight=flight,
+            payout_places=["50", "25", "15", "10"],
+            minimum_opening_bid=100,
+            increment=100,
+        )
+        entries = list(flight.entries.order_by("pk").values_list("pk", flat=True))
+        services.set_lots(actor=director, calcutta=calcutta, groups=[[pk] for pk in entries[:36]])
+        bidders = [services.register_bidder(actor=director, calcutta=calcutta, name=f"bidder {n}") for n in range(20)]
+        step = services.auctioneer_step
+        step(actor=director, calcutta=calcutta, action="open")
+        for _lot in range(36):
+            calcutta = step(actor=director, calcutta=calcutta, action="open_next_lot")
+            for n in range(8):
+                services.place_bid(
+                    actor=director,
+                    calcutta=calcutta,
+                    lot_number=calcutta.current_lot.number,
+                    bidder=bidders[n % 20],
+                    amount=100 * (n + 1),
+                )
+            for action in ("going_once", "going_twice", "sell"):
+                calcutta = step(actor=director, calcutta=calcutta, action=action)
+        calcutta = step(actor=director, calcutta=calcutta, action="open_next_lot")
+        timings = []
+        for n in range(20):
+            start = time.perf_counter()
+            services.place_bid(
+                actor=director,
+                calcutta=calcutta,
+                lot_number=0,
+                bidder=bidders[n % 20],
+                amount=100 * (n + 1),
+                idempotency_key=f"bench-{n}",
+            )
+            timings.append((time.perf_counter() - start) * 1000)
+        print(
+            f"calcutta_bid_service_after_{calcutta.steps}_steps: {statistics.median(timings):.1f} ms (goal <= 100 ms)"
+        )
+        client = Client()
+        url = f"/api/v1/calcuttas/{calcutta.pk}/board/"
+        timings = []
+        for _ in range(20):
+            connection.queries_log.clear()  # a full log (DEBUG keeps the last 9000) would hide the count
+            start = time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                client.get(url)
+            timings.append((time.perf_counter() - start) * 1000)
+        print(f"calcutta_board_37_lots: {statistics.median(timings):.1f} ms (goal <= 100 ms)")
+        print(f"calcutta_board_37_lots_queries: {len(queries)} queries (goal <= 8)")
+    finally:
+        connection.queries_log.clear()
+        teardown_databases(old, verbosity=0)
+        teardown_test_environment()

@@ -195,15 +195,15 @@ def _core_bidders(bidders: Iterable[Bidder], entries: Sequence) -> list[core.Bid
 
 
 def _events(calcutta: Calcutta, lots_by_pk: Mapping[int, Lot]) -> list[tuple[int, str, dict]]:
-    steps = [(a.step, a.action, {}) for a in AuctionAction.objects.filter(calcutta=calcutta).only("step", "action")]
-    for bid in Bid.objects.filter(calcutta=calcutta).only("step", "lot_id", "bidder_id", "amount", "idempotency_key"):
-        arguments = {
-            "lot": lots_by_pk[bid.lot_id].core_id,
-            "bidder": bid.bidder_id,
-            "amount": bid.amount,
-            "key": bid.idempotency_key or None,
-        }
-        steps.append((bid.step, "bid", arguments))
+    """Bids and auctioneer steps in step order, as the core's replay takes them (tuples, no model instances)."""
+    steps = [
+        (step, action, {})
+        for step, action in AuctionAction.objects.filter(calcutta=calcutta).values_list("step", "action")
+    ]
+    bids = Bid.objects.filter(calcutta=calcutta).values_list("step", "lot_id", "bidder_id", "amount", "idempotency_key")
+    for step, lot_id, bidder_id, amount, key in bids:
+        arguments = {"lot": lots_by_pk[lot_id].core_id, "bidder": bidder_id, "amount": amount, "key": key or None}
+        steps.append((step, "bid", arguments))
     return sorted(steps, key=lambda step: step[0])
 
 
