@@ -122,3 +122,14 @@ def test_only_a_club_admin_may_request_a_full_recompute(club, admin_user, member
         services.request_full_recompute(actor=member_user, pool=pool)
     services.request_full_recompute(actor=admin_user, pool=pool)
     assert RatingPool.objects.get(pk=pool.pk).recompute_pending
+
+
+def test_k_rule_b_is_a_setting(club, people, settings):
+    settings.RATINGS_FIBS_K_RULE = "b"
+    director, (a, b, *_rest) = people
+    match = played(director, club, a, b, length=7)
+    row = RatedMatch.objects.get(match=match, pool__club=club)
+    assert row.winner_k == pytest.approx(4.93) and row.loser_k == pytest.approx(4.93)
+    settings.RATINGS_FIBS_K_RULE = "c"
+    with pytest.raises(ValueError, match="RATINGS_FIBS_K_RULE"):
+        services.k_rule()
