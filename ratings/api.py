@@ -34,6 +34,13 @@ def _club_from_query(request):
     return _club(request, slug) if slug else None
 
 
+def _input(serializer_class, request) -> dict:
+    """The request body checked by `serializer_class` (400 naming the field otherwise)."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 def _player(request, pk):
     return get_object_or_404(club_selectors.visible_players(user=request.user), pk=pk)
 
@@ -232,9 +239,8 @@ class SeasonListView(APIView):
     @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer}, summary="Add a season (directors)")
     def post(self, request, slug):
         club = _club(request, slug)
-        serializer = SeasonSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        season = services.create_season(actor=request.user, club=club, **serializer.validated_data)
+        data = _input(SeasonSerializer, request)
+        season = services.create_season(actor=request.user, club=club, **data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -295,9 +301,8 @@ class EventPointsView(APIView):
     )
     def put(self, request, slug, event):
         event = self._event(request, slug, event)
-        serializer = EventPointsSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        points_services.set_event_scheme(actor=request.user, event=event, **serializer.validated_data)
+        data = _input(EventPointsSerializer, request)
+        points_services.set_event_scheme(actor=request.user, event=event, **data)
         return Response(self._page(event))
 
 
@@ -350,9 +355,8 @@ class LadderListView(APIView):
     @extend_schema(request=LadderSerializer, responses={201: LadderDetailSerializer}, summary="Start a ladder")
     def post(self, request, slug):
         club = _club(request, slug)
-        serializer = LadderSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        ladder = ladder_services.create_ladder(actor=request.user, club=club, **serializer.validated_data)
+        data = _input(LadderSerializer, request)
+        ladder = ladder_services.create_ladder(actor=request.user, club=club, **data)
         return Response(LadderDetailSerializer(ladder).data, status=status.HTTP_201_CREATED)
 
 
@@ -378,11 +382,10 @@ class LadderJoinView(APIView):
     @extend_schema(request=JoinInputSerializer, responses=LadderDetailSerializer, summary="Join at the bottom")
     def post(self, request, slug, ladder):
         ladder = _ladder(request, slug, ladder)
-        serializer = JoinInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = _input(JoinInputSerializer, request)
         player = None
-        if "player" in serializer.validated_data:
-            player = ladder.club.memberships.filter(player_id=serializer.validated_data["player"]).first()
+        if "player" in data:
+            player = ladder.club.memberships.filter(player_id=data["player"]).first()
             if player is None:
                 raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
             player = player.player
@@ -400,9 +403,8 @@ class LadderChallengeView(APIView):
     @extend_schema(request=ChallengeInputSerializer, responses={201: ChallengeSerializer}, summary="Challenge")
     def post(self, request, slug, ladder):
         ladder = _ladder(request, slug, ladder)
-        serializer = ChallengeInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        position = ladder.positions.filter(player_id=serializer.validated_data["defender"]).first()
+        data = _input(ChallengeInputSerializer, request)
+        position = ladder.positions.filter(player_id=data["defender"]).first()
         if position is None:
             raise ValidationError({"defender": [_("This player is not on the ladder.")]})
         challenge = ladder_services.challenge(actor=request.user, ladder=ladder, defender=position.player)
