@@ -2,6 +2,7 @@
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
@@ -144,5 +145,6 @@ def test_the_board_speaks_german(calcutta, flight, director_user):
     services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
     for action in ("open", "open_next_lot"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
-    page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
+    with translation.override("en"):  # the middleware switches this thread to German; restore English afterwards
+        page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "Höchstgebot" in page and "Noch kein Gebot" in page and "Offen für Gebote" in page
