@@ -7,7 +7,9 @@ from ratings import selectors
 
 def player_panel(request, player):
     return render_to_string(
-        "ratings/_player_panel.html", {"player": player, "ratings": selectors.ratings_of_player(player=player)}, request
+        "ratings/_player_panel.html",
+        {"player": player, "ratings": selectors.ratings_of_player(player=player, user=request.user)},
+        request,
     )
 
 

@@ -29,9 +29,11 @@ def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> 
     return result
 
 
-def ratings_of_player(*, player) -> list[PlayerRating]:
-    """The player's rating in every pool they have played in: overall first, then their clubs by name."""
-    rows = PlayerRating.objects.filter(player=player).select_related("pool__club")
+def ratings_of_player(*, player, user) -> list[PlayerRating]:
+    """The player's rating in every pool they have played in that the user may see: overall first, then the
+    clubs by name (a private club's pool only for its members)."""
+    visible = Q(pool__club__isnull=True) | Q(pool__club__in=club_selectors.visible_clubs(user=user))
+    rows = PlayerRating.objects.filter(visible, player=player).select_related("pool__club")
     return sorted(rows, key=lambda r: (r.pool.club_id is not None, r.pool.club.name if r.pool.club_id else ""))
 
 
@@ -73,10 +75,11 @@ def pool_for(*, club=None) -> RatingPool | None:
 
 
 def _visible_rows(rows, user):
-    """Rows of public matches, plus the viewer's own and (for directors) their clubs' private ones."""
+    """Rows of public matches at clubs the user can see (or at no club), plus the viewer's own matches."""
     if getattr(user, "is_superuser", False):
         return rows
-    visible = Q(match__is_public=True)
+    in_visible_club = Q(match__club__isnull=True) | Q(match__club__in=club_selectors.visible_clubs(user=user))
+    visible = Q(match__is_public=True) & in_visible_club
     own = club_selectors.player_for_user(user)
     if own is not None:
         visible |= Q(winner=own) | Q(loser=own)

@@ -43,7 +43,7 @@ def player_rating(request, pk):
             "current": current,
             "history": list(reversed(history)),
             "chart": selectors.history_chart(history),
-            "pools": selectors.ratings_of_player(player=player),
+            "pools": selectors.ratings_of_player(player=player, user=request.user),
             "opponents": sorted(opponents.items(), key=lambda item: item[1]),
         },
     )

@@ -187,3 +187,18 @@ def test_directors_add_seasons_and_choose_an_event_scheme_on_the_pages(client, c
     assert client.post(f"/clubs/{club.slug}/seasons/add/", {"name": "y", "starts_on": "2026-01-01",
                                                             "ends_on": "2026-12-31"}).status_code == 302  # fmt: skip
     assert ClubSeason.objects.filter(club=club).count() == 1
+
+
+def test_a_private_clubs_pool_is_not_shown_to_outsiders(client, director_user):
+    hidden = ClubFactory(is_public=False, name="Secret Society")
+    public = ClubFactory()
+    a = MembershipFactory(club=hidden).player
+    MembershipFactory(club=public, player=a)
+    b = MembershipFactory(club=hidden).player
+    MembershipFactory(club=hidden, player=director_user.player, role="director")
+    played(director_user, hidden, a, b)
+    assert "Secret Society" not in client.get(f"/players/{a.pk}/").content.decode()
+    page = client.get(f"/players/{a.pk}/rating/").content.decode()
+    assert "Secret Society" not in page and "No rated matches yet." in page  # the match itself stays hidden
+    client.force_login(b.user)
+    assert "Secret Society" in client.get(f"/players/{a.pk}/rating/").content.decode()
