@@ -55,6 +55,18 @@
       }
       var bidLot = byId("id_lot");
       if (bidLot) { bidLot.value = String(current.number); }
+      var bidAmount = byId("id_amount");
+      if (bidAmount && document.activeElement !== bidAmount && bidAmount.getAttribute("data-shown") !== current.minimum_next_bid_display) {
+        bidAmount.value = current.minimum_next_bid_display;
+        bidAmount.setAttribute("data-shown", current.minimum_next_bid_display);
+      }
+      // The auctioneer's buttons follow bids that arrive from phones: going once needs a bid, pass needs none.
+      if (current.phase === "open") {
+        var once = document.querySelector("button[value=going_once]");
+        var pass = document.querySelector("button[value=pass_lot]");
+        if (once) { once.disabled = current.high_bid === null; }
+        if (pass) { pass.disabled = current.high_bid !== null; }
+      }
     }
     var body = byId("lots-body");
     if (body) {
