@@ -19,3 +19,189 @@ def flight_placements(*, flight: Flight) -> list[Placement]:
     finalist 2, losing semi-finalists 3, quarter-finalists 5, ...; None while alive). One query."""
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
     return [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
+
+
+# --- visibility -------------------------------------------------------------------------------------------
+
+
+def visible_events(*, user):
+    """Public events of visible clubs for everyone; private ones to their directors and the club's members."""
+    from django.db.models import Exists, OuterRef, Q
+
+    from clubs import selectors as club_selectors
+    from clubs.models import Membership
+    from tournaments.models import Event
+
+    events = Event.objects.select_related("club")
+    if getattr(user, "is_superuser", False):
+        return events
+    visible = events.filter(club__in=club_selectors.visible_clubs(user=user))
+    if not getattr(user, "is_authenticated", False):
+        return visible.filter(is_public=True)
+    member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
+    return visible.filter(Q(is_public=True) | Exists(member) | Q(directors=user)).distinct()
+
+
+def event_for(*, user, club_slug: str, slug: str):
+    """The event at this club with this short name, if the user may see it (else None)."""
+    return visible_events(user=user).filter(club__slug=club_slug, slug=slug).first()
+
+
+def flight_for(*, event, slug: str) -> Flight | None:
+    return event.flights.filter(slug=slug).select_related("event__club", "source").first()
+
+
+# --- bracket ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    section: str
+    number: int
+    title: str
+    slots: list
+
+
+def bracket(*, flight: Flight) -> list[BracketRound]:
+    """The flight's slots by section and round, with players and match results: three queries."""
+    from django.utils.translation import gettext as _
+
+    from tournaments.core.layout import G, L
+    from tournaments.models import Slot
+
+    slots = list(
+        Slot.objects.filter(flight=flight)
+        .select_related("entry_a__player", "entry_b__player", "match", "winner")
+        .order_by("section", "round", "position")
+    )
+    if not slots:
+        return []
+    sections: dict[str, int] = {}
+    for slot in slots:
+        sections[slot.section] = max(sections.get(slot.section, 0), slot.round)
+    rounds: dict[tuple[str, int], list] = {}
+    for slot in slots:
+        rounds.setdefault((slot.section, slot.round), []).append(slot)
+    order = {"w": 0, "c": 0, "l": 1, "g": 2}
+    out = []
+    for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
+        last = sections[section]
+        if section == G:
+            title = _("Grand final")
+        elif number == last and section != L:
+            title = _("Final")
+        elif number == last - 1 and section != L:
+            title = _("Semi-finals")
+        elif number == last - 2 and section != L:
+            title = _("Quarter-finals")
+        else:
+            title = _("Round %(n)s") % {"n": number}
+        if section == L:
+            title = _("Losers' side, %(title)s") % {"title": title}
+        out.append(BracketRound(section, number, title, members))
+    return out
+
+
+def draft_pairs(*, flight: Flight) -> list[tuple]:
+    """Round-1 pairs of a drawn but not yet released flight (None = bye): one query."""
+    line: list = [None] * (flight.size or 0)
+    for entry in flight.entries.filter(draw_position__isnull=False).select_related("player"):
+        if entry.draw_position < len(line):
+            line[entry.draw_position] = entry
+    return [(line[i], line[i + 1]) for i in range(0, len(line), 2)]
+
+
+# --- the director's dashboard and a player's next match ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    ready: list
+    in_progress: list
+    waiting: list
+    disputed: list
+
+
+def dashboard(*, event) -> Dashboard:
+    """Matches ready to play, in progress, slots waiting for a player, and disputed results."""
+    from games.models.matches import MatchStatus
+    from tournaments.models import Slot, SlotResult
+
+    slots = list(
+        Slot.objects.filter(flight__event=event)
+        .exclude(result__in=["played", "bye", "walkover", "double_forfeit", "empty"])
+        .select_related("flight", "entry_a__player", "entry_b__player", "match")
+        .order_by("flight__order", "section", "round", "position")
+    )
+    disputed_ids = set(
+        Slot.objects.filter(
+            flight__event=event, match__disputes__resolved_at__isnull=True, match__isnull=False
+        ).values_list("pk", flat=True)
+    )
+    ready, in_progress, waiting, disputed = [], [], [], []
+    for slot in slots:
+        if slot.pk in disputed_ids:
+            disputed.append(slot)
+        elif slot.result == SlotResult.READY and slot.match and slot.match.status == MatchStatus.IN_PROGRESS:
+            in_progress.append(slot)
+        elif slot.result == SlotResult.READY:
+            ready.append(slot)
+        elif slot.entry_a_id or slot.entry_b_id:
+            waiting.append(slot)
+    return Dashboard(ready, in_progress, waiting, disputed)
+
+
+def next_matches(*, player) -> list:
+    """The player's tournament slots that are ready or waiting for an opponent, soonest first."""
+    from django.db.models import Q
+
+    from tournaments.models import Slot, SlotResult
+
+    return list(
+        Slot.objects.filter(Q(entry_a__player=player) | Q(entry_b__player=player))
+        .filter(result__in=[SlotResult.READY, SlotResult.PENDING])
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match")
+        .order_by("flight__event__starts_on", "round")[:5]
+    )
+
+
+# --- money ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlightPrizes:
+    flight: Flight
+    entries: int
+    payout: object  # tournaments.core.payouts.Payout
+
+
+def prize_list(*, event) -> list[FlightPrizes]:
+    """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
+    with who holds each place so far. Three queries."""
+    from django.db.models import Count, Sum
+
+    from clubs.models import Player
+    from tournaments.core import payouts
+
+    flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
+    by_slug = {f.slug: f for f in flights}
+    places = {}
+    for flight_id, place, player_id in Entry.objects.filter(flight__event=event, place__isnull=False).values_list(
+        "flight_id", "place", "player_id"
+    ):
+        places.setdefault((flight_id, place), []).append(player_id)
+    names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
+    out = []
+    for flight in flights:
+        if not flight.payout_template:
+            continue
+        shares = payouts.validate_template(flight.payout_template)
+        holders = {}
+        for share in shares:
+            target = by_slug.get(share.flight, flight) if share.flight else flight
+            holders[(share.flight, share.place)] = [names[p] for p in places.get((target.pk, share.place), [])]
+        payout = payouts.compute(
+            pool=payouts.to_cents(flight.pool or 0), house_percent=event.house_percent, shares=shares, holders=holders
+        )
+        out.append(FlightPrizes(flight, flight.n, payout))
+    return out

@@ -1,0 +1,218 @@
+"""An in-memory event: flights, their slots and entries, driven by the same rules the database adapter
+applies. Used by the property tests and the benchmark, and as the reference for what the adapter must do."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from tournaments.core import rules
+from tournaments.core.draw import DrawEntrant, bracket_size, draw
+from tournaments.core.errors import BracketError
+from tournaments.core.layout import Key, Layout, Target
+from tournaments.core.rules import EMPTY_SIDE, PENDING_SIDE, EntryFacts
+
+
+@dataclass
+class SimEntry:
+    id: int
+    player: Hashable
+    line_position: int | None = None
+    has_played: bool = False
+    byes: int = 0  # byes in this flight
+    earlier_byes: int = 0  # byes in the flights that fed this one
+    place: int | None = None
+
+
+@dataclass
+class SimFlight:
+    name: str
+    kind: str  # "knockout", "double", "fed"
+    source: str | None = None
+    rule: str | None = None
+    feed_rounds: int = 1
+    layout: Layout | None = None
+    sides: dict[Key, list] = field(default_factory=dict)
+    decided: dict[Key, tuple[str, int | None, tuple[int, ...]]] = field(default_factory=dict)
+    entries: dict[int, SimEntry] = field(default_factory=dict)
+    pool: list[int] = field(default_factory=list)  # a fresh draw's entrants before the draw
+    champion: int | None = None
+    finished: bool = False
+
+    def facts(self, entry_id: int) -> EntryFacts:
+        e = self.entries[entry_id]
+        return EntryFacts(e.id, e.line_position, e.has_played)
+
+
+class SimEvent:
+    def __init__(self):
+        self.flights: dict[str, SimFlight] = {}
+        self._next_id = 1
+
+    def add_flight(self, name, kind="knockout", *, source=None, rule=None, feed_rounds=1) -> SimFlight:
+        flight = SimFlight(name, kind, source, rule, feed_rounds)
+        self.flights[name] = flight
+        return flight
+
+    def fed_by(self, name: str) -> SimFlight | None:
+        return next((f for f in self.flights.values() if f.source == name), None)
+
+    def _new_entry(self, flight: SimFlight, player, line_position=None) -> SimEntry:
+        entry = SimEntry(self._next_id, player, line_position)
+        self._next_id += 1
+        flight.entries[entry.id] = entry
+        return entry
+
+    # --- draws ----------------------------------------------------------------------------------------------
+
+    def draw(self, name: str, entrants: Sequence[DrawEntrant], *, rng_seed: int, seeded=False) -> list:
+        line = draw(entrants, rng_seed=rng_seed, seeded=seeded)
+        self.release(name, line)
+        return line
+
+    def release(self, name: str, line: Sequence[Hashable | None]) -> None:
+        """Lay out the flight (and the brackets linked to it) and place the round-1 line."""
+        flight = self.flights[name]
+        size = len(line)
+        flight.layout = Layout.double(size) if flight.kind == "double" else Layout.knockout(size)
+        self._lay_out_fed(flight)
+        self._place_line(flight, line)
+
+    def _lay_out_fed(self, source: SimFlight) -> None:
+        fed = self.fed_by(source.name)
+        if fed is None or fed.rule == rules.FRESH_DRAW:
+            return
+        round_one = source.layout.rounds(source.layout.first_section)[0].slots
+        if round_one < 2:
+            fed.finished = True  # one round-1 match cannot feed a bracket: the linked flight has no players
+            return
+        fed.layout = Layout.fed(2 * round_one, fed.feed_rounds if fed.rule == rules.PROGRESSIVE else 1)
+        self._init_sides(fed)
+        self._lay_out_fed(fed)
+
+    def _init_sides(self, flight: SimFlight) -> None:
+        flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.layout.slot_keys()}
+
+    def _place_line(self, flight: SimFlight, line) -> None:
+        self._init_sides(flight)
+        for position, player in enumerate(line):
+            target = flight.layout.round_one_target(position)
+            if player is None:
+                self._set_side(flight, target, EMPTY_SIDE)
+            else:
+                entry = self._new_entry(flight, player, position)
+                self._set_side(flight, target, entry.id)
+
+    def fresh_draw_ready(self, name: str) -> bool:
+        flight = self.flights[name]
+        source = self.flights[flight.source]
+        if flight.layout is not None or flight.finished or source.layout is None:
+            return False
+        last_fed = source.layout.fed_round_count() if source.kind == "fed" else 1
+        section = source.layout.first_section
+        for key, sides in source.sides.items():
+            if key.section == section and key.round <= last_fed and PENDING_SIDE in sides:
+                return False
+        return all(e.has_played or e.place is not None for e in source.entries.values())
+
+    def draw_fresh(self, name: str, *, rng_seed: int) -> list:
+        flight = self.flights[name]
+        if not self.fresh_draw_ready(name):
+            raise BracketError("draw", "Not every player of the source flight has played a match yet.")
+        if len(flight.pool) < 2:
+            flight.finished = True
+            if flight.pool:
+                flight.champion = flight.pool[0]
+            return []
+        source = self.flights[flight.source]
+        pool = [source.entries[e] for e in flight.pool]
+        entrants = [DrawEntrant(e.player, on_time=e.byes + e.earlier_byes == 0) for e in pool]
+        had_bye = sum(1 for e in entrants if not e.on_time)
+        if bracket_size(len(entrants)) - len(entrants) > len(entrants) - had_bye:
+            entrants = [DrawEntrant(e.key) for e in entrants]  # not enough players without a bye to take them
+        line = draw(entrants, rng_seed=rng_seed)
+        flight.layout = Layout.knockout(len(line))
+        self._place_line(flight, line)
+        return line
+
+    # --- play -----------------------------------------------------------------------------------------------
+
+    def ready(self) -> list[tuple[str, Key, int, int]]:
+        out = []
+        for flight in self.flights.values():
+            for key, (a, b) in flight.sides.items():
+                if key not in flight.decided and isinstance(a, int) and isinstance(b, int):
+                    out.append((flight.name, key, a, b))
+        return out
+
+    def report(self, name: str, key: Key, winner_side: int | None, result: str = rules.PLAYED) -> None:
+        flight = self.flights[name]
+        a, b = flight.sides[key]
+        if key in flight.decided or not (isinstance(a, int) and isinstance(b, int)):
+            raise BracketError("slot", "This slot is not ready to be played.")
+        if result == rules.DOUBLE_FORFEIT:
+            self._decide(flight, key, result, None, (a, b))
+        else:
+            winner, loser = (a, b) if winner_side == 0 else (b, a)
+            self._decide(flight, key, result, winner, (loser,))
+
+    def _set_side(self, flight: SimFlight, target: Target, value) -> None:
+        sides = flight.sides[target.key]
+        if sides[target.side] is not PENDING_SIDE:
+            raise BracketError("slot", f"{flight.name} {target} is already taken.")
+        sides[target.side] = value
+        state, side = rules.resolve(*sides)
+        if state == rules.BYE:
+            winner = sides[side]
+            flight.entries[winner].byes += 1
+            self._decide(flight, target.key, rules.BYE, winner, ())
+        elif state == rules.EMPTY:
+            self._decide(flight, target.key, rules.EMPTY, None, ())
+
+    def _decide(self, flight: SimFlight, key: Key, result: str, winner: int | None, losers: tuple[int, ...]):
+        flight.decided[key] = (result, winner, losers)
+        if flight.layout.winner_target(key) is None:
+            flight.finished = True  # the final is decided (with nobody in it if everyone withdrew)
+        fed = self.fed_by(flight.name)
+        feed = None
+        if fed is not None and (fed.layout is not None or fed.rule == rules.FRESH_DRAW):
+            feed = rules.Feed(fed.rule, fed.layout, fed.feed_rounds)
+        actions = rules.consequences(
+            layout=flight.layout,
+            key=key,
+            result=result,
+            winner=None if winner is None else flight.facts(winner),
+            losers=tuple(flight.facts(e) for e in losers),
+            feed=feed,
+        )
+        for action in actions:
+            self._apply(flight, fed, action)
+
+    def _apply(self, flight: SimFlight, fed: SimFlight | None, action) -> None:
+        if isinstance(action, rules.FirstPlayed):
+            flight.entries[action.entry].has_played = True
+        elif isinstance(action, rules.Out):
+            flight.entries[action.entry].place = action.place
+        elif isinstance(action, rules.Champion):
+            flight.entries[action.entry].place = 1
+            flight.champion = action.entry
+            flight.finished = True
+        elif isinstance(action, rules.Move):
+            self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
+        elif isinstance(action, rules.FeedTo):
+            if action.target is None:
+                fed.pool.append(action.entry)
+                return
+            if action.entry is None:
+                self._set_side(fed, action.target, EMPTY_SIDE)
+                return
+            player = flight.entries[action.entry].player
+            line = action.target.key.position * 2 + action.target.side if action.target.key.round == 1 else None
+            entry = self._new_entry(fed, player, line)
+            source = flight.entries[action.entry]
+            entry.earlier_byes = source.byes + source.earlier_byes
+            self._set_side(fed, action.target, entry.id)
+
+    def finished_without_winner(self, flight: SimFlight) -> bool:
+        final = Key(flight.layout.final_section, len(flight.layout.rounds(flight.layout.final_section)), 0)
+        return final in flight.decided and flight.decided[final][1] is None

@@ -1,0 +1,178 @@
+"""Bracket shapes. A layout names every slot (section, round, position) and says where a slot's winner goes
+and where a fed loser lands; nothing about the shape is stored, it follows from (kind, size, feed rounds).
+
+Sections: "w" a knockout (the main, or the winners' side of a double elimination), "c" a bracket fed by
+another flight's losers (consolation, last chance), "l" the losers' side of a double elimination, "g" its
+grand final.
+
+A fed bracket of a source of size S with feed rounds k: round 1 pairs the losers of the source's round-1
+slots (source slot j -> slot j // 2, side j % 2); for each source round f = 2..k a feed round sets the winners
+so far (side 0) against the losers of source round f (side 1, in reverse order so round-1 opponents do not
+meet again at once), with a pairing round between feed rounds; then pairing rounds down to the final.
+A double elimination's losers' side is this with k = every round of the winners' side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.core.errors import BracketError
+
+W, C, L, G = "w", "c", "l", "g"
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    section: str
+    round: int
+    position: int
+
+
+@dataclass(frozen=True)
+class Target:
+    key: Key
+    side: int
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    slots: int
+    feed: int | None = None  # the source round whose losers take side 1 of this round (round 1: both sides)
+
+
+def log2(size: int) -> int:
+    if size < 2 or size & (size - 1):
+        raise BracketError("size", "A bracket size is a power of two, at least 2.")
+    return size.bit_length() - 1
+
+
+def knockout_rounds(size: int) -> list[RoundSpec]:
+    return [RoundSpec(size >> r) for r in range(1, log2(size) + 1)]
+
+
+def fed_rounds(source_size: int, feed_rounds: int) -> list[RoundSpec]:
+    if source_size < 4:
+        raise BracketError("size", "A fed flight needs a source bracket of at least 4.")
+    k = max(1, min(feed_rounds, log2(source_size)))
+    rounds = [RoundSpec(source_size // 4, feed=1)]
+    for f in range(2, k + 1):
+        if f > 2:
+            rounds.append(RoundSpec(rounds[-1].slots // 2))
+        rounds.append(RoundSpec(source_size >> f, feed=f))
+    while rounds[-1].slots > 1:
+        rounds.append(RoundSpec(rounds[-1].slots // 2))
+    return rounds
+
+
+@dataclass(frozen=True)
+class Layout:
+    kind: str  # "knockout", "fed", "double"
+    size: int  # the knockout's size; for "fed" the source's size
+    feed_rounds: int = 1
+    sections: dict[str, list[RoundSpec]] = field(default_factory=dict, compare=False, hash=False)
+
+    @classmethod
+    def knockout(cls, size: int) -> Layout:
+        return cls("knockout", size, 1, {W: knockout_rounds(size)})
+
+    @classmethod
+    def fed(cls, source_size: int, feed_rounds: int = 1) -> Layout:
+        return cls("fed", source_size, feed_rounds, {C: fed_rounds(source_size, feed_rounds)})
+
+    @classmethod
+    def double(cls, size: int) -> Layout:
+        if size < 4:
+            raise BracketError("size", "Double elimination needs at least 3 entrants.")
+        rounds = log2(size)
+        return cls("double", size, rounds, {W: knockout_rounds(size), L: fed_rounds(size, rounds), G: [RoundSpec(1)]})
+
+    # --- the slots ----------------------------------------------------------------------------------------
+
+    @property
+    def first_section(self) -> str:
+        return C if self.kind == "fed" else W
+
+    @property
+    def final_section(self) -> str:
+        return {"fed": C, "double": G}.get(self.kind, W)
+
+    def slot_keys(self):
+        for section, rounds in self.sections.items():
+            for r, spec in enumerate(rounds, start=1):
+                for p in range(spec.slots):
+                    yield Key(section, r, p)
+
+    def slot_count(self) -> int:
+        return sum(spec.slots for rounds in self.sections.values() for spec in rounds)
+
+    def rounds(self, section: str) -> list[RoundSpec]:
+        return self.sections[section]
+
+    def is_final(self, key: Key) -> bool:
+        return key.section == self.final_section and key.round == len(self.sections[key.section])
+
+    def round_one_target(self, line_position: int) -> Target:
+        """The round-1 slot and side of a position on the first section's round-1 line."""
+        return Target(Key(self.first_section, 1, line_position // 2), line_position % 2)
+
+    # --- where players go ---------------------------------------------------------------------------------
+
+    def winner_target(self, key: Key) -> Target | None:
+        """The slot and side the winner of `key` moves to; None: the winner has won the flight."""
+        rounds = self.sections[key.section]
+        if key.round < len(rounds):
+            nxt = rounds[key.round]
+            if nxt.feed is not None:
+                return Target(Key(key.section, key.round + 1, key.position), 0)
+            return Target(Key(key.section, key.round + 1, key.position // 2), key.position % 2)
+        if self.kind == "double" and key.section in (W, L):
+            return Target(Key(G, 1, 0), 0 if key.section == W else 1)
+        return None
+
+    def feed_target(self, source_round: int, source_position: int, section: str | None = None) -> Target | None:
+        """Where the loser of the source's slot (round, position) lands in this fed bracket; None if that
+        round does not feed it."""
+        section = section or (L if self.kind == "double" else C)
+        rounds = self.sections[section]
+        if source_round == 1:
+            return Target(Key(section, 1, source_position // 2), source_position % 2)
+        for r, spec in enumerate(rounds, start=1):
+            if spec.feed == source_round:
+                return Target(Key(section, r, spec.slots - 1 - source_position), 1)
+        return None
+
+    def internal_loser_target(self, key: Key) -> Target | None:
+        """Double elimination: a loss on the winners' side moves the player to the losers' side."""
+        if self.kind == "double" and key.section == W:
+            return self.feed_target(key.round, key.position, L)
+        return None
+
+    def fed_round_count(self) -> int:
+        """The last round of the fed section that still takes players from the source."""
+        rounds = self.sections[self.first_section]
+        return max((r for r, spec in enumerate(rounds, start=1) if spec.feed is not None), default=1)
+
+    # --- places -------------------------------------------------------------------------------------------
+
+    def place_of_loser(self, key: Key) -> int | None:
+        """Standard competition ranking by elimination: 1 + the winner + everyone eliminated later. None for a
+        loss that does not eliminate (the winners' side of a double elimination)."""
+        order = self._elimination_order()
+        if (key.section, key.round) not in order:
+            return None
+        return order[(key.section, key.round)]
+
+    def _elimination_order(self) -> dict[tuple[str, int], int]:
+        stages = [
+            (s, r, spec.slots)
+            for s in self.sections
+            if not (self.kind == "double" and s == W)
+            for r, spec in enumerate(self.sections[s], start=1)
+        ]
+        if self.kind == "double":
+            stages.sort(key=lambda t: (t[0] == G, t[1]))
+        places, later = {}, 0
+        for section, r, slots in reversed(stages):
+            places[(section, r)] = 2 + later
+            later += slots
+        return places

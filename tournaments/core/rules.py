@@ -1,0 +1,172 @@
+"""What follows from one decided slot: the winner moves on, the loser is out or routed by the feed rule, first
+played matches are noted. Returns actions; the in-memory engine and the database adapter both apply them, so
+the rules exist once.
+
+Feed rules of a flight fed by another flight's losers:
+- first_played (linked): the loser of each player's first *played* match (a bye or walkover is not one)
+  lands at the place of that player's round-1 slot; a player who had a bye and then wins leaves that place
+  empty (a bye in the fed flight);
+- progressive (k rounds): the loser of every slot of source rounds 1..k (a slot decided without a loser who
+  played leaves its place empty);
+- fresh_draw: the loser of each player's first played match joins a pool drawn afresh once complete.
+"Played" includes a forfeit for lateness (the player was there); a walkover, no-show or double forfeit does
+not route the absent player anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournaments.core.layout import Key, Layout, Target
+
+PLAYED, WALKOVER, BYE, DOUBLE_FORFEIT, EMPTY = "played", "walkover", "bye", "double_forfeit", "empty"
+FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
+
+
+class _Marker:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+PENDING_SIDE = _Marker("PENDING")
+EMPTY_SIDE = _Marker("EMPTY")
+
+
+@dataclass(frozen=True)
+class EntryFacts:
+    id: int
+    line_position: int | None = None  # on the flight's round-1 line
+    has_played: bool = False
+
+
+@dataclass(frozen=True)
+class Feed:
+    rule: str
+    layout: Layout | None  # None for a fresh draw (its layout is known only when it is drawn)
+    feed_rounds: int = 1
+
+
+# --- actions ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """Put an entry (None: nobody, the side is empty) on a side of a slot of the same flight."""
+
+    target: Target
+    entry: int | None
+
+
+@dataclass(frozen=True)
+class FeedTo:
+    """Put a player on a side of the fed flight (entry None: the side is empty); target None: the fresh pool."""
+
+    target: Target | None
+    entry: int | None
+
+
+@dataclass(frozen=True)
+class FirstPlayed:
+    entry: int
+
+
+@dataclass(frozen=True)
+class Out:
+    entry: int
+    place: int | None
+
+
+@dataclass(frozen=True)
+class Champion:
+    entry: int
+
+
+def resolve(a, b) -> tuple[str, int | None]:
+    """The state of a slot from its two sides (PENDING_SIDE, EMPTY_SIDE or an entry): ("pending", None),
+    ("ready", None), ("bye", winning side) or ("empty", None)."""
+    if a is PENDING_SIDE or b is PENDING_SIDE:
+        return "pending", None
+    if a is EMPTY_SIDE and b is EMPTY_SIDE:
+        return EMPTY, None
+    if a is EMPTY_SIDE:
+        return BYE, 1
+    if b is EMPTY_SIDE:
+        return BYE, 0
+    return "ready", None
+
+
+def consequences(
+    *,
+    layout: Layout,
+    key: Key,
+    result: str,
+    winner: EntryFacts | None,
+    losers: tuple[EntryFacts, ...],
+    feed: Feed | None,
+) -> list[object]:
+    played = result == PLAYED
+    actions: list[object] = []
+    target = layout.winner_target(key)
+    if target is None:
+        if winner is not None:
+            actions.append(Champion(winner.id))
+    else:
+        actions.append(Move(target, None if winner is None else winner.id))
+
+    internal = layout.internal_loser_target(key)
+    if internal is not None:
+        routed = losers[0].id if (played and losers) else None
+        actions.append(Move(internal, routed))
+        for loser in losers:
+            if loser.id != routed:
+                actions.append(Out(loser.id, layout.place_of_loser(internal.key)))
+    else:
+        actions.extend(Out(loser.id, layout.place_of_loser(key)) for loser in losers)
+
+    if played:
+        actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
+    if feed is not None:
+        actions.extend(_feed_actions(layout, key, result, winner, losers, feed))
+    return actions
+
+
+def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedTo]:
+    played = result == PLAYED
+    round_one = key.section == layout.first_section and key.round == 1
+    if feed.rule == PROGRESSIVE:
+        if key.section != layout.first_section or key.round > feed.feed_rounds or feed.layout is None:
+            return []
+        target = feed.layout.feed_target(key.round, key.position)
+        if target is None:
+            return []
+        return [FeedTo(target, losers[0].id if (played and losers) else None)]
+
+    linked = feed.rule == FIRST_PLAYED and feed.layout is not None
+
+    def place_of(x: EntryFacts) -> Target | None:
+        if not linked or x.line_position is None:
+            return None
+        return feed.layout.feed_target(1, x.line_position // 2)
+
+    out: list[FeedTo] = []
+    if played:
+        for loser in losers:
+            if not loser.has_played:
+                if not linked:
+                    out.append(FeedTo(None, loser.id))
+                elif (t := place_of(loser)) is not None:
+                    out.append(FeedTo(t, loser.id))
+        if winner is not None and not winner.has_played and not round_one and (t := place_of(winner)) is not None:
+            out.append(FeedTo(t, None))  # had a bye, then won its first match: nobody comes from its place
+        return out
+    if round_one:
+        if linked and result in (DOUBLE_FORFEIT, EMPTY):
+            out.append(FeedTo(feed.layout.feed_target(1, key.position), None))
+        return out  # a bye or walkover: the place waits for the winner's first played match
+    for loser in losers:
+        if not loser.has_played and (t := place_of(loser)) is not None:
+            out.append(FeedTo(t, None))
+    return out
