@@ -10,6 +10,7 @@ closed auction, a step out of turn) and a 400 naming the field otherwise.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ from tournaments.calcutta.models import (
     Payout,
     Settlement,
 )
+
+logger = logging.getLogger(__name__)
 
 # Refusals about the auction's state: the request is well-formed but comes at the wrong time (409).
 CONFLICT_CODES = frozenset(
@@ -718,8 +721,19 @@ def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
 
 
 def on_flight_results_changed(flight) -> None:
-    """Registered with tournaments.hooks: a result in this flight (or in its event's consolation) changed."""
+    """Registered with tournaments.hooks: a result in this flight (or in its event's consolation) changed.
+
+    Each Calcutta settles inside its own savepoint: if its stored auction cannot be rebuilt any more, the bracket's
+    change still goes through and the Calcutta says why it is not settled."""
     for calcutta in Calcutta.objects.filter(
         flight__event_id=flight.event_id, status__in=[CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED]
     ):
-        settle_calcutta(calcutta=calcutta)
+        try:
+            with transaction.atomic():
+                settle_calcutta(calcutta=calcutta)
+        except (core.CalcuttaError, ValidationError, Conflict) as exc:
+            note = (
+                exc.message if isinstance(exc, core.CalcuttaError) else " ".join(getattr(exc, "messages", [str(exc)]))
+            )
+            logger.warning("Calcutta %s not settled after a result changed: %s", calcutta.pk, note)
+            Calcutta.objects.filter(pk=calcutta.pk).update(settlement_note=note[:300])

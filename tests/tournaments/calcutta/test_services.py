@@ -258,3 +258,16 @@ def test_the_random_order_is_reproducible_from_the_stored_seed(calcutta, flight,
     services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
     calcutta.refresh_from_db()
     assert calcutta.current_lot.number == first[0]
+
+
+def test_a_late_entry_winning_leaves_the_calcutta_closed_with_the_reason(worked_example, flight):
+    from tests.clubs.factories import MembershipFactory
+    from tournaments.models import Entry
+
+    calcutta, _ = worked_example
+    late = Entry.objects.create(flight=flight, player=MembershipFactory(club=flight.event.club).player, place=1)
+    place(flight, {"Bernd": 2, "Greta": 3, "Anna": 3})
+    hooks.flight_results_changed(flight)  # the bracket's change goes through
+    calcutta.refresh_from_db()
+    assert late.pk not in calcutta.entrants
+    assert calcutta.status == CalcuttaStatus.CLOSED and calcutta.settlement_note
