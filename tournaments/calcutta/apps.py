@@ -10,6 +10,7 @@ class CalcuttaConfig(AppConfig):
     label = "calcutta"
     verbose_name = _("Calcutta auctions")
     nav_items = [(_("Calcuttas"), "calcutta:list")]
+    panels = {"club": "tournaments.calcutta.panels.club_panel", "player": "tournaments.calcutta.panels.player_panel"}
 
     def ready(self) -> None:
         from tournaments.calcutta import services

@@ -183,3 +183,17 @@ def propose_lots(
         list(group)
         for group in core.group_by_rating(by_entry, style=style, singles=singles, group_size=group_size, field=field)
     ]
+
+
+def player_holdings(*, user, player) -> list[dict]:
+    """The player's bidder rows at Calcuttas the user may see, with paid in, won and net (3 queries)."""
+    from tournaments.calcutta.models import OwnerLine
+
+    bidders = list(
+        Bidder.objects.filter(player=player, calcutta__in=visible_calcuttas(user=user))
+        .select_related("calcutta__flight__event")
+        .annotate(amount_due=Sum("holdings__amount_due"))
+        .order_by("-calcutta__created_at")[:20]
+    )
+    lines = {line.bidder_id: line for line in OwnerLine.objects.filter(bidder__in=bidders, settlement__is_current=True)}
+    return [{"bidder": b, "paid_in": b.amount_due or 0, "line": lines.get(b.pk)} for b in bidders if b.amount_due]

@@ -148,3 +148,18 @@ def test_the_board_speaks_german(calcutta, flight, director_user):
     with translation.override("en"):  # the middleware switches this thread to German; restore English afterwards
         page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "Höchstgebot" in page and "Noch kein Gebot" in page and "Offen für Gebote" in page
+
+
+def test_club_and_player_pages_show_the_calcutta(calcutta, flight, director_user):
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Bernd")])
+    anna = flight.entries.get(player__name="Anna").player
+    bidder = services.register_bidder(actor=director_user, calcutta=calcutta, player=anna)
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=bidder, amount=1500)
+    for action in ("going_once", "going_twice", "sell", "open_next_lot", "pass_lot", "close"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    club_page = client_for().get(flight.event.club.get_absolute_url()).content.decode()
+    assert f"/calcuttas/{calcutta.pk}/board/" in club_page
+    player_page = client_for().get(anna.get_absolute_url()).content.decode()
+    assert "Calcutta auctions" in player_page and "15.00" in player_page

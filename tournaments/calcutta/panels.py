@@ -1,0 +1,19 @@
+"""Panels on the club page (its events' Calcuttas) and the player page (what the player holds and won)."""
+
+from django.template.loader import render_to_string
+
+from tournaments.calcutta import selectors
+
+
+def club_panel(request, club):
+    calcuttas = list(selectors.visible_calcuttas(user=request.user).filter(flight__event__club=club)[:10])
+    if not calcuttas:
+        return None
+    return render_to_string("calcutta/club_panel.html", {"calcuttas": calcuttas}, request=request)
+
+
+def player_panel(request, player):
+    rows = selectors.player_holdings(user=request.user, player=player)
+    if not rows:
+        return None
+    return render_to_string("calcutta/player_panel.html", {"rows": rows, "player": player}, request=request)
