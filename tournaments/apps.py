@@ -5,3 +5,10 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+    nav_items = [(_("Events"), "tournaments:event-list")]
+    panels = {"player": "tournaments.panels.player_panel"}
+
+    def ready(self) -> None:
+        from tournaments import receivers
+
+        receivers.register()

@@ -489,7 +489,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
         message = _("Not every player of %(source)s has played a match yet: draw when they have.")
         raise Conflict(message % {"source": flight.source})
-    entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player"))
+    entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player").order_by("pk"))
     if len(entries) < 2:
         raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
     if flight.kind == FlightKind.DOUBLE_ELIMINATION and len(entries) < 3:

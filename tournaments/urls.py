@@ -1,2 +1,22 @@
+from django.urls import path
+
+from tournaments import views
+
 app_name = "tournaments"
-urlpatterns: list = []
+
+EVENT = "events/<slug:club>/<slug:slug>/"
+
+urlpatterns = [
+    path("events/", views.event_list, name="event-list"),
+    path("events/next-match/", views.next_match, name="next-match"),
+    path(EVENT, views.event_detail, name="event-detail"),
+    path(EVENT + "dashboard/", views.dashboard, name="dashboard"),
+    path(EVENT + "prizes/", views.prizes, name="prizes"),
+    path(EVENT + "flights/new/", views.add_flight, name="flight-add"),
+    path(EVENT + "<slug:flight>/", views.flight_bracket, name="flight-bracket"),
+    path(EVENT + "<slug:flight>/register/", views.register, name="flight-register"),
+    path(EVENT + "<slug:flight>/draw/<str:step>/", views.draw_step, name="flight-draw"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/withdraw/", views.withdraw, name="entry-withdraw"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/", views.check_in, name="entry-check-in"),
+    path(EVENT + "<slug:flight>/slots/<int:pk>/override/", views.override, name="slot-override"),
+]

@@ -66,21 +66,12 @@ def draw(
         rng.shuffle(late)
         ranked = on_time + late
     by_seed = {i + 1: e for i, e in enumerate(ranked)}
+    # A random draw is a seeded one with random seed numbers: byes stay spread over the bracket as in
+    # standard placement (two bye holders meet as late as possible).
     line = [by_seed.get(seed) for seed in seed_order(size)]
-    if not seeded:
-        line = _shuffle_pairs(line, rng)
     if separate_clubs:
         _separate(line)
     return [None if e is None else e.key for e in line]
-
-
-def _shuffle_pairs(line: list, rng: random.Random) -> list:
-    """A random draw still spreads the byes (one per pair) but otherwise places pairs at random."""
-    pairs = [line[i : i + 2] for i in range(0, len(line), 2)]
-    rng.shuffle(pairs)
-    for pair in pairs:
-        rng.shuffle(pair)
-    return [e for pair in pairs for e in pair]
 
 
 def _separate(line: list) -> None:

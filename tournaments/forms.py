@@ -1,0 +1,62 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models.matches import MatchOutcome
+from tournaments.models import FeedRule, FlightKind, Seeding
+
+
+class EventForm(forms.Form):
+    club = forms.ChoiceField(label=_("Club"))
+    name = forms.CharField(label=_("Name"), max_length=120)
+    starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+    house_percent = forms.DecimalField(label=_("House percentage"), min_value=0, max_value=100, initial=0)
+
+    def __init__(self, *args, clubs, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].choices = [(c.slug, c.name) for c in clubs]
+
+
+class FlightForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    kind = forms.ChoiceField(label=_("Kind"), choices=FlightKind.choices)
+    source = forms.ChoiceField(label=_("Fed by"), required=False)
+    feed_rule = forms.ChoiceField(
+        label=_("Feed rule"),
+        required=False,
+        choices=[("", "—")] + [(v, label) for v, label in FeedRule.choices if v not in ("draw", "pool")],
+    )
+    feed_rounds = forms.IntegerField(label=_("Feed rounds"), min_value=1, max_value=12, initial=1)
+    entry_fee = forms.DecimalField(label=_("Entry fee"), min_value=0, initial=0, decimal_places=2)
+    length = forms.IntegerField(label=_("Match length"), min_value=1, max_value=99, initial=7)
+    final_length = forms.IntegerField(label=_("Final length"), min_value=1, max_value=99, required=False)
+    seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
+    separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
+
+    def __init__(self, *args, flights, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
+
+
+class RegisterForm(forms.Form):
+    player = forms.ChoiceField(label=_("Player"))
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, p.name) for p in players]
+
+
+class OverrideForm(forms.Form):
+    winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, widget=forms.RadioSelect)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        choices=[(o.value, o.label) for o in MatchOutcome if o.value in ("played", "forfeit", "walkover")],
+    )
+    score_a = forms.IntegerField(min_value=0, max_value=99, required=False)
+    score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
+    comment = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, slot, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner_side"].choices = [(0, slot.entry_a.player.name), (1, slot.entry_b.player.name)]
