@@ -3,7 +3,7 @@
 import time
 from pathlib import Path
 
-from games.formats.notation import _decode
+from games.formats.notation import _decode, _decode_token
 from games.rules.moves import _die_sequences
 from games.verification import check_record
 
@@ -20,6 +20,7 @@ def main() -> None:
     for _ in range(REPEATS):
         # Every pass starts with empty caches, as a fresh worker would: a later pass must not reuse the first's.
         _decode.cache_clear()
+        _decode_token.cache_clear()
         _die_sequences.cache_clear()
         start = time.perf_counter()
         results = [check_record(data)[0] for data in contents]

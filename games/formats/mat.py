@@ -156,8 +156,18 @@ class _Cell:
     match: re.Match | None  # None for a roll found by the fast scan (its text starts with the dice and `:`)
 
 
-# Words that can start an action other than a roll (lower case); a line holding none of them has only rolls.
-_OTHER_ACTION_WORDS = ("doubles", "beavers", "raccoons", "takes", "drops", "concedes", "wins", "????")
+def _may_hold_other_action(lowered: str) -> bool:
+    """Whether a lower-cased line holds a word that can start an action other than a roll."""
+    return (
+        "doubles" in lowered
+        or "takes" in lowered
+        or "drops" in lowered
+        or "wins" in lowered
+        or "????" in lowered
+        or "concedes" in lowered
+        or "beavers" in lowered
+        or "raccoons" in lowered
+    )
 
 
 def _roll_starts(body: str) -> list[int]:
@@ -178,8 +188,7 @@ def _roll_starts(body: str) -> list[int]:
 
 def _cells(body: str, offset: int, line: int) -> list[_Cell]:
     starts: list[tuple[int, int, ActionKind, re.Match | None]] = []
-    lowered = body.lower()
-    if body.isascii() and not any(word in lowered for word in _OTHER_ACTION_WORDS):
+    if body.isascii() and not _may_hold_other_action(body.lower()):
         starts = [(start, start + 3, ActionKind.ROLL, None) for start in _roll_starts(body)]
     else:
         matches: list[re.Match[str]] = []
@@ -222,14 +231,15 @@ def _kind_of(found: re.Match) -> ActionKind:
     return ActionKind.WIN
 
 
-def _new_action(**fields: object) -> Action:
+def _new_action(fields: dict) -> Action:
     """Action(**fields) without the frozen dataclass's one object.__setattr__ per field (the reader makes one
     per cell); the object is the same."""
-    action = object.__new__(Action)
+    action = _object_new(Action)
     action.__dict__.update(fields)
     return action
 
 
+_object_new = object.__new__
 _ACTION_DEFAULTS = {"dice": None, "move": "", "value": None, "match_won": False}
 
 
@@ -240,13 +250,16 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
 
     def make(**values: object) -> Action:
         return _new_action(
-            player=player,
-            kind=cell.kind,
-            move_number=move_number,
-            **{**_ACTION_DEFAULTS, **values},
-            line=line,
-            numbered=numbered,
-            written=written,
+            {
+                "player": player,
+                "kind": cell.kind,
+                "move_number": move_number,
+                **_ACTION_DEFAULTS,
+                **values,
+                "line": line,
+                "numbered": numbered,
+                "written": written,
+            }
         )
 
     if cell.kind == ActionKind.ROLL:
@@ -260,16 +273,18 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
         elif move not in RESIGN_MARKS:
             decode_move(move, line=line)
         return _new_action(
-            player=player,
-            kind=ActionKind.ROLL,
-            move_number=move_number,
-            dice=dice,
-            move=move,
-            value=None,
-            match_won=False,
-            line=line,
-            numbered=numbered,
-            written=written,
+            {
+                "player": player,
+                "kind": ActionKind.ROLL,
+                "move_number": move_number,
+                "dice": dice,
+                "move": move,
+                "value": None,
+                "match_won": False,
+                "line": line,
+                "numbered": numbered,
+                "written": written,
+            }
         )
     assert found is not None
     if cell.kind in _CUBE_KINDS.values():

@@ -57,32 +57,41 @@ def decode_move(text: str, *, line: int = 0) -> DecodedMove:
 
 @lru_cache(maxsize=16384)  # the same moves recur across records (the corpus has about 11,000 different ones)
 def _decode(text: str) -> DecodedMove:
-    line = 0
     steps: list[Step] = []
     hits: list[int] = []
     for token in text.split():
-        match = _MOVE_TOKEN.match(token)
-        if not match:
-            raise RecordFormatError(
-                line, f"'{token}' is not a checker move; write moves as from/to, e.g. 24/18, bar/22*, 6/off, 8/3(2)."
-            )
-        repeat_text = match.group(1)
-        repeat = int(repeat_text) if repeat_text else 1
-        if not 1 <= repeat <= 4:
-            raise RecordFormatError(line, f"'{token}' repeats a move {repeat} times; a roll moves at most 4 checkers.")
-        points = []
-        for part in (token.split("(")[0] if repeat_text else token).split("/"):
-            marked = part.endswith("*")  # the pattern allows one `*` after a point
-            name = part[:-1] if marked else part
-            point = _point(name, line=line, token=token) if not name.isdecimal() or len(name) > 1 else int(name)
-            points.append(point)
-            if marked:
-                hits.append(point)
-        chain = [(points[i], points[i + 1]) for i in range(len(points) - 1)]
-        steps.extend(chain * repeat)
+        token_steps, token_hits = _decode_token(token)
+        steps += token_steps
+        hits += token_hits
     if len(steps) > 8:
-        raise RecordFormatError(line, f"'{text}' has {len(steps)} steps; a roll moves at most 4 checkers.")
+        raise RecordFormatError(0, f"'{text}' has {len(steps)} steps; a roll moves at most 4 checkers.")
     return DecodedMove(steps=tuple(steps), hits=tuple(hits))
+
+
+@lru_cache(maxsize=4096)  # far fewer different tokens than moves: `13/7*`, `bar/22`, `8/3(2)`
+def _decode_token(token: str) -> tuple[tuple[Step, ...], tuple[int, ...]]:
+    """(steps, points marked as hits) of one token; RecordFormatError (line 0) when it is not a checker move."""
+    line = 0
+    match = _MOVE_TOKEN.match(token)
+    if not match:
+        raise RecordFormatError(
+            line, f"'{token}' is not a checker move; write moves as from/to, e.g. 24/18, bar/22*, 6/off, 8/3(2)."
+        )
+    repeat_text = match.group(1)
+    repeat = int(repeat_text) if repeat_text else 1
+    if not 1 <= repeat <= 4:
+        raise RecordFormatError(line, f"'{token}' repeats a move {repeat} times; a roll moves at most 4 checkers.")
+    points = []
+    hits = []
+    for part in (token.split("(")[0] if repeat_text else token).split("/"):
+        marked = part.endswith("*")  # the pattern allows one `*` after a point
+        name = part[:-1] if marked else part
+        point = _point(name, line=line, token=token) if not name.isdecimal() or len(name) > 1 else int(name)
+        points.append(point)
+        if marked:
+            hits.append(point)
+    chain = tuple((points[i], points[i + 1]) for i in range(len(points) - 1))
+    return chain * repeat, tuple(hits)
 
 
 def format_point(point: int) -> str:
