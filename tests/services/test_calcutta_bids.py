@@ -62,12 +62,12 @@ def no_lock(monkeypatch):
     monkeypatch.setattr(services, "_lock", read_then_wait)
 
 
-def simultaneously(user, path, *bodies):
-    """POST the bodies at the same instant from separate threads; return the responses (status, json)."""
-    barrier = threading.Barrier(len(bodies))
-    answers = [None] * len(bodies)
+def at_once(user, *requests):
+    """POST the (path, body) requests at the same instant from separate threads; return (status, json) each."""
+    barrier = threading.Barrier(len(requests))
+    answers = [None] * len(requests)
 
-    def send(index, body):
+    def send(index, path, body):
         client = APIClient()
         client.force_authenticate(user)
         try:
@@ -77,12 +77,16 @@ def simultaneously(user, path, *bodies):
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=send, args=(i, body)) for i, body in enumerate(bodies)]
+    threads = [threading.Thread(target=send, args=(i, *request)) for i, request in enumerate(requests)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
     return answers
+
+
+def simultaneously(user, path, *bodies):
+    return at_once(user, *[(path, body) for body in bodies])
 
 
 def bids_url(calcutta):
@@ -120,36 +124,12 @@ def test_a_bid_racing_the_hammer_is_refused_or_counted_never_lost(auction, slow_
     services.place_bid(actor=director, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
     for action in ("going_once", "going_twice"):
         services.auctioneer_step(actor=director, calcutta=calcutta, action=action)
-    barrier = threading.Barrier(2)
-    answers = {}
-
-    def sell():
-        client = APIClient()
-        client.force_authenticate(director)
-        try:
-            barrier.wait(timeout=10)
-            answers["sell"] = client.post(
-                f"/api/v1/calcuttas/{calcutta.pk}/auctioneer/", {"action": "sell"}, format="json"
-            ).status_code
-        finally:
-            connection.close()
-
-    def bid():
-        client = APIClient()
-        client.force_authenticate(director)
-        try:
-            barrier.wait(timeout=10)
-            answers["bid"] = client.post(
-                bids_url(calcutta), {"lot": 1, "bidder": olga.pk, "amount": "15.00"}, format="json"
-            ).status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sell), threading.Thread(target=bid)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    (sell, _), (bid, _) = at_once(
+        director,
+        (f"/api/v1/calcuttas/{calcutta.pk}/auctioneer/", {"action": "sell"}),
+        (bids_url(calcutta), {"lot": 1, "bidder": olga.pk, "amount": "15.00"}),
+    )
+    answers = {"sell": sell, "bid": bid}
     lot = calcutta.lots.get(number=1)
     if answers["bid"] == 201:  # the bid came first and re-opened the lot: "sold" was out of turn
         assert answers["sell"] == 409 and lot.phase == "open" and lot.high_bid == 1500

@@ -570,6 +570,13 @@ def _change_ownership(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bid
     settle_calcutta(calcutta=calcutta)
 
 
+def _check_share(share, *, field: str) -> None:
+    try:
+        core.parse_share(share, field=field)
+    except core.CalcuttaError:
+        raise ValidationError({field: [_("Write a share as 1/4, 0.25 or 25%.")]}) from None
+
+
 @transaction.atomic
 def form_syndicate(*, actor, calcutta: Calcutta, lot_number: int, holder: Bidder, shares: Mapping[Bidder, str]) -> None:
     """`holder` splits their holding of a lot among a syndicate (shares of that holding, totalling 100%)."""
@@ -577,10 +584,7 @@ def form_syndicate(*, actor, calcutta: Calcutta, lot_number: int, holder: Bidder
         if member.calcutta_id != calcutta.pk:
             raise ValidationError({"shares": [_("Every member of the syndicate must be a bidder at this Calcutta.")]})
     for share in shares.values():
-        try:
-            core.parse_share(share, field="shares")
-        except core.CalcuttaError:
-            raise ValidationError({"shares": [_("Write each share as 1/3, 0.25 or 25%.")]}) from None
+        _check_share(share, field="shares")
     _change_ownership(
         actor=actor,
         calcutta=calcutta,
@@ -594,10 +598,7 @@ def form_syndicate(*, actor, calcutta: Calcutta, lot_number: int, holder: Bidder
 @transaction.atomic
 def buy_back(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, share: str) -> None:
     """A player buys back `share` of their own lot from its owners, at the same fraction of the price."""
-    try:
-        core.parse_share(share, field="share")
-    except core.CalcuttaError:
-        raise ValidationError({"share": [_("Write the share as 1/4, 0.25 or 25%.")]}) from None
+    _check_share(share, field="share")
     _change_ownership(
         actor=actor,
         calcutta=calcutta,
