@@ -163,3 +163,20 @@ def test_club_and_player_pages_show_the_calcutta(calcutta, flight, director_user
     assert f"/calcuttas/{calcutta.pk}/board/" in club_page
     player_page = client_for().get(anna.get_absolute_url()).content.decode()
     assert "Calcutta auctions" in player_page and "15.00" in player_page
+
+
+def test_a_registered_bidder_bids_from_the_board_on_a_phone(calcutta, flight, director_user, member_user):
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, "Anna")])
+    for action in ("open", "open_next_lot"):
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    client = client_for(member_user)
+    client.post(f"/calcuttas/{calcutta.pk}/bidders/", {})
+    me = calcutta.bidders.get(user=member_user)
+    board = client.get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
+    assert 'id="my-bid"' in board and 'value="10.00"' in board
+    response = client.post(
+        f"/calcuttas/{calcutta.pk}/bids/",
+        {"next": "board", "bidder": me.pk, "lot": "1", "amount": "10.00", "idempotency_key": "phone-1"},
+    )
+    assert response.status_code == 302 and response.url.endswith(f"/calcuttas/{calcutta.pk}/board/")
+    assert calcutta.lots.get(number=1).high_bidder == me
