@@ -388,8 +388,15 @@ def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, pla
             raise PermissionDenied(_("Only a director can register someone else as a bidder."))
         user, player = actor, club_selectors.player_for_user(actor)
         existing = calcutta.bidders.filter(user=actor).first()
+        if existing is None and player is not None:
+            existing = calcutta.bidders.filter(player=player, user__isnull=True).first()
         if existing is not None:
+            if existing.user_id is None:  # the director registered this player; now it is theirs to bid with
+                existing.user = actor
+                existing.save(update_fields=["user"])
             return existing
+    if user is not None and player is None:
+        player = club_selectors.player_for_user(user)
     name = (name or "").strip() or (player.name if player else "") or (user.get_username() if user else "")
     if not name:
         raise ValidationError({"name": [_("Give the bidder's name.")]})
@@ -399,8 +406,6 @@ def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, pla
         raise ValidationError({"user": [_("This user is already registered as a bidder.")]})
     if player is not None and calcutta.bidders.filter(player=player).exists():
         raise ValidationError({"player": [_("This player is already registered as a bidder.")]})
-    if user is not None and player is None:
-        player = club_selectors.player_for_user(user)
     return Bidder.objects.create(calcutta=calcutta, name=name[:120], user=user, player=player)
 
 

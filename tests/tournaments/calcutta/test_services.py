@@ -271,3 +271,14 @@ def test_a_late_entry_winning_leaves_the_calcutta_closed_with_the_reason(worked_
     calcutta.refresh_from_db()
     assert late.pk not in calcutta.entrants
     assert calcutta.status == CalcuttaStatus.CLOSED and calcutta.settlement_note
+
+
+def test_a_player_registered_by_the_director_takes_over_their_bidder_when_signing_up(calcutta, director_user, club):
+    from tests.clubs.factories import MembershipFactory
+
+    player = MembershipFactory(club=club).player
+    by_director = services.register_bidder(actor=director_user, calcutta=calcutta, player=player)
+    by_themselves = services.register_bidder(actor=player.user, calcutta=calcutta)
+    assert by_themselves.pk == by_director.pk and by_themselves.user == player.user
+    with pytest.raises(ValidationError):
+        services.register_bidder(actor=director_user, calcutta=calcutta, name="someone", user=player.user)
