@@ -3,6 +3,7 @@
 import datetime
 
 import pytest
+from django.utils import translation
 
 from clubs.models import Membership
 from ratings.models import ClubSeason, PointsAward
@@ -146,10 +147,11 @@ def test_overall_ratings_list(client, history):
 
 def test_pages_speak_german(client, club, history):
     a, _b, _c = history
-    client.post("/i18n/setlang/", {"language": "de", "next": "/"})
-    body = client.get(f"/clubs/{club.slug}/leaderboard/").content.decode()
+    with translation.override("en"):  # the requests activate German; leave the thread as it was for later tests
+        client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+        body = client.get(f"/clubs/{club.slug}/leaderboard/").content.decode()
+        rating = client.get(f"/players/{a.pk}/rating/").content.decode()
     assert "Rangliste von" in body and "Siegquote" in body
-    rating = client.get(f"/players/{a.pk}/rating/").content.decode()
     assert "Gewertete Matches" in rating and "die Chance der schwächer gewerteten Seite war" in rating
 
 
