@@ -133,10 +133,13 @@ def dashboard(*, event) -> Dashboard:
         .select_related("flight", "entry_a__player", "entry_b__player", "match")
         .order_by("flight__order", "section", "round", "position")
     )
+    from django.db.models import Exists, OuterRef
+
+    from games.models.matches import MatchDispute
+
+    open_dispute = MatchDispute.objects.filter(match=OuterRef("match"), resolved_at__isnull=True)
     disputed_ids = set(
-        Slot.objects.filter(
-            flight__event=event, match__disputes__resolved_at__isnull=True, match__isnull=False
-        ).values_list("pk", flat=True)
+        Slot.objects.filter(flight__event=event).filter(Exists(open_dispute)).values_list("pk", flat=True)
     )
     ready, in_progress, waiting, disputed = [], [], [], []
     for slot in slots:

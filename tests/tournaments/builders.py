@@ -1,19 +1,23 @@
 """Events built through the services, and results confirmed through match play, as a director would."""
 
 import datetime
+import itertools
 
 from games.matchplay import services as match_services
 from tests.clubs.factories import MembershipFactory
 from tournaments import services
 from tournaments.models import Slot
 
+_numbers = itertools.count(1)
 
-def make_event(club, director, *, name="Spring Open", **kwargs):
+
+def make_event(club, director, *, name="", **kwargs):
+    name = name or f"Spring Open {next(_numbers)}"
     return services.create_event(actor=director, club=club, name=name, starts_on=datetime.date(2026, 5, 1), **kwargs)
 
 
 def members(club, n):
-    return [MembershipFactory(club=club, player__name=f"P{i:04d}").player for i in range(n)]
+    return [MembershipFactory(club=club).player for _ in range(n)]
 
 
 def drawn_event(club, director, n, *, consolation=None, last_chance=None, seed=7, **main_kwargs):

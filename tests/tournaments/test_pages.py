@@ -1,0 +1,94 @@
+"""The pages: event list and creation, the public bracket (draft pairs, released bracket, print sheet), the
+director's buttons, the dashboard, the override page, the prize list, a player's next match."""
+
+import pytest
+from django.urls import reverse
+
+from tests.clubs.factories import MembershipFactory
+from tournaments import services
+
+from .builders import drawn_event, make_event, members, ready_slots, win
+
+pytestmark = pytest.mark.django_db
+
+
+def test_director_creates_an_event_from_the_list(client, club, director_user):
+    client.force_login(director_user)
+    response = client.post(
+        reverse("tournaments:event-list"),
+        {"club": club.slug, "name": "Autumn Cup", "starts_on": "2026-10-01", "is_public": "on", "house_percent": "5"},
+    )
+    assert response.status_code == 302
+    assert client.get(response.url).status_code == 200
+
+
+def test_public_bracket_shows_the_draft_then_the_released_bracket(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    for player in members(club, 5):
+        services.register(actor=director_user, flight=main, player=player)
+    client.force_login(director_user)
+    url = main.get_absolute_url()
+    client.post(reverse("tournaments:flight-draw", args=[club.slug, event.slug, "main", "draw"]))
+    client.logout()
+    page = client.get(url).content.decode()
+    assert "Round 1 (draw not yet released)" in page and "bye" in page
+    services.confirm_draw(actor=director_user, flight=main)
+    services.release_draw(actor=director_user, flight=main)
+    page = client.get(url).content.decode()
+    assert "Final" in page and "Print draw sheet" in page and "@media print" not in page
+    assert "tournaments/bracket" in page  # the stylesheet with the print rules
+
+
+def test_dashboard_is_for_directors_and_lists_ready_matches(client, club, director_user, member_user):
+    event, flights = drawn_event(club, director_user, 8)
+    url = reverse("tournaments:dashboard", args=[club.slug, event.slug])
+    client.force_login(member_user)
+    assert client.get(url).status_code == 403
+    client.force_login(director_user)
+    page = client.get(url).content.decode()
+    assert "Ready to play (4)" in page
+
+
+def test_override_page_lists_the_matches_it_would_void(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    first, second = ready_slots(main)[:2]
+    win(director_user, first, 0)
+    win(director_user, second, 0)
+    client.force_login(director_user)
+    url = reverse("tournaments:slot-override", args=[club.slug, event.slug, "main", first.pk])
+    page = client.get(url).content.decode()
+    assert "Later matches that will be voided" in page and "w2.0" in page
+    response = client.post(url, {"winner_side": 1, "outcome": "forfeit", "comment": "Scorer error"})
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert first.winner_id == first.entry_b_id
+
+
+def test_prize_list_and_next_match(client, club, director_user):
+    event, flights = drawn_event(
+        club, director_user, 4, entry_fee=10, payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}]
+    )
+    page = client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).content.decode()
+    assert "40.00" in page and "28.00" in page and "12.00" in page
+    slot = ready_slots(flights["main"])[0]
+    player = slot.entry_a.player
+    client.force_login(player.user)
+    page = client.get(reverse("tournaments:next-match")).content.decode()
+    assert slot.entry_b.player.name in page
+    assert "Next tournament match" in client.get(player.get_absolute_url()).content.decode()
+
+
+def test_players_enter_from_the_event_page(client, club, director_user):
+    event = make_event(club, director_user)
+    services.add_flight(actor=director_user, event=event, name="Main")
+    member = MembershipFactory(club=club).player
+    client.force_login(member.user)
+    client.post(reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"]))
+    assert "Entered" in client.get(event.get_absolute_url()).content.decode()
+
+
+def test_unknown_event_and_flight_are_404(client, club):
+    assert client.get(reverse("tournaments:event-detail", args=[club.slug, "nope"])).status_code == 404
+    assert client.get(reverse("tournaments:flight-bracket", args=[club.slug, "nope", "main"])).status_code == 404

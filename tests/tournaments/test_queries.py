@@ -1,0 +1,57 @@
+"""Reporting a result and advancing costs the same number of queries in a field of 8 and of 256; the bracket
+page of a 256-entry flight renders with at most 15 queries."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tournaments import hooks
+
+from .builders import drawn_event, ready_slots, win
+
+pytestmark = pytest.mark.django_db
+
+REPORT_AND_ADVANCE_MAX = 45  # measured 40 incl. match play and ratings; equal for 8 and 256
+
+
+@pytest.fixture
+def only_our_flight_callbacks(monkeypatch):
+    """Other apps' reactions (points, Calcutta) are theirs to bound; count the bracket's own work."""
+    monkeypatch.setattr(hooks, "_callbacks", [])
+
+
+def queries_for_one_result(club, director, n):
+    event, flights = drawn_event(club, director, n, consolation={})
+    slot = ready_slots(flights["main"])[0]
+    win(director, slot, 0)  # the first result of the flight differs from the rest (nothing to correct yet)
+    slot = ready_slots(flights["main"])[0]
+    with CaptureQueriesContext(connection) as captured:
+        win(director, slot, 1)
+    return len(captured)
+
+
+def test_reporting_one_result_costs_the_same_whatever_the_field_size(
+    club, director_user, django_assert_max_num_queries, only_our_flight_callbacks
+):
+    small = queries_for_one_result(club, director_user, 8)
+    large = queries_for_one_result(club, director_user, 256)
+    print(f"queries for one result: {small} (8 entrants), {large} (256 entrants)")
+    assert small == large
+    assert large <= REPORT_AND_ADVANCE_MAX
+    event, flights = drawn_event(club, director_user, 256, consolation={})
+    slot = ready_slots(flights["main"])[0]
+    with django_assert_max_num_queries(REPORT_AND_ADVANCE_MAX):
+        win(director_user, slot, 0)
+
+
+def test_bracket_page_of_256_entries_renders_with_at_most_15_queries(
+    club, director_user, client, django_assert_max_num_queries
+):
+    event, flights = drawn_event(club, director_user, 256, consolation={})
+    for slot in ready_slots(flights["main"])[:20]:
+        win(director_user, slot, 0)
+    url = flights["main"].get_absolute_url()
+    with django_assert_max_num_queries(15):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.count(b'class="slot ') == 255
