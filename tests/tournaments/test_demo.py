@@ -1,0 +1,31 @@
+import pytest
+from django.core.management import call_command
+
+from core.management.commands.load_demo import DemoContext
+from tournaments import demo, selectors
+from tournaments.models import Event, Slot
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_has_a_finished_event_with_three_flights_and_one_in_progress():
+    call_command("load_demo")
+    finished = Event.objects.get(slug=demo.FINISHED)
+    running = Event.objects.get(slug=demo.RUNNING)
+    assert finished.status == "finished" and running.status == "running"
+    assert [f.kind for f in finished.flights.order_by("order")] == ["main", "consolation", "last_chance"]
+    for flight in finished.flights.all():
+        places = [p.place for p in selectors.flight_placements(flight=flight)]
+        assert places.count(1) == 1 and None not in places
+    assert Slot.objects.filter(flight__event=running, result="ready").exists()
+    counts = (Event.objects.count(), Slot.objects.count())
+    context = DemoContext(password="x")
+    from clubs.models import Club
+
+    club = Club.objects.get(slug="bc-berlin")
+    context.club = club
+    context.director = Event.objects.get(slug=demo.FINISHED).directors.first()
+    context.players = [m.player for m in club.memberships.filter(role="player").order_by("pk")][:16]
+    demo.load(context)  # a re-run creates nothing and still names the events
+    assert (Event.objects.count(), Slot.objects.count()) == counts
+    assert context.finished_event == finished and context.running_event == running

@@ -1,0 +1,140 @@
+"""Demo events: a finished 16-player open with main, consolation and last chance, and a club championship in
+progress. Built through the services and results confirmed through match play, as a director would.
+Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
+
+import datetime
+
+from games.matchplay import services as match_services
+from tournaments import services
+from tournaments.models import Event, Slot
+
+FINISHED, RUNNING = "spring-open", "club-championship"
+
+
+def load(context) -> None:
+    club, director, players = context.club, context.director, context.players
+    if club is None or director is None or len(players) < 16:
+        return
+    created = []
+    finished = Event.objects.filter(club=club, slug=FINISHED).first()
+    if finished is None:
+        finished = _finished_event(club, director, players)
+        created.append(finished.name)
+    running = Event.objects.filter(club=club, slug=RUNNING).first()
+    if running is None:
+        running = _running_event(club, director, players[:12])
+        created.append(running.name)
+    context.finished_event, context.running_event = finished, running
+    if created:
+        context.lines.append(
+            f"Demo events: {finished.name} (finished: main, consolation, last chance) and {running.name} "
+            f"(in progress): /events/{club.slug}/{finished.slug}/"
+        )
+
+
+def _finished_event(club, director, players):
+    today = datetime.date.today()
+    event = services.create_event(
+        actor=director,
+        club=club,
+        name="Spring Open",
+        slug=FINISHED,
+        starts_on=today - datetime.timedelta(days=30),
+        house_percent=10,
+    )
+    main = services.add_flight(
+        actor=director,
+        event=event,
+        name="Main",
+        slug="main",
+        entry_fee=20,
+        length=5,
+        final_length=7,
+        payout_template=[
+            {"flight": "main", "place": 1, "percent": 50},
+            {"flight": "main", "place": 2, "percent": 25},
+            {"flight": "consolation", "place": 1, "percent": 25},
+        ],
+    )
+    cons = services.add_flight(
+        actor=director,
+        event=event,
+        name="Consolation",
+        slug="consolation",
+        kind="consolation",
+        source=main,
+        length=3,
+        final_length=5,
+    )
+    last = services.add_flight(
+        actor=director,
+        event=event,
+        name="Last Chance",
+        slug="last-chance",
+        kind="last_chance",
+        source=cons,
+        feed_rule="fresh_draw",
+        length=3,
+    )
+    for player in players[:16]:
+        services.register(actor=director, flight=main, player=player)
+    _release(director, main, seed=2026)
+    _play(director, [main, cons])
+    _release(director, last, seed=7)
+    _play(director, [main, cons, last])
+    event.refresh_from_db()
+    return event
+
+
+def _running_event(club, director, players):
+    today = datetime.date.today()
+    event = services.create_event(actor=director, club=club, name="Club Championship", slug=RUNNING, starts_on=today)
+    main = services.add_flight(actor=director, event=event, name="Main", slug="main", length=7, final_length=9)
+    services.add_flight(
+        actor=director,
+        event=event,
+        name="Consolation",
+        slug="consolation",
+        kind="consolation",
+        source=main,
+        feed_rule="progressive",
+        feed_rounds=2,
+        length=5,
+    )
+    for player in players:
+        services.register(actor=director, flight=main, player=player)
+    _release(director, main, seed=12)
+    for slot in _ready([main])[:2]:
+        _result(director, slot)
+    return event
+
+
+def _release(director, flight, *, seed):
+    services.draw_flight(actor=director, flight=flight, seed=seed)
+    services.confirm_draw(actor=director, flight=flight)
+    services.release_draw(actor=director, flight=flight)
+
+
+def _ready(flights):
+    return list(
+        Slot.objects.filter(flight__in=flights, result="ready")
+        .select_related("match", "entry_a", "entry_b")
+        .order_by("flight__order", "section", "round", "position")
+    )
+
+
+def _result(director, slot):
+    """Player A wins unless their id is a multiple of 3 (a fixed, repeatable rule), by a varied score."""
+    match = slot.match
+    side = 0 if slot.entry_a.player_id % 3 else 1
+    loser_score = (slot.entry_a.player_id + slot.entry_b.player_id) % match.length
+    scores = (match.length, loser_score) if side == 0 else (loser_score, match.length)
+    match_services.submit_report(
+        actor=director, match=match, method="final_score", scores=scores, comment="Demo", as_director=True
+    )
+
+
+def _play(director, flights):
+    while slots := _ready(flights):
+        for slot in slots:
+            _result(director, slot)
