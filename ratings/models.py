@@ -57,10 +57,11 @@ class PlayerRating(models.Model):
 class RatedMatch(models.Model):
     """One rated match in one pool with every input and output of the formula (see docs/ratings.md)."""
 
-    # No index of its own: (pool, match) and (pool, played_at, match) below both start with the pool, and every
-    # index costs time on each of the 100,000 inserts of a recompute.
+    # No index of its own: (pool, played_at, match) below starts with the pool, and every index costs time on
+    # each of the 100,000 inserts of a recompute.
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="rated_matches", db_index=False)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_rows")
+    # Looked up by match through the unique (match, pool) constraint below, which starts with it.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_rows", db_index=False)
     played_at = models.DateTimeField(_("played at"))
     winner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     loser = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -79,7 +80,7 @@ class RatedMatch(models.Model):
     class Meta:
         ordering = ["pool", "played_at", "match_id"]
         constraints = [
-            models.UniqueConstraint(fields=["pool", "match"], name="rated_match_once_per_pool"),
+            models.UniqueConstraint(fields=["match", "pool"], name="rated_match_once_per_pool"),
             models.CheckConstraint(condition=~Q(winner=F("loser")), name="rated_match_two_players"),
             models.CheckConstraint(
                 condition=Q(winner_change__gte=0) & Q(loser_change__lte=0), name="rated_match_change_signs"
