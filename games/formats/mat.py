@@ -127,7 +127,9 @@ _ACTION_START = re.compile(
     r"|(?P<win>\bWins\s+(?P<points>\d+)\s+points?(?P<match>\s+and\s+the\s+match)?))",
     re.IGNORECASE,
 )
+_ROLL, _WIN, _CONCEDE = ActionKind.ROLL, ActionKind.WIN, ActionKind.CONCEDE  # enum lookups done once
 _CUBE_KINDS = {"doubles": ActionKind.DOUBLE, "beavers": ActionKind.BEAVER, "raccoons": ActionKind.RACCOON}
+_CUBE_KIND_SET = frozenset(_CUBE_KINDS.values())
 _FALLBACK_RIGHT_COLUMN = 24
 
 
@@ -189,7 +191,7 @@ def _roll_starts(body: str) -> list[int]:
 def _cells(body: str, offset: int, line: int) -> list[_Cell]:
     starts: list[tuple[int, int, ActionKind, re.Match | None]] = []
     if body.isascii() and not _may_hold_other_action(body.lower()):
-        starts = [(start, start + 3, ActionKind.ROLL, None) for start in _roll_starts(body)]
+        starts = [(start, start + 3, _ROLL, None) for start in _roll_starts(body)]
     else:
         matches: list[re.Match[str]] = []
         for found in _ACTION_START.finditer(body):
@@ -206,10 +208,10 @@ def _cells(body: str, offset: int, line: int) -> list[_Cell]:
         if body[position:start].strip():
             raise RecordFormatError(line, f"'{body[position:start].strip()}' is not a roll, cube action or result.")
         end = starts[index + 1][0] if index + 1 < len(starts) else len(body)
-        if kind != ActionKind.ROLL and body[found_end:end].strip():
+        if kind != _ROLL and body[found_end:end].strip():
             raise RecordFormatError(line, f"'{body[start:end].strip()}' has extra text after the action.")
         cells.append(_Cell(offset + start, kind, body[start:end], found))
-        position = end if kind == ActionKind.ROLL else found_end
+        position = end if kind == _ROLL else found_end
     if body[position:].strip():
         raise RecordFormatError(line, f"'{body[position:].strip()}' is not a roll, cube action or result.")
     if len(cells) > 2:
@@ -219,7 +221,7 @@ def _cells(body: str, offset: int, line: int) -> list[_Cell]:
 
 def _kind_of(found: re.Match) -> ActionKind:
     if found.group("roll"):
-        return ActionKind.ROLL
+        return _ROLL
     if found.group("cube"):
         return _CUBE_KINDS[found.group("cube_word").lower()]
     if found.group("take"):
@@ -262,7 +264,7 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
             }
         )
 
-    if cell.kind == ActionKind.ROLL:
+    if cell.kind == _ROLL:
         dice = (int(text[0]), int(text[1]))  # a roll cell starts with its two dice and `:`
         move = " ".join(text[3:].split())
         # `00: ????` (Backgammon Studio) is a resignation before rolling.
@@ -275,7 +277,7 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
         return _new_action(
             {
                 "player": player,
-                "kind": ActionKind.ROLL,
+                "kind": _ROLL,
                 "move_number": move_number,
                 "dice": dice,
                 "move": move,
@@ -287,17 +289,17 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
             }
         )
     assert found is not None
-    if cell.kind in _CUBE_KINDS.values():
+    if cell.kind in _CUBE_KIND_SET:
         value = int(found.group("cube_value"))
         if value < 2 or value & (value - 1) or value > 2**30:
             raise RecordFormatError(line, f"'{text.strip()}': a cube is turned to 2, 4, 8, 16, …")
         return make(value=value)
-    if cell.kind == ActionKind.WIN:
+    if cell.kind == _WIN:
         points = int(found.group("points"))
         if not 0 < points < 10**6:
             raise RecordFormatError(line, f"'{text.strip()}': a game is won by at least 1 point.")
         return make(value=points, match_won=bool(found.group("match")))
-    if cell.kind == ActionKind.CONCEDE:
+    if cell.kind == _CONCEDE:
         return make(move=RESIGN_MARK if text.strip() == RESIGN_MARK else "")
     return make()
 

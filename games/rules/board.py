@@ -81,7 +81,8 @@ class Board(tuple):
 
     def off(self, side: int) -> int:
         """Checkers `side` has borne off."""
-        return self.total - sum(self.checkers[side])
+        counts = self[0].to_bytes(50, "little")  # straight from the key: no need to unpack the checkers
+        return self[1] - sum(counts[25:] if side else counts[:25])
 
     def pip_count(self, side: int) -> int:
         """Pips `side` needs to bear everything off (a checker on the bar counts 25)."""

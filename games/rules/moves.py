@@ -129,9 +129,11 @@ def _start_state(board: Board, side: int) -> State:
 
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
-        raise ValueError(f"dice are two numbers from 1 to 6, not {tuple(dice)}")
-    return dice[0], dice[1]
+    if len(dice) == 2:
+        first, second = dice[0], dice[1]
+        if isinstance(first, int) and isinstance(second, int) and 1 <= first <= 6 and 1 <= second <= 6:
+            return first, second
+    raise ValueError(f"dice are two numbers from 1 to 6, not {tuple(dice)}")
 
 
 def _generate(board: Board, side: int, dice: Sequence[int], *, with_steps: bool = True) -> tuple[int, Level]:
@@ -357,17 +359,15 @@ class _Search:
             if len(steps) == self.full and (self.marked is None or sorted(hits) == self.marked):
                 self.done = True
             return
-        tried: set[Step] = set()
         for position, element in enumerate(elements):
-            if element in tried:
-                continue
-            tried.add(element)
+            if element in elements[:position]:
+                continue  # the same written step again: already tried first
             rest = elements[:position] + elements[position + 1 :]
             origin, target = element
             for sequence, remaining in _die_sequences(pool, origin, target):
                 current, walked, hit_points, point = state, steps, hits, origin
                 for die in sequence:
-                    step = (point, max(OFF, point - die))
+                    step = (point, point - die if point > die else OFF)
                     moved = _apply(current, point, die)
                     if moved is None:
                         self.fail(len(walked), current, step, die)
@@ -437,6 +437,9 @@ def check_play(
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=reason, result=None)
     # A realisation that uses every die is a legal play as it stands (no play can use more), so the usual case
     # needs no enumeration of the other legal plays; only a play that leaves dice unused is compared with them.
+    if search.done:  # it stopped at the realisation the rules below would pick
+        steps, state, _ = search.successes[-1]
+        return _ok(_to_board(state, side, board.total), steps)
     legal = [success for success in search.successes if len(success[0]) == len(pool)]
     if not legal:
         max_used, level = _generate(board, side, dice)
@@ -446,7 +449,7 @@ def check_play(
             marked = sorted(hits)
             legal.sort(key=lambda success: sorted(success[2]) != marked)
         steps, state, _ = legal[0]
-        return PlayCheck(ok=True, code=None, message="", result=_to_board(state, side, board.total), steps=steps)
+        return _ok(_to_board(state, side, board.total), steps)
     most_used = max(len(success[0]) for success in search.successes)
     if most_used < max_used:
         return _incomplete(board, side, dice, max_used, level)
@@ -460,6 +463,14 @@ def check_play(
             result=None,
         )
     return PlayCheck(ok=False, code=ILLEGAL_MOVE, message="the move does not lead to a legal position", result=None)
+
+
+def _ok(result: Board, steps: tuple[Step, ...]) -> PlayCheck:
+    """PlayCheck(ok=True, code=None, message="", result=result, steps=steps), built without the frozen
+    dataclass's one object.__setattr__ per field (the verifier makes one per move)."""
+    check = object.__new__(PlayCheck)
+    check.__dict__.update({"ok": True, "code": None, "message": "", "result": result, "steps": steps})
+    return check
 
 
 def _example(level: Level) -> str:
