@@ -658,11 +658,18 @@ class BracketStore:
         )
 
     def _slot(self, flight: Flight, key: Key) -> Slot:
-        return (
-            Slot.objects.select_for_update(of=("self",))
-            .select_related("entry_a", "entry_b")
-            .get(flight=flight, section=key.section, round=key.round, position=key.position)
+        # Race: two results filling the two sides of this slot at once would each write their side over a row
+        # read before the other's write (one winner lost, or two matches created). The row lock serialises
+        # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
+        # when the row changed while we waited).
+        slot = Slot.objects.select_for_update().get(
+            flight=flight, section=key.section, round=key.round, position=key.position
         )
+        ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
+        entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids)} if ids else {}
+        slot.entry_a = entries.get(slot.entry_a_id)
+        slot.entry_b = entries.get(slot.entry_b_id)
+        return slot
 
     # --- moving players --------------------------------------------------------------------------------------
 

@@ -92,3 +92,9 @@ def test_players_enter_from_the_event_page(client, club, director_user):
 def test_unknown_event_and_flight_are_404(client, club):
     assert client.get(reverse("tournaments:event-detail", args=[club.slug, "nope"])).status_code == 404
     assert client.get(reverse("tournaments:flight-bracket", args=[club.slug, "nope", "main"])).status_code == 404
+
+
+def test_bracket_page_in_german(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 4)
+    page = client.get(flights["main"].get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Auslosungsblatt drucken" in page and "Finale" in page and "Meldungen" in page

@@ -1,0 +1,44 @@
+import pytest
+
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.tournaments.builders import drawn_event, ready_slots
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_player_opens_the_public_bracket_reports_a_win_and_sees_it_move_on(live_server, page):
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 8, length=3)
+    slot = ready_slots(flights["main"])[0]
+    winner, loser = slot.entry_a.player, slot.entry_b.player
+
+    # anyone can read the bracket on a phone
+    page.goto(f"{live_server.url}{flights['main'].get_absolute_url()}")
+    assert page.locator("h1").inner_text().endswith("Main")
+    assert page.get_by_text(winner.name, exact=True).first.is_visible()
+
+    # the winner signs in, opens the match from the bracket and reports the final score
+    page.goto(f"{live_server.url}/accounts/login/?next={flights['main'].get_absolute_url()}")
+    page.fill("#id_username", winner.user.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{flights['main'].get_absolute_url()}")
+    page.locator(f"#slot-{slot.pk} a.match-link").click()
+    page.wait_for_url(f"**/matches/{slot.match_id}/")
+    page.goto(f"{live_server.url}/matches/{slot.match_id}/report/")
+    page.select_option("select[name=method]", "final_score")
+    page.fill("input[name=score_a]", "3")
+    page.fill("input[name=score_b]", "1")
+    with page.expect_navigation():
+        page.locator("form.report-form button[type=submit]").click()
+
+    # the loser confirms; the bracket shows the winner in round 2
+    from games.matchplay import services as match_services
+
+    report = slot.match.reports.order_by("-version").first()
+    match_services.confirm_report(actor=loser.user, match=slot.match, version=report.version)
+    page.goto(f"{live_server.url}{flights['main'].get_absolute_url()}")
+    round_two = page.locator(".round").nth(1)
+    assert winner.name in round_two.inner_text()
+    assert page.locator(f"#slot-{slot.pk} .side.won").inner_text().startswith(winner.name)
