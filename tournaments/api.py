@@ -17,13 +17,37 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.matches import MatchOutcome
 from tournaments import selectors, services
-from tournaments.models import Entry, Event, FeedRule, Flight, FlightKind, Seeding, Slot
+from tournaments.models import (
+    DrawStatus,
+    Entry,
+    EntryStatus,
+    Event,
+    EventStatus,
+    FeedRule,
+    Flight,
+    FlightKind,
+    FlightStatus,
+    Seeding,
+    Slot,
+    SlotResult,
+)
+
+
+def one_of(choices, **kwargs) -> serializers.CharField:
+    """A string field naming its values in the schema's description instead of as a named enum, so fields
+    called "kind" or "status" do not collide with other apps' enums of the same name."""
+    values = ", ".join(value for value, _label in choices)
+    return serializers.CharField(help_text=f"One of: {values}.", **kwargs)
+
 
 # --- serializers ------------------------------------------------------------------------------------------
 
 
 class FlightSerializer(serializers.ModelSerializer):
     source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    kind = one_of(FlightKind.choices, read_only=True)
+    draw_status = one_of(DrawStatus.choices, read_only=True)
+    status = one_of(FlightStatus.choices, read_only=True)
 
     class Meta:
         model = Flight
@@ -55,6 +79,7 @@ class FlightSerializer(serializers.ModelSerializer):
 
 class EventSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    status = one_of(EventStatus.choices, read_only=True)
     flights = FlightSerializer(many=True, read_only=True)
 
     class Meta:
@@ -98,7 +123,7 @@ class EventUpdateSerializer(serializers.Serializer):
 class FlightInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=80)
     slug = serializers.SlugField(max_length=40, required=False, default="")
-    kind = serializers.ChoiceField(choices=FlightKind.choices, default=FlightKind.MAIN)
+    kind = one_of(FlightKind.choices, default=FlightKind.MAIN, max_length=20)
     source = serializers.SlugField(
         required=False, allow_null=True, default=None, help_text="Slug of the feeding flight."
     )
@@ -118,6 +143,7 @@ class FlightInputSerializer(serializers.Serializer):
 
 class EntrySerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name", read_only=True)
+    status = one_of(EntryStatus.choices, read_only=True)
 
     class Meta:
         model = Entry
@@ -155,6 +181,7 @@ class DrawInputSerializer(serializers.Serializer):
 
 
 class SlotSerializer(serializers.ModelSerializer):
+    result = one_of(SlotResult.choices, read_only=True)
     player_a = serializers.SerializerMethodField()
     player_b = serializers.SerializerMethodField()
     winner_player = serializers.SerializerMethodField()
