@@ -10,7 +10,7 @@ numbers.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -27,6 +27,7 @@ from ratings.core import fibs
 from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
 
 INSERT_BATCH = 5000
+REQUEUE_AFTER = timedelta(minutes=5)
 
 
 def k_rule() -> str:
@@ -156,15 +157,24 @@ def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
 def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
     """Mark the pool for a recompute from `since` (None: the whole history) and enqueue it after commit."""
     pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    now = timezone.now()
+    # A task is already queued for a pending pool: enqueue again only when none was asked for lately (a lost
+    # message must not leave the pool pending for ever). So a demo or an import that confirms many old results
+    # in one transaction queues one recompute, not one per result.
+    enqueue = not pool.recompute_pending or (
+        pool.recompute_requested_at is None or now - pool.recompute_requested_at > REQUEUE_AFTER
+    )
     if pool.recompute_pending:
         if pool.recompute_from is not None:
             pool.recompute_from = None if since is None else min(pool.recompute_from, since)
     else:
         pool.recompute_pending, pool.recompute_from = True, since
-    pool.recompute_requested_at = timezone.now()
+    if enqueue:
+        pool.recompute_requested_at = now
     pool.save(update_fields=["recompute_pending", "recompute_from", "recompute_requested_at"])
-    pool_id = pool.pk
-    transaction.on_commit(lambda: _enqueue(pool_id))
+    if enqueue:
+        pool_id = pool.pk
+        transaction.on_commit(lambda: _enqueue(pool_id))
 
 
 def _enqueue(pool_id: int) -> None:

@@ -133,3 +133,16 @@ def test_k_rule_b_is_a_setting(club, people, settings):
     settings.RATINGS_FIBS_K_RULE = "c"
     with pytest.raises(ValueError, match="RATINGS_FIBS_K_RULE"):
         services.k_rule()
+
+
+def test_many_old_results_in_one_transaction_queue_one_recompute(club, people, django_capture_on_commit_callbacks):
+    director, (a, b, c, d) = people
+    played(director, club, a, b, day=30)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        for day, (w, lo) in enumerate([(b, c), (c, d), (d, a), (a, c)]):
+            played(director, club, w, lo, day=day)
+    assert len(callbacks) == 2  # one per pool (overall and the club's), not one per result
+    for callback in callbacks:
+        callback()
+    assert RatedMatch.objects.filter(pool__club=club).count() == 5
+    assert not RatingPool.objects.filter(recompute_pending=True).exists()
