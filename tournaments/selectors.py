@@ -17,8 +17,34 @@ class Placement:
 def flight_placements(*, flight: Flight) -> list[Placement]:
     """Every entry of the flight with its place (standard competition ranking by elimination round: winner 1,
     finalist 2, losing semi-finalists 3, quarter-finalists 5, ...; None while alive). One query."""
+    from tournaments.models import FlightKind
+
+    if flight.kind == FlightKind.SIDE_POOL:
+        return _side_pool_placements(flight)
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
     return [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
+
+
+def _side_pool_placements(flight: Flight) -> list[Placement]:
+    """A side pool ranks its members by how far they got in the source flight: 1 + the members who finished
+    ahead (or are still alive); None while the member is alive there. Two queries."""
+    members = list(Entry.objects.filter(flight=flight).order_by("id").values_list("id", "player_id"))
+    best: dict[int, int | None] = {}
+    for player_id, place in Entry.objects.filter(
+        flight_id=flight.source_id, player_id__in=[p for _e, p in members]
+    ).values_list("player_id", "place"):
+        # a player with a re-entry is ranked by their better run (alive counts as best)
+        if player_id not in best or place is None or (best[player_id] is not None and place < best[player_id]):
+            best[player_id] = place
+    places = [best.get(p) for _e, p in members]
+    out = []
+    for (entry_id, player_id), place in zip(members, places, strict=True):
+        if place is None:
+            out.append(Placement(entry_id=entry_id, player_id=player_id, place=None))
+            continue
+        ahead = sum(1 for other in places if other is None or other < place)
+        out.append(Placement(entry_id=entry_id, player_id=player_id, place=1 + ahead))
+    return sorted(out, key=lambda p: (p.place is None, p.place or 0, p.entry_id))
 
 
 # --- visibility -------------------------------------------------------------------------------------------
@@ -180,7 +206,7 @@ class FlightPrizes:
 
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
-    with who holds each place so far. Three queries."""
+    with who holds each place so far. Three queries, two more per side pool."""
     from django.db.models import Count, Sum
 
     from clubs.models import Player
@@ -188,11 +214,15 @@ def prize_list(*, event) -> list[FlightPrizes]:
 
     flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
     by_slug = {f.slug: f for f in flights}
-    places = {}
+    places: dict[tuple[int, int], list[int]] = {}
     for flight_id, place, player_id in Entry.objects.filter(flight__event=event, place__isnull=False).values_list(
         "flight_id", "place", "player_id"
     ):
         places.setdefault((flight_id, place), []).append(player_id)
+    for pool in (f for f in flights if f.kind == "side_pool"):
+        for placement in flight_placements(flight=pool):
+            if placement.place is not None:
+                places.setdefault((pool.pk, placement.place), []).append(placement.player_id)
     names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
     out = []
     for flight in flights:

@@ -203,8 +203,8 @@ def add_flight(
                 raise ValidationError({"feed_rule": [_("Only the main flight feeds a progressive consolation.")]})
             if source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).exists():
                 raise ValidationError({"source": [_("This flight already feeds another flight.")]})
-        if source.draw_status != DrawStatus.NONE:
-            raise Conflict(_("The source flight is drawn already: add fed flights before its draw."))
+            if source.draw_status != DrawStatus.NONE:
+                raise Conflict(_("The source flight is drawn already: add fed flights before its draw."))
     if not 1 <= int(feed_rounds) <= 12:
         raise ValidationError({"feed_rounds": [_("Feed rounds are between 1 and 12.")]})
     for field_name, value in (("length", length), ("final_length", final_length)):
@@ -583,7 +583,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
         line[entry.draw_position] = entry
     for position, entry in enumerate(line):
         store.set_side(flight, layout.round_one_target(position), entry)
-    hooks.flight_results_changed(flight)
+    store.notify(flight)
     return flight
 
 
@@ -623,6 +623,14 @@ class BracketStore:
         self.actor = actor
         self._layouts: dict[int, Layout] = {}
         self._fed: dict[int, Flight | None] = {}
+        self.touched: dict[int, Flight] = {}  # flights whose bracket changed, for the hooks
+
+    def notify(self, first: Flight) -> None:
+        """Tell the on_flight_results_changed callbacks about every flight this change touched."""
+        hooks.flight_results_changed(first)
+        for flight in self.touched.values():
+            if flight.pk != first.pk:
+                hooks.flight_results_changed(flight)
 
     # --- shape -----------------------------------------------------------------------------------------------
 
@@ -674,6 +682,7 @@ class BracketStore:
     # --- moving players --------------------------------------------------------------------------------------
 
     def set_side(self, flight: Flight, target: Target, entry: Entry | None) -> None:
+        self.touched.setdefault(flight.pk, flight)
         slot = self._slot(flight, target.key)
         slot.flight = flight
         taken = (
@@ -752,6 +761,7 @@ class BracketStore:
 
     def decide(self, slot: Slot, result: str, winner: Entry | None, losers: tuple[Entry, ...]) -> None:
         flight = slot.flight
+        self.touched.setdefault(flight.pk, flight)
         slot.result = SLOT_RESULT[result]
         slot.winner = winner
         slot.loser = losers[0] if len(losers) == 1 else None
@@ -852,6 +862,7 @@ class BracketStore:
         if slot.result not in DECIDED:
             return
         flight = slot.flight
+        self.touched.setdefault(flight.pk, flight)
         winner = slot.winner
         losers = (slot.loser,) if slot.loser_id else ()
         if slot.result == SlotResult.DOUBLE_FORFEIT:
@@ -951,7 +962,7 @@ def result_confirmed(match, report) -> None:
         slot.match = store._create_match(flight, slot)  # the pair plays again
         slot.result = SlotResult.READY
         slot.save(update_fields=["match", "result"])
-        hooks.flight_results_changed(flight)
+        store.notify(flight)
         return
     result = OUTCOME_RESULT[report.outcome]
     if result == rules.DOUBLE_FORFEIT:
@@ -974,7 +985,7 @@ def result_confirmed(match, report) -> None:
         for entry in (slot.entry_a, slot.entry_b):
             entry.refresh_from_db()
     store.decide(slot, result, winner, losers)
-    hooks.flight_results_changed(flight)
+    store.notify(flight)
 
 
 def _correct(store: BracketStore, slot: Slot) -> None:

@@ -252,3 +252,41 @@ def test_redraw_only_before_confirmation(club, director_user):
     services.confirm_draw(actor=director_user, flight=main)
     with pytest.raises(Conflict):
         services.draw_flight(actor=director_user, flight=main)
+
+
+def test_an_annulled_result_is_taken_back_and_the_pair_plays_again(club, director_user):
+    event, flights = drawn_event(club, director_user, 8, consolation={})
+    main, cons = flights["main"], flights["cons"]
+    slot = ready_slots(main)[0]
+    win(director_user, slot, 0)
+    old = slot.match
+    match_services.annul_match(actor=director_user, match=old, comment="Wrong board")
+    slot.refresh_from_db()
+    assert slot.result == "ready" and slot.match_id != old.pk
+    assert Slot.objects.get(flight=main, round=2, position=0).entry_a_id is None
+    assert not cons.entries.exists()
+
+
+def test_players_correct_their_own_result_before_the_next_match_starts(club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    slot = ready_slots(main)[0]
+    a, b = slot.entry_a.player.user, slot.entry_b.player.user
+    length = slot.match.length
+    first, _ = match_services.submit_report(actor=a, match=slot.match, method="final_score", scores=(length, 0))
+    match_services.confirm_report(actor=b, match=slot.match, version=first.version)
+    fixed, _ = match_services.submit_report(actor=b, match=slot.match, method="final_score", scores=(0, length))
+    match_services.confirm_report(actor=a, match=slot.match, version=fixed.version)
+    assert Slot.objects.get(flight=main, round=2, position=0).entry_a_id == slot.entry_b_id
+    assert Entry.objects.get(pk=slot.entry_a_id).place == 5
+
+
+def test_results_changed_hook_hears_about_the_fed_flight_too(club, director_user):
+    event, flights = drawn_event(club, director_user, 8, consolation={})
+    heard = []
+    hooks.on_flight_results_changed(heard.append)
+    try:
+        win(director_user, ready_slots(flights["main"])[0], 0)
+    finally:
+        hooks.remove_flight_callback(heard.append)
+    assert {f.pk for f in heard} == {flights["main"].pk, flights["cons"].pk}
