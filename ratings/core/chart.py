@@ -44,7 +44,7 @@ def history_chart(
     step = _nice_step(high - low)
     low = math.floor(low / step) * step
     high = math.ceil(high / step) * step
-    left, right, top, bottom = 48.0, 8.0, 8.0, 24.0
+    left, right, top, bottom = 48.0, 8.0, 8.0, 24.0  # the template's grid lines use the same margins
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def x_of(index: int) -> float:
