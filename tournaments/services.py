@@ -710,6 +710,9 @@ class BracketStore:
         slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty"])
         if state == rules.BYE:
             winner = slot.entry_a if side == 0 else slot.entry_b
+            if winner.status == EntryStatus.WITHDRAWN:  # nobody to give the bye to: the place stays empty
+                self.decide(slot, rules.DOUBLE_FORFEIT, None, (winner,))
+                return
             winner.had_bye = True
             winner.save(update_fields=["had_bye"])
             self.decide(slot, rules.BYE, winner, ())
@@ -821,7 +824,7 @@ class BracketStore:
         winner = slot.winner
         losers = (slot.loser,) if slot.loser_id else ()
         if slot.result == SlotResult.DOUBLE_FORFEIT:
-            losers = (slot.entry_a, slot.entry_b)
+            losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
         out = []
         for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
             if isinstance(action, rules.Move):
@@ -866,7 +869,7 @@ class BracketStore:
         winner = slot.winner
         losers = (slot.loser,) if slot.loser_id else ()
         if slot.result == SlotResult.DOUBLE_FORFEIT:
-            losers = (slot.entry_a, slot.entry_b)
+            losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
         for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
             if isinstance(action, (rules.Move, rules.FeedTo)):
                 target_flight = flight if isinstance(action, rules.Move) else self.fed_flight(flight)

@@ -290,3 +290,17 @@ def test_results_changed_hook_hears_about_the_fed_flight_too(club, director_user
     finally:
         hooks.remove_flight_callback(heard.append)
     assert {f.pk for f in heard} == {flights["main"].pk, flights["cons"].pk}
+
+
+def test_a_withdrawn_player_waiting_for_an_opponent_gives_a_walkover_when_one_arrives(club, director_user):
+    event, flights = drawn_event(club, director_user, 6)
+    main = flights["main"]
+    waiting = Slot.objects.filter(flight=main, round=2).exclude(entry_a=None, entry_b=None).first()
+    bye_holder = waiting.entry_a or waiting.entry_b
+    services.withdraw(actor=director_user, entry=bye_holder)
+    feeder = Slot.objects.select_related("match").get(
+        flight=main, round=1, position=waiting.position * 2 + (1 if waiting.entry_a_id == bye_holder.pk else 0)
+    )
+    win(director_user, feeder, 0)
+    waiting.refresh_from_db()
+    assert waiting.result == "walkover" and waiting.winner_id == feeder.entry_a_id
