@@ -80,15 +80,15 @@ def _run_auction(context, event, flight) -> Calcutta:
     step(actor=director, calcutta=calcutta, action="close")
 
     calcutta.refresh_from_db()
-    first_sold = calcutta.lots.filter(is_field=False, phase="sold").order_by("number").first()
     guests = [b for b in bidders if b.name in GUESTS]
-    if first_sold is not None and first_sold.buyer not in guests:
+    shared = calcutta.lots.filter(is_field=False, phase="sold").exclude(buyer__in=guests).order_by("number").first()
+    if shared is not None:  # a player's lot shared half and half with the guests' syndicate
         services.form_syndicate(
             actor=director,
             calcutta=calcutta,
-            lot_number=first_sold.number,
-            holder=first_sold.buyer,
-            shares={first_sold.buyer: "1/2", guests[1]: "1/2"},
+            lot_number=shared.number,
+            holder=shared.buyer,
+            shares={shared.buyer: "1/2", guests[1]: "1/2"},
         )
     for bidder in bidders:
         own_lot = calcutta.lots.filter(is_field=False, phase="sold", entries__player=bidder.player_id).first()
