@@ -248,3 +248,17 @@ def events_with_points(*, club, user) -> list:
     if not club_selectors.is_club_director(user=user, club=club):
         events = events.filter(is_public=True)
     return list(events.order_by("-ends_on", "name")[:20])
+
+
+def overall_points(*, user, scheme: str | None = None, year: int | None = None, limit: int = 50) -> list[dict]:
+    """Event points summed across every club the user can see (the overall ranking next to each club's)."""
+    awards = PointsAward.objects.filter(club__in=club_selectors.visible_clubs(user=user))
+    if scheme:
+        awards = awards.filter(scheme=scheme)
+    if year:
+        awards = awards.filter(awarded_on__year=year)
+    return list(
+        awards.values("player_id", "player__name")
+        .annotate(points=Sum("points"), events=Count("event", distinct=True))
+        .order_by("-points", "player__name")[:limit]
+    )

@@ -24,7 +24,19 @@ def _club_from_query(request):
 
 
 def rating_list(request):
-    return render(request, "ratings/rating_list.html", {"ratings": selectors.overall_top(user=request.user)})
+    scheme = request.GET.get("scheme") or PointsScheme.GAMMONPOINTS
+    if scheme not in PointsScheme.values:
+        scheme = PointsScheme.GAMMONPOINTS
+    return render(
+        request,
+        "ratings/rating_list.html",
+        {
+            "ratings": selectors.overall_top(user=request.user),
+            "points": selectors.overall_points(user=request.user, scheme=scheme),
+            "scheme": scheme,
+            "schemes": PointsScheme.choices,
+        },
+    )
 
 
 def player_rating(request, pk):

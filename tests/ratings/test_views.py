@@ -140,9 +140,21 @@ def test_ladder_page_join_and_challenge(client, club, director_user):
     assert "Only members of the club" in response.content.decode()
 
 
-def test_overall_ratings_list(client, history):
+def test_overall_ratings_list_and_points_across_clubs(client, club, history):
+    a, b, _c = history
+    other = ClubFactory()
+    PointsAward.objects.create(event=event_of(club), club=club, player=b, scheme="gammonpoints",
+                               awarded_on=datetime.date.today(), place=1, points=20.0)  # fmt: skip
+    PointsAward.objects.create(event=event_of(other), club=other, player=b, scheme="gammonpoints",
+                               awarded_on=datetime.date.today(), place=2, points=5.5)  # fmt: skip
+    PointsAward.objects.create(event=event_of(other), club=other, player=a, scheme="abt",
+                               awarded_on=datetime.date.today(), place=1, points=99.0)  # fmt: skip
     body = client.get("/ratings/").content.decode()
     assert body.index("Anna") < body.index("Clara")
+    points = body.split('class="overall-points"')[1]
+    assert "25.50" in points and "99.00" not in points and "Bernd" in points
+    assert "99.00" in client.get("/ratings/?scheme=abt").content.decode().split('class="overall-points"')[1]
+    assert client.get("/ratings/?scheme=<x>").status_code == 200
 
 
 def test_pages_speak_german(client, club, history):
