@@ -439,22 +439,26 @@ class DrawView(APIView):
         return Response(FlightSerializer(found).data)
 
 
-class ConfirmDrawView(APIView):
+class _DrawStepView(APIView):
     permission_classes = [IsAuthenticated]
+    step = staticmethod(services.confirm_draw)
 
     @extend_schema(request=None, responses=FlightSerializer)
     def post(self, request, club, slug, flight):
-        found = services.confirm_draw(actor=request.user, flight=_flight(request, club, slug, flight))
+        found = self.step(actor=request.user, flight=_flight(request, club, slug, flight))
         return Response(FlightSerializer(found).data)
 
 
-class ReleaseDrawView(APIView):
-    permission_classes = [IsAuthenticated]
+class ConfirmDrawView(_DrawStepView):
+    """Confirm a draft draw: no redraw after this."""
 
-    @extend_schema(request=None, responses=FlightSerializer)
-    def post(self, request, club, slug, flight):
-        found = services.release_draw(actor=request.user, flight=_flight(request, club, slug, flight))
-        return Response(FlightSerializer(found).data)
+    step = staticmethod(services.confirm_draw)
+
+
+class ReleaseDrawView(_DrawStepView):
+    """Publish a confirmed draw: the bracket is laid out and round-1 matches are created."""
+
+    step = staticmethod(services.release_draw)
 
 
 class PlacementsView(APIView):

@@ -4,7 +4,7 @@ selectors."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from core.api import Conflict
+from games.matchplay.views import _attempt  # one way to show a refused service call
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
 from tournaments.models import DrawStatus, FeedRule
@@ -30,20 +30,6 @@ def _flight(request, club, slug, flight):
     if found is None:
         raise Http404(_("No such flight."))
     return found
-
-
-def _attempt(request, action, success: str) -> bool:
-    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
-    try:
-        action()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    except Conflict as exc:
-        messages.error(request, str(exc.detail))
-        return False
-    messages.success(request, success)
-    return True
 
 
 def _directed_clubs(user):
@@ -180,22 +166,23 @@ def _entry(found, pk):
     return entry
 
 
+def _entry_action(request, club, slug, flight, pk, service, success):
+    found = _flight(request, club, slug, flight)
+    entry = _entry(found, pk)
+    _attempt(request, lambda: service(actor=request.user, entry=entry), success)
+    return redirect(found)
+
+
 @login_required
 @require_POST
 def withdraw(request, club, slug, flight, pk):
-    found = _flight(request, club, slug, flight)
-    entry = _entry(found, pk)
-    _attempt(request, lambda: services.withdraw(actor=request.user, entry=entry), _("Withdrawn."))
-    return redirect(found)
+    return _entry_action(request, club, slug, flight, pk, services.withdraw, _("Withdrawn."))
 
 
 @login_required
 @require_POST
 def check_in(request, club, slug, flight, pk):
-    found = _flight(request, club, slug, flight)
-    entry = _entry(found, pk)
-    _attempt(request, lambda: services.check_in(actor=request.user, entry=entry), _("Checked in."))
-    return redirect(found)
+    return _entry_action(request, club, slug, flight, pk, services.check_in, _("Checked in."))
 
 
 @login_required

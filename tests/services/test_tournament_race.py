@@ -5,16 +5,14 @@ Each thread sends a real API request through its own connection; every request i
 took a slot row lock so they overlap. The last test takes the lock away and shows the race then loses a player.
 """
 
-import threading
 import time
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from games.matchplay import services as match_services
 from games.models.matches import Match
 from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.services.test_match_reporting_race import simultaneously
 from tests.tournaments.builders import drawn_event, ready_slots
 from tournaments import services
 from tournaments.models import Slot
@@ -54,27 +52,6 @@ def no_slot_lock(monkeypatch):
         return slot
 
     monkeypatch.setattr(services.BracketStore, "_slot", read_then_wait)
-
-
-def simultaneously(*calls):
-    barrier = threading.Barrier(len(calls))
-    statuses = [None] * len(calls)
-
-    def send(index, user, path, body):
-        client = APIClient()
-        client.force_authenticate(user)
-        try:
-            barrier.wait(timeout=10)
-            statuses[index] = client.post(path, body, format="json").status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(i, *call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return statuses
 
 
 def reported(slot):
