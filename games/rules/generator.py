@@ -31,16 +31,17 @@ _MOVER_MASK = (1 << 200) - 1
 _new_board = tuple.__new__
 
 
-def _sources(state: bytes, die: int, top: int) -> list[tuple[int, int]]:
-    """(point, step) for every point from `top` down whose checker can move `die` pips to an open point
-    (a blot there is hit: the step includes it). Bear-off steps are not listed."""
+def _sources(state: bytes, die: int, occupied: list[int]) -> list[tuple[int, int]]:
+    """(point, step) for every point of `occupied` (the mover's, highest first) whose checker can move `die`
+    pips to an open point (a blot there is hit: the step includes it). Bear-off steps are not listed."""
     found = []
-    for point in range(top, die, -1):
-        if state[point - 1]:
-            target = point - die
-            blockers = state[49 - target]
-            if blockers < 2:
-                found.append((point, _STEP[die][point] + _HIT[target] if blockers else _STEP[die][point]))
+    steps = _STEP[die]
+    for point in occupied:
+        if point <= die:
+            break
+        blockers = state[49 - point + die]  # on the target point − die, in the opponent's numbering
+        if blockers < 2:
+            found.append((point, steps[point] + _HIT[point - die] if blockers else steps[point]))
     return found
 
 
@@ -63,9 +64,9 @@ def two_dice(state: bytes, high: int, low: int) -> set[int] | None:
         return None  # with one checker or none outside the home board, bearing off may come into play
     # (A checker entering from the bar stays outside the home board for the rest of this play.)
     key = int.from_bytes(state, "little")
-    top = 25 if bar else 24
-    highs = _sources(state, high, top)
-    lows = _sources(state, low, top)
+    occupied = [point for point in range(25 if bar else 24, 0, -1) if state[point - 1]]
+    highs = _sources(state, high, occupied)
+    lows = _sources(state, low, occupied)
     results: set[int] = set()
     if bar:
         high_enters = bool(highs) and highs[0][0] == 25

@@ -42,3 +42,26 @@ def test_render_shows_both_sides_bar_off_and_pips():
     assert "X2" in text and "O1" in text
     assert "bar X1 O0" in text
     assert "pips X37 O20" in text
+
+
+def test_a_board_is_its_counts_however_it_was_made():
+    from games.rules.moves import legal_results
+
+    after = next(iter(legal_results(START, 0, (6, 6))))  # made by the move generator from an integer key
+    rebuilt = Board(checkers=after.checkers, total=15)
+    assert after == rebuilt and hash(after) == hash(rebuilt)
+    assert Board(checkers=([list(row) for row in START.checkers][0], START.checkers[1])) == START  # lists too
+    assert sum(after.checkers[0]) == 15 and isinstance(after.checkers[0], tuple)
+
+
+def test_boards_are_immutable_and_survive_copy_and_pickle():
+    import copy
+    import pickle
+
+    with pytest.raises(AttributeError):
+        START.total = 3
+    with pytest.raises(AttributeError):
+        START.checkers = START.checkers
+    assert pickle.loads(pickle.dumps(START)) == START
+    assert copy.deepcopy(START) == START
+    assert repr(START).startswith("Board(checkers=((0, 0, 0, 0, 0, 5,")
