@@ -304,3 +304,24 @@ def test_a_withdrawn_player_waiting_for_an_opponent_gives_a_walkover_when_one_ar
     win(director_user, feeder, 0)
     waiting.refresh_from_db()
     assert waiting.result == "walkover" and waiting.winner_id == feeder.entry_a_id
+
+
+def test_match_lengths_by_round_and_for_the_final(club, director_user):
+    event, flights = drawn_event(club, director_user, 8, length=5, round_lengths={"2": 7}, final_length=9)
+    main = flights["main"]
+    assert {s.match.length for s in ready_slots(main)} == {5}
+    play_all(director_user, [main], choose=lambda slot: 0)
+    lengths = dict(Slot.objects.filter(flight=main).values_list("round", "match__length").distinct())
+    assert lengths == {1: 5, 2: 7, 3: 9}
+
+
+def test_closed_registration_refuses_players_but_not_directors(club, director_user, member_user):
+    from core.api import Conflict
+    from tests.tournaments.builders import make_event
+
+    event = make_event(club, director_user, registration_open=False)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    with pytest.raises(Conflict):
+        services.register(actor=member_user, flight=main)
+    entry = services.register(actor=director_user, flight=main, player=member_user.player)
+    assert services.check_in(actor=member_user, entry=entry).status == "checked_in"

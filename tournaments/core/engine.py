@@ -39,6 +39,12 @@ class SimFlight:
     champion: int | None = None
     finished: bool = False
 
+    @property
+    def shape(self) -> Layout:
+        if self.layout is None:
+            raise BracketError("draw", f"{self.name} is not laid out yet.")
+        return self.layout
+
     def facts(self, entry_id: int) -> EntryFacts:
         e = self.entries[entry_id]
         return EntryFacts(e.id, e.line_position, e.has_played)
@@ -53,6 +59,11 @@ class SimEvent:
         flight = SimFlight(name, kind, source, rule, feed_rounds)
         self.flights[name] = flight
         return flight
+
+    def source_of(self, flight: SimFlight) -> SimFlight:
+        if flight.source is None:
+            raise BracketError("source", f"{flight.name} has no source flight.")
+        return self.flights[flight.source]
 
     def fed_by(self, name: str) -> SimFlight | None:
         return next((f for f in self.flights.values() if f.source == name), None)
@@ -82,7 +93,7 @@ class SimEvent:
         fed = self.fed_by(source.name)
         if fed is None or fed.rule == rules.FRESH_DRAW:
             return
-        round_one = source.layout.rounds(source.layout.first_section)[0].slots
+        round_one = source.shape.rounds(source.shape.first_section)[0].slots
         if round_one < 2:
             fed.finished = True  # one round-1 match cannot feed a bracket: the linked flight has no players
             return
@@ -91,12 +102,12 @@ class SimEvent:
         self._lay_out_fed(fed)
 
     def _init_sides(self, flight: SimFlight) -> None:
-        flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.layout.slot_keys()}
+        flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.shape.slot_keys()}
 
     def _place_line(self, flight: SimFlight, line) -> None:
         self._init_sides(flight)
         for position, player in enumerate(line):
-            target = flight.layout.round_one_target(position)
+            target = flight.shape.round_one_target(position)
             if player is None:
                 self._set_side(flight, target, EMPTY_SIDE)
             else:
@@ -105,11 +116,11 @@ class SimEvent:
 
     def fresh_draw_ready(self, name: str) -> bool:
         flight = self.flights[name]
-        source = self.flights[flight.source]
+        source = self.source_of(flight)
         if flight.layout is not None or flight.finished or source.layout is None:
             return False
-        last_fed = source.layout.fed_round_count() if source.kind == "fed" else 1
-        section = source.layout.first_section
+        last_fed = source.shape.fed_round_count() if source.kind == "fed" else 1
+        section = source.shape.first_section
         for key, sides in source.sides.items():
             if key.section == section and key.round <= last_fed and PENDING_SIDE in sides:
                 return False
@@ -124,7 +135,7 @@ class SimEvent:
             if flight.pool:
                 flight.champion = flight.pool[0]
             return []
-        source = self.flights[flight.source]
+        source = self.source_of(flight)
         pool = [source.entries[e] for e in flight.pool]
         entrants = [DrawEntrant(e.player, on_time=e.byes + e.earlier_byes == 0) for e in pool]
         had_bye = sum(1 for e in entrants if not e.on_time)
@@ -162,7 +173,7 @@ class SimEvent:
             raise BracketError("slot", f"{flight.name} {target} is already taken.")
         sides[target.side] = value
         state, side = rules.resolve(*sides)
-        if state == rules.BYE:
+        if state == rules.BYE and side is not None:
             winner = sides[side]
             flight.entries[winner].byes += 1
             self._decide(flight, target.key, rules.BYE, winner, ())
@@ -171,14 +182,14 @@ class SimEvent:
 
     def _decide(self, flight: SimFlight, key: Key, result: str, winner: int | None, losers: tuple[int, ...]):
         flight.decided[key] = (result, winner, losers)
-        if flight.layout.winner_target(key) is None:
+        if flight.shape.winner_target(key) is None:
             flight.finished = True  # the final is decided (with nobody in it if everyone withdrew)
         fed = self.fed_by(flight.name)
         feed = None
         if fed is not None and (fed.layout is not None or fed.rule == rules.FRESH_DRAW):
-            feed = rules.Feed(fed.rule, fed.layout, fed.feed_rounds)
+            feed = rules.Feed(fed.rule or rules.FIRST_PLAYED, fed.layout, fed.feed_rounds)
         actions = rules.consequences(
-            layout=flight.layout,
+            layout=flight.shape,
             key=key,
             result=result,
             winner=None if winner is None else flight.facts(winner),
@@ -200,7 +211,11 @@ class SimEvent:
         elif isinstance(action, rules.Move):
             self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
         elif isinstance(action, rules.FeedTo):
+            if fed is None:
+                raise BracketError("source", f"{flight.name} feeds no flight.")
             if action.target is None:
+                if action.entry is None:
+                    return
                 fed.pool.append(action.entry)
                 return
             if action.entry is None:
@@ -214,5 +229,5 @@ class SimEvent:
             self._set_side(fed, action.target, entry.id)
 
     def finished_without_winner(self, flight: SimFlight) -> bool:
-        final = Key(flight.layout.final_section, len(flight.layout.rounds(flight.layout.final_section)), 0)
+        final = Key(flight.shape.final_section, len(flight.shape.rounds(flight.shape.final_section)), 0)
         return final in flight.decided and flight.decided[final][1] is None

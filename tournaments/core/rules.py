@@ -144,12 +144,13 @@ def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedT
             return []
         return [FeedTo(target, losers[0].id if (played and losers) else None)]
 
-    linked = feed.rule == FIRST_PLAYED and feed.layout is not None
+    fed_layout = feed.layout if feed.rule == FIRST_PLAYED else None
+    linked = fed_layout is not None
 
     def place_of(x: EntryFacts) -> Target | None:
-        if not linked or x.line_position is None:
+        if fed_layout is None or x.line_position is None:
             return None
-        return feed.layout.feed_target(1, x.line_position // 2)
+        return fed_layout.feed_target(1, x.line_position // 2)
 
     out: list[FeedTo] = []
     if played:
@@ -163,8 +164,8 @@ def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedT
             out.append(FeedTo(t, None))  # had a bye, then won its first match: nobody comes from its place
         return out
     if round_one:
-        if linked and result in (DOUBLE_FORFEIT, EMPTY):
-            out.append(FeedTo(feed.layout.feed_target(1, key.position), None))
+        if fed_layout is not None and result in (DOUBLE_FORFEIT, EMPTY):
+            out.append(FeedTo(fed_layout.feed_target(1, key.position), None))
         return out  # a bye or walkover: the place waits for the winner's first played match
     for loser in losers:
         if not loser.has_played and (t := place_of(loser)) is not None:
