@@ -93,14 +93,14 @@ def bids_url(calcutta):
     return f"/api/v1/calcuttas/{calcutta.pk}/bids/"
 
 
+def two_equal_opening_bids(calcutta, director, *bidders):
+    bodies = [{"lot": 1, "bidder": bidder.pk, "amount": "10.00"} for bidder in bidders]
+    return simultaneously(director, bids_url(calcutta), *bodies)
+
+
 def test_two_equal_bids_at_once_make_exactly_one_high_bid(auction, slow_lock):
     calcutta, director, paul, olga = auction
-    answers = simultaneously(
-        director,
-        bids_url(calcutta),
-        {"lot": 1, "bidder": paul.pk, "amount": "10.00"},
-        {"lot": 1, "bidder": olga.pk, "amount": "10.00"},
-    )
+    answers = two_equal_opening_bids(calcutta, director, paul, olga)
     assert sorted(status for status, _ in answers) == [201, 400]
     refused = next(body for status, body in answers if status == 400)
     assert refused == {"amount": ["Bid at least 15.00."]}  # the second saw the first one's bid
@@ -139,12 +139,7 @@ def test_a_bid_racing_the_hammer_is_refused_or_counted_never_lost(auction, slow_
 
 def test_without_the_row_lock_the_race_reaches_the_database(auction, no_lock):
     calcutta, director, paul, olga = auction
-    answers = simultaneously(
-        director,
-        bids_url(calcutta),
-        {"lot": 1, "bidder": paul.pk, "amount": "10.00"},
-        {"lot": 1, "bidder": olga.pk, "amount": "10.00"},
-    )
+    answers = two_equal_opening_bids(calcutta, director, paul, olga)
     # Both read "no bid yet" and both decided they were the high bid; only the unique step number per Calcutta
     # stopped the second insert, answered as a bare 409 instead of the lock's clear "bid at least 15.00".
     assert sorted(status for status, _ in answers) == [201, 409]
