@@ -33,6 +33,25 @@ class FlightForm(forms.Form):
     final_length = forms.IntegerField(label=_("Final length"), min_value=1, max_value=99, required=False)
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
     separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
+    reentry_fee = forms.DecimalField(label=_("Re-entry fee"), min_value=0, decimal_places=2, required=False)
+    reentry_deadline = forms.DateTimeField(
+        label=_("Re-entry deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    payout_template = forms.CharField(
+        label=_("Payouts"),
+        required=False,
+        help_text=_("Place:percent, e.g. 1:50, 2:25, consolation 1:25 (another flight's place by its short name)."),
+    )
+
+    def clean_payout_template(self) -> list:
+        lines = []
+        for part in filter(None, (p.strip() for p in self.cleaned_data["payout_template"].split(","))):
+            flight, _sep, share = part.rpartition(" ")
+            place, colon, percent = share.partition(":")
+            if not colon:
+                raise forms.ValidationError(_("Write each share as place:percent, e.g. 1:50."))
+            lines.append({"flight": flight.strip(), "place": place.strip(), "percent": percent.strip()})
+        return lines
 
     def __init__(self, *args, flights, **kwargs):
         super().__init__(*args, **kwargs)

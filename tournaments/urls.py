@@ -18,5 +18,6 @@ urlpatterns = [
     path(EVENT + "<slug:flight>/draw/<str:step>/", views.draw_step, name="flight-draw"),
     path(EVENT + "<slug:flight>/entries/<int:pk>/withdraw/", views.withdraw, name="entry-withdraw"),
     path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/", views.check_in, name="entry-check-in"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/re-enter/", views.reenter, name="entry-reenter"),
     path(EVENT + "<slug:flight>/slots/<int:pk>/override/", views.override, name="slot-override"),
 ]

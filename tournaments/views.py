@@ -103,7 +103,8 @@ def add_flight(request, club, slug):
         messages.error(request, " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
         return redirect(event)
     data = form.cleaned_data
-    source = next((f for f in flights if f.slug == data.pop("source")), None)
+    source_slug = data.pop("source")
+    source = next((f for f in flights if f.slug == source_slug), None)
     data["feed_rule"] = data["feed_rule"] or None
     _attempt(
         request,
@@ -183,6 +184,19 @@ def withdraw(request, club, slug, flight, pk):
 @require_POST
 def check_in(request, club, slug, flight, pk):
     return _entry_action(request, club, slug, flight, pk, services.check_in, _("Checked in."))
+
+
+@login_required
+@require_POST
+def reenter(request, club, slug, flight, pk):
+    found = _flight(request, club, slug, flight)
+    entry = _entry(found, pk)
+    _attempt(
+        request,
+        lambda: services.reenter(actor=request.user, flight=found, player=entry.player),
+        _("%(player)s re-entered.") % {"player": entry.player.name},
+    )
+    return redirect(found)
 
 
 @login_required

@@ -98,3 +98,53 @@ def test_bracket_page_in_german(client, club, director_user):
     event, flights = drawn_event(club, director_user, 4)
     page = client.get(flights["main"].get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Auslosungsblatt drucken" in page and "Finale" in page and "Meldungen" in page
+
+
+def test_director_adds_a_flight_with_payouts_and_re_entry_from_the_event_page(client, club, director_user):
+    event = make_event(club, director_user)
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-add", args=[club.slug, event.slug])
+    client.post(
+        url,
+        {
+            "name": "Main",
+            "kind": "main",
+            "feed_rounds": 1,
+            "entry_fee": "20",
+            "length": 7,
+            "seeding": "random",
+            "reentry_fee": "10",
+            "payout_template": "1:70, 2:30",
+        },
+    )
+    main = event.flights.get(slug="main")
+    assert main.reentry_fee == 10 and main.payout_template[0]["percent"] == "70"
+    bad = client.post(
+        url,
+        {
+            "name": "Other",
+            "kind": "main",
+            "feed_rounds": 1,
+            "entry_fee": "0",
+            "length": 7,
+            "seeding": "random",
+            "payout_template": "1:70",
+        },
+        follow=True,
+    )
+    assert "100%" in bad.content.decode()
+    for player in members(club, 3):
+        services.register(actor=director_user, flight=main, player=player)
+    services.draw_flight(actor=director_user, flight=main, seed=1)
+    services.confirm_draw(actor=director_user, flight=main)
+    services.release_draw(actor=director_user, flight=main)
+    slot = ready_slots(main)[0]
+    win(director_user, slot, 0)
+    page = client.get(main.get_absolute_url()).content.decode()
+    assert "Re-enter (10.00)" in page
+    loser = slot.entry_b
+    response = client.post(
+        reverse("tournaments:entry-reenter", args=[club.slug, event.slug, "main", loser.pk]), follow=True
+    )
+    assert f"{loser.player.name} re-entered." in response.content.decode()
+    assert main.entries.filter(player=loser.player, is_reentry=True, fee=10).exists()
