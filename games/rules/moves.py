@@ -58,6 +58,19 @@ class PlayCheck:
     steps: tuple[Step, ...] = ()  # the single-die steps the written move was realised as (when ok)
 
 
+def _moved(state: State, index: int, target: int, blockers: int) -> State:
+    """`state` after a checker leaves `index` (24 = the bar) for the point `target` (0 = off), hitting the blot
+    there when `blockers` is 1."""
+    moved = bytearray(state)
+    moved[index] -= 1
+    if target:
+        moved[target - 1] += 1
+        if blockers:
+            moved[49 - target] = 0  # the opponent's index 24 - target, offset by 25
+            moved[OPPONENT_BAR] += 1
+    return bytes(moved)
+
+
 def _single_moves(state: State, die: int, highest_source: int = BAR) -> list:
     """Every single-die step the mover can make from a point up to `highest_source`, as a flat list
     [source, position after, source, position after, …] (the step's target is source − die, or off). Flat and
@@ -71,13 +84,7 @@ def _single_moves(state: State, die: int, highest_source: int = BAR) -> list:
         blockers = state[opponent_index]
         if blockers >= 2:
             return []
-        moved = bytearray(state)
-        moved[MOVER_BAR] -= 1
-        moved[24 - die] += 1
-        if blockers:
-            moved[opponent_index] = 0
-            moved[OPPONENT_BAR] += 1
-        return [BAR, bytes(moved)]
+        return [BAR, _moved(state, MOVER_BAR, 25 - die, blockers)]
     all_home = not any(state[6:24])
     found: list = []
     highest = not any(state[highest_source:24])  # the first occupied point scanned is the highest on the board
@@ -89,17 +96,9 @@ def _single_moves(state: State, die: int, highest_source: int = BAR) -> list:
             opponent_index = 49 - target  # the opponent's index 24 - target, offset by 25
             blockers = state[opponent_index]
             if blockers < 2:
-                moved = bytearray(state)
-                moved[index] -= 1
-                moved[target - 1] += 1
-                if blockers:
-                    moved[opponent_index] = 0
-                    moved[OPPONENT_BAR] += 1
-                found += (index + 1, bytes(moved))
+                found += (index + 1, _moved(state, index, target, blockers))
         elif all_home and (target == 0 or highest):
-            moved = bytearray(state)
-            moved[index] -= 1
-            found += (index + 1, bytes(moved))
+            found += (index + 1, _moved(state, index, OFF, 0))
         highest = False
     return found
 
@@ -288,18 +287,10 @@ def _apply(state: State, source: int, die: int) -> State | None:
         blockers = state[opponent_index]
         if blockers >= 2:
             return None
-        moved = bytearray(state)
-        moved[index] -= 1
-        moved[target - 1] += 1
-        if blockers:
-            moved[opponent_index] = 0
-            moved[OPPONENT_BAR] += 1
-        return bytes(moved)
+        return _moved(state, index, target, blockers)
     if any(state[6:24]) or (target < 0 and any(state[source:24])):
         return None
-    moved = bytearray(state)
-    moved[index] -= 1
-    return bytes(moved)
+    return _moved(state, index, OFF, 0)
 
 
 def _explain(state: State, step: Step, die: int) -> str:
