@@ -454,29 +454,30 @@ def _seat_event(session, actor, player, kind) -> Seat:
     return seat
 
 
-@transaction.atomic
-def sit_out(*, actor, session: ChouetteSession, player: Player) -> Seat:
+def _open_for_seat_change(actor, session: ChouetteSession) -> ChouetteSession:
     session = _lock(session)
     _require_player_or_director(actor, session)
-    _require_status(session, SessionStatus.OPEN, _("Players sit out while the session is open."))
-    return _seat_event(session, actor, player, EventKind.SIT_OUT)
+    _require_status(session, SessionStatus.OPEN, _("Players sit out, come back or leave while the session is open."))
+    return session
+
+
+@transaction.atomic
+def sit_out(*, actor, session: ChouetteSession, player: Player) -> Seat:
+    """A player pauses: out of the line, ledger kept."""
+    return _seat_event(_open_for_seat_change(actor, session), actor, player, EventKind.SIT_OUT)
 
 
 @transaction.atomic
 def come_back(*, actor, session: ChouetteSession, player: Player) -> Seat:
-    session = _lock(session)
-    _require_player_or_director(actor, session)
-    _require_status(session, SessionStatus.OPEN, _("Players come back while the session is open."))
-    return _seat_event(session, actor, player, EventKind.RETURN)
+    """Back from sitting out: seated like a newcomer (session rule)."""
+    return _seat_event(_open_for_seat_change(actor, session), actor, player, EventKind.RETURN)
 
 
 @transaction.atomic
 def leave(*, actor, session: ChouetteSession, player: Player) -> list[Transfer]:
     """A player leaves early and is cashed out now: they pay, or are paid by, the players on the other side
     of their balance. Returns the cash-out transfers."""
-    session = _lock(session)
-    _require_player_or_director(actor, session)
-    _require_status(session, SessionStatus.OPEN, _("Players leave while the session is open."))
+    session = _open_for_seat_change(actor, session)
     _seat_event(session, actor, player, EventKind.LEAVE)
     balances = selectors.balances_after_payments(session)
     transfers = money_core.cash_out(balances, player.pk)
