@@ -120,7 +120,7 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
     elif entry.acting_captain is not None and entry.acting_captain != captain:
         raise _err("no_acting_captain", "There is an acting captain only after the captain drops.", "acting_captain")
 
-    overrides = {}
+    overrides: dict[Player, tuple[str | None, str]] = {}
     for member, winner, kind in entry.member_results:
         if member not in cubes:
             raise _err("not_in_team", f"{member} is not on the team this game.", "member_results", player=str(member))
@@ -142,16 +142,16 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
         if cube.out == "box_drop":
             results.append(MemberResult(member, cube.out_value, cube.out_value, "box_drop", TEAM))
             continue
-        winner, kind = overrides.get(member, (entry.winner, entry.kind))
-        if winner not in (BOX, TEAM):
+        board_winner, kind = overrides.get(member, (entry.winner, entry.kind))
+        if board_winner not in (BOX, TEAM):
             raise _err("no_result", "Say who won the game: the box or the team.", "winner")
         if kind not in KINDS:
             raise _err("bad_kind", "A game ends single, gammon or backgammon.", "kind")
         multiplier = KINDS[kind]
         if rules.jacoby and not cube.turned:
             multiplier = 1
-        points = cube.value * multiplier
-        results.append(MemberResult(member, points if winner == TEAM else -points, cube.value, kind, cube.owner))
+        value = cube.value * multiplier
+        results.append(MemberResult(member, value if board_winner == TEAM else -value, cube.value, kind, cube.owner))
 
     # The captain's game decides the rotation; after a captain's drop, the acting captain's. When every member
     # dropped there is nobody left to beat the box.

@@ -94,6 +94,8 @@ def apply(state: SessionState, event: Event, *, rules: Rules, stakes: Mapping[Pl
         state.order = list(event.order)
         return None
     if event.kind == GAME:
+        if event.entry is None:
+            raise ChouetteError("bad_event", "A game event carries the game.")
         return play(state, event.entry, rules=rules, stakes=stakes)
     player = event.player
     if event.kind == JOIN:

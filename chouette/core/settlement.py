@@ -107,7 +107,7 @@ def _zero_sum_groups(amounts: list[int]) -> list[list[int]]:
 
 def _greedy(group: dict) -> list[Transfer]:
     balance = dict(group)
-    transfers = []
+    transfers: list[Transfer] = []
     while True:
         debtors = sorted((p for p in balance if balance[p] < 0), key=lambda p: (balance[p], str(p)))
         creditors = sorted((p for p in balance if balance[p] > 0), key=lambda p: (-balance[p], str(p)))
@@ -124,7 +124,7 @@ def cash_out(balances: Mapping[Player, int], player: Player) -> list[Transfer]:
     """A player leaving early is settled now: they pay (or are paid by) the players on the other side of
     their balance, largest first, so the rest can settle later among themselves."""
     owed = balances.get(player, 0)
-    transfers = []
+    transfers: list[Transfer] = []
     others = sorted(
         ((p, c) for p, c in balances.items() if p != player and c and (c > 0) != (owed > 0)),
         key=lambda pc: (-abs(pc[1]), str(pc[0])),
