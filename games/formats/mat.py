@@ -204,13 +204,13 @@ def _cells(body: str, offset: int, line: int) -> list[_Cell]:
         starts = [(found.start(), found.end(), _kind_of(found), found) for found in matches]
     cells: list[_Cell] = []
     position = 0
-    for index, (start, found_end, kind, found) in enumerate(starts):
+    for index, (start, found_end, kind, match) in enumerate(starts):
         if body[position:start].strip():
             raise RecordFormatError(line, f"'{body[position:start].strip()}' is not a roll, cube action or result.")
         end = starts[index + 1][0] if index + 1 < len(starts) else len(body)
         if kind != _ROLL and body[found_end:end].strip():
             raise RecordFormatError(line, f"'{body[start:end].strip()}' has extra text after the action.")
-        cells.append(_Cell(offset + start, kind, body[start:end], found))
+        cells.append(_Cell(offset + start, kind, body[start:end], match))
         position = end if kind == _ROLL else found_end
     if body[position:].strip():
         raise RecordFormatError(line, f"'{body[position:].strip()}' is not a roll, cube action or result.")

@@ -38,7 +38,6 @@ class Board(tuple):
     faster than two tuples of 25 counts. `checkers` is unpacked from the key when first asked for, then kept.
     """
 
-    checkers: tuple[tuple[int, ...], tuple[int, ...]]
     total: int = property(itemgetter(1))  # type: ignore[assignment]
     key: int = property(itemgetter(0))  # type: ignore[assignment]
 
@@ -63,7 +62,7 @@ class Board(tuple):
         return tuple.__new__(cls, (key, total))
 
     @cached_property
-    def checkers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:  # type: ignore[no-redef]
+    def checkers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         counts = self[0].to_bytes(50, "little")
         return (tuple(counts[:25]), tuple(counts[25:]))
 
@@ -73,7 +72,7 @@ class Board(tuple):
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"a Board is immutable; cannot delete {name}")
 
-    def __getnewargs__(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], int]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], int]:
         return (self.checkers, self[1])  # copy and pickle call __new__(cls, checkers, total)
 
     def __repr__(self) -> str:
@@ -91,7 +90,7 @@ class Board(tuple):
     def on_bar(self, side: int) -> int:
         return self.checkers[side][BAR_INDEX]
 
-    def count(self, side: int, point: int) -> int:
+    def count(self, side: int, point: int) -> int:  # type: ignore[override]  # not tuple.count
         """Checkers of `side` on its own `point` (1..24, 25 = bar)."""
         return self.checkers[side][point - 1]
 

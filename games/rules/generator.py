@@ -170,7 +170,7 @@ def _chain(state: bytes, die: int, points: range, entering: int) -> list[list[in
     sources = list(points)
     length = len(sources)
     counts = [state[point - 1] for point in sources]
-    steps = []
+    steps: list[int | None] = []  # None: the point die pips lower is blocked
     blots = []
     for point in sources:
         blockers = state[49 - (point - die)]
@@ -181,7 +181,7 @@ def _chain(state: bytes, die: int, points: range, entering: int) -> list[list[in
     if entering:
         counts[0] -= entering
         counts[1] += entering
-        delta = entering * steps[0] + blots[0]
+        delta = entering * _STEP[die][25] + blots[0]  # the entry point is open (doubles() checked it)
         start, first = entering, 1
     elif not any(counts[index] and steps[index] is not None for index in range(length)):
         return None
