@@ -54,12 +54,18 @@ def slow_lock(monkeypatch):
 
 @pytest.fixture
 def no_lock(monkeypatch):
-    def read_then_wait(calcutta):
-        unlocked = Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
-        time.sleep(OVERLAP_SECONDS)
-        return unlocked
+    """The lock taken away: both requests read the Calcutta and its bids, then wait, then decide and write."""
+    loading = services.load
 
-    monkeypatch.setattr(services, "_lock", read_then_wait)
+    def load_then_wait(calcutta):
+        state = loading(calcutta)
+        time.sleep(OVERLAP_SECONDS)
+        return state
+
+    monkeypatch.setattr(
+        services, "_lock", lambda calcutta: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
+    )
+    monkeypatch.setattr(services, "load", load_then_wait)
 
 
 def at_once(user, *requests):
