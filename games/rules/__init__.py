@@ -3,7 +3,8 @@ game asks this package.
 
 - board.Board: checkers per side in each side's own numbering (index 24 = bar), pips, off, a diagram.
 - variants: Variant (standard, nackgammon, hypergammon 1–3), starting_board, checkers_per_side.
-- moves: legal_plays / legal_results / max_dice_playable with forced play, check_play for a written move.
+- moves: legal_plays / legal_results / max_dice_playable with forced play, check_play for a written move;
+  generator: their fast road (positions as integers, a play as a sum of steps) where nothing can bear off.
 - cube: Cube and CubeRules (access, timing, Crawford, Holland, beaver, raccoon, limit, Murphy).
 - outcome.game_kind: single, gammon or backgammon. scoring: game values and the match score.
 - random_play: reachable positions by seeded random play (tests and benchmarks).

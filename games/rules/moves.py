@@ -12,6 +12,11 @@ Public interface (other apps code against it):
     legal_results(board, side, dice) -> set[Board]
     max_dice_playable(board, side, dice) -> int
     check_play(board, side, dice, written, *, hits=None) -> PlayCheck
+
+Two roads to the legal results: generator.py's integer arithmetic answers legal_results and max_dice_playable
+wherever no checker can bear off during the play; the general search below (byte positions, one step at a
+time) answers everywhere else and always for legal_plays, whose order random_play depends on. check_play
+realises the written move step by step and enumerates the legal plays only when the move leaves a die unused.
 """
 
 from __future__ import annotations
