@@ -180,3 +180,33 @@ def test_a_registered_bidder_bids_from_the_board_on_a_phone(calcutta, flight, di
     )
     assert response.status_code == 302 and response.url.endswith(f"/calcuttas/{calcutta.pk}/board/")
     assert calcutta.lots.get(number=1).high_bidder == me
+
+
+@pytest.mark.parametrize("lots", [2, 7])
+def test_pages_cost_the_same_queries_whatever_the_number_of_lots(
+    lots, calcutta, flight, director_user, django_assert_max_num_queries
+):
+    names = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Felix", "Greta"][:lots]
+    services.set_lots(actor=director_user, calcutta=calcutta, groups=[entry_ids(flight, n) for n in names])
+    owners = [services.register_bidder(actor=director_user, calcutta=calcutta, name=f"owner {n}") for n in range(3)]
+    services.set_order(actor=director_user, calcutta=calcutta, order=list(range(1, lots + 1)))
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    for number in [*range(1, lots + 1), 0]:
+        services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+        services.place_bid(
+            actor=director_user, calcutta=calcutta, lot_number=number, bidder=owners[number % 3], amount=2000
+        )
+        for action in ("going_once", "going_twice", "sell"):
+            services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="close")
+    place(flight, {"Anna": 1, "Bernd": 2, "Clara": 3, "Dieter": 3})
+    hooks.flight_results_changed(flight)
+    client = client_for(director_user)
+    for url, most in (
+        (f"/calcuttas/{calcutta.pk}/settlement/", 10),  # measured: 10, 11, 6, 11 for 2 and for 7 lots alike
+        (f"/calcuttas/{calcutta.pk}/owners/{owners[0].pk}/", 11),
+        (f"/calcuttas/{calcutta.pk}/board/", 6),
+        (f"/calcuttas/{calcutta.pk}/", 11),
+    ):
+        with django_assert_max_num_queries(most):
+            assert client.get(url).status_code == 200
