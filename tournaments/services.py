@@ -773,8 +773,10 @@ class BracketStore:
         entries = {e.pk: e for e in (winner, *losers) if e is not None}
         for action in self._actions(slot, result, winner, losers):
             self._apply(flight, slot, entries, action)
-        if winner is None and self.layout(flight).winner_target(Key(slot.section, slot.round, slot.position)) is None:
-            self._finish(flight)  # a final nobody reached (everyone withdrew) still ends the flight
+        if self.layout(flight).winner_target(Key(slot.section, slot.round, slot.position)) is None:
+            # The final is decided (by the last action: a loss there may still feed another flight first);
+            # a final nobody reached (everyone withdrew) still ends the flight.
+            self._finish(flight)
 
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
         if isinstance(action, rules.FirstPlayed):
@@ -783,7 +785,6 @@ class BracketStore:
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
         elif isinstance(action, rules.Champion):
             Entry.objects.filter(pk=action.entry).update(place=1)
-            self._finish(flight)
         elif isinstance(action, rules.Move):
             self.set_side(flight, action.target, None if action.entry is None else entries[action.entry])
         elif isinstance(action, rules.FeedTo):
@@ -807,6 +808,15 @@ class BracketStore:
     def _finish(self, flight: Flight) -> None:
         Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.FINISHED)
         flight.status = FlightStatus.FINISHED
+        fed = self.fed_flight(flight)
+        if fed is not None and fed.feed_rule == FeedRule.FRESH_DRAW and fed.draw_status == DrawStatus.NONE:
+            # Its pool is complete now; with fewer than two players there is nothing to draw: the one player
+            # (if any) wins it, and the flight does not hold the event open.
+            pool = list(fed.entries.exclude(status=EntryStatus.WITHDRAWN))
+            if len(pool) < 2:
+                Entry.objects.filter(pk__in=[e.pk for e in pool]).update(place=1)
+                Flight.objects.filter(pk=fed.pk).update(status=FlightStatus.FINISHED)
+                self.touched.setdefault(fed.pk, fed)
         unfinished = (
             self.event.flights.filter(kind__in=BRACKET_KINDS)
             .exclude(pk=flight.pk)

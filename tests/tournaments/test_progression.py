@@ -325,3 +325,13 @@ def test_closed_registration_refuses_players_but_not_directors(club, director_us
         services.register(actor=member_user, flight=main)
     entry = services.register(actor=director_user, flight=main, player=member_user.player)
     assert services.check_in(actor=member_user, entry=entry).status == "checked_in"
+
+
+def test_a_last_chance_with_fewer_than_two_players_does_not_hold_the_event_open(club, director_user):
+    event, flights = drawn_event(club, director_user, 4, consolation={}, last_chance={"feed_rule": "fresh_draw"})
+    play_all(director_user, [flights["main"], flights["cons"]])
+    lc = flights["lc"]
+    lc.refresh_from_db()
+    event.refresh_from_db()
+    assert lc.entries.count() == 1 and lc.entries.get().place == 1
+    assert lc.status == "finished" and event.status == "finished"
