@@ -56,9 +56,9 @@ def _onwards(state: bytes, key: int, via: int, die: int) -> int | None:
     return key + _STEP[die][via] + _HIT[target] if blockers else key + _STEP[die][via]
 
 
-def two_dice(state: bytes, high: int, low: int) -> set[int] | None:
-    """The results of playing both dice (high ≠ low) as integer positions, or None when the general search
-    must answer (a checker might bear off, or the dice cannot both be played)."""
+def two_dice(state: bytes, high: int, low: int) -> tuple[int, set[int]] | None:
+    """(dice used, the results as integer positions) for a roll of high ≠ low, or None when the general search
+    must answer (a checker might bear off, or only one die can be played with one checker on the bar)."""
     bar = state[24]
     if not bar and sum(state[6:24]) < 2:
         return None  # with one checker or none outside the home board, bearing off may come into play
@@ -71,8 +71,12 @@ def two_dice(state: bytes, high: int, low: int) -> set[int] | None:
     if bar:
         high_enters = bool(highs) and highs[0][0] == 25
         low_enters = bool(lows) and lows[0][0] == 25
-        if bar >= 2:  # both dice enter
-            return {key + highs[0][1] + lows[0][1]} if high_enters and low_enters else None
+        if bar >= 2:  # both dice enter, or the one that can (the other then finds the bar still occupied)
+            if high_enters and low_enters:
+                return 2, {key + highs[0][1] + lows[0][1]}
+            if high_enters or low_enters:
+                return 1, {key + (highs[0][1] if high_enters else lows[0][1])}
+            return 0, {key}
         orders = []
         if high_enters:
             orders.append((key + highs[0][1], 25 - high, lows[low_enters:], low))
@@ -88,7 +92,7 @@ def two_dice(state: bytes, high: int, low: int) -> set[int] | None:
             onwards = _onwards(state, entered, landed, die)
             if onwards is not None:
                 results.add(onwards)
-        return results or None
+        return (2, results) if results else None
     if highs and lows:
         low_steps = [step for _, step in lows]
         results = {key + high_step + low_step for _, high_step in highs for low_step in low_steps}
@@ -114,7 +118,7 @@ def two_dice(state: bytes, high: int, low: int) -> set[int] | None:
         onwards = _onwards(state, key + step, point - low, high)
         if onwards is not None:
             results.add(onwards)
-    return results or None
+    return (2, results) if results else None
 
 
 def doubles(state: bytes, die: int) -> tuple[int, list[int]] | None:

@@ -209,8 +209,7 @@ def _fast_results(board: Board, side: int, dice: tuple[int, int]) -> tuple[int, 
     first, second = _check_dice(dice)
     if first == second:
         return doubles(_start_state(board, side), first)
-    keys = two_dice(_start_state(board, side), max(first, second), min(first, second))
-    return None if keys is None else (2, keys)
+    return two_dice(_start_state(board, side), max(first, second), min(first, second))
 
 
 def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
