@@ -11,6 +11,7 @@ urlpatterns = [
     path("events/next-match/", views.next_match, name="next-match"),
     path(EVENT, views.event_detail, name="event-detail"),
     path(EVENT + "dashboard/", views.dashboard, name="dashboard"),
+    path(EVENT + "registration/", views.toggle_registration, name="event-registration"),
     path(EVENT + "prizes/", views.prizes, name="prizes"),
     path(EVENT + "flights/new/", views.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", views.flight_bracket, name="flight-bracket"),

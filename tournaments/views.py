@@ -95,6 +95,19 @@ def event_detail(request, club, slug):
 
 @login_required
 @require_POST
+def toggle_registration(request, club, slug):
+    event = _event(request, club, slug)
+    opening = not event.registration_open
+    _attempt(
+        request,
+        lambda: services.update_event(actor=request.user, event=event, registration_open=opening),
+        _("Registration is open.") if opening else _("Registration is closed."),
+    )
+    return redirect(event)
+
+
+@login_required
+@require_POST
 def add_flight(request, club, slug):
     event = _event(request, club, slug)
     flights = list(event.flights.all())

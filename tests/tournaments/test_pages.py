@@ -148,3 +148,15 @@ def test_director_adds_a_flight_with_payouts_and_re_entry_from_the_event_page(cl
     )
     assert f"{loser.player.name} re-entered." in response.content.decode()
     assert main.entries.filter(player=loser.player, is_reentry=True, fee=10).exists()
+
+
+def test_director_closes_registration_and_finds_the_override_on_the_bracket(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 4)
+    client.force_login(director_user)
+    client.post(reverse("tournaments:event-registration", args=[club.slug, event.slug]))
+    event.refresh_from_db()
+    assert not event.registration_open
+    slot = ready_slots(flights["main"])[0]
+    win(director_user, slot, 0)
+    page = client.get(flights["main"].get_absolute_url()).content.decode()
+    assert reverse("tournaments:slot-override", args=[club.slug, event.slug, "main", slot.pk]) in page
