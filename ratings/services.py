@@ -10,14 +10,13 @@ numbers.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
@@ -227,24 +226,29 @@ RATED_MATCH_FIELDS = (
 
 
 def _insert_rated_rows(params: list[tuple]) -> None:
-    """Insert explanation rows as multi-row INSERT statements: 100,000 model instances through bulk_create cost
-    ~30 s of SQL compilation and executemany sends one statement per row on PostgreSQL; this takes about a second
-    (bench/bench_ratings.py). The values are already what the columns take (ids, numbers, raw date-times)."""
+    """Insert explanation rows without building model instances: 100,000 of them through bulk_create cost ~30 s
+    of SQL compilation. SQLite takes one executemany; on PostgreSQL executemany sends a statement per row, so
+    there one INSERT … SELECT FROM unnest(column arrays) takes 20,000 rows (bench/bench_ratings.py). The values
+    are already what the columns take (ids, numbers, raw date-times)."""
     if not params:
         return
     meta = RatedMatch._meta
     quote = connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in RATED_MATCH_FIELDS)
-    row_marks = "(" + ", ".join(["%s"] * len(RATED_MATCH_FIELDS)) + ")"
-    per_statement = max(1, min(1000, connection.ops.bulk_batch_size(list(RATED_MATCH_FIELDS), params)))
-    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) "
     if connection.vendor == "postgresql":
-        _insert_unnest(head.replace(" VALUES ", " "), params)
-        return
+        _insert_unnest(head, params)
+    else:
+        _executemany(RatedMatch, RATED_MATCH_FIELDS, params)
+
+
+def _executemany(model, field_names: tuple[str, ...], params: list[tuple]) -> None:
+    """One INSERT statement run for every row in `params` (values as the columns take them)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in field_names)
+    marks = ", ".join(["%s"] * len(field_names))
     with connection.cursor() as cursor:
-        for start in range(0, len(params), per_statement):
-            chunk = params[start : start + per_statement]
-            cursor.execute(head + ", ".join([row_marks] * len(chunk)), [v for row in chunk for v in row])
+        cursor.executemany(f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})", params)
 
 
 PG_TYPES = ("bigint", "timestamptz", "bigint", "bigint", "bigint", "integer", "double precision",
@@ -277,14 +281,6 @@ def _raw(queryset) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def _as_datetime(raw) -> datetime | None:
-    """A raw date-time as _raw returns it (aware on PostgreSQL; naive UTC or text on SQLite) made aware."""
-    if raw is None:
-        return None
-    value = raw if isinstance(raw, datetime) else parse_datetime(str(raw))
-    return timezone.make_aware(value, UTC) if value is not None and timezone.is_naive(value) else value
 
 
 def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
@@ -328,20 +324,10 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
         params.append((pool_id, at, *row))
     _insert_rated_rows(params)
     PlayerRating.objects.filter(pool=pool).delete()
-    PlayerRating.objects.bulk_create(
-        (
-            PlayerRating(
-                pool_id=pool_id,
-                player_id=player_id,
-                rating=rating,
-                experience=experience,
-                matches=played,
-                wins=wins,
-                last_played_at=_as_datetime(last_played.get(player_id)),
-            )
-            for player_id, (rating, experience, played, wins) in state.items()
-        ),
-        batch_size=INSERT_BATCH,
+    _executemany(
+        PlayerRating,
+        ("pool", "player", "rating", "experience", "matches", "wins", "last_played_at"),
+        [(pool_id, player, *values, last_played.get(player)) for player, values in state.items()],
     )
     return len(rows)
 

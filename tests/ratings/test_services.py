@@ -97,6 +97,8 @@ def test_recompute_twice_gives_the_same_numbers_and_a_second_claim_finds_nothing
     services.request_recompute(pool=pool, since=None)
     assert services.recompute_pool(pool_id=pool.pk) is True
     assert services.recompute_pool(pool_id=pool.pk) is False  # claimed once: nothing pending any more
+    last = RatedMatch.objects.filter(pool=pool).order_by("-played_at").first()
+    assert PlayerRating.objects.get(pool=pool, player_id=last.winner_id).last_played_at == last.played_at
     first = snapshot(pool)
     services.request_recompute(pool=pool, since=None)
     services.recompute_pool(pool_id=pool.pk)
