@@ -1,65 +1,22 @@
-"""Two real Celery workers take the two recompute tasks of one pool from Redis at the same time: the pool is
-rebuilt once (the other worker finds nothing left to claim) and the numbers equal the step-by-step ratings."""
+"""A real Celery worker takes a pool's recompute tasks from Redis: asked twice, the pool is rebuilt once (the
+second task finds nothing left to claim) and the numbers equal the step-by-step ratings. (Truly simultaneous
+claims are proved with threads in test_ratings_recompute.py.)"""
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
-from django.conf import settings
 
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.tasks import recompute_rating_pool
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.ratings.builders import played
-from tests.services.test_celery_worker import database_url_for_test_db
+from tests.services.test_celery_worker import worker  # noqa: F401 - the shared real-worker fixture
 
 pytestmark = [pytest.mark.services, pytest.mark.real_worker, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def two_workers():
-    queue = f"test-ratings-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "DATABASE_URL": database_url_for_test_db(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
-    processes = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "-Q",
-                queue,
-                "--without-gossip",
-                "--without-mingle",
-                "--loglevel=warning",
-                "-n",
-                f"{queue}-{n}@%h",
-            ],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )  # fmt: skip
-        for n in range(2)
-    ]
-    yield queue, processes
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
-def test_two_workers_recompute_a_pool_once(two_workers):
-    queue, processes = two_workers
+def test_a_worker_recomputes_a_pool_once_when_asked_twice(worker):  # noqa: F811
+    queue, process = worker
     club = ClubFactory()
     director = MembershipFactory(club=club, role="director").player.user
     players = [MembershipFactory(club=club).player for _ in range(8)]
@@ -72,9 +29,9 @@ def test_two_workers_recompute_a_pool_once(two_workers):
         recompute_rating_pool.apply_async(args=[pool.pk], queue=queue)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and RatingPool.objects.get(pk=pool.pk).recompute_count == 0:
-        assert all(p.poll() is None for p in processes), "a worker died"
+        assert process.poll() is None, f"the worker died: {process.stdout.read()}"
         time.sleep(0.2)
-    time.sleep(3)  # time for the second task to be taken and find nothing to claim
+    time.sleep(3)  # the solo worker takes the second task right after the first; it must find nothing to claim
     pool.refresh_from_db()
     assert pool.recompute_count == 1 and not pool.recompute_pending
     assert RatedMatch.objects.filter(pool=pool).count() == 40
