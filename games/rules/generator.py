@@ -4,7 +4,7 @@ no checker can bear off during the play — most of a game. Elsewhere moves.py's
 A position is one integer: byte i (bits 8i..8i+7) holds slot i of moves.py's 50-byte state — the mover's 25
 counts (own numbering, index 24 = bar), then the opponent's 25 (index 49 = the opponent's bar). A single-die
 step is then one precomputed addition, and a play is the sum of its steps: no intermediate position is built
-and deduplicating results is hashing small integers.
+and deduplicating results is hashing integers.
 
 Two facts make this exact:
 - A point the opponent blocks (2+ checkers) stays blocked for the whole play (the mover can only hit blots),
