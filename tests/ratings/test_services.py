@@ -148,3 +148,17 @@ def test_many_old_results_in_one_transaction_queue_one_recompute(club, people, d
         callback()
     assert RatedMatch.objects.filter(pool__club=club).count() == 5
     assert not RatingPool.objects.filter(recompute_pending=True).exists()
+
+
+def test_recompute_command_rebuilds_every_pool_with_the_current_k_rule(club, people, settings, capsys):
+    from django.core.management import CommandError, call_command
+
+    director, (a, b, *_rest) = people
+    match = played(director, club, a, b, length=7)
+    settings.RATINGS_FIBS_K_RULE = "b"
+    call_command("recompute_ratings")
+    assert RatedMatch.objects.get(match=match, pool__club=club).winner_k == pytest.approx(4.93)
+    assert RatedMatch.objects.get(match=match, pool__club__isnull=True).winner_k == pytest.approx(4.93)
+    assert f"{club.name}: 1 rated matches" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="short name"):
+        call_command("recompute_ratings", club="nope")
