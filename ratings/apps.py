@@ -6,7 +6,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
     nav_items = [(_("Ratings"), "ratings:rating-list")]
-    panels = {"player": "ratings.panels.player_panel", "club": "ratings.panels.club_panel"}
+    panels = {
+        "player": "ratings.panels.player_panel",
+        "club": "ratings.panels.club_panel",
+        "event": "ratings.panels.event_panel",
+    }
 
     def ready(self) -> None:
         from games.matchplay.hooks import on_result_confirmed

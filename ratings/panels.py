@@ -17,3 +17,14 @@ def club_panel(request, club):
     return render_to_string(
         "ratings/_club_panel.html", {"club": club, "top": selectors.club_top_ratings(club=club, limit=5)}, request
     )
+
+
+def event_panel(request, event):
+    """For an event page that collects "event" panels: its points scheme, winners' points and the link."""
+    from ratings.models import EventPoints, PointsAward
+
+    scheme = EventPoints.objects.filter(event=event).first()
+    awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")[:4]
+    return render_to_string(
+        "ratings/_event_panel.html", {"event": event, "scheme": scheme, "awards": list(awards)}, request
+    )

@@ -216,3 +216,16 @@ def test_a_private_clubs_pool_is_not_shown_to_outsiders(client, director_user):
     assert "Secret Society" not in page and "No rated matches yet." in page  # the match itself stays hidden
     client.force_login(b.user)
     assert "Secret Society" in client.get(f"/players/{a.pk}/rating/").content.decode()
+
+
+def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user):
+    from core import panels
+    from ratings import points_services
+
+    event = event_of(club, slug="summer-cup")
+    request = rf.get("/")
+    request.user = director_user
+    assert "This event awards no points yet." in "".join(panels.collect("event", request, event))
+    points_services.set_event_scheme(actor=director_user, event=event, scheme="abt")
+    html = "".join(panels.collect("event", request, event))
+    assert "ABT factor pools" in html and f"/clubs/{club.slug}/events/summer-cup/points/" in html
