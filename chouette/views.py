@@ -6,7 +6,7 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,7 +21,7 @@ from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, S
 from chouette.models import ChouetteSession, SessionStatus
 from clubs import selectors as club_selectors
 from clubs.models import Player
-from core.api import Conflict
+from core.web import attempt
 
 
 def _session(request, slug, pk) -> ChouetteSession:
@@ -30,19 +30,6 @@ def _session(request, slug, pk) -> ChouetteSession:
     except ChouetteSession.DoesNotExist:
         raise Http404(_("No such chouette session.")) from None
 
-
-def _attempt(request, action, success: str) -> bool:
-    """Run a service call; show a refusal as a message (a PermissionDenied still answers 403)."""
-    try:
-        action()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    except Conflict as exc:
-        messages.error(request, str(exc.detail))
-        return False
-    messages.success(request, success)
-    return True
 
 
 def _int(value):
@@ -93,7 +80,7 @@ def session_create(request, slug):
                 order=[p.pk for p in chosen] if data["order_by"] == "hand" else None,
             )
 
-        if _attempt(request, create, _("The table is open.")):
+        if attempt(request, create, _("The table is open.")):
             return redirect(session)
     return render(request, "chouette/session_form.html", {"club": club, "form": form})
 
@@ -178,7 +165,7 @@ def add_game(request, slug, pk):
     session = _session(request, slug, pk)
     team = list(session.order[1:])
     payload = entries.entry_from_form(request.POST, team)
-    _attempt(
+    attempt(
         request,
         lambda: services.record_game(
             actor=request.user,
@@ -196,7 +183,7 @@ def add_game(request, slug, pk):
 @login_required
 def undo_game(request, slug, pk):
     session = _session(request, slug, pk)
-    _attempt(
+    attempt(
         request,
         lambda: services.undo_last_game(
             actor=request.user, session=session, expected_number=_int(request.POST.get("expected_number"))
@@ -217,7 +204,7 @@ def correct_game(request, slug, pk, number):
     order = selectors.seating_before(session, number)
     if request.method == "POST":
         payload = entries.entry_from_form(request.POST, order[1:])
-        done = _attempt(
+        done = attempt(
             request,
             lambda: services.correct_game(
                 actor=request.user,
@@ -282,7 +269,7 @@ def seat_action(request, slug, pk):
         messages.error(request, _("Choose join, sit out, come back or leave."))
         return redirect(session)
     call, success = calls[action]
-    _attempt(request, call, success % {"name": player.name})
+    attempt(request, call, success % {"name": player.name})
     return redirect(session)
 
 
@@ -293,7 +280,7 @@ def set_order(request, slug, pk):
     session = _session(request, slug, pk)
     if request.POST.get("by") == "hand":
         order = [_int(v) for v in request.POST.getlist("order")]
-        _attempt(
+        attempt(
             request,
             lambda: services.set_order(actor=request.user, session=session, order=[p for p in order if p]),
             _("The order is set; play!"),
@@ -307,7 +294,7 @@ def set_order(request, slug, pk):
                 messages.error(request, _("A roll is a number from 1 to 12 (one die or both)."))
                 return redirect(session)
             rolls[player] = roll
-    _attempt(
+    attempt(
         request, lambda: services.roll_for_order(actor=request.user, session=session, rolls=rolls), _("Rolls noted.")
     )
     return redirect(session)
@@ -317,7 +304,7 @@ def set_order(request, slug, pk):
 @login_required
 def finish(request, slug, pk):
     session = _session(request, slug, pk)
-    if _attempt(request, lambda: services.finish_session(actor=request.user, session=session), _("Settled.")):
+    if attempt(request, lambda: services.finish_session(actor=request.user, session=session), _("Settled.")):
         return redirect("chouette:session-settlement", slug=slug, pk=pk)
     return redirect(session)
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
-from games.matchplay.views import _attempt  # one way to show a refused service call
+from core.web import attempt
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
 from tournaments.models import DrawStatus, FeedRule
@@ -66,7 +66,7 @@ def event_list(request):
                     house_percent=data["house_percent"],
                 )
 
-            if _attempt(request, create, _("Event created.")):
+            if attempt(request, create, _("Event created.")):
                 return redirect(created["event"])
     return render(request, "tournaments/event_list.html", {"events": events, "form": form})
 
@@ -98,7 +98,7 @@ def event_detail(request, club, slug):
 def toggle_registration(request, club, slug):
     event = _event(request, club, slug)
     opening = not event.registration_open
-    _attempt(
+    attempt(
         request,
         lambda: services.update_event(actor=request.user, event=event, registration_open=opening),
         _("Registration is open.") if opening else _("Registration is closed."),
@@ -119,7 +119,7 @@ def add_flight(request, club, slug):
     source_slug = data.pop("source")
     source = next((f for f in flights if f.slug == source_slug), None)
     data["feed_rule"] = data["feed_rule"] or None
-    _attempt(
+    attempt(
         request,
         lambda: services.add_flight(actor=request.user, event=event, source=source, **data),
         _("Flight added."),
@@ -154,7 +154,7 @@ def register(request, club, slug, flight):
             messages.error(request, _("Choose a member of the club."))
             return redirect(found.event)
         player = player.player
-    _attempt(request, lambda: services.register(actor=request.user, flight=found, player=player), _("Registered."))
+    attempt(request, lambda: services.register(actor=request.user, flight=found, player=player), _("Registered."))
     return redirect(found.event)
 
 
@@ -169,7 +169,7 @@ def draw_step(request, club, slug, flight, step):
     }
     if step not in steps:
         raise Http404(_("No such step."))
-    _attempt(request, *steps[step])
+    attempt(request, *steps[step])
     return redirect(found)
 
 
@@ -183,7 +183,7 @@ def _entry(found, pk):
 def _entry_action(request, club, slug, flight, pk, service, success):
     found = _flight(request, club, slug, flight)
     entry = _entry(found, pk)
-    _attempt(request, lambda: service(actor=request.user, entry=entry), success)
+    attempt(request, lambda: service(actor=request.user, entry=entry), success)
     return redirect(found)
 
 
@@ -204,7 +204,7 @@ def check_in(request, club, slug, flight, pk):
 def reenter(request, club, slug, flight, pk):
     found = _flight(request, club, slug, flight)
     entry = _entry(found, pk)
-    _attempt(
+    attempt(
         request,
         lambda: services.reenter(actor=request.user, flight=found, player=entry.player),
         _("%(player)s re-entered.") % {"player": entry.player.name},
@@ -239,7 +239,7 @@ def override(request, club, slug, flight, pk):
         scores = None
         if data["score_a"] is not None and data["score_b"] is not None:
             scores = (data["score_a"], data["score_b"])
-        done = _attempt(
+        done = attempt(
             request,
             lambda: services.override_result(
                 actor=request.user,

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
-from core.api import Conflict
+from core.web import attempt
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
 from games.matchplay.forms import CommentForm, GameForm, LatenessForm, MatchForm, ReportForm
@@ -27,19 +27,6 @@ def _match(request, pk) -> Match:
     except Match.DoesNotExist:
         raise Http404(_("No such match.")) from None
 
-
-def _attempt(request, action, success: str) -> bool:
-    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
-    try:
-        action()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    except Conflict as exc:
-        messages.error(request, str(exc.detail))
-        return False
-    messages.success(request, success)
-    return True
 
 
 def match_list(request):
@@ -87,7 +74,7 @@ def add_game(request, pk):
     if not form.is_valid():
         messages.error(request, _("Choose the winner, how the game ended and the cube."))
     else:
-        _attempt(
+        attempt(
             request,
             lambda: services.record_game(actor=request.user, match=match, **form.cleaned_data),
             _("Game added."),
@@ -99,7 +86,7 @@ def add_game(request, pk):
 @login_required
 def undo_game(request, pk):
     match = _match(request, pk)
-    _attempt(request, lambda: services.undo_last_game(actor=request.user, match=match), _("Last game taken back."))
+    attempt(request, lambda: services.undo_last_game(actor=request.user, match=match), _("Last game taken back."))
     return redirect(match)
 
 
@@ -115,7 +102,7 @@ def report(request, pk):
             data = form.cleaned_data
             has_score = data["score_a"] is not None and data["score_b"] is not None
             as_director = match.user_is_director(request.user) and not match.user_is_participant(request.user)
-            done = _attempt(
+            done = attempt(
                 request,
                 lambda: services.submit_report(
                     actor=request.user,
@@ -146,7 +133,7 @@ def report(request, pk):
 @login_required
 def confirm(request, pk, version):
     match = _match(request, pk)
-    _attempt(
+    attempt(
         request,
         lambda: services.confirm_report(actor=request.user, match=match, version=version),
         _("Result confirmed."),
@@ -159,7 +146,7 @@ def confirm(request, pk, version):
 def dispute(request, pk, version):
     match = _match(request, pk)
     comment = request.POST.get("comment", "")
-    _attempt(
+    attempt(
         request,
         lambda: services.dispute_report(actor=request.user, match=match, version=version, comment=comment),
         _("Your dispute was recorded; a director will decide."),
@@ -172,7 +159,7 @@ def dispute(request, pk, version):
 def annul(request, pk):
     match = _match(request, pk)
     comment = request.POST.get("comment", "")
-    _attempt(
+    attempt(
         request,
         lambda: services.annul_match(actor=request.user, match=match, comment=comment, ip_address=client_ip(request)),
         _("Match annulled."),
@@ -188,7 +175,7 @@ def lateness(request, pk):
     if not form.is_valid():
         messages.error(request, _("Choose the late player and give the minutes (0 or more)."))
     else:
-        _attempt(
+        attempt(
             request,
             lambda: services.record_lateness(actor=request.user, match=match, **form.cleaned_data),
             _("Lateness recorded."),

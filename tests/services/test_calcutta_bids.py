@@ -7,14 +7,12 @@ after it took the lock so the two always overlap. The last test takes the lock a
 the requests line up and gives the loser a clear "bid at least …" instead.
 """
 
-import threading
 import time
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.services.concurrency import post_at_once
 from tests.tournaments.calcutta.rows import entry_ids, make_flight
 from tournaments.calcutta import services
 from tournaments.calcutta.models import Bid, Calcutta
@@ -70,25 +68,7 @@ def no_lock(monkeypatch):
 
 def at_once(user, *requests):
     """POST the (path, body) requests at the same instant from separate threads; return (status, json) each."""
-    barrier = threading.Barrier(len(requests))
-    answers = [None] * len(requests)
-
-    def send(index, path, body):
-        client = APIClient()
-        client.force_authenticate(user)
-        try:
-            barrier.wait(timeout=10)
-            response = client.post(path, body, format="json")
-            answers[index] = (response.status_code, response.json())
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(i, *request)) for i, request in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return answers
+    return post_at_once(*[(user, path, body) for path, body in requests])
 
 
 def simultaneously(user, path, *bodies):

@@ -5,17 +5,15 @@ after it took the session row, so the two always overlap. Without the lock (last
 game 1" and only the database constraints stop the second insert (409 instead of a clean answer).
 """
 
-import threading
 import time
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory
+from tests.services.concurrency import post_at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -56,25 +54,7 @@ def simultaneously(*calls):
 
 
 def simultaneously_with_detail(*calls):
-    barrier = threading.Barrier(len(calls))
-    answers = [None] * len(calls)
-
-    def send(index, user, path, body):
-        client = APIClient()
-        client.force_authenticate(user)
-        try:
-            barrier.wait(timeout=10)
-            response = client.post(path, body, format="json")
-            answers[index] = (response.status_code, response.json().get("detail", ""))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(i, *call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return answers
+    return [(status, (body or {}).get("detail", "")) for status, body in post_at_once(*calls)]
 
 
 def games_url(session):

@@ -6,17 +6,15 @@ after it took the match row, so the two always overlap; the last test takes the 
 race then reaches the database constraints (409), i.e. the lock is what makes the requests line up.
 """
 
-import threading
 import time
 
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from games.matchplay import services
 from games.models.matches import Match, MatchReport
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
+from tests.services.concurrency import post_at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -54,25 +52,8 @@ def no_lock(monkeypatch):
 
 
 def simultaneously(*calls):
-    """Run (user, path, body) POSTs at the same instant from separate threads; return the status codes."""
-    barrier = threading.Barrier(len(calls))
-    statuses = [None] * len(calls)
-
-    def send(index, user, path, body):
-        client = APIClient()
-        client.force_authenticate(user)
-        try:
-            barrier.wait(timeout=10)
-            statuses[index] = client.post(path, body, format="json").status_code
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(i, *call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return statuses
+    """POST (user, path, body) requests at the same instant from separate threads; return the status codes."""
+    return [status for status, _ in post_at_once(*calls)]
 
 
 def reports_url(match):

@@ -5,7 +5,7 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs.models import Role
-from core.api import Conflict
+from core.web import attempt
 from tournaments.calcutta import core, forms, selectors, services
 from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus, LotPhase
 
@@ -37,19 +37,6 @@ def _bidder(calcutta: Calcutta, bidder_id) -> Bidder:
     except (Bidder.DoesNotExist, TypeError, ValueError):
         raise Http404(_("No such bidder at this Calcutta.")) from None
 
-
-def _attempt(request, action, success: str) -> bool:
-    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
-    try:
-        action()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    except Conflict as exc:
-        messages.error(request, str(exc.detail))
-        return False
-    messages.success(request, success)
-    return True
 
 
 def _form_errors(request, form) -> None:
@@ -84,7 +71,7 @@ def calcutta_list(request):
             values = dict(form.cleaned_data)
             flight = next(f for f in flights if f.pk == values.pop("flight"))
             created = []
-            if _attempt(
+            if attempt(
                 request,
                 lambda: created.append(services.create_calcutta(actor=request.user, flight=flight, **values)),
                 _("Calcutta created. Register the bidders and make the lots."),
@@ -144,7 +131,7 @@ def update_settings(request, pk):
     calcutta = _calcutta(request, pk)
     form = forms.SettingsForm(request.POST)
     if form.is_valid():
-        _attempt(
+        attempt(
             request,
             lambda: services.update_settings(actor=request.user, calcutta=calcutta, **form.cleaned_data),
             _("Settings saved."),
@@ -173,7 +160,7 @@ def set_lots(request, pk):
             return redirect(calcutta)
         groups.setdefault(number, []).append(entry_id)
     ordered = [groups[number] for number in sorted(groups)]
-    _attempt(
+    attempt(
         request,
         lambda: services.set_lots(actor=request.user, calcutta=calcutta, groups=ordered),
         _("Lots saved (renumbered 1, 2, … in the order of their numbers)."),
@@ -209,7 +196,7 @@ def set_order(request, pk):
     except ValueError:
         messages.error(request, _("Write the lot numbers separated by commas, e.g. 3, 1, 2."))
         return redirect(calcutta)
-    _attempt(
+    attempt(
         request,
         lambda: services.set_order(
             actor=request.user, calcutta=calcutta, order=order, reseed=bool(request.POST.get("reseed"))
@@ -229,7 +216,7 @@ def register_bidder(request, pk):
     form = forms.BidderForm(request.POST, players=players)
     if form.is_valid():
         player = players.filter(pk=form.cleaned_data["player"]).first() if form.cleaned_data["player"] else None
-        _attempt(
+        attempt(
             request,
             lambda: services.register_bidder(
                 actor=request.user, calcutta=calcutta, name=form.cleaned_data["name"], player=player
@@ -287,7 +274,7 @@ def step(request, pk):
     calcutta = _calcutta(request, pk)
     action = request.POST.get("action", "")
     label = ActionKind(action).label if action in ActionKind.values else action
-    _attempt(request, lambda: services.auctioneer_step(actor=request.user, calcutta=calcutta, action=action), label)
+    attempt(request, lambda: services.auctioneer_step(actor=request.user, calcutta=calcutta, action=action), label)
     return redirect("calcutta:auctioneer", pk=pk)
 
 
@@ -301,7 +288,7 @@ def bid(request, pk):
     if form.is_valid():
         values = form.cleaned_data
         bidder = next(b for b in bidders if b.pk == values["bidder"])
-        _attempt(
+        attempt(
             request,
             lambda: services.place_bid(
                 actor=request.user,
@@ -354,7 +341,7 @@ def set_paid(request, pk, bidder):
     calcutta = _calcutta(request, pk)
     the_bidder = _bidder(calcutta, bidder)
     paid = request.POST.get("paid") == "1"
-    _attempt(
+    attempt(
         request,
         lambda: services.set_paid(actor=request.user, calcutta=calcutta, bidder=the_bidder, paid=paid),
         _("Marked as paid.") if paid else _("Marked as not paid."),
@@ -379,7 +366,7 @@ def syndicate(request, pk, bidder):
         )
         return redirect(holder)
     shares = {by_name[name.casefold()]: share for name, share in form.cleaned_data["shares"]}
-    _attempt(
+    attempt(
         request,
         lambda: services.form_syndicate(
             actor=request.user, calcutta=calcutta, lot_number=form.cleaned_data["lot"], holder=holder, shares=shares
@@ -396,7 +383,7 @@ def buy_back(request, pk, bidder):
     player = _bidder(calcutta, bidder)
     form = forms.OwnershipForm(request.POST)
     if form.is_valid():
-        _attempt(
+        attempt(
             request,
             lambda: services.buy_back(
                 actor=request.user,
