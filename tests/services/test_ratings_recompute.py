@@ -5,41 +5,19 @@ row until the recompute commits, so the second worker waits and then finds nothi
 confirmed at once in one pool are rated one after the other (pool row lock), so the numbers equal a replay.
 """
 
-import threading
 import time
 
 import pytest
-from django.db import connection
 
 from ratings import services
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.ratings.builders import played
+from tests.services.concurrency import run_at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 OVERLAP_SECONDS = 0.5
-
-
-def simultaneously(*calls):
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 - reported through the results
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 @pytest.fixture
@@ -73,7 +51,7 @@ def test_two_recomputes_requested_at_once_run_once(rated_club, slow_rebuild):
     pool = RatingPool.objects.get(club=club)
     before = snapshot(pool)
     RatingPool.objects.filter(pk=pool.pk).update(recompute_pending=True, recompute_from=None)
-    results = simultaneously(
+    results = run_at_once(
         lambda: services.recompute_pool(pool_id=pool.pk), lambda: services.recompute_pool(pool_id=pool.pk)
     )
     assert sorted(results) == [False, True]
@@ -97,7 +75,7 @@ def test_without_the_claim_both_workers_would_run(rated_club, slow_rebuild, monk
         return original(*args, **kwargs)
 
     monkeypatch.setattr(RatingPool.objects, "filter", claim_without_condition)
-    results = simultaneously(
+    results = run_at_once(
         lambda: services.recompute_pool(pool_id=pool.pk), lambda: services.recompute_pool(pool_id=pool.pk)
     )
     monkeypatch.undo()
@@ -117,7 +95,7 @@ def test_two_results_confirmed_at_once_are_rated_one_after_the_other(monkeypatch
         return row
 
     monkeypatch.setattr(services, "_rate_one", rate_then_wait)
-    results = simultaneously(
+    results = run_at_once(
         lambda: played(director, club, shared, left, day=1), lambda: played(director, club, shared, right, day=2)
     )
     assert not any(isinstance(r, Exception) for r in results), results
