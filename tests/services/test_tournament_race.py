@@ -12,7 +12,7 @@ import pytest
 from games.matchplay import services as match_services
 from games.models.matches import Match
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.services.test_match_reporting_race import simultaneously
+from tests.services.concurrency import post_at_once
 from tests.tournaments.builders import drawn_event, ready_slots
 from tournaments import services
 from tournaments.models import Slot
@@ -52,6 +52,10 @@ def no_slot_lock(monkeypatch):
         return slot
 
     monkeypatch.setattr(services.BracketStore, "_slot", read_then_wait)
+
+
+def simultaneously(*calls):
+    return [status for status, _body in post_at_once(*calls)]
 
 
 def reported(slot):
