@@ -125,3 +125,54 @@ def test_private_event_is_hidden_from_anonymous(club, director_user, api_as):
     )
     assert api_as(None).get(base(club) + "members/").status_code == 404
     assert api.get(base(club) + "members/").status_code == 200
+
+
+JUNK = [
+    {},
+    {"player": "x"},
+    {"player": 10**12},
+    {"seed": -1},
+    {"seed": "1e400"},
+    {"name": "", "kind": "nope"},
+    {"name": "F", "kind": "consolation", "source": "main", "feed_rule": "pool"},
+    {"name": "F", "round_lengths": {"x": 3}},
+    {"name": "F", "round_lengths": {"2": 500}},
+    {"name": "F", "payout_template": [{"place": "a", "percent": "b"}]},
+    {"name": "F", "payout_template": ["x"]},
+    {"payout_template": "50/50"},
+    {"winner_side": 5, "comment": ""},
+    {"outcome": "annulled", "comment": "x"},
+    {"outcome": "played", "winner_side": 0, "comment": "x"},
+    {"outcome": "played", "score_a": 1, "score_b": 1, "winner_side": 0, "comment": "x"},
+]
+
+
+def test_nothing_a_user_sends_gives_a_500(club, director_user, member_user, api_as):
+    from .builders import drawn_event, ready_slots, win
+
+    event, flights = drawn_event(club, director_user, 6, consolation={})
+    slot = ready_slots(flights["main"])[0]
+    win(director_user, slot, 0)
+    url = f"/api/v1/events/{club.slug}/{event.slug}/"
+    flight = url + "flights/main/"
+    paths = [
+        "/api/v1/events/",
+        url + "flights/",
+        flight + "entries/",
+        flight + "reentries/",
+        flight + f"entries/{slot.entry_a_id}/withdraw/",
+        flight + f"entries/{slot.entry_a_id}/check-in/",
+        flight + "draw/",
+        flight + "draw/confirm/",
+        flight + "draw/release/",
+        flight + f"slots/{slot.pk}/override/",
+        url + "flights/consolation/draw/",
+    ]
+    for user in (director_user, member_user, None):
+        api = api_as(user)
+        for path in paths:
+            for body in JUNK:
+                response = api.post(path, body, format="json")
+                assert response.status_code < 500, (path, body, response.status_code)
+        assert api.put(flight + "payouts/", {"payout_template": [{"place": 1}]}, format="json").status_code < 500
+        assert api.patch(url, {"house_percent": "500"}, format="json").status_code < 500
