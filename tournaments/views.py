@@ -149,7 +149,9 @@ def register(request, club, slug, flight):
     found = _flight(request, club, slug, flight)
     player = None
     if request.POST.get("player"):
-        player = club_selectors.club_members(club=found.event.club).filter(player_id=request.POST["player"]).first()
+        wanted = request.POST["player"]
+        members = club_selectors.club_members(club=found.event.club)
+        player = members.filter(player_id=int(wanted)).first() if wanted.isdigit() and len(wanted) < 12 else None
         if player is None:
             messages.error(request, _("Choose a member of the club."))
             return redirect(found.event)

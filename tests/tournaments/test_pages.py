@@ -160,3 +160,17 @@ def test_director_closes_registration_and_finds_the_override_on_the_bracket(clie
     win(director_user, slot, 0)
     page = client.get(flights["main"].get_absolute_url()).content.decode()
     assert reverse("tournaments:slot-override", args=[club.slug, event.slug, "main", slot.pk]) in page
+
+
+def test_junk_form_posts_answer_with_a_message_not_a_500(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 4)
+    client.force_login(director_user)
+    base = [club.slug, event.slug]
+    for name, args, data in [
+        ("tournaments:flight-register", [*base, "main"], {"player": "abc"}),
+        ("tournaments:flight-register", [*base, "main"], {"player": "99999999999"}),
+        ("tournaments:flight-add", base, {"name": "", "kind": "x", "payout_template": "a:b:c"}),
+        ("tournaments:flight-draw", [*base, "main", "draw"], {}),
+        ("tournaments:event-list", [], {"club": "nope", "name": "", "starts_on": "x"}),
+    ]:
+        assert client.post(reverse(name, args=args), data).status_code in (200, 302), name
