@@ -1,7 +1,7 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_broker_url, env_database, env_int
+from config.env import env_bool, env_broker_url, env_choice, env_database, env_int
 
 
 def test_bool_accepts_common_spellings(monkeypatch):
@@ -15,6 +15,16 @@ def test_bad_bool_names_the_variable(monkeypatch):
     monkeypatch.setenv("DEBUG", "maybe")
     with pytest.raises(ImproperlyConfigured, match="DEBUG="):
         env_bool("DEBUG", False)
+
+
+def test_choice_names_the_variable_and_the_allowed_values(monkeypatch):
+    monkeypatch.setenv("RATINGS_FIBS_K_RULE", "c")
+    with pytest.raises(ImproperlyConfigured, match=r"RATINGS_FIBS_K_RULE='c' must be one of: a, b"):
+        env_choice("RATINGS_FIBS_K_RULE", "a", ("a", "b"))
+    monkeypatch.setenv("RATINGS_FIBS_K_RULE", " b ")
+    assert env_choice("RATINGS_FIBS_K_RULE", "a", ("a", "b")) == "b"
+    monkeypatch.delenv("RATINGS_FIBS_K_RULE")
+    assert env_choice("RATINGS_FIBS_K_RULE", "a", ("a", "b")) == "a"
 
 
 def test_bad_int_names_the_variable(monkeypatch):
