@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Role
+from core import panels
 from core.web import attempt
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
@@ -82,6 +83,7 @@ def event_detail(request, club, slug):
     context = {
         "event": event,
         "flights": flights,
+        "panels": panels.collect("event", request, event),
         "is_director": is_director,
         "own": own,
         "entered": entered,

@@ -174,3 +174,10 @@ def test_junk_form_posts_answer_with_a_message_not_a_500(client, club, director_
         ("tournaments:event-list", [], {"club": "nope", "name": "", "starts_on": "x"}),
     ]:
         assert client.post(reverse(name, args=args), data).status_code in (200, 302), name
+
+
+def test_the_event_page_shows_the_points_panel_with_the_link_to_the_events_points(client, club, director_user):
+    event = make_event(club, director_user)
+    page = client.get(reverse("tournaments:event-detail", args=[club.slug, event.slug])).content.decode()
+    assert "This event awards no points yet." in page
+    assert f'href="{reverse("ratings:event-points", args=[club.slug, event.slug])}"' in page

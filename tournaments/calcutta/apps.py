@@ -10,7 +10,11 @@ class CalcuttaConfig(AppConfig):
     label = "calcutta"
     verbose_name = _("Calcutta auctions")
     nav_items = [(_("Calcuttas"), "calcutta:list")]
-    panels = {"club": "tournaments.calcutta.panels.club_panel", "player": "tournaments.calcutta.panels.player_panel"}
+    panels = {
+        "club": "tournaments.calcutta.panels.club_panel",
+        "event": "tournaments.calcutta.panels.event_panel",
+        "player": "tournaments.calcutta.panels.player_panel",
+    }
 
     def ready(self) -> None:
         from tournaments.calcutta import services

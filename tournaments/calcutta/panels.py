@@ -1,4 +1,5 @@
-"""Panels on the club page (its events' Calcuttas) and the player page (what the player holds and won)."""
+"""Panels on the club page (its events' Calcuttas), an event page (its flights' Calcuttas, or where a director
+starts one) and the player page (what the player holds and won)."""
 
 from django.template.loader import render_to_string
 
@@ -17,3 +18,13 @@ def player_panel(request, player):
     if not rows:
         return None
     return render_to_string("calcutta/player_panel.html", {"rows": rows, "player": player}, request=request)
+
+
+def event_panel(request, event):
+    calcuttas = list(selectors.visible_calcuttas(user=request.user).filter(flight__event=event))
+    can_start = event.user_is_director(request.user)
+    if not calcuttas and not can_start:
+        return None
+    return render_to_string(
+        "calcutta/event_panel.html", {"calcuttas": calcuttas, "can_start": can_start}, request=request
+    )

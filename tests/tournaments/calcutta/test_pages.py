@@ -210,3 +210,15 @@ def test_pages_cost_the_same_queries_whatever_the_number_of_lots(
     ):
         with django_assert_max_num_queries(most):
             assert client.get(url).status_code == 200
+
+
+def test_the_event_page_links_its_calcutta_and_shows_a_director_where_to_start_one(flight, director_user):
+    event_url = f"/events/{flight.event.club.slug}/{flight.event.slug}/"
+    director_page = client_for(director_user).get(event_url).content.decode()
+    assert "No Calcutta on this event yet." in director_page and 'href="/calcuttas/"' in director_page
+    assert "Calcutta auctions" not in client_for().get(event_url).content.decode()  # nothing to show a visitor yet
+
+    calcutta = services.create_calcutta(actor=director_user, flight=flight, payout_places=["70", "30"])
+    visitor_page = client_for().get(event_url).content.decode()
+    assert f'href="{calcutta.get_absolute_url()}"' in visitor_page
+    assert f'href="/calcuttas/{calcutta.pk}/board/"' in visitor_page
