@@ -140,6 +140,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets that several apps share a field name for get one stable name each in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "games.models.matches.MatchStatus",
+        "MembershipRoleEnum": "clubs.models.Role",
+        "MatchSideEnum": [(0, 0), (1, 1)],
+    },
 }
 
 # Celery: with no broker configured, tasks run in-process (eagerly), which is what a fresh machine and the
