@@ -824,8 +824,9 @@ class BracketStore:
             .exists()
         )
         if not unfinished:
-            Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED)
-            self.event.status = EventStatus.FINISHED
+            # A finished event takes no more entries: registration closes with it.
+            Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED, registration_open=False)
+            self.event.status, self.event.registration_open = EventStatus.FINISHED, False
 
     # --- undoing ---------------------------------------------------------------------------------------------
 

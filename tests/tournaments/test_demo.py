@@ -13,6 +13,7 @@ def test_demo_has_a_finished_event_with_three_flights_and_one_in_progress():
     finished = Event.objects.get(slug=demo.FINISHED)
     running = Event.objects.get(slug=demo.RUNNING)
     assert finished.status == "finished" and running.status == "running"
+    assert not finished.registration_open  # a finished event takes no more entries
     assert [f.kind for f in finished.flights.order_by("order")] == ["main", "consolation", "last_chance"]
     for flight in finished.flights.all():
         places = [p.place for p in selectors.flight_placements(flight=flight)]
