@@ -78,21 +78,14 @@ def bench_django() -> None:
     under the row lock (the hot path of a live auction); and the board every phone polls."""
     from django.db import connection
     from django.test import Client
-    from django.test.utils import (
-        CaptureQueriesContext,
-        setup_databases,
-        setup_test_environment,
-        teardown_databases,
-        teardown_test_environment,
-    )
+    from django.test.utils import CaptureQueriesContext
 
+    from bench.scratch import scratch_database
     from tests.clubs.factories import ClubFactory, MembershipFactory
     from tests.tournaments.calcutta.rows import make_flight
     from tournaments.calcutta import services
 
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database():
         club = ClubFactory()
         director = MembershipFactory(club=club, role="director").player.user
         flight = make_flight(club, names=[f"Entrant {n}" for n in range(40)])
@@ -147,7 +140,3 @@ def bench_django() -> None:
             timings.append((time.perf_counter() - start) * 1000)
         print(f"calcutta_board_37_lots: {statistics.median(timings):.1f} ms (goal <= 100 ms)")
         print(f"calcutta_board_37_lots_queries: {len(queries)} queries (goal <= 8)")
-    finally:
-        connection.queries_log.clear()
-        teardown_databases(old, verbosity=0)
-        teardown_test_environment()

@@ -5,17 +5,14 @@ import time
 
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, setup_test_environment
+from django.test.utils import CaptureQueriesContext
 
+from bench.scratch import scratch_database
 from tests.clubs.factories import ClubFactory, MembershipFactory
 
 
 def main() -> None:
-    from django.test.utils import setup_databases, teardown_databases
-
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database():
         club = ClubFactory()
         for _ in range(500):
             MembershipFactory(club=club)
@@ -28,5 +25,3 @@ def main() -> None:
             timings.append((time.perf_counter() - start) * 1000)
         print(f"club_page_500_members: {statistics.median(timings):.1f} ms")
         print(f"club_page_500_members_queries: {len(queries)} queries")
-    finally:
-        teardown_databases(old, verbosity=0)

@@ -9,7 +9,7 @@ import random
 import time
 from datetime import UTC, datetime, timedelta
 
-from django.test.utils import setup_test_environment
+from bench.scratch import scratch_database
 
 PLAYERS = 2_000
 MATCHES = 100_000
@@ -59,11 +59,7 @@ def _timed(pool, since=None) -> float:
 
 
 def main() -> None:
-    from django.test.utils import setup_databases, teardown_databases
-
-    setup_test_environment()
-    old = setup_databases(verbosity=0, interactive=False)
-    try:
+    with scratch_database():
         from ratings import services
         from ratings.models import PlayerRating, RatedMatch
 
@@ -78,5 +74,3 @@ def main() -> None:
         print(f"ratings_recompute_100k_matches_2k_players: {first:.2f} s (goal <= {GOAL_SECONDS:g} s)")
         print(f"ratings_recompute_last_50k_of_100k: {half:.2f} s (goal <= {GOAL_SECONDS:g} s)")
         print(f"ratings_recompute_club_pool_100k: {club_pool:.2f} s (goal <= {GOAL_SECONDS:g} s)")
-    finally:
-        teardown_databases(old, verbosity=0)
