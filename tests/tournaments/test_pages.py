@@ -3,6 +3,7 @@ director's buttons, the dashboard, the override page, the prize list, a player's
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.clubs.factories import MembershipFactory
 from tournaments import services
@@ -181,3 +182,15 @@ def test_the_event_page_shows_the_points_panel_with_the_link_to_the_events_point
     page = client.get(reverse("tournaments:event-detail", args=[club.slug, event.slug])).content.decode()
     assert "This event awards no points yet." in page
     assert f'href="{reverse("ratings:event-points", args=[club.slug, event.slug])}"' in page
+
+
+def test_the_bracket_reads_in_german_with_the_main_flight_and_the_random_seed_named_right(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    for player in members(club, 4):
+        services.register(actor=director_user, flight=main, player=player)
+    services.draw_flight(actor=director_user, flight=main, seed=7)
+    with translation.override("en"):  # the middleware switches this thread to German; leave it as it was
+        page = client.get(main.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Hauptfeld" in page and "Hauptmenü" not in page.split("</nav>", 1)[1]
+    assert "Startwert der Zufallsauslosung" in page
