@@ -1,0 +1,169 @@
+"""Draws: draw round 1 as a draft, confirm it, release it into a bracket."""
+
+from __future__ import annotations
+
+import random
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs.models import Membership
+from core.api import Conflict
+from tournaments.core.draw import DrawEntrant, bracket_size
+from tournaments.core.draw import draw as core_draw
+from tournaments.core.errors import BracketError
+from tournaments.models import (
+    DrawStatus,
+    Entry,
+    EntryStatus,
+    EventStatus,
+    FeedRule,
+    Flight,
+    FlightKind,
+    FlightStatus,
+    Seeding,
+)
+from tournaments.services.common import _bracket_error, _lock_flight, _require_director
+from tournaments.services.progression import BracketStore
+
+
+def _home_clubs(player_ids: list[int]) -> dict[int, int]:
+    clubs: dict[int, int] = {}
+    for player_id, club_id in (
+        Membership.objects.filter(player_id__in=player_ids, is_active=True)
+        .order_by("joined_on", "pk")
+        .values_list("player_id", "club_id")
+    ):
+        clubs.setdefault(player_id, club_id)
+    return clubs
+
+
+@transaction.atomic
+def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
+    """Draw round 1 (again, while the draw is a draft). The seed is stored so anyone can reproduce it."""
+    flight = _lock_flight(flight)
+    _require_director(actor, flight.event)
+    if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
+        raise Conflict(_("The draw is confirmed: it cannot be drawn again."))
+    if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW):
+        message = _("This flight is linked to %(source)s and needs no draw of its own.")
+        raise Conflict(message % {"source": flight.source})
+    if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
+        message = _("Not every player of %(source)s has played a match yet: draw when they have.")
+        raise Conflict(message % {"source": flight.source})
+    entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player").order_by("pk"))
+    if len(entries) < 2:
+        raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
+    if flight.kind == FlightKind.DOUBLE_ELIMINATION and len(entries) < 3:
+        raise ValidationError({"entries": [_("Double elimination needs at least three entries.")]})
+    seed = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
+    ratings: dict[int, float] = {}
+    if flight.seeding == Seeding.RATING:
+        from ratings.selectors import player_ratings
+
+        ratings = player_ratings(player_ids=[e.player_id for e in entries])
+    clubs = _home_clubs([e.player_id for e in entries]) if flight.separate_clubs else {}
+    fresh = flight.feed_rule == FeedRule.FRESH_DRAW
+    drawn = [
+        DrawEntrant(
+            e.pk,
+            rating=ratings.get(e.player_id, 1500.0),
+            club=clubs.get(e.player_id),
+            on_time=not e.had_bye if fresh else not e.is_late,
+        )
+        for e in entries
+    ]
+    if fresh and bracket_size(len(drawn)) - len(drawn) > sum(d.on_time for d in drawn):
+        drawn = [DrawEntrant(d.key, d.rating, d.club) for d in drawn]  # too few without a bye to take them all
+    try:
+        line = core_draw(
+            drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
+        )
+    except BracketError as exc:
+        raise _bracket_error(exc) from None
+    by_id = {e.pk: e for e in entries}
+    seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
+    Entry.objects.filter(flight=flight).update(draw_position=None)
+    for position, entry_id in enumerate(line):
+        if entry_id is not None:
+            entry = by_id[entry_id]
+            entry.draw_position = position
+            entry.rating = ratings.get(entry.player_id) if ratings else None
+            entry.seed = seed_rank.index(entry) + 1 if ratings else None
+    Entry.objects.bulk_update(entries, ["draw_position", "rating", "seed"])
+    flight.random_seed, flight.size = seed, len(line)
+    flight.draw_status, flight.drawn_at = DrawStatus.DRAFT, timezone.now()
+    flight.save(update_fields=["random_seed", "size", "draw_status", "drawn_at"])
+    return flight
+
+
+@transaction.atomic
+def confirm_draw(*, actor, flight: Flight) -> Flight:
+    flight = _lock_flight(flight)
+    _require_director(actor, flight.event)
+    if flight.draw_status != DrawStatus.DRAFT:
+        raise Conflict(_("Only a draft draw can be confirmed; draw first."))
+    flight.draw_status, flight.confirmed_at = DrawStatus.CONFIRMED, timezone.now()
+    flight.save(update_fields=["draw_status", "confirmed_at"])
+    return flight
+
+
+@transaction.atomic
+def release_draw(*, actor, flight: Flight) -> Flight:
+    """Publish the confirmed draw: lay out the bracket (and the brackets linked to it), move byes on, create
+    the round-1 matches."""
+    flight = _lock_flight(flight)
+    _require_director(actor, flight.event)
+    if flight.draw_status != DrawStatus.CONFIRMED:
+        raise Conflict(_("Confirm the draw before releasing it."))
+    flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING
+    flight.save(update_fields=["draw_status", "released_at", "status"])
+    event = flight.event
+    if event.status == EventStatus.PLANNED:
+        event.status = EventStatus.RUNNING
+        event.save(update_fields=["status"])
+    store = BracketStore(event, actor=actor)
+    layout = store.layout(flight)
+    store.create_slots(flight, layout)
+    linked = flight
+    while True:
+        fed = store.fed_flight(linked)
+        if fed is None or fed.feed_rule == FeedRule.FRESH_DRAW:
+            break
+        size = 2 * store.layout(linked).rounds(store.layout(linked).first_section)[0].slots
+        fed.draw_status, fed.released_at = DrawStatus.RELEASED, timezone.now()
+        if size < 4:  # one round-1 match cannot feed a bracket: the linked flight stays empty
+            fed.status = FlightStatus.FINISHED
+            fed.save(update_fields=["draw_status", "status", "released_at"])
+            break
+        fed.size, fed.status = size, FlightStatus.RUNNING
+        fed.save(update_fields=["size", "draw_status", "status", "released_at"])
+        store.create_slots(fed, store.layout(fed))
+        linked = fed
+    line = [None] * flight.size
+    for entry in flight.entries.filter(draw_position__isnull=False):
+        line[entry.draw_position] = entry
+    for position, entry in enumerate(line):
+        store.set_side(flight, layout.round_one_target(position), entry)
+    store.notify(flight)
+    return flight
+
+
+def fresh_draw_ready(*, flight: Flight) -> bool:
+    """A fresh-draw flight can be drawn once every player of its source has played (or is out) and no more
+    players can come into the source."""
+    source = flight.source
+    if source is None or source.draw_status != DrawStatus.RELEASED:
+        return False
+    layout = BracketStore(flight.event).layout(source)
+    last_fed = layout.fed_round_count() if layout.kind == "fed" else 1
+    pending = source.slots.filter(section=layout.first_section, round__lte=last_fed).filter(
+        Q(entry_a__isnull=True, a_empty=False) | Q(entry_b__isnull=True, b_empty=False)
+    )
+    unplayed = source.entries.filter(first_played_slot__isnull=True, place__isnull=True).exclude(
+        status=EntryStatus.WITHDRAWN
+    )
+    return not pending.exists() and not unplayed.exists()

@@ -1,0 +1,198 @@
+"""Entries: registration, side pools, late entries into a bye, check-in, withdrawal and re-entry."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Player
+from core.api import Conflict
+from games.models.matches import MatchOutcome, MatchStatus
+from tournaments.core.draw import late_entry_position
+from tournaments.core.errors import BracketError
+from tournaments.core.layout import Key, Target
+from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
+from tournaments.services.common import DECIDED, _director_of, _lock_flight, _override, _require_director
+from tournaments.services.progression import BracketStore
+
+
+@transaction.atomic
+def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
+    """A director registers anyone; a player registers themself while registration is open. After the draw the
+    entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
+    flight = _lock_flight(flight)
+    event = flight.event
+    is_director = event.user_is_director(actor)
+    own = club_selectors.player_for_user(actor)
+    if player is None:
+        player = own
+    if player is None:
+        raise ValidationError({"player": [_("Choose the player to register.")]})
+    if not is_director:
+        if own is None or own.pk != player.pk:
+            raise PermissionDenied(_("Players register themselves; a director registers others."))
+        if not event.registration_open:
+            raise Conflict(_("Registration is closed: ask a director to enter you."))
+    if flight.kind == FlightKind.SIDE_POOL:
+        return _join_side_pool(actor=actor, flight=flight, player=player)
+    if flight.feed_rule != FeedRule.DRAW:
+        message = _("This flight takes the losers of %(source)s; nobody registers for it.")
+        raise Conflict(message % {"source": flight.source})
+    if flight.entries.filter(player=player, is_reentry=False).exists():
+        raise Conflict(_("%(player)s is already entered in %(flight)s.") % {"player": player, "flight": flight.name})
+    if flight.status == FlightStatus.FINISHED:
+        raise Conflict(_("This flight is finished."))
+    entry = Entry.objects.create(
+        flight=flight,
+        player=player,
+        fee=flight.entry_fee,
+        registered_by=actor,
+        is_late=flight.draw_status != DrawStatus.NONE,
+    )
+    if entry.is_late:
+        _place_late(flight, entry)
+    return entry
+
+
+def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
+    source_entry = flight.source.entries.filter(player=player).order_by("-is_reentry").first()
+    if source_entry is None:
+        message = _("Only players of %(flight)s join this side pool.") % {"flight": flight.source.name}
+        raise ValidationError({"player": [message]})
+    if source_entry.place is not None and (source_entry.out_round or 0) < flight.entry_round:
+        raise Conflict(_("This player is out of %(flight)s already.") % {"flight": flight.source.name})
+    started = flight.source.slots.filter(round=flight.entry_round, match__started_at__isnull=False).exists()
+    if started or flight.source.slots.filter(round__gt=flight.entry_round).exclude(result=SlotResult.PENDING).exists():
+        raise Conflict(_("Round %(r)s has started: the side pool is closed.") % {"r": flight.entry_round})
+    if flight.entries.filter(player=player).exists():
+        raise Conflict(_("%(player)s is in this side pool already.") % {"player": player})
+    return Entry.objects.create(flight=flight, player=player, fee=flight.entry_fee, registered_by=actor)
+
+
+def _place_late(flight: Flight, entry: Entry) -> None:
+    """A late entrant takes a bye's place: in the drawn line before release, in the bracket after it."""
+    if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED):
+        line = _line(flight, exclude=entry.pk)
+        try:
+            entry.draw_position = late_entry_position(line)
+        except BracketError as exc:
+            raise Conflict(exc.message) from None
+        entry.save(update_fields=["draw_position"])
+        return
+    store = BracketStore(flight.event)
+    byes = flight.slots.filter(section=store.layout(flight).first_section, round=1, result=SlotResult.BYE)
+    for slot in byes.order_by("position"):
+        if store.cascade(slot, include_self=False, started_only=True):
+            continue  # the bye holder has started playing on: this bye cannot be taken back
+        store.undo(slot, actor=None)
+        slot.refresh_from_db()
+        side = 0 if slot.a_empty else 1
+        entry.draw_position = slot.position * 2 + side
+        entry.save(update_fields=["draw_position"])
+        if side == 0:
+            slot.a_empty, slot.entry_a = False, None
+        else:
+            slot.b_empty, slot.entry_b = False, None
+        slot.save(update_fields=["a_empty", "b_empty", "entry_a", "entry_b"])
+        store.set_side(flight, Target(Key(slot.section, 1, slot.position), side), entry)
+        return
+    raise Conflict(_("No bye is left whose player has not played on: a late entry cannot be placed."))
+
+
+def _line(flight: Flight, *, exclude: int | None = None) -> list:
+    line: list = [None] * (flight.size or 0)
+    for entry_id, position in (
+        flight.entries.exclude(pk=exclude).filter(draw_position__isnull=False).values_list("id", "draw_position")
+    ):
+        line[position] = entry_id
+    return line
+
+
+@transaction.atomic
+def check_in(*, actor, entry: Entry) -> Entry:
+    event = entry.flight.event
+    own = club_selectors.player_for_user(actor)
+    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
+        raise PermissionDenied(_("Players check themselves in; a director checks in anyone."))
+    if entry.status == EntryStatus.WITHDRAWN:
+        raise Conflict(_("This entry was withdrawn."))
+    entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
+    entry.save(update_fields=["status", "checked_in_at"])
+    return entry
+
+
+@transaction.atomic
+def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
+    """Before the draw the entry is removed; after it the opponent wins by walkover (now, or as soon as one
+    arrives). Returns None when the entry was removed."""
+    flight = _lock_flight(entry.flight)
+    entry = flight.entries.get(pk=entry.pk)
+    event = flight.event
+    own = club_selectors.player_for_user(actor)
+    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
+        raise PermissionDenied(_("Players withdraw themselves; a director withdraws anyone."))
+    if entry.status == EntryStatus.WITHDRAWN:
+        return entry
+    if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
+        entry.delete()
+        return None
+    if entry.place is not None:
+        raise Conflict(_("This player is out of the flight already."))
+    entry.status, entry.withdrawn_at = EntryStatus.WITHDRAWN, timezone.now()
+    entry.save(update_fields=["status", "withdrawn_at"])
+    if flight.draw_status != DrawStatus.RELEASED:
+        return entry  # the walkover follows at release
+    slot = (
+        flight.slots.filter(Q(entry_a=entry) | Q(entry_b=entry)).exclude(result__in=DECIDED).order_by("-round").first()
+    )
+    if slot is not None and slot.match_id is not None:
+        match = slot.match
+        if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
+            return entry
+        from games.matchplay import services as match_services
+
+        winner_side = 1 if slot.entry_a_id == entry.pk else 0
+        _override.active = True
+        try:
+            match_services.submit_report(
+                actor=actor if event.user_is_director(actor) else _director_of(event),
+                match=match,
+                method="no_play",
+                outcome=MatchOutcome.WALKOVER,
+                winner_side=winner_side,
+                comment=comment or _("Withdrawn from the event."),
+                as_director=True,
+            )
+        finally:
+            _override.active = False
+    return entry
+
+
+@transaction.atomic
+def reenter(*, actor, flight: Flight, player: Player) -> Entry:
+    """Buy back in after a loss: for the flight's re-entry fee, until its deadline, into a bye's place."""
+    flight = _lock_flight(flight)
+    _require_director(actor, flight.event)
+    if flight.reentry_fee is None:
+        raise Conflict(_("This flight does not allow re-entry."))
+    if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
+        raise Conflict(_("The re-entry deadline has passed."))
+    first = flight.entries.filter(player=player, is_reentry=False).first()
+    if first is None or first.place is None:
+        raise Conflict(_("Only a player who has lost in this flight can re-enter it."))
+    if flight.entries.filter(player=player, is_reentry=True).exists():
+        raise Conflict(_("This player has re-entered once already."))
+    entry = Entry.objects.create(
+        flight=flight, player=player, fee=flight.reentry_fee, registered_by=actor, is_late=True, is_reentry=True
+    )
+    _place_late(flight, entry)
+    # The player leaves the flights their loss fed: a walkover there for whoever they would have met.
+    for fed in Entry.objects.filter(flight__source=flight, player=player, place__isnull=True).exclude(
+        flight__kind=FlightKind.SIDE_POOL
+    ):
+        withdraw(actor=actor, entry=fed, comment=_("Re-entered %(flight)s.") % {"flight": flight.name})
+    return entry

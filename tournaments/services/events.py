@@ -1,0 +1,190 @@
+"""Events and flights: what a director sets up before anyone registers."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Club
+from core.api import Conflict
+from tournaments.core.errors import BracketError
+from tournaments.core.payouts import validate_template
+from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
+from tournaments.services.common import _bracket_error, _require_director
+
+
+@transaction.atomic
+def create_event(
+    *,
+    actor,
+    club: Club,
+    name: str,
+    starts_on,
+    ends_on=None,
+    slug: str = "",
+    is_public: bool = True,
+    registration_open: bool = True,
+    house_percent: Decimal = Decimal("0"),
+    currency: str = "EUR",
+) -> Event:
+    if not club_selectors.is_club_director(user=actor, club=club):
+        raise PermissionDenied(_("Only a director or admin of the club can create an event."))
+    if not name.strip():
+        raise ValidationError({"name": [_("Give the event a name.")]})
+    ends_on = ends_on or starts_on
+    if ends_on < starts_on:
+        raise ValidationError({"ends_on": [_("The event cannot end before it starts.")]})
+    if not Decimal("0") <= Decimal(house_percent) <= Decimal("100"):
+        raise ValidationError({"house_percent": [_("The house percentage is between 0 and 100.")]})
+    slug = slugify(slug or name)[:60] or "event"
+    if Event.objects.filter(club=club, slug=slug).exists():
+        raise ValidationError({"slug": [_("The club already has an event with this short name; choose another.")]})
+    event = Event.objects.create(
+        club=club,
+        name=name.strip(),
+        slug=slug,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        is_public=is_public,
+        registration_open=registration_open,
+        house_percent=house_percent,
+        currency=currency,
+    )
+    event.directors.add(actor)
+    return event
+
+
+@transaction.atomic
+def update_event(*, actor, event: Event, **fields) -> Event:
+    _require_director(actor, event)
+    allowed = {"name", "is_public", "registration_open", "house_percent", "ends_on"}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    for name, value in fields.items():
+        setattr(event, name, value)
+    if "house_percent" in fields and not Decimal("0") <= Decimal(event.house_percent) <= Decimal("100"):
+        raise ValidationError({"house_percent": [_("The house percentage is between 0 and 100.")]})
+    event.save(update_fields=list(fields))
+    return event
+
+
+@transaction.atomic
+def add_director(*, actor, event: Event, user) -> None:
+    _require_director(actor, event)
+    event.directors.add(user)
+
+
+@transaction.atomic
+def add_flight(
+    *,
+    actor,
+    event: Event,
+    name: str,
+    kind: str = FlightKind.MAIN,
+    slug: str = "",
+    source: Flight | None = None,
+    feed_rule: str | None = None,
+    feed_rounds: int = 1,
+    entry_round: int = 1,
+    entry_fee: Decimal = Decimal("0"),
+    reentry_fee: Decimal | None = None,
+    reentry_deadline=None,
+    length: int = 7,
+    final_length: int | None = None,
+    round_lengths: dict | None = None,
+    seeding: str = Seeding.RANDOM,
+    separate_clubs: bool = False,
+    payout_template: list | None = None,
+) -> Flight:
+    _require_director(actor, event)
+    if kind not in FlightKind.values:
+        raise ValidationError({"kind": [_("Choose main, consolation, last chance, double elimination or side pool.")]})
+    if source is not None and source.event_id != event.pk:
+        raise ValidationError({"source": [_("The source flight must belong to the same event.")]})
+    if kind in (FlightKind.MAIN, FlightKind.DOUBLE_ELIMINATION):
+        if source is not None:
+            raise ValidationError({"source": [_("A main or double-elimination flight has its own draw, no source.")]})
+        feed_rule = FeedRule.DRAW
+    else:
+        if source is None:
+            raise ValidationError({"source": [_("Say which flight feeds this one.")]})
+        if source.kind in (FlightKind.SIDE_POOL, FlightKind.DOUBLE_ELIMINATION):
+            raise ValidationError({"source": [_("A side pool or double elimination cannot feed another flight.")]})
+        if kind == FlightKind.SIDE_POOL:
+            feed_rule = FeedRule.POOL
+        else:
+            feed_rule = feed_rule or FeedRule.FIRST_PLAYED
+            if feed_rule not in (FeedRule.FIRST_PLAYED, FeedRule.PROGRESSIVE, FeedRule.FRESH_DRAW):
+                raise ValidationError({"feed_rule": [_("Choose first_played, progressive or fresh_draw.")]})
+            if feed_rule == FeedRule.PROGRESSIVE and source.kind != FlightKind.MAIN:
+                raise ValidationError({"feed_rule": [_("Only the main flight feeds a progressive consolation.")]})
+            if source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).exists():
+                raise ValidationError({"source": [_("This flight already feeds another flight.")]})
+            if source.draw_status != DrawStatus.NONE:
+                raise Conflict(_("The source flight is drawn already: add fed flights before its draw."))
+    if not 1 <= int(feed_rounds) <= 12:
+        raise ValidationError({"feed_rounds": [_("Feed rounds are between 1 and 12.")]})
+    for field_name, value in (("length", length), ("final_length", final_length)):
+        if value is not None and not 1 <= int(value) <= 99:
+            raise ValidationError({field_name: [_("A match length is between 1 and 99 points.")]})
+    round_lengths = round_lengths or {}
+    try:
+        round_lengths = {str(int(r)): int(n) for r, n in round_lengths.items()}
+    except (TypeError, ValueError, AttributeError):
+        raise ValidationError({"round_lengths": [_('Give lengths by round like {"3": 9}.')]}) from None
+    if any(not 1 <= n <= 99 for n in round_lengths.values()):
+        raise ValidationError({"round_lengths": [_("A match length is between 1 and 99 points.")]})
+    for field_name, fee in (("entry_fee", entry_fee), ("reentry_fee", reentry_fee)):
+        if fee is not None and Decimal(fee) < 0:
+            raise ValidationError({field_name: [_("A fee cannot be negative.")]})
+    payout_template = payout_template or []
+    try:
+        validate_template(payout_template)
+    except BracketError as exc:
+        raise _bracket_error(exc) from None
+    slug = slugify(slug or name)[:40] or kind
+    if event.flights.filter(slug=slug).exists():
+        raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
+    return Flight.objects.create(
+        event=event,
+        name=name.strip() or FlightKind(kind).label,
+        slug=slug,
+        kind=kind,
+        order=event.flights.count(),
+        source=source,
+        feed_rule=feed_rule,
+        feed_rounds=feed_rounds,
+        entry_round=entry_round,
+        entry_fee=entry_fee,
+        reentry_fee=reentry_fee,
+        reentry_deadline=reentry_deadline,
+        length=length,
+        final_length=final_length,
+        round_lengths=round_lengths,
+        seeding=seeding,
+        separate_clubs=separate_clubs,
+        payout_template=payout_template,
+    )
+
+
+@transaction.atomic
+def set_payout_template(*, actor, flight: Flight, template: list) -> Flight:
+    _require_director(actor, flight.event)
+    try:
+        validate_template(template)
+    except BracketError as exc:
+        raise _bracket_error(exc) from None
+    slugs = set(flight.event.flights.values_list("slug", flat=True))
+    for line in template:
+        if line.get("flight") and line["flight"] not in slugs:
+            message = _("No flight %(slug)s in this event.") % {"slug": line["flight"]}
+            raise ValidationError({"payout_template": [message]})
+    flight.payout_template = template
+    flight.save(update_fields=["payout_template"])
+    return flight

@@ -1,0 +1,460 @@
+"""The bracket's progression: the one place that asks the core what a decided slot leads to
+(`rules.consequences`) and stores it. Bracket writes take the slot's row lock, so two confirmations of one
+match (or of the two matches feeding one slot) are serialised and the winner moves on exactly once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core.api import Conflict
+from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus
+from tournaments import hooks
+from tournaments.core import rules
+from tournaments.core.layout import Key, Layout, Target
+from tournaments.models import (
+    BracketChange,
+    DrawStatus,
+    Entry,
+    EntryStatus,
+    Event,
+    EventStatus,
+    FeedRule,
+    Flight,
+    FlightKind,
+    FlightStatus,
+    Slot,
+    SlotResult,
+)
+from tournaments.services.common import DECIDED, SLOT_RESULT, _director_of, _override
+
+# A match outcome -> what it means for the bracket.
+OUTCOME_RESULT = {
+    MatchOutcome.PLAYED: rules.PLAYED,
+    MatchOutcome.LATENESS: rules.PLAYED,
+    MatchOutcome.FORFEIT: rules.PLAYED,
+    MatchOutcome.WALKOVER: rules.WALKOVER,
+    MatchOutcome.NO_SHOW: rules.WALKOVER,
+    MatchOutcome.DOUBLE_FORFEIT: rules.DOUBLE_FORFEIT,
+}
+CORE_RESULT = {v: k for k, v in SLOT_RESULT.items()}
+BRACKET_KINDS = (FlightKind.MAIN, FlightKind.CONSOLATION, FlightKind.LAST_CHANCE, FlightKind.DOUBLE_ELIMINATION)
+
+
+@dataclass
+class Step:
+    """One slot a correction would void, for the director to see before applying it."""
+
+    slot: Slot
+    started: bool
+
+
+class BracketStore:
+    """Applies the core's actions to slot rows. Layouts and fed flights are cached per request."""
+
+    def __init__(self, event: Event, *, actor=None):
+        self.event = event
+        self.actor = actor
+        self._layouts: dict[int, Layout] = {}
+        self._fed: dict[int, Flight | None] = {}
+        self.touched: dict[int, Flight] = {}  # flights whose bracket changed, for the hooks
+
+    def notify(self, first: Flight) -> None:
+        """Tell the on_flight_results_changed callbacks about every flight this change touched."""
+        hooks.flight_results_changed(first)
+        for flight in self.touched.values():
+            if flight.pk != first.pk:
+                hooks.flight_results_changed(flight)
+
+    # --- shape -----------------------------------------------------------------------------------------------
+
+    def layout(self, flight: Flight) -> Layout:
+        if flight.pk not in self._layouts:
+            if flight.kind == FlightKind.DOUBLE_ELIMINATION:
+                layout = Layout.double(flight.size)
+            elif flight.feed_rule in (FeedRule.FIRST_PLAYED, FeedRule.PROGRESSIVE):
+                rounds = flight.feed_rounds if flight.feed_rule == FeedRule.PROGRESSIVE else 1
+                layout = Layout.fed(flight.size, rounds)
+            else:
+                layout = Layout.knockout(flight.size)
+            self._layouts[flight.pk] = layout
+        return self._layouts[flight.pk]
+
+    def fed_flight(self, flight: Flight) -> Flight | None:
+        if flight.pk not in self._fed:
+            self._fed[flight.pk] = (
+                Flight.objects.filter(source=flight).exclude(kind=FlightKind.SIDE_POOL).select_related("event").first()
+            )
+        return self._fed[flight.pk]
+
+    def feed(self, flight: Flight) -> rules.Feed | None:
+        fed = self.fed_flight(flight)
+        if fed is None or (fed.size is None and fed.feed_rule != FeedRule.FRESH_DRAW):
+            return None
+        layout = None if fed.feed_rule == FeedRule.FRESH_DRAW or fed.size is None else self.layout(fed)
+        return rules.Feed(fed.feed_rule, layout, fed.feed_rounds)
+
+    def create_slots(self, flight: Flight, layout: Layout) -> None:
+        Slot.objects.bulk_create(
+            Slot(flight=flight, section=k.section, round=k.round, position=k.position) for k in layout.slot_keys()
+        )
+
+    def _slot(self, flight: Flight, key: Key) -> Slot:
+        # Race: two results filling the two sides of this slot at once would each write their side over a row
+        # read before the other's write (one winner lost, or two matches created). The row lock serialises
+        # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
+        # when the row changed while we waited).
+        slot = Slot.objects.select_for_update().get(
+            flight=flight, section=key.section, round=key.round, position=key.position
+        )
+        ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
+        entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids)} if ids else {}
+        slot.entry_a = entries.get(slot.entry_a_id)
+        slot.entry_b = entries.get(slot.entry_b_id)
+        return slot
+
+    # --- moving players --------------------------------------------------------------------------------------
+
+    def set_side(self, flight: Flight, target: Target, entry: Entry | None) -> None:
+        self.touched.setdefault(flight.pk, flight)
+        slot = self._slot(flight, target.key)
+        slot.flight = flight
+        taken = (
+            (slot.entry_a_id is not None or slot.a_empty)
+            if target.side == 0
+            else (slot.entry_b_id is not None or slot.b_empty)
+        )
+        if taken:
+            raise Conflict(_("The bracket moved on at the same time; reload and try again."))
+        if target.side == 0:
+            slot.entry_a, slot.a_empty = entry, entry is None
+        else:
+            slot.entry_b, slot.b_empty = entry, entry is None
+        state, side = rules.resolve(self._side(slot, 0), self._side(slot, 1))
+        if state == "ready":
+            a, b = slot.entry_a, slot.entry_b
+            if a.status == EntryStatus.WITHDRAWN or b.status == EntryStatus.WITHDRAWN:
+                slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty"])
+                self._withdrawn_meet(slot)
+                return
+            slot.result = SlotResult.READY
+            slot.match = self._create_match(flight, slot)
+            slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result", "match"])
+            return
+        slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty"])
+        if state == rules.BYE:
+            winner = slot.entry_a if side == 0 else slot.entry_b
+            if winner.status == EntryStatus.WITHDRAWN:  # nobody to give the bye to: the place stays empty
+                self.decide(slot, rules.DOUBLE_FORFEIT, None, (winner,))
+                return
+            winner.had_bye = True
+            winner.save(update_fields=["had_bye"])
+            self.decide(slot, rules.BYE, winner, ())
+        elif state == rules.EMPTY:
+            self.decide(slot, rules.EMPTY, None, ())
+
+    @staticmethod
+    def _side(slot: Slot, side: int):
+        entry_id, empty = (slot.entry_a_id, slot.a_empty) if side == 0 else (slot.entry_b_id, slot.b_empty)
+        if empty:
+            return rules.EMPTY_SIDE
+        return rules.PENDING_SIDE if entry_id is None else entry_id
+
+    def _withdrawn_meet(self, slot: Slot) -> None:
+        a, b = slot.entry_a, slot.entry_b
+        if a.status == EntryStatus.WITHDRAWN and b.status == EntryStatus.WITHDRAWN:
+            self.decide(slot, rules.DOUBLE_FORFEIT, None, (a, b))
+        elif a.status == EntryStatus.WITHDRAWN:
+            self.decide(slot, rules.WALKOVER, b, (a,))
+        else:
+            self.decide(slot, rules.WALKOVER, a, (b,))
+
+    def _create_match(self, flight: Flight, slot: Slot) -> Match:
+        is_final = self.layout(flight).is_final(Key(slot.section, slot.round, slot.position))
+        return Match.objects.create(
+            player_a_id=slot.entry_a.player_id,
+            player_b_id=slot.entry_b.player_id,
+            length=flight.length_for(slot.round, is_final=is_final),
+            context=MatchContext.TOURNAMENT,
+            club_id=self.event.club_id,
+            is_public=self.event.is_public,
+            created_by=self.actor if getattr(self.actor, "is_authenticated", False) else None,
+        )
+
+    @staticmethod
+    def _facts(entry: Entry, slot: Slot) -> rules.EntryFacts:
+        has_played = entry.first_played_slot_id is not None and entry.first_played_slot_id != slot.pk
+        return rules.EntryFacts(entry.pk, entry.draw_position, has_played)
+
+    def _actions(self, slot: Slot, result: str, winner: Entry | None, losers) -> list:
+        return rules.consequences(
+            layout=self.layout(slot.flight),
+            key=Key(slot.section, slot.round, slot.position),
+            result=result,
+            winner=None if winner is None else self._facts(winner, slot),
+            losers=tuple(self._facts(e, slot) for e in losers),
+            feed=self.feed(slot.flight),
+        )
+
+    def decide(self, slot: Slot, result: str, winner: Entry | None, losers: tuple[Entry, ...]) -> None:
+        flight = slot.flight
+        self.touched.setdefault(flight.pk, flight)
+        slot.result = SLOT_RESULT[result]
+        slot.winner = winner
+        slot.loser = losers[0] if len(losers) == 1 else None
+        slot.decided_at = timezone.now()
+        slot.save(update_fields=["result", "winner", "loser", "decided_at"])
+        entries = {e.pk: e for e in (winner, *losers) if e is not None}
+        for action in self._actions(slot, result, winner, losers):
+            self._apply(flight, slot, entries, action)
+        if self.layout(flight).winner_target(Key(slot.section, slot.round, slot.position)) is None:
+            # The final is decided (by the last action: a loss there may still feed another flight first);
+            # a final nobody reached (everyone withdrew) still ends the flight.
+            self._finish(flight)
+
+    def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
+        if isinstance(action, rules.FirstPlayed):
+            Entry.objects.filter(pk=action.entry).update(first_played_slot=slot)
+        elif isinstance(action, rules.Out):
+            Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
+        elif isinstance(action, rules.Champion):
+            Entry.objects.filter(pk=action.entry).update(place=1)
+        elif isinstance(action, rules.Move):
+            self.set_side(flight, action.target, None if action.entry is None else entries[action.entry])
+        elif isinstance(action, rules.FeedTo):
+            fed = self.fed_flight(flight)
+            entry = None
+            if action.entry is not None:
+                source = entries[action.entry]
+                line = None
+                if action.target is not None and action.target.key.round == 1:
+                    line = action.target.key.position * 2 + action.target.side
+                entry = Entry.objects.create(
+                    flight=fed,
+                    player_id=source.player_id,
+                    draw_position=line,
+                    had_bye=source.had_bye,
+                    is_reentry=source.is_reentry,
+                )
+            if action.target is not None:
+                self.set_side(fed, action.target, entry)
+
+    def _finish(self, flight: Flight) -> None:
+        Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.FINISHED)
+        flight.status = FlightStatus.FINISHED
+        fed = self.fed_flight(flight)
+        if fed is not None and fed.feed_rule == FeedRule.FRESH_DRAW and fed.draw_status == DrawStatus.NONE:
+            # Its pool is complete now; with fewer than two players there is nothing to draw: the one player
+            # (if any) wins it, and the flight does not hold the event open.
+            pool = list(fed.entries.exclude(status=EntryStatus.WITHDRAWN))
+            if len(pool) < 2:
+                Entry.objects.filter(pk__in=[e.pk for e in pool]).update(place=1)
+                Flight.objects.filter(pk=fed.pk).update(status=FlightStatus.FINISHED)
+                self.touched.setdefault(fed.pk, fed)
+        unfinished = (
+            self.event.flights.filter(kind__in=BRACKET_KINDS)
+            .exclude(pk=flight.pk)
+            .exclude(status=FlightStatus.FINISHED)
+            .exists()
+        )
+        if not unfinished:
+            # A finished event takes no more entries: registration closes with it.
+            Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED, registration_open=False)
+            self.event.status, self.event.registration_open = EventStatus.FINISHED, False
+
+    # --- undoing ---------------------------------------------------------------------------------------------
+
+    def targets(self, slot: Slot) -> list[tuple[Flight, Target]]:
+        """The slots a decided slot moved players to (same flight and the fed one)."""
+        winner = slot.winner
+        losers = (slot.loser,) if slot.loser_id else ()
+        if slot.result == SlotResult.DOUBLE_FORFEIT:
+            losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
+        out = []
+        for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
+            if isinstance(action, rules.Move):
+                out.append((slot.flight, action.target))
+            elif isinstance(action, rules.FeedTo) and action.target is not None:
+                out.append((self.fed_flight(slot.flight), action.target))
+        return out
+
+    def cascade(self, slot: Slot, *, include_self: bool = True, started_only: bool = False) -> list[Step]:
+        """Every later slot whose match would be voided if `slot`'s result changed, in bracket order."""
+        steps: list[Step] = []
+        seen: set[int] = set()
+
+        def visit(current: Slot, own: bool):
+            if current.pk in seen:
+                return
+            seen.add(current.pk)
+            if own and current.match_id is not None:
+                started = current.match.status != MatchStatus.SCHEDULED or current.match.started_at is not None
+                steps.append(Step(current, started))
+            if current.result in DECIDED:
+                for flight, target in self.targets(current):
+                    nxt = (
+                        Slot.objects.select_related("flight", "match", "entry_a", "entry_b", "winner", "loser")
+                        .filter(flight=flight, section=target.key.section, round=target.key.round)
+                        .get(position=target.key.position)
+                    )
+                    visit(nxt, True)
+
+        visit(slot, include_self)
+        if started_only:
+            return [s for s in steps if s.started]
+        return steps
+
+    def undo(self, slot: Slot, *, actor, voided: list | None = None) -> None:
+        """Take back what a decided slot did: later slots it filled are emptied again (their results undone
+        first, their matches voided), fed entries removed, places cleared."""
+        if slot.result not in DECIDED:
+            return
+        flight = slot.flight
+        self.touched.setdefault(flight.pk, flight)
+        winner = slot.winner
+        losers = (slot.loser,) if slot.loser_id else ()
+        if slot.result == SlotResult.DOUBLE_FORFEIT:
+            losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
+        for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
+            if isinstance(action, (rules.Move, rules.FeedTo)):
+                target_flight = flight if isinstance(action, rules.Move) else self.fed_flight(flight)
+                if action.target is None:
+                    Entry.objects.filter(flight=target_flight, player_id=self._player(losers, action.entry)).filter(
+                        first_played_slot__isnull=True
+                    ).delete()
+                    continue
+                self._clear(target_flight, action.target, actor=actor, voided=voided)
+                if isinstance(action, rules.FeedTo) and action.entry is not None:
+                    Entry.objects.filter(
+                        flight=target_flight, player_id=self._player(losers, action.entry), place__isnull=True
+                    ).delete()
+            elif isinstance(action, rules.FirstPlayed):
+                Entry.objects.filter(pk=action.entry, first_played_slot=slot).update(first_played_slot=None)
+            elif isinstance(action, (rules.Out, rules.Champion)):
+                Entry.objects.filter(pk=action.entry).update(place=None, out_round=None)
+                if isinstance(action, rules.Champion):
+                    Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
+                    Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
+        if slot.result == SlotResult.BYE and winner is not None:
+            Entry.objects.filter(pk=winner.pk).update(had_bye=False)
+        slot.result = SlotResult.READY if slot.match_id else SlotResult.PENDING
+        slot.winner = slot.loser = None
+        slot.decided_at = None
+        slot.save(update_fields=["result", "winner", "loser", "decided_at"])
+
+    @staticmethod
+    def _player(entries, entry_id):
+        return next(e.player_id for e in entries if e is not None and e.pk == entry_id)
+
+    def _clear(self, flight: Flight, target: Target, *, actor, voided) -> None:
+        slot = self._slot(flight, target.key)
+        slot.flight = flight
+        if slot.result in DECIDED:
+            self.undo(slot, actor=actor, voided=voided)
+            slot.refresh_from_db()
+        if slot.match_id is not None:
+            match = slot.match
+            slot.match = None
+            slot.save(update_fields=["match"])
+            if voided is not None:
+                voided.append({"slot": str(slot), "match": match.pk})
+            if match.status != MatchStatus.ABANDONED:
+                from games.matchplay import services as match_services
+
+                if actor is None or not self.event.user_is_director(actor):
+                    actor = _director_of(self.event)
+                _override.active = True
+                try:
+                    match_services.annul_match(
+                        actor=actor,
+                        match=match,
+                        comment=_("Voided: an earlier result in the bracket changed."),
+                    )
+                finally:
+                    _override.active = False
+        if target.side == 0:
+            slot.entry_a, slot.a_empty = None, False
+        else:
+            slot.entry_b, slot.b_empty = None, False
+        slot.result = SlotResult.PENDING
+        slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result"])
+
+
+def result_confirmed(match, report) -> None:
+    """games hook: a confirmed, corrected, overridden or annulled result moves the bracket. Runs inside the
+    confirmation's transaction; raising aborts the confirmation."""
+    if match.context != MatchContext.TOURNAMENT:
+        return
+    # Race: two confirmations of this match, or of the two matches feeding one later slot, must move each
+    # winner once; the slot rows are locked in bracket order (this one, then the ones it fills).
+    slot = (
+        Slot.objects.select_for_update(of=("self",))
+        .select_related("flight__event__club", "entry_a", "entry_b", "winner", "loser")
+        .filter(match=match)
+        .first()
+    )
+    if slot is None:
+        return
+    flight = slot.flight
+    store = BracketStore(flight.event, actor=report.confirmed_by or report.submitted_by)
+    if report.outcome == MatchOutcome.ANNULLED:
+        if slot.result in DECIDED:
+            _correct(store, slot)
+        slot.refresh_from_db()
+        slot.flight = flight
+        slot.match = None
+        slot.result = SlotResult.PENDING
+        slot.save(update_fields=["match", "result"])
+        slot.entry_a.refresh_from_db()
+        slot.entry_b.refresh_from_db()
+        slot.match = store._create_match(flight, slot)  # the pair plays again
+        slot.result = SlotResult.READY
+        slot.save(update_fields=["match", "result"])
+        store.notify(flight)
+        return
+    result = OUTCOME_RESULT[report.outcome]
+    if result == rules.DOUBLE_FORFEIT:
+        winner, losers = None, (slot.entry_a, slot.entry_b)
+    else:
+        winner, loser = (
+            (slot.entry_a, slot.entry_b)
+            if match.winner_id == slot.entry_a.player_id
+            else (
+                slot.entry_b,
+                slot.entry_a,
+            )
+        )
+        losers = (loser,)
+    if slot.result in DECIDED:
+        if slot.winner_id == (winner.pk if winner else None) and slot.result == SLOT_RESULT[result]:
+            hooks.flight_results_changed(flight)  # the score changed, the bracket did not
+            return
+        _correct(store, slot)
+        for entry in (slot.entry_a, slot.entry_b):
+            entry.refresh_from_db()
+    store.decide(slot, result, winner, losers)
+    store.notify(flight)
+
+
+def _correct(store: BracketStore, slot: Slot) -> None:
+    """Re-route before later matches have started; afterwards only through override_result."""
+    steps = store.cascade(slot, include_self=False)
+    if any(step.started for step in steps) and not getattr(_override, "active", False):
+        raise Conflict(
+            _(
+                "A later match in the bracket has started: a director overrides this result from the event's "
+                "dashboard, which shows the matches that will be voided."
+            )
+        )
+    voided: list = []
+    store.undo(slot, actor=store.actor, voided=voided)
+    BracketChange.objects.create(
+        flight=slot.flight,
+        slot=slot,
+        actor=store.actor if getattr(store.actor, "pk", None) else None,
+        kind="reroute",
+        voided=voided,
+    )
