@@ -4,7 +4,10 @@ Idempotent: an event that exists is left as it is (its objects are still put on 
 
 import datetime
 
+from django.utils import timezone
+
 from games.matchplay import services as match_services
+from games.models.matches import Match
 from tournaments import services
 from tournaments.models import Event, Slot
 
@@ -79,11 +82,23 @@ def _finished_event(club, director, players):
     for player in players[:16]:
         services.register(actor=director, flight=main, player=player)
     _release(director, main, seed=2026)
-    _play(director, [main, cons])
+    played = _play(director, [main, cons])
     _release(director, last, seed=7)
-    _play(director, [main, cons, last])
+    played += _play(director, [main, cons, last])
+    _date_on_event_day(event, played)
     event.refresh_from_db()
     return event
+
+
+def _date_on_event_day(event, matches):
+    """The demo plays the event in one go today; date its matches on the event's day in the order they were
+    played, so match lists and the ratings (which the ratings demo rebuilds in date order) read as a real day."""
+    start = datetime.datetime.combine(event.starts_on, datetime.time(10), tzinfo=timezone.get_current_timezone())
+    for index, match in enumerate(matches):
+        started = start + datetime.timedelta(minutes=12 * index)
+        Match.objects.filter(pk=match.pk).update(
+            scheduled_at=started, started_at=started, finished_at=started + datetime.timedelta(minutes=45)
+        )
 
 
 def _running_event(club, director, players):
@@ -132,9 +147,11 @@ def _result(director, slot):
     match_services.submit_report(
         actor=director, match=match, method="final_score", scores=scores, comment="Demo", as_director=True
     )
+    return match
 
 
 def _play(director, flights):
+    played = []
     while slots := _ready(flights):
-        for slot in slots:
-            _result(director, slot)
+        played += [_result(director, slot) for slot in slots]
+    return played
