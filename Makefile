@@ -32,6 +32,7 @@ test-browser: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 bench: install
 	DEBUG=1 $(PY) -m bench
