@@ -279,17 +279,10 @@ class EventPointsView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def _event(self, request, slug, event):
-        from tournaments.models import Event
-
-        club = _club(request, slug)
-        events = Event.objects.filter(club=club)
-        if not club_selectors.is_club_director(user=request.user, club=club):
-            events = events.filter(is_public=True)
-        return get_object_or_404(events, slug=event)
+        return get_object_or_404(selectors.club_events(club=_club(request, slug), user=request.user), slug=event)
 
     def _page(self, event):
-        scheme = EventPoints.objects.filter(event=event).first()
-        awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")
+        scheme, awards = selectors.event_points(event=event)
         return EventPointsPageSerializer({"scheme": scheme, "awards": awards}).data
 
     @extend_schema(responses=EventPointsPageSerializer, summary="An event's points scheme and awards")

@@ -21,10 +21,5 @@ def club_panel(request, club):
 
 def event_panel(request, event):
     """For an event page that collects "event" panels: its points scheme, winners' points and the link."""
-    from ratings.models import EventPoints, PointsAward
-
-    scheme = EventPoints.objects.filter(event=event).first()
-    awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")[:4]
-    return render_to_string(
-        "ratings/_event_panel.html", {"event": event, "scheme": scheme, "awards": list(awards)}, request
-    )
+    scheme, awards = selectors.event_points(event=event, limit=4)
+    return render_to_string("ratings/_event_panel.html", {"event": event, "scheme": scheme, "awards": awards}, request)

@@ -13,7 +13,15 @@ from clubs.models import Membership
 from ratings.core import chart
 from ratings.core.chart import Chart
 from ratings.core.fibs import START_RATING
-from ratings.models import ChallengeStatus, ClubSeason, PlayerRating, PointsAward, RatedMatch, RatingPool
+from ratings.models import (
+    ChallengeStatus,
+    ClubSeason,
+    EventPoints,
+    PlayerRating,
+    PointsAward,
+    RatedMatch,
+    RatingPool,
+)
 
 
 def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> dict[int, float]:
@@ -240,13 +248,27 @@ def ladder_page(*, ladder, user) -> dict:
     }
 
 
-def events_with_points(*, club, user) -> list:
-    """The club's events that have a points scheme (public ones, or all for its directors), newest first."""
+def club_events(*, club, user):
+    """The club's events whose points the user may see: all of them for its directors, the public ones for
+    everyone else (the one rule for the points pages, the API and the leaderboard's list)."""
     from tournaments.models import Event
 
-    events = Event.objects.filter(club=club, points_scheme__isnull=False).select_related("points_scheme")
+    events = Event.objects.filter(club=club)
     if not club_selectors.is_club_director(user=user, club=club):
         events = events.filter(is_public=True)
+    return events
+
+
+def event_points(*, event, limit: int | None = None) -> tuple[EventPoints | None, list[PointsAward]]:
+    """An event's points scheme (None before a director chose one) and its awards by place."""
+    scheme = EventPoints.objects.filter(event=event).first()
+    awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")
+    return scheme, list(awards if limit is None else awards[:limit])
+
+
+def events_with_points(*, club, user) -> list:
+    """The club's events that have a points scheme (public ones, or all for its directors), newest first."""
+    events = club_events(club=club, user=user).filter(points_scheme__isnull=False).select_related("points_scheme")
     return list(events.order_by("-ends_on", "name")[:20])
 
 

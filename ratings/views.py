@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from core.api import Conflict
 from ratings import ladder_services, points_services, selectors, services
-from ratings.models import ClubSeason, EventPoints, Ladder, PointsAward, PointsScheme
+from ratings.models import ClubSeason, Ladder, PointsScheme
 
 
 def _club_from_query(request):
@@ -168,19 +168,10 @@ def ladder_challenge(request, slug, ladder):
     return redirect(ladder)
 
 
-def _event(request, club, slug):
-    from tournaments.models import Event
-
-    events = Event.objects.filter(club=club)
-    if not club_selectors.is_club_director(user=request.user, club=club):
-        events = events.filter(is_public=True)
-    return get_object_or_404(events, slug=slug)
-
-
 def event_points(request, slug, event):
     """An event's points: the scheme and the awards; its directors choose the scheme here."""
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    event = _event(request, club, event)
+    event = get_object_or_404(selectors.club_events(club=club, user=request.user), slug=event)
     can_choose = event.user_is_director(request.user)
     if request.method == "POST":
         if not can_choose:
@@ -203,8 +194,7 @@ def event_points(request, slug, event):
                 _("Points scheme saved; points are awarded when the event is finished."),
             )  # fmt: skip
         return redirect(request.path)
-    scheme = EventPoints.objects.filter(event=event).first()
-    awards = PointsAward.objects.filter(event=event).select_related("player").order_by("place", "player__name")
+    scheme, awards = selectors.event_points(event=event)
     return render(
         request,
         "ratings/event_points.html",
