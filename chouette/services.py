@@ -190,10 +190,7 @@ def roll_for_order(*, actor, session: ChouetteSession, rolls: Mapping[int, int])
     _require_status(session, SessionStatus.SEATING, _("The starting order is already set."))
     seats = {s.player_id: s for s in session.seats.select_related("player")}
     current = {pid: list(s.rolls) for pid, s in seats.items()}
-    if any(not r for r in current.values()):
-        due = {pid for pid, r in current.items() if not r}
-    else:
-        due = {pid for group in order_core.ties_to_reroll(current) for pid in group}
+    due = set(order_core.due_to_roll(current))
     given = {int(k): v for k, v in rolls.items()}
     if set(given) != due:
         names = ", ".join(sorted(seats[pid].player.name for pid in due))

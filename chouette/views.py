@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from chouette import entries, selectors, services
-from chouette.core.order import ties_to_reroll
+from chouette.core.order import due_to_roll
 from chouette.core.rules import Rules
 from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, SessionForm
 from chouette.models import ChouetteSession, SessionStatus
@@ -126,11 +126,7 @@ def _table_context(request, session) -> dict:
     }
     if session.status == SessionStatus.SEATING:
         rolls = {row["player"].pk: list(row["seat"].rolls) for row in standings}
-        if any(not r for r in rolls.values()):
-            due = [pid for pid, r in rolls.items() if not r]
-        else:
-            due = [pid for group in ties_to_reroll(rolls) for pid in group]
-        context["due_to_roll"] = [(pid, names[pid]) for pid in due]
+        context["due_to_roll"] = [(pid, names[pid]) for pid in due_to_roll(rolls)]
     if can_play and session.status != SessionStatus.FINISHED:
         seated_ids = {row["player"].pk for row in standings if row["seat"].status != "left"}
         context["others"] = (

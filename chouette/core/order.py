@@ -16,6 +16,13 @@ def ties_to_reroll(rolls: Mapping[Hashable, Sequence[int]]) -> list[list[Hashabl
     return pending
 
 
+def due_to_roll(rolls: Mapping[Hashable, Sequence[int]]) -> list[Hashable]:
+    """Who rolls next: everyone who has not rolled yet, else the players still tied (empty once the order stands)."""
+    if any(not r for r in rolls.values()):
+        return [player for player, r in rolls.items() if not r]
+    return [player for group in ties_to_reroll(rolls) for player in group]
+
+
 def order_by_rolls(rolls: Mapping[Hashable, Sequence[int]]) -> list[Hashable]:
     """The order the rolls give, refusing rolls that leave a tie or that nobody needed."""
     _check(rolls)

@@ -5,7 +5,7 @@ import pytest
 from chouette.core import rotation
 from chouette.core import session as core
 from chouette.core.errors import ChouetteError
-from chouette.core.order import order_by_rolls, ties_to_reroll
+from chouette.core.order import due_to_roll, order_by_rolls, ties_to_reroll
 from chouette.core.rules import Rules
 from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry, score_game
 from chouette.core.settlement import Transfer, apply_transfers, cash_out, fewest_transfers, game_money
@@ -33,6 +33,12 @@ def test_only_tied_players_roll_again_and_their_first_rolls_still_count():
     assert ties_to_reroll(rolls) == [["A", "C"]]
     rolls.update(A=[4, 1], C=[4, 3])
     assert order_by_rolls(rolls) == ["B", "C", "A", "D"]
+
+
+def test_everyone_rolls_first_then_only_the_tied_players_then_nobody():
+    assert due_to_roll({"A": [], "B": [6], "C": []}) == ["A", "C"]
+    assert due_to_roll({"A": [4], "B": [6], "C": [4]}) == ["A", "C"]
+    assert due_to_roll({"A": [4, 1], "B": [6], "C": [4, 3]}) == []
 
 
 def test_a_tie_must_be_rolled_off_and_an_untied_player_rolls_once():
