@@ -4,14 +4,14 @@ event points, ladders."""
 from datetime import date
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from core.api import Conflict
+from core.web import attempt
 from ratings import ladder_services, points_services, selectors, services
 from ratings.models import ClubSeason, Ladder, PointsScheme
 
@@ -123,16 +123,11 @@ def ladder_detail(request, slug, ladder):
 
 
 def _act(request, action, done: str) -> None:
+    """core.web.attempt, but a refusal is shown on the page the form came from rather than as a 403."""
     try:
-        action()
+        attempt(request, action, done)
     except PermissionDenied as error:
         messages.error(request, str(error) or _("You may not do this."))
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    except Conflict as error:
-        messages.error(request, str(error.detail))
-    else:
-        messages.success(request, done)
 
 
 @require_POST
