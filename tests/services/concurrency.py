@@ -2,9 +2,28 @@
 connection, and all are released by one barrier so they overlap in the database."""
 
 import threading
+import time
+from collections.abc import Callable
 
 from django.db import connection
 from rest_framework.test import APIClient
+
+# How long a patched step keeps what it took (a row lock, or an unlocked read) before the request goes on. The
+# barrier releases the requests together; this wait inside the critical step makes the second one certainly
+# arrive while the first still holds it. Each race test pairs it with a control that removes the lock and
+# shows the race then happens, so the wait is what makes the overlap, not what makes the test pass.
+OVERLAP_SECONDS = 0.4
+
+
+def then_wait(step: Callable) -> Callable:
+    """`step`, followed by a wait of OVERLAP_SECONDS before its result is returned (patch it over a lock)."""
+
+    def waiting(*args, **kwargs):
+        result = step(*args, **kwargs)
+        time.sleep(OVERLAP_SECONDS)
+        return result
+
+    return waiting
 
 
 def run_at_once(*calls, timeout: float = 60) -> list:

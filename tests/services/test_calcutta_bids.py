@@ -7,19 +7,17 @@ after it took the lock so the two always overlap. The last test takes the lock a
 the requests line up and gives the loser a clear "bid at least …" instead.
 """
 
-import time
 
 import pytest
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.services.concurrency import post_at_once
+from tests.services.concurrency import post_at_once, then_wait
 from tests.tournaments.calcutta.rows import entry_ids, make_flight
 from tournaments.calcutta import services
 from tournaments.calcutta.models import Bid, Calcutta
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-OVERLAP_SECONDS = 0.4
 
 
 @pytest.fixture
@@ -40,30 +38,16 @@ def auction():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    locking = services._lock
-
-    def lock_then_wait(calcutta):
-        locked = locking(calcutta)
-        time.sleep(OVERLAP_SECONDS)
-        return locked
-
-    monkeypatch.setattr(services, "_lock", lock_then_wait)
+    monkeypatch.setattr(services, "_lock", then_wait(services._lock))
 
 
 @pytest.fixture
 def no_lock(monkeypatch):
     """The lock taken away: both requests read the Calcutta and its bids, then wait, then decide and write."""
-    loading = services.load
-
-    def load_then_wait(calcutta):
-        state = loading(calcutta)
-        time.sleep(OVERLAP_SECONDS)
-        return state
-
     monkeypatch.setattr(
         services, "_lock", lambda calcutta: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
     )
-    monkeypatch.setattr(services, "load", load_then_wait)
+    monkeypatch.setattr(services, "load", then_wait(services.load))
 
 
 def at_once(user, *requests):

@@ -5,7 +5,6 @@ after it took the session row, so the two always overlap. Without the lock (last
 game 1" and only the database constraints stop the second insert (409 instead of a clean answer).
 """
 
-import time
 
 import pytest
 
@@ -13,11 +12,10 @@ from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory
-from tests.services.concurrency import post_at_once
+from tests.services.concurrency import post_at_once, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-OVERLAP_SECONDS = 0.4
 
 
 @pytest.fixture
@@ -28,24 +26,15 @@ def setting():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    locking = services._lock
-
-    def lock_then_wait(session):
-        locked = locking(session)
-        time.sleep(OVERLAP_SECONDS)
-        return locked
-
-    monkeypatch.setattr(services, "_lock", lock_then_wait)
+    monkeypatch.setattr(services, "_lock", then_wait(services._lock))
 
 
 @pytest.fixture
 def no_lock(monkeypatch):
-    def read_then_wait(session):
-        unlocked = ChouetteSession.objects.select_related("club").get(pk=session.pk)
-        time.sleep(OVERLAP_SECONDS)
-        return unlocked
+    def read(session):
+        return ChouetteSession.objects.select_related("club").get(pk=session.pk)
 
-    monkeypatch.setattr(services, "_lock", read_then_wait)
+    monkeypatch.setattr(services, "_lock", then_wait(read))
 
 
 def simultaneously(*calls):

@@ -6,7 +6,6 @@ after it took the match row, so the two always overlap; the last test takes the 
 race then reaches the database constraints (409), i.e. the lock is what makes the requests line up.
 """
 
-import time
 
 import pytest
 
@@ -14,11 +13,10 @@ from games.matchplay import services
 from games.models.matches import Match, MatchReport
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
-from tests.services.concurrency import post_at_once
+from tests.services.concurrency import post_at_once, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-OVERLAP_SECONDS = 0.4
 
 
 @pytest.fixture
@@ -31,24 +29,15 @@ def setting():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    locking = services._lock_match
-
-    def lock_then_wait(match):
-        locked = locking(match)
-        time.sleep(OVERLAP_SECONDS)
-        return locked
-
-    monkeypatch.setattr(services, "_lock_match", lock_then_wait)
+    monkeypatch.setattr(services, "_lock_match", then_wait(services._lock_match))
 
 
 @pytest.fixture
 def no_lock(monkeypatch):
-    def read_then_wait(match):
-        unlocked = Match.objects.select_related("player_a", "player_b", "club").get(pk=match.pk)
-        time.sleep(OVERLAP_SECONDS)
-        return unlocked
+    def read(match):
+        return Match.objects.select_related("player_a", "player_b", "club").get(pk=match.pk)
 
-    monkeypatch.setattr(services, "_lock_match", read_then_wait)
+    monkeypatch.setattr(services, "_lock_match", then_wait(read))
 
 
 def simultaneously(*calls):

@@ -5,7 +5,6 @@ row until the recompute commits, so the second worker waits and then finds nothi
 confirmed at once in one pool are rated one after the other (pool row lock), so the numbers equal a replay.
 """
 
-import time
 
 import pytest
 
@@ -13,11 +12,10 @@ from ratings import services
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.ratings.builders import played
-from tests.services.concurrency import run_at_once
+from tests.services.concurrency import run_at_once, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-OVERLAP_SECONDS = 0.5
 
 
 @pytest.fixture
@@ -32,14 +30,7 @@ def rated_club():
 
 @pytest.fixture
 def slow_rebuild(monkeypatch):
-    rebuild = services.rebuild
-
-    def rebuild_then_wait(**kwargs):
-        count = rebuild(**kwargs)
-        time.sleep(OVERLAP_SECONDS)
-        return count
-
-    monkeypatch.setattr(services, "rebuild", rebuild_then_wait)
+    monkeypatch.setattr(services, "rebuild", then_wait(services.rebuild))
 
 
 def snapshot(pool):
@@ -87,14 +78,7 @@ def test_two_results_confirmed_at_once_are_rated_one_after_the_other(monkeypatch
     club = ClubFactory()
     director = MembershipFactory(club=club, role="director").player.user
     shared, left, right = (MembershipFactory(club=club).player for _ in range(3))
-    rate_one = services._rate_one
-
-    def rate_then_wait(pool, match):
-        row = rate_one(pool, match)
-        time.sleep(OVERLAP_SECONDS)
-        return row
-
-    monkeypatch.setattr(services, "_rate_one", rate_then_wait)
+    monkeypatch.setattr(services, "_rate_one", then_wait(services._rate_one))
     results = run_at_once(
         lambda: played(director, club, shared, left, day=1), lambda: played(director, club, shared, right, day=2)
     )

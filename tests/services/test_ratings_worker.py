@@ -2,15 +2,15 @@
 second task finds nothing left to claim) and the numbers equal the step-by-step ratings. (Truly simultaneous
 claims are proved with threads in test_ratings_recompute.py.)"""
 
-import time
-
 import pytest
 
+from core.models import WorkerHeartbeat
+from core.tasks import heartbeat
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.tasks import recompute_rating_pool
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.ratings.builders import played
-from tests.services.test_celery_worker import worker  # noqa: F401 - the shared real-worker fixture
+from tests.services.worker import wait_for, worker  # noqa: F401 - the real-worker fixture
 
 pytestmark = [pytest.mark.services, pytest.mark.real_worker, pytest.mark.django_db(transaction=True)]
 
@@ -27,11 +27,14 @@ def test_a_worker_recomputes_a_pool_once_when_asked_twice(worker):  # noqa: F811
     RatingPool.objects.filter(pk=pool.pk).update(recompute_pending=True, recompute_from=None)
     for _ in range(2):
         recompute_rating_pool.apply_async(args=[pool.pk], queue=queue)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and RatingPool.objects.get(pk=pool.pk).recompute_count == 0:
-        assert process.poll() is None, f"the worker died: {process.stdout.read()}"
-        time.sleep(0.2)
-    time.sleep(3)  # the solo worker takes the second task right after the first; it must find nothing to claim
+    # The solo worker takes its queue in order: once this heartbeat is stored, both recompute tasks have run.
+    heartbeat.apply_async(kwargs={"worker": "after-recomputes"}, queue=queue)
+    wait_for(
+        lambda: WorkerHeartbeat.objects.filter(worker="after-recomputes").exists(),
+        process,
+        seconds=90,
+        what="heartbeat after the two recompute tasks",
+    )
     pool.refresh_from_db()
     assert pool.recompute_count == 1 and not pool.recompute_pending
     assert RatedMatch.objects.filter(pool=pool).count() == 40

@@ -5,21 +5,19 @@ Each thread sends a real API request through its own connection; every request i
 took a slot row lock so they overlap. The last test takes the lock away and shows the race then loses a player.
 """
 
-import time
 
 import pytest
 
 from games.matchplay import services as match_services
 from games.models.matches import Match
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.services.concurrency import post_at_once
+from tests.services.concurrency import post_at_once, then_wait
 from tests.tournaments.builders import drawn_event, ready_slots
 from tournaments import services
 from tournaments.models import Slot
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
-OVERLAP_SECONDS = 0.4
 
 
 @pytest.fixture
@@ -32,26 +30,17 @@ def bracket():
 
 @pytest.fixture
 def slow_slot_lock(monkeypatch):
-    locking = services.BracketStore._slot
-
-    def lock_then_wait(self, flight, key):
-        locked = locking(self, flight, key)
-        time.sleep(OVERLAP_SECONDS)
-        return locked
-
-    monkeypatch.setattr(services.BracketStore, "_slot", lock_then_wait)
+    monkeypatch.setattr(services.BracketStore, "_slot", then_wait(services.BracketStore._slot))
 
 
 @pytest.fixture
 def no_slot_lock(monkeypatch):
-    def read_then_wait(self, flight, key):
-        slot = Slot.objects.select_related("entry_a", "entry_b").get(
+    def read(self, flight, key):
+        return Slot.objects.select_related("entry_a", "entry_b").get(
             flight=flight, section=key.section, round=key.round, position=key.position
         )
-        time.sleep(OVERLAP_SECONDS)
-        return slot
 
-    monkeypatch.setattr(services.BracketStore, "_slot", read_then_wait)
+    monkeypatch.setattr(services.BracketStore, "_slot", then_wait(read))
 
 
 def simultaneously(*calls):
