@@ -17,6 +17,17 @@ def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
     return ChouetteSession.objects.filter(club__in=club_selectors.visible_clubs(user=user)).select_related("club")
 
 
+def clubs_to_start_at(*, user) -> QuerySet[Club]:
+    """The clubs where the user may open a table (an active member in any role; a superuser anywhere), in one
+    query rather than a role check per visible club."""
+    clubs = club_selectors.visible_clubs(user=user)
+    if not getattr(user, "is_authenticated", False):
+        return clubs.none()
+    if getattr(user, "is_superuser", False):
+        return clubs
+    return clubs.filter(memberships__player__user=user, memberships__is_active=True).distinct()
+
+
 def session_for_detail(*, user, slug: str, pk: int) -> ChouetteSession:
     """A session by its club and id (raises ChouetteSession.DoesNotExist when not visible)."""
     return visible_sessions(user=user).get(club__slug=slug, pk=pk)

@@ -31,7 +31,6 @@ def _session(request, slug, pk) -> ChouetteSession:
         raise Http404(_("No such chouette session.")) from None
 
 
-
 def _int(value):
     try:
         return int(value)
@@ -46,10 +45,7 @@ def session_list(request):
     if club:
         sessions = sessions.filter(club__slug=club)
     page = Paginator(sessions, 30).get_page(request.GET.get("page"))
-    my_clubs = [
-        c for c in club_selectors.visible_clubs(user=request.user)
-        if club_selectors.has_club_role(user=request.user, club=c, at_least="player")
-    ] if request.user.is_authenticated else []  # fmt: skip
+    my_clubs = selectors.clubs_to_start_at(user=request.user)
     return render(request, "chouette/session_list.html", {"page": page, "my_clubs": my_clubs})
 
 

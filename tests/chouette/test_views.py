@@ -2,6 +2,7 @@ import pytest
 from django.test import Client
 
 from chouette.models import LedgerEntry, SessionEvent
+from clubs.models import Player
 from tests.chouette.factories import table
 from tests.clubs.factories import MembershipFactory
 
@@ -137,3 +138,19 @@ def test_the_live_table_and_a_refusal_read_in_german(club):
         refused = client.post(page(session, "games/"), form, follow=True).content.decode()
     assert "Spiel 1" in text and "Spiel eintragen" in text
     assert "An diesem Tisch muss die Box den Doppler des Kapitäns annehmen." in refused
+
+
+def test_the_session_list_offers_a_new_table_at_each_of_my_clubs_in_the_same_queries(
+    club, member_user, outsider_user, django_assert_max_num_queries
+):
+    table(club)
+    client = signed_in(member_user)
+    with django_assert_max_num_queries(5):  # measured 5
+        response = client.get("/chouette/")
+    assert f"/chouette/{club.slug}/new/" in response.content.decode()
+    player = Player.objects.get(user=member_user)
+    others = [MembershipFactory(player=player).club for _ in range(4)]
+    with django_assert_max_num_queries(5):  # not one more query per club
+        response = client.get("/chouette/")
+    assert all(f"/chouette/{c.slug}/new/" in response.content.decode() for c in others)
+    assert b"/new/" not in signed_in(outsider_user).get("/chouette/").content
