@@ -156,7 +156,7 @@ def dashboard(*, event) -> Dashboard:
     slots = list(
         Slot.objects.filter(flight__event=event)
         .exclude(result__in=["played", "bye", "walkover", "double_forfeit", "empty"])
-        .select_related("flight", "entry_a__player", "entry_b__player", "match")
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match")
         .order_by("flight__order", "section", "round", "position")
     )
     from django.db.models import Exists, OuterRef

@@ -4,6 +4,7 @@ page of a 256-entry flight renders with at most 15 queries."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from tournaments import hooks
 
@@ -55,3 +56,26 @@ def test_bracket_page_of_256_entries_renders_with_at_most_15_queries(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.count(b'class="slot ') == 255
+
+
+@pytest.mark.parametrize("n", [8, 64])
+def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_field_size(
+    club, director_user, client, django_assert_max_num_queries, n
+):
+    """Measured 7 (dashboard), 12 (event page), 6 (prize list) for 8 and for 64 entrants; the dashboard once
+    loaded each listed match's event and club again for its override link (69 queries for 64 entrants)."""
+    event, flights = drawn_event(
+        club,
+        director_user,
+        n,
+        consolation={},
+        entry_fee=10,
+        payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}],
+    )
+    for slot in ready_slots(flights["main"])[:3]:
+        win(director_user, slot, 0)
+    client.force_login(director_user)
+    for name, most in (("dashboard", 8), ("event-detail", 13), ("prizes", 7)):
+        with django_assert_max_num_queries(most):
+            response = client.get(reverse(f"tournaments:{name}", args=[club.slug, event.slug]))
+        assert response.status_code == 200
