@@ -15,9 +15,7 @@ from django.utils.translation import gettext as _
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
 from ratings.models import EventPoints, PointsAward, PointsScheme
-
-EVENT_FINISHED = "finished"
-MAIN_FLIGHT = "main"
+from tournaments.models import EventStatus, FlightKind
 
 
 @transaction.atomic
@@ -58,7 +56,7 @@ def on_flight_results_changed(flight) -> None:
 
 def _main_flight(event):
     flights = list(event.flights.order_by("order", "id"))
-    return next((f for f in flights if f.kind == MAIN_FLIGHT), flights[0] if flights else None)
+    return next((f for f in flights if f.kind == FlightKind.MAIN), flights[0] if flights else None)
 
 
 def _places(flight) -> dict[int, int]:
@@ -92,7 +90,7 @@ def award_event_points(*, event) -> list[PointsAward]:
     if row is None:
         return []
     PointsAward.objects.filter(event=event).delete()
-    if event.status != EVENT_FINISHED:
+    if event.status != EventStatus.FINISHED:
         return []
     flight = _main_flight(event)
     places = _places(flight) if flight is not None else {}
