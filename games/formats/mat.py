@@ -242,7 +242,6 @@ def _new_action(fields: dict) -> Action:
 
 
 _object_new = object.__new__
-_ACTION_DEFAULTS = {"dice": None, "move": "", "value": None, "match_won": False}
 
 
 def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, numbered: bool) -> Action:
@@ -250,14 +249,18 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
     text = cell.text
     written = " ".join(text.split())
 
-    def make(**values: object) -> Action:
+    def make(
+        dice: tuple[int, int] | None = None, move: str = "", value: int | None = None, match_won: bool = False
+    ) -> Action:
         return _new_action(
             {
                 "player": player,
                 "kind": cell.kind,
                 "move_number": move_number,
-                **_ACTION_DEFAULTS,
-                **values,
+                "dice": dice,
+                "move": move,
+                "value": value,
+                "match_won": match_won,
                 "line": line,
                 "numbered": numbered,
                 "written": written,
@@ -274,20 +277,7 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
             move = CANNOT_MOVE
         elif move not in RESIGN_MARKS:
             decode_move(move, line=line)
-        return _new_action(
-            {
-                "player": player,
-                "kind": _ROLL,
-                "move_number": move_number,
-                "dice": dice,
-                "move": move,
-                "value": None,
-                "match_won": False,
-                "line": line,
-                "numbered": numbered,
-                "written": written,
-            }
-        )
+        return make(dice=dice, move=move)
     assert found is not None
     if cell.kind in _CUBE_KIND_SET:
         value = int(found.group("cube_value"))
