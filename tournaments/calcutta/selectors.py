@@ -9,7 +9,17 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from clubs import selectors as club_selectors
 from tournaments.calcutta import core
-from tournaments.calcutta.models import Bid, Bidder, Calcutta, CalcuttaStatus, Holding, Lot, LotPhase, Payout
+from tournaments.calcutta.models import (
+    ActionKind,
+    Bid,
+    Bidder,
+    Calcutta,
+    CalcuttaStatus,
+    Holding,
+    Lot,
+    LotPhase,
+    Payout,
+)
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -105,6 +115,27 @@ def board(*, calcutta: Calcutta) -> dict:
         "lots_count": len(lots),
         "current": data_current,
         "lots": [_lot_data(calcutta, lot) for lot in lots],
+    }
+
+
+def auctioneer_steps(*, calcutta: Calcutta, current: dict | None) -> dict[str, bool]:
+    """Which of the auctioneer's steps fit the auction's state now (the board's current lot): the others are
+    shown disabled. One query (the last step, for undo)."""
+    phase = current["phase"] if current else None
+    running = calcutta.status == CalcuttaStatus.OPEN
+    last = calcutta.actions.order_by("-step").first()
+    return {
+        ActionKind.OPEN: calcutta.status == CalcuttaStatus.SETUP,
+        ActionKind.OPEN_NEXT_LOT: running and current is None,
+        ActionKind.GOING_ONCE: phase == LotPhase.OPEN and current["high_bid"] is not None,
+        ActionKind.GOING_TWICE: phase == LotPhase.GOING_ONCE,
+        ActionKind.SELL: phase == LotPhase.GOING_TWICE,
+        ActionKind.PASS_LOT: phase == LotPhase.OPEN and current["high_bid"] is None,
+        ActionKind.UNDO_LAST: running
+        and current is None
+        and last is not None
+        and last.action in (ActionKind.SELL, ActionKind.PASS_LOT),
+        ActionKind.CLOSE: running and current is None,
     }
 
 

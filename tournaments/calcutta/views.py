@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from clubs.models import Role
 from core.web import attempt
 from tournaments.calcutta import core, forms, selectors, services
-from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus, LotPhase
+from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
 
 
 def _calcutta(request, pk) -> Calcutta:
@@ -36,7 +36,6 @@ def _bidder(calcutta: Calcutta, bidder_id) -> Bidder:
         return calcutta.bidders.get(pk=int(bidder_id))
     except (Bidder.DoesNotExist, TypeError, ValueError):
         raise Http404(_("No such bidder at this Calcutta.")) from None
-
 
 
 def _form_errors(request, form) -> None:
@@ -242,27 +241,14 @@ def auctioneer(request, pk):
             "idempotency_key": uuid.uuid4().hex,
         },
     )
-    phase = current["phase"] if current else None
-    running = calcutta.status == CalcuttaStatus.OPEN
-    last = calcutta.actions.order_by("-step").first()
-    steps = {
-        ActionKind.OPEN: calcutta.status == CalcuttaStatus.SETUP,
-        ActionKind.OPEN_NEXT_LOT: running and current is None,
-        ActionKind.GOING_ONCE: phase == LotPhase.OPEN and current["high_bid"] is not None,
-        ActionKind.GOING_TWICE: phase == LotPhase.GOING_ONCE,
-        ActionKind.SELL: phase == LotPhase.GOING_TWICE,
-        ActionKind.PASS_LOT: phase == LotPhase.OPEN and current["high_bid"] is None,
-        ActionKind.UNDO_LAST: running
-        and current is None
-        and last is not None
-        and last.action in (ActionKind.SELL, ActionKind.PASS_LOT),
-        ActionKind.CLOSE: running and current is None,
-    }
     context = {
         "calcutta": calcutta,
         "board": board,
         "bid_form": bid_form,
-        "steps": [(kind, ActionKind(kind).label, enabled) for kind, enabled in steps.items()],
+        "steps": [
+            (kind, ActionKind(kind).label, enabled)
+            for kind, enabled in selectors.auctioneer_steps(calcutta=calcutta, current=current).items()
+        ],
         "bidder_form": forms.BidderForm(),
     }
     return render(request, "calcutta/auctioneer.html", context)
