@@ -19,7 +19,6 @@ from ratings.models import (
     PlayerRating,
     PointsAward,
     PointsScheme,
-    RatingPool,
 )
 
 CLUB_PARAM = OpenApiParameter("club", str, description="Club short name: that club's pool (default: overall)")
@@ -166,8 +165,7 @@ class RecomputeView(APIView):
     @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
     def post(self, request, slug):
         club = _club(request, slug)
-        pool, _created = RatingPool.objects.get_or_create(club=club)
-        services.request_full_recompute(actor=request.user, pool=pool)
+        services.request_full_recompute(actor=request.user, pool=services.club_pool(club.pk))
         return Response(
             {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
         )
