@@ -1,6 +1,9 @@
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
+from chouette import services
 from chouette.models import LedgerEntry, SessionEvent
 from clubs.models import Player
 from tests.chouette.factories import table
@@ -154,3 +157,25 @@ def test_the_session_list_offers_a_new_table_at_each_of_my_clubs_in_the_same_que
         response = client.get("/chouette/")
     assert all(f"/chouette/{c.slug}/new/" in response.content.decode() for c in others)
     assert b"/new/" not in signed_in(outsider_user).get("/chouette/").content
+
+
+def test_the_table_and_settlement_pages_do_not_query_per_game(club, django_assert_max_num_queries):
+    session, p, director = table(club)
+    client = signed_in(p["A"].user)
+
+    def play(games):
+        for _ in range(games):
+            services.record_game(actor=director, session=session, game={"winner": "team"})
+
+    def counted(tail):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(page(session, tail)).status_code == 200
+        return len(queries)
+
+    play(2)
+    few = {tail: counted(tail) for tail in ("", "settlement/")}
+    play(8)
+    services.correct_game(actor=director, session=session, number=1, game={"winner": "box"}, reason="misread")
+    for tail, measured in few.items():
+        with django_assert_max_num_queries(measured):
+            assert client.get(page(session, tail)).status_code == 200
