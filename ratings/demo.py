@@ -11,6 +11,7 @@ from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext
 from ratings import ladder_services, points_services, services
 from ratings.models import ClubSeason, EventPoints, Ladder, PointsScheme
+from ratings.selectors import player_ratings
 
 WEEKS = 12
 MATCHES_PER_NIGHT = 3
@@ -61,27 +62,20 @@ def _ladder(context) -> Ladder:
     ladder = Ladder.objects.filter(club=context.club, slug=LADDER_SLUG).first()
     if ladder is None:
         ladder = ladder_services.create_ladder(actor=context.director, club=context.club, name="Club ladder")
-    ratings = services_player_ratings(context)
+    ratings = player_ratings(player_ids=[p.pk for p in context.players], club_id=context.club.pk)
     for player in sorted(context.players, key=lambda p: -ratings[p.pk]):
         ladder_services.join_ladder(actor=context.director, ladder=ladder, player=player)
     return ladder
-
-
-def services_player_ratings(context) -> dict[int, float]:
-    from ratings.selectors import player_ratings
-
-    return player_ratings(player_ids=[p.pk for p in context.players], club_id=context.club.pk)
 
 
 def load(context) -> None:
     club = context.club
     created = _club_nights(context)
     if created:
-        # The club nights lie before the matches rated a moment ago, so each asked for a recompute: run it now
-        # (the queued task then finds nothing left to claim), so the demo shows numbers even without a worker.
+        # The club nights lie before the matches rated a moment ago, so each asked for a recompute: run it now,
+        # so the demo shows numbers even without a worker.
         for pool in (services.overall_pool(), services.club_pool(club.pk)):
-            services.request_recompute(pool=pool, since=None)
-            services.recompute_pool(pool_id=pool.pk)
+            services.recompute_now(pool=pool)
     year = timezone.localdate().year
     ClubSeason.objects.get_or_create(
         club=club,

@@ -210,6 +210,13 @@ def recompute_pool(*, pool_id: int) -> bool:
     return True
 
 
+def recompute_now(*, pool: RatingPool) -> bool:
+    """Rebuild the whole pool in this process (a command, the demo); the task queued by the request then finds
+    nothing left to claim. False when another worker had already claimed it."""
+    request_recompute(pool=pool, since=None)
+    return recompute_pool(pool_id=pool.pk)
+
+
 def _pool_matches(pool: RatingPool):
     matches = Match.objects.filter(
         rated=True, status=MatchStatus.FINISHED, winner__isnull=False, finished_at__isnull=False, length__gte=1

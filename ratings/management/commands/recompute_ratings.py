@@ -21,7 +21,6 @@ class Command(BaseCommand):
         else:
             services.overall_pool()  # the overall pool exists even before the first rated match
         for pool in pools:
-            services.request_recompute(pool=pool, since=None)
-            ran = services.recompute_pool(pool_id=pool.pk)
+            ran = services.recompute_now(pool=pool)
             count = pool.rated_matches.count()
             self.stdout.write(f"{pool}: {count} rated matches" + ("" if ran else " (already recomputed)"))
