@@ -328,12 +328,11 @@ class LadderDetailSerializer(LadderSerializer):
 
     @extend_schema_field(LadderPositionSerializer(many=True))
     def get_positions(self, ladder):
-        rows = ladder.positions.select_related("player").order_by("position")
-        return LadderPositionSerializer(rows, many=True).data
+        return LadderPositionSerializer(selectors.ladder_positions(ladder=ladder), many=True).data
 
     @extend_schema_field(ChallengeSerializer(many=True))
     def get_open_challenges(self, ladder):
-        return ChallengeSerializer(ladder.challenges.filter(status="open"), many=True).data
+        return ChallengeSerializer(selectors.open_challenges(ladder=ladder), many=True).data
 
 
 class LadderListView(APIView):

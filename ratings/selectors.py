@@ -218,16 +218,22 @@ def overall_top(*, user, limit: int = 100) -> list[PlayerRating]:
 # --- ladders -----------------------------------------------------------------------------------------------
 
 
+def ladder_positions(*, ladder) -> list:
+    return list(ladder.positions.select_related("player").order_by("position"))
+
+
+def open_challenges(*, ladder) -> list:
+    return list(ladder.challenges.filter(status=ChallengeStatus.OPEN).select_related("challenger", "defender", "match"))
+
+
 def ladder_page(*, ladder, user) -> dict:
     """The ladder with who the viewer may challenge (up to `reach` places above their own)."""
-    positions = list(ladder.positions.select_related("player").order_by("position"))
-    open_challenges = list(
-        ladder.challenges.filter(status=ChallengeStatus.OPEN).select_related("challenger", "defender", "match")
-    )
+    positions = ladder_positions(ladder=ladder)
+    challenges = open_challenges(ladder=ladder)
     recent = list(ladder.challenges.exclude(status=ChallengeStatus.OPEN).select_related("challenger", "defender")[:10])
     own = club_selectors.player_for_user(user)
     mine = next((p for p in positions if own is not None and p.player_id == own.pk), None)
-    busy = {c.challenger_id for c in open_challenges} | {c.defender_id for c in open_challenges}
+    busy = {c.challenger_id for c in challenges} | {c.defender_id for c in challenges}
     can_challenge = []
     if mine is not None and mine.player_id not in busy:
         can_challenge = [
@@ -240,7 +246,7 @@ def ladder_page(*, ladder, user) -> dict:
         "ladder": ladder,
         "club": ladder.club,
         "positions": positions,
-        "open_challenges": open_challenges,
+        "open_challenges": challenges,
         "recent": recent,
         "mine": mine,
         "can_challenge": can_challenge,
