@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.models import Club, Role
 from core import panels
 from core.web import attempt
 from tournaments import selectors, services
@@ -33,20 +32,9 @@ def _flight(request, club, slug, flight):
     return found
 
 
-def _directed_clubs(user):
-    if not user.is_authenticated:
-        return []
-    directed = Club.objects.filter(
-        memberships__player__user=user,
-        memberships__is_active=True,
-        memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
-    )
-    return list(directed.distinct())
-
-
 def event_list(request):
     events = selectors.visible_events(user=request.user).order_by("-starts_on", "name")[:100]
-    clubs = _directed_clubs(request.user)
+    clubs = selectors.directed_clubs(user=request.user)
     form = EventForm(request.POST or None, clubs=clubs) if clubs else None
     if request.method == "POST":
         if form is None:
