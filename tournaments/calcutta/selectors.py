@@ -47,6 +47,29 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
     return visible_calcuttas(user=user).get(pk=pk)
 
 
+def flights_to_start(*, user) -> QuerySet:
+    """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
+    from clubs.models import Role
+    from tournaments.models import Flight
+
+    flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
+    if user.is_superuser:
+        return flights
+    directs_club = Q(
+        event__club__memberships__player__user=user,
+        event__club__memberships__is_active=True,
+        event__club__memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
+    )
+    return flights.filter(Q(event__directors=user) | directs_club).distinct()
+
+
+def club_players(*, calcutta: Calcutta) -> QuerySet:
+    """The players of the event's club, by name: whom the director may register as bidders."""
+    from clubs.models import Player
+
+    return Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
+
+
 def display_order(calcutta: Calcutta, numbers: list[int]) -> list[int]:
     """Lot numbers in auction order (the director's, or drawn from the stored seed); the field is not in it."""
     if calcutta.order and sorted(calcutta.order) == sorted(numbers):

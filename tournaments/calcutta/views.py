@@ -6,14 +6,12 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs.models import Role
 from core.web import attempt
 from tournaments.calcutta import core, forms, selectors, services
 from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
@@ -44,23 +42,9 @@ def _form_errors(request, form) -> None:
         messages.error(request, f"{label}: {' '.join(errors)}" if label else " ".join(errors))
 
 
-def _directed_flights(user):
-    from tournaments.models import Flight
-
-    flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
-    if user.is_superuser:
-        return flights
-    directs_club = Q(
-        event__club__memberships__player__user=user,
-        event__club__memberships__is_active=True,
-        event__club__memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
-    )
-    return flights.filter(Q(event__directors=user) | directs_club).distinct()
-
-
 def calcutta_list(request):
     calcuttas = selectors.visible_calcuttas(user=request.user).order_by("-created_at", "-id")[:100]
-    flights = list(_directed_flights(request.user)[:200]) if request.user.is_authenticated else []
+    flights = list(selectors.flights_to_start(user=request.user)[:200]) if request.user.is_authenticated else []
     form = forms.CreateForm(flights=flights, initial={"payout_places": "70, 30"})
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -109,13 +93,9 @@ def detail(request, pk, proposal=None, propose_form=None):
         "settlement": selectors.current_settlement(calcutta),
     }
     if is_director:
-        from clubs.models import Player
-
         context |= {
             "settings_form": forms.SettingsForm.for_calcutta(calcutta),
-            "bidder_form": forms.BidderForm(
-                players=Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
-            ),
+            "bidder_form": forms.BidderForm(players=selectors.club_players(calcutta=calcutta)),
             "lot_rows": _lot_rows(calcutta, proposal) if setup else [],
             "proposal": proposal is not None,
             "propose_form": propose_form or forms.ProposeForm(),
@@ -208,10 +188,8 @@ def set_order(request, pk):
 @require_POST
 @login_required
 def register_bidder(request, pk):
-    from clubs.models import Player
-
     calcutta = _calcutta(request, pk)
-    players = Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
+    players = selectors.club_players(calcutta=calcutta)
     form = forms.BidderForm(request.POST, players=players)
     if form.is_valid():
         player = players.filter(pk=form.cleaned_data["player"]).first() if form.cleaned_data["player"] else None
