@@ -110,8 +110,7 @@ class PlayerRatingView(APIView):
     def get(self, request, pk):
         player = _player(request, pk)
         club = _club_from_query(request)
-        history = selectors.rating_history(player=player, pool=selectors.pool_for(club=club), user=request.user)
-        rating = selectors.player_ratings(player_ids=[player.pk], club_id=club.pk if club else None)[player.pk]
+        rating, history = selectors.rating_and_history(player=player, club=club, user=request.user)
         data = {"player": player.pk, "club": club.slug if club else None, "rating": rating, "history": history}
         return Response(PlayerRatingPageSerializer(data).data)
 

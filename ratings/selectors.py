@@ -120,6 +120,14 @@ def rating_history(*, player, pool: RatingPool | None, user) -> list[HistoryRow]
     return history
 
 
+def rating_and_history(*, player, club, user) -> tuple[float, list[HistoryRow]]:
+    """The player's current rating in the club's pool (overall when club is None) and the rated matches there
+    the user may see, oldest first: what the rating page and the API show."""
+    history = rating_history(player=player, pool=pool_for(club=club), user=user)
+    rating = player_ratings(player_ids=[player.pk], club_id=club.pk if club else None)[player.pk]
+    return rating, history
+
+
 def history_chart(history: list[HistoryRow]) -> Chart | None:
     local = timezone.get_current_timezone()
     return chart.history_chart(

@@ -42,9 +42,7 @@ def rating_list(request):
 def player_rating(request, pk):
     player = get_object_or_404(club_selectors.visible_players(user=request.user), pk=pk)
     club = _club_from_query(request)
-    pool = selectors.pool_for(club=club)
-    history = selectors.rating_history(player=player, pool=pool, user=request.user)
-    current = selectors.player_ratings(player_ids=[player.pk], club_id=club.pk if club else None)[player.pk]
+    current, history = selectors.rating_and_history(player=player, club=club, user=request.user)
     opponents = {h.opponent_id: h.opponent_name for h in history}
     return render(
         request,
