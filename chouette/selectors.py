@@ -8,7 +8,7 @@ from chouette import entries
 from chouette.core import session as core
 from chouette.core import settlement as money_core
 from chouette.core.rules import Rules
-from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, SessionStatus, Transfer
+from chouette.models import ChouetteSession, LedgerEntry, SeatStatus, SessionEvent, SessionStatus, Transfer
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 
@@ -40,6 +40,22 @@ def can_play(*, user, session: ChouetteSession) -> bool:
     if club_selectors.is_club_director(user=user, club=session.club):
         return True
     return session.seats.filter(player__user=user).exists()
+
+
+def seat_names(session: ChouetteSession) -> dict[int, str]:
+    """Player id -> name for everyone who sat at the table."""
+    return dict(session.seats.values_list("player_id", "player__name"))
+
+
+def active_members(*, club: Club) -> QuerySet[Player]:
+    """The players who may sit down at a table of this club, by name."""
+    return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
+
+
+def members_to_seat(session: ChouetteSession) -> QuerySet[Player]:
+    """Active members not at the table now (someone who left may sit down again)."""
+    at_table = session.seats.exclude(status=SeatStatus.LEFT).values("player_id")
+    return active_members(club=session.club).exclude(pk__in=at_table)
 
 
 def money_totals(session: ChouetteSession) -> dict[int, int]:
@@ -103,7 +119,7 @@ def history(session: ChouetteSession) -> QuerySet[SessionEvent]:
 
 def live_state(session: ChouetteSession) -> dict:
     """The small JSON the live table polls."""
-    names = dict(session.seats.values_list("player_id", "player__name"))
+    names = seat_names(session)
     totals = money_totals(session)
     return {
         "id": session.pk,

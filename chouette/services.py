@@ -49,15 +49,11 @@ def _lock(session: ChouetteSession) -> ChouetteSession:
     return ChouetteSession.objects.select_for_update(of=("self",)).select_related("club").get(pk=session.pk)
 
 
-def _names(session: ChouetteSession) -> dict:
-    return dict(session.seats.values_list("player_id", "player__name"))
-
-
 def _core(session: ChouetteSession, call):
     try:
         return call()
     except ChouetteError as exc:
-        raise as_validation_error(exc, _names(session)) from None
+        raise as_validation_error(exc, selectors.seat_names(session)) from None
 
 
 def _require_player_or_director(actor, session: ChouetteSession) -> None:
@@ -248,7 +244,7 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: in
         try:
             core.apply(state, event, rules=rules, stakes=stakes)
         except ChouetteError as exc:
-            error = as_validation_error(exc, _names(session))
+            error = as_validation_error(exc, selectors.seat_names(session))
             if row.kind == EventKind.GAME and row.game_number > changed_game:
                 # A correction made a later game impossible: say which one, so the players can fix that too.
                 message = _("Game %(n)s no longer fits after this change: %(reason)s") % {

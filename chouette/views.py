@@ -54,8 +54,7 @@ def session_create(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
     if not club_selectors.has_club_role(user=request.user, club=club, at_least="player"):
         raise PermissionDenied(_("Only members of this club can start a chouette here."))
-    players = Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
-    form = SessionForm(request.POST or None, players=players)
+    form = SessionForm(request.POST or None, players=selectors.active_members(club=club))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         chosen = list(data["players"])
@@ -124,12 +123,7 @@ def _table_context(request, session) -> dict:
         rolls = {row["player"].pk: list(row["seat"].rolls) for row in standings}
         context["due_to_roll"] = [(pid, names[pid]) for pid in due_to_roll(rolls)]
     if can_play and session.status != SessionStatus.FINISHED:
-        seated_ids = {row["player"].pk for row in standings if row["seat"].status != "left"}
-        context["others"] = (
-            Player.objects.filter(memberships__club=session.club, memberships__is_active=True)
-            .exclude(pk__in=seated_ids)
-            .order_by("name")
-        )
+        context["others"] = selectors.members_to_seat(session)
     return context
 
 
@@ -209,7 +203,7 @@ def correct_game(request, slug, pk, number):
         )
         if done:
             return redirect(session)
-    names = dict(session.seats.values_list("player_id", "player__name"))
+    names = selectors.seat_names(session)
     initial = entries.form_from_payload(event.payload)
     context = {
         "session": session,

@@ -179,3 +179,13 @@ def test_the_table_and_settlement_pages_do_not_query_per_game(club, django_asser
     for tail, measured in few.items():
         with django_assert_max_num_queries(measured):
             assert client.get(page(session, tail)).status_code == 200
+
+
+def test_the_newcomer_list_offers_members_not_at_the_table_and_those_who_left(club):
+    session, p, director = table(club, names=("A", "B", "C", "D", "E"))
+    newcomer = MembershipFactory(club=club, player__name="Newcomer").player
+    services.leave(actor=director, session=session, player=p["E"])
+    html = signed_in(director).get(page(session)).content.decode()
+    offered = html.split('id="id_join"', 1)[1].split("</select>", 1)[0]
+    assert f'value="{newcomer.pk}"' in offered and f'value="{p["E"].pk}"' in offered
+    assert f'value="{p["A"].pk}"' not in offered
