@@ -4,6 +4,7 @@ event points, ladders."""
 from datetime import date
 
 from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -132,7 +133,7 @@ def _act(request, action, done: str) -> None:
 def ladder_join(request, slug, ladder):
     ladder = _ladder(request, slug, ladder)
     if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={ladder.get_absolute_url()}")
+        return redirect_to_login(ladder.get_absolute_url())  # back to the ladder page, not to this POST-only URL
     _act(
         request,
         lambda: ladder_services.join_ladder(actor=request.user, ladder=ladder),
@@ -145,7 +146,7 @@ def ladder_join(request, slug, ladder):
 def ladder_challenge(request, slug, ladder):
     ladder = _ladder(request, slug, ladder)
     if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={ladder.get_absolute_url()}")
+        return redirect_to_login(ladder.get_absolute_url())  # back to the ladder page, not to this POST-only URL
     raw = request.POST.get("defender", "")
     defender = None
     if raw.isdigit():

@@ -229,3 +229,13 @@ def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user
     points_services.set_event_scheme(actor=director_user, event=event, scheme="abt")
     html = "".join(panels.collect("event", request, event))
     assert "ABT factor pools" in html and f"/clubs/{club.slug}/events/summer-cup/points/" in html
+
+
+def test_signed_out_ladder_buttons_lead_to_sign_in_and_back_to_the_ladder(client, club, director_user):
+    from ratings import ladder_services
+
+    ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
+    for action in ("join", "challenge"):
+        response = client.post(f"/clubs/{club.slug}/ladders/club-ladder/{action}/")
+        assert response.status_code == 302
+        assert response["Location"] == f"/accounts/login/?next=/clubs/{club.slug}/ladders/club-ladder/"
