@@ -27,6 +27,18 @@ class WordField(serializers.ChoiceField):
         super().__init__(choices, **kwargs)
 
 
+class PlayerKeyedField(serializers.DictField):
+    """A JSON object keyed by player id (object keys are strings): the keys come out as ints."""
+
+    default_error_messages = {"key": "Key each value by a player id."}
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        if not all(str(key).isdigit() for key in values):
+            self.fail("key")
+        return {int(key): value for key, value in values.items()}
+
+
 SIDES = ["box", "team"]
 KINDS = ["single", "gammon", "backgammon"]
 
@@ -101,9 +113,10 @@ class ChouetteSessionCreateSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     stake_cents = serializers.IntegerField(min_value=1, max_value=1_000_000, default=100)
-    stakes = serializers.DictField(
+    stakes = PlayerKeyedField(
         child=serializers.IntegerField(min_value=1, max_value=1_000_000),
         required=False,
+        error_messages={"key": "Key each stake by a player id."},
         help_text="Per-player stakes in cents per point, by player id (others play at stake_cents).",
     )
     currency = serializers.CharField(max_length=3, default="EUR")
@@ -115,9 +128,10 @@ class ChouetteSessionCreateSerializer(serializers.Serializer):
 
 class ChouetteOrderInputSerializer(serializers.Serializer):
     order = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="By hand, box first.")
-    rolls = serializers.DictField(
+    rolls = PlayerKeyedField(
         child=serializers.IntegerField(min_value=1, max_value=12),
         required=False,
+        error_messages={"key": "Key each roll by a player id."},
         help_text="One round of rolls by player id: first everyone, then only the players still tied.",
     )
 
@@ -296,17 +310,12 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         club = values.pop("club")
         if not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
             raise serializers.ValidationError({"club": ["No such club."]})
-        stakes = {}
-        for key, value in (values.pop("stakes", None) or {}).items():
-            if not str(key).isdigit():
-                raise serializers.ValidationError({"stakes": ["Key each stake by a player id."]})
-            stakes[int(key)] = value
         session = services.create_session(
             actor=request.user,
             club=club,
             players=values["players"],
             stake_cents=values["stake_cents"],
-            stakes=stakes,
+            stakes=values.get("stakes"),
             rules=values.get("rules"),
             name=values["name"],
             currency=values["currency"],
@@ -324,11 +333,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if "order" in data.validated_data:
             session = services.set_order(actor=request.user, session=session, order=data.validated_data["order"])
         else:
-            rolls = {}
-            for key, value in data.validated_data["rolls"].items():
-                if not str(key).isdigit():
-                    raise serializers.ValidationError({"rolls": ["Key each roll by a player id."]})
-                rolls[int(key)] = value
+            rolls = data.validated_data["rolls"]
             session, ties = services.roll_for_order(actor=request.user, session=session, rolls=rolls)
         session.refresh_from_db()
         return Response({"session": ChouetteSessionDetailSerializer(session).data, "roll_again": ties})

@@ -1,6 +1,6 @@
 import pytest
 
-from chouette.models import LedgerEntry, SessionEvent, Transfer
+from chouette.models import LedgerEntry, Seat, SessionEvent, Transfer
 from tests.chouette.factories import table
 from tests.clubs.factories import MembershipFactory
 
@@ -227,3 +227,18 @@ def test_a_correction_that_makes_a_later_game_impossible_is_refused_naming_that_
     assert response.status_code == 400
     assert response.json()["game"] == ["Game 2 no longer fits after this change: A is not on the team this game."]
     assert SessionEvent.objects.get(session=session, game_number=1, is_current=True).version == 1  # unchanged
+
+
+def test_stakes_and_rolls_keyed_by_something_other_than_a_player_id_are_refused_naming_the_field(api_as, club):
+    players = [MembershipFactory(club=club, player__name=n).player for n in ("A", "B", "C")]
+    client = api_as(players[0].user)
+    ids = [p.pk for p in players]
+    body = {"club": club.slug, "players": ids, "stakes": {"anna": 300}}
+    response = client.post("/api/v1/chouette/sessions/", body, format="json")
+    assert response.status_code == 400 and response.json()["stakes"] == ["Key each stake by a player id."]
+    body["stakes"] = {str(ids[1]): 300}
+    session_id = client.post("/api/v1/chouette/sessions/", body, format="json").json()["id"]
+    assert Seat.objects.get(session_id=session_id, player=players[1]).stake_cents == 300
+    order = f"/api/v1/chouette/sessions/{session_id}/order/"
+    response = client.post(order, {"rolls": {"x": 3}}, format="json")
+    assert response.status_code == 400 and response.json()["rolls"] == ["Key each roll by a player id."]
