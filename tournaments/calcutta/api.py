@@ -506,10 +506,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def settle(self, request, pk=None):
-        calcutta = self.get_object()
-        if not calcutta.user_is_director(request.user):
-            self.permission_denied(request, message="Only a director of this event can do this.")
-        settlement = services.settle_calcutta(calcutta=calcutta)
+        settlement = services.resettle(actor=request.user, calcutta=self.get_object())
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(CalcuttaSettlementSerializer(settlement).data)

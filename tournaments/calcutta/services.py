@@ -672,6 +672,12 @@ def _same(current: Settlement | None, outcome: core.Settlement, places: Mapping)
     )
 
 
+def resettle(*, actor, calcutta: Calcutta) -> Settlement | None:
+    """A director settles again from the bracket now (the settlement page's button and the API's settle)."""
+    _require_director(actor, calcutta)
+    return settle_calcutta(calcutta=calcutta)
+
+
 @transaction.atomic
 def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
     """Settle (again) from the bracket as it stands. A new version replaces the current one when anything

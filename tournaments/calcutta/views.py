@@ -377,8 +377,7 @@ def settlement(request, pk):
 @login_required
 def settle(request, pk):
     calcutta = _calcutta(request, pk)
-    _require_director(request, calcutta)
-    if services.settle_calcutta(calcutta=calcutta) is None:
+    if services.resettle(actor=request.user, calcutta=calcutta) is None:
         calcutta.refresh_from_db()
         messages.error(
             request, calcutta.settlement_note or _("The Calcutta cannot be settled before the auction closes.")

@@ -1,6 +1,7 @@
 """The Calcutta API: the live board for everyone, bids with idempotency and 409s, directors' steps, settlement."""
 
 import pytest
+from django.test import Client
 
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
@@ -201,3 +202,15 @@ def test_no_input_gives_a_server_error(status, calcutta, flight, director_user, 
         ("auctioneer/step/", {"action": "x"}),
     ):
         assert pages.post(f"/calcuttas/{calcutta.pk}/{page}", body).status_code < 500, page
+
+
+def test_only_a_director_settles_again(running, director_user, member_user, api_as):
+    """Settling from the bracket on demand is a director's: a member is refused (page and API); before the auction
+    closes there is nothing to settle."""
+    refused = api_as(member_user).post(url(running, "settle"))
+    assert refused.status_code == 403
+    assert "Only a director" in refused.json()["detail"]
+    page = Client()
+    page.force_login(member_user)
+    assert page.post(f"/calcuttas/{running.pk}/settle/").status_code == 403
+    assert api_as(director_user).post(url(running, "settle")).status_code == 204
