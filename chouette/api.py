@@ -356,8 +356,8 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def games(self, request, pk=None):
         session = self.get_object()
         if request.method == "GET":
-            games = session.events.filter(is_current=True, kind="game").prefetch_related("ledger__player")
-            return Response(ChouetteGameSerializer(games.select_related("created_by"), many=True).data)
+            games = selectors.current_games(session).select_related("created_by").prefetch_related("ledger__player")
+            return Response(ChouetteGameSerializer(games, many=True).data)
         data = ChouetteGameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data

@@ -8,7 +8,15 @@ from chouette import entries
 from chouette.core import session as core
 from chouette.core import settlement as money_core
 from chouette.core.rules import Rules
-from chouette.models import ChouetteSession, LedgerEntry, SeatStatus, SessionEvent, SessionStatus, Transfer
+from chouette.models import (
+    ChouetteSession,
+    EventKind,
+    LedgerEntry,
+    SeatStatus,
+    SessionEvent,
+    SessionStatus,
+    Transfer,
+)
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 
@@ -100,9 +108,18 @@ def standings(session: ChouetteSession) -> list[dict]:
     return rows
 
 
+def current_games(session: ChouetteSession) -> QuerySet[SessionEvent]:
+    """The games as they stand (corrections in, retired versions out), in the order they were played."""
+    return session.events.filter(is_current=True, kind=EventKind.GAME)
+
+
+def current_game(session: ChouetteSession, number: int) -> SessionEvent | None:
+    return current_games(session).filter(game_number=number).first()
+
+
 def game_rows(session: ChouetteSession) -> list[dict]:
     """The current games, newest first, each with its ledger lines."""
-    events = {e.pk: e for e in session.events.filter(is_current=True, kind="game").select_related("created_by")}
+    events = {e.pk: e for e in current_games(session).select_related("created_by")}
     lines: dict[int, list] = {}
     for entry in session.ledger.select_related("player").order_by("-game_number", "id"):
         lines.setdefault(entry.game_number, []).append(entry)

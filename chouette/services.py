@@ -390,7 +390,7 @@ def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping,
     _require_status(session, SessionStatus.OPEN, _("Games are corrected while the session is open (not once settled)."))
     if not reason.strip():
         raise ValidationError({"reason": [_("Say why the game is corrected (it is kept in the history).")]})
-    old = session.events.filter(is_current=True, kind=EventKind.GAME, game_number=number).first()
+    old = selectors.current_game(session, number)
     if old is None:
         raise ValidationError({"number": [_("There is no game %(n)s in this session.") % {"n": number}]})
     entry = entries.entry_from_payload(game)

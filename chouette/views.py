@@ -184,7 +184,7 @@ def correct_game(request, slug, pk, number):
     session = _session(request, slug, pk)
     if not selectors.can_play(user=request.user, session=session):
         raise PermissionDenied(_("Only the players at this table and the club's directors can do this."))
-    event = session.events.filter(is_current=True, kind="game", game_number=number).first()
+    event = selectors.current_game(session, number)
     if event is None:
         raise Http404(_("No such game."))
     order = selectors.seating_before(session, number)
