@@ -239,23 +239,24 @@ def _insert_rated_rows(params: list[tuple]) -> None:
     are already what the columns take (ids, numbers, raw date-times)."""
     if not params:
         return
-    meta = RatedMatch._meta
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in RATED_MATCH_FIELDS)
-    head = f"INSERT INTO {quote(meta.db_table)} ({columns}) "
     if connection.vendor == "postgresql":
-        _insert_unnest(head, params)
+        _insert_unnest(_insert_head(RatedMatch, RATED_MATCH_FIELDS), params)
     else:
         _executemany(RatedMatch, RATED_MATCH_FIELDS, params)
 
 
-def _executemany(model, field_names: tuple[str, ...], params: list[tuple]) -> None:
-    """One INSERT statement run for every row in `params` (values as the columns take them)."""
+def _insert_head(model, field_names: tuple[str, ...]) -> str:
+    """'INSERT INTO table (col, …) ' for these fields of the model."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(model._meta.get_field(name).column) for name in field_names)
+    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
+
+
+def _executemany(model, field_names: tuple[str, ...], params: list[tuple]) -> None:
+    """One INSERT statement run for every row in `params` (values as the columns take them)."""
     marks = ", ".join(["%s"] * len(field_names))
     with connection.cursor() as cursor:
-        cursor.executemany(f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})", params)
+        cursor.executemany(_insert_head(model, field_names) + f"VALUES ({marks})", params)
 
 
 PG_TYPES = ("bigint", "timestamptz", "bigint", "bigint", "bigint", "integer", "double precision",
