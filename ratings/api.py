@@ -231,7 +231,7 @@ class SeasonListView(APIView):
 
     @extend_schema(responses=SeasonSerializer(many=True), summary="A club's seasons")
     def get(self, request, slug):
-        return Response(SeasonSerializer(ClubSeason.objects.filter(club=_club(request, slug)), many=True).data)
+        return Response(SeasonSerializer(selectors.club_seasons(club=_club(request, slug)), many=True).data)
 
     @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer}, summary="Add a season (directors)")
     def post(self, request, slug):

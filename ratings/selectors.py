@@ -180,6 +180,10 @@ LEADERBOARD_ORDERS = {
 }
 
 
+def club_seasons(*, club) -> list[ClubSeason]:
+    return list(ClubSeason.objects.filter(club=club))
+
+
 def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = None, order: str = "points"):
     """Standings of a club: club-pool rating, event points (by season and scheme), matches and win share in the
     season. Five queries whatever the number of players."""

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as club_selectors
 from core.web import attempt
 from ratings import ladder_services, points_services, selectors, services
-from ratings.models import ClubSeason, Ladder, PointsScheme
+from ratings.models import Ladder, PointsScheme
 
 
 def _club_from_query(request):
@@ -77,7 +77,7 @@ def head_to_head(request, pk, other):
 
 def leaderboard(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    seasons = list(ClubSeason.objects.filter(club=club))
+    seasons = selectors.club_seasons(club=club)
     season = None
     if request.GET.get("season"):
         season = next((s for s in seasons if str(s.pk) == request.GET["season"]), None)
