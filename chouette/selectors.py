@@ -117,11 +117,16 @@ def current_game(session: ChouetteSession, number: int) -> SessionEvent | None:
     return current_games(session).filter(game_number=number).first()
 
 
-def game_rows(session: ChouetteSession) -> list[dict]:
-    """The current games, newest first, each with its ledger lines."""
-    events = {e.pk: e for e in current_games(session).select_related("created_by")}
+def game_rows(session: ChouetteSession, *, last: int | None = None) -> list[dict]:
+    """The current games, newest first, each with its ledger lines; only the `last` few when given (the live
+    table shows 20 and is rendered on every change: it need not load the whole night's ledger)."""
+    games, ledger = current_games(session), session.ledger.all()
+    if last is not None:
+        games = games.filter(game_number__gt=session.games_played - last)
+        ledger = ledger.filter(game_number__gt=session.games_played - last)
+    events = {e.pk: e for e in games.select_related("created_by")}
     lines: dict[int, list] = {}
-    for entry in session.ledger.select_related("player").order_by("-game_number", "id"):
+    for entry in ledger.select_related("player").order_by("-game_number", "id"):
         lines.setdefault(entry.game_number, []).append(entry)
     return [
         {"number": number, "event": events.get(rows[0].event_id), "lines": rows}

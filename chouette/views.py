@@ -104,7 +104,7 @@ def _table_context(request, session) -> dict:
         "rules": rules,
         "standings": standings,
         "seated": seated,
-        "games": selectors.game_rows(session)[:20],
+        "games": selectors.game_rows(session, last=20),
         "cash_outs": list(selectors.cash_outs(session)),
         "can_play": can_play,
         "is_open": session.status == SessionStatus.OPEN,

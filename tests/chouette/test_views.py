@@ -3,7 +3,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from chouette import services
+from chouette import selectors, services
 from chouette.models import LedgerEntry, SessionEvent
 from clubs.models import Player
 from tests.chouette.factories import table
@@ -189,3 +189,14 @@ def test_the_newcomer_list_offers_members_not_at_the_table_and_those_who_left(cl
     offered = html.split('id="id_join"', 1)[1].split("</select>", 1)[0]
     assert f'value="{newcomer.pk}"' in offered and f'value="{p["E"].pk}"' in offered
     assert f'value="{p["A"].pk}"' not in offered
+
+
+def test_the_live_table_lists_the_last_twenty_games_without_loading_the_older_ones(club):
+    session, p, director = table(club)
+    for _ in range(23):
+        services.record_game(actor=director, session=session, game={"winner": "team"})
+    session.refresh_from_db()
+    rows = selectors.game_rows(session, last=20)
+    assert [row["number"] for row in rows] == list(range(23, 3, -1))
+    assert rows == selectors.game_rows(session)[:20]
+    assert all(len(row["lines"]) == 4 and row["event"].game_number == row["number"] for row in rows)
