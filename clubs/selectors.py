@@ -35,6 +35,20 @@ def is_club_director(*, user, club: Club) -> bool:
     return has_club_role(user=user, club=club, at_least=Role.DIRECTOR)
 
 
+def directed_clubs(*, user) -> QuerySet[Club]:
+    """The clubs the user directs (an active director or admin; every club for a superuser): where they create
+    matches, events and Calcuttas."""
+    clubs = Club.objects.all()
+    if getattr(user, "is_superuser", False):
+        return clubs
+    if not getattr(user, "is_authenticated", False):
+        return clubs.none()
+    directs = Membership.objects.filter(
+        club=OuterRef("pk"), player__user=user, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN]
+    )
+    return clubs.filter(Exists(directs))
+
+
 def visible_clubs(*, user) -> QuerySet[Club]:
     """Public clubs for everyone; private ones only to their members (and superusers)."""
     clubs = Club.objects.all()

@@ -68,20 +68,6 @@ def visible_events(*, user):
     return visible.filter(Q(is_public=True) | Exists(member) | Q(directors=user)).distinct()
 
 
-def directed_clubs(*, user) -> list:
-    """The clubs where the user is an active director or admin: where they may create events."""
-    from clubs.models import Club, Role
-
-    if not getattr(user, "is_authenticated", False):
-        return []
-    directed = Club.objects.filter(
-        memberships__player__user=user,
-        memberships__is_active=True,
-        memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
-    )
-    return list(directed.distinct())
-
-
 def event_for(*, user, club_slug: str, slug: str):
     """The event at this club with this short name, if the user may see it (else None)."""
     return visible_events(user=user).filter(club__slug=club_slug, slug=slug).first()

@@ -34,7 +34,7 @@ def _flight(request, club, slug, flight):
 
 def event_list(request):
     events = selectors.visible_events(user=request.user).order_by("-starts_on", "name")[:100]
-    clubs = selectors.directed_clubs(user=request.user)
+    clubs = list(club_selectors.directed_clubs(user=request.user))
     form = EventForm(request.POST or None, clubs=clubs) if clubs else None
     if request.method == "POST":
         if form is None:

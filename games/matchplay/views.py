@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubs import selectors as club_selectors
-from clubs.models import Role
 from core.web import attempt
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
@@ -187,13 +186,7 @@ def lateness(request, pk):
 def create_match(request):
     """Directors create matches at their clubs; players create casual matches they play in."""
     players = club_selectors.visible_players(user=request.user).order_by("name", "id")
-    clubs = club_selectors.visible_clubs(user=request.user)
-    if not request.user.is_superuser:
-        clubs = clubs.filter(
-            memberships__player__user=request.user,
-            memberships__is_active=True,
-            memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
-        )
+    clubs = club_selectors.directed_clubs(user=request.user)
     own = club_selectors.player_for_user(request.user)
     if request.method == "POST":
         form = MatchForm(request.POST, players=players, clubs=clubs)

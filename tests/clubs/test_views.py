@@ -1,7 +1,9 @@
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from clubs.models import Membership
+from clubs.selectors import directed_clubs
 from tests.clubs.factories import ClubFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +83,12 @@ def test_api_docs_page_is_served_without_cdn(client):
 def test_health_reports_database(client):
     data = client.get("/health/").json()
     assert data["database"] in ("sqlite", "postgresql")
+
+
+def test_directed_clubs_are_the_clubs_a_user_directs_or_administers(club, admin_user, director_user, member_user):
+    other = ClubFactory()
+    MembershipFactory(club=other, player=director_user.player, role="player")
+    assert list(directed_clubs(user=director_user)) == [club]
+    assert list(directed_clubs(user=admin_user)) == [club]
+    assert list(directed_clubs(user=member_user)) == []
+    assert list(directed_clubs(user=AnonymousUser())) == []

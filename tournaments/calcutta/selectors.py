@@ -49,17 +49,12 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
 
 def flights_to_start(*, user) -> QuerySet:
     """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
-    from clubs.models import Role
     from tournaments.models import Flight
 
     flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
     if user.is_superuser:
         return flights
-    directs_club = Q(
-        event__club__memberships__player__user=user,
-        event__club__memberships__is_active=True,
-        event__club__memberships__role__in=[Role.DIRECTOR, Role.ADMIN],
-    )
+    directs_club = Q(event__club__in=club_selectors.directed_clubs(user=user))
     return flights.filter(Q(event__directors=user) | directs_club).distinct()
 
 
