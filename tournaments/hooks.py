@@ -13,25 +13,9 @@ event finishes. Read `tournaments.selectors.flight_placements(flight=flight)` an
 A callback that raises aborts the change.
 """
 
-from collections.abc import Callable
+from core.hooks import Hook
 
-FlightCallback = Callable[[object], None]
-
-_callbacks: list[FlightCallback] = []
-
-
-def on_flight_results_changed(callback: FlightCallback) -> FlightCallback:
-    """Register `callback(flight)`; usable as a decorator. Registering the same function twice is a no-op."""
-    if callback not in _callbacks:
-        _callbacks.append(callback)
-    return callback
-
-
-def remove_flight_callback(callback: FlightCallback) -> None:
-    if callback in _callbacks:
-        _callbacks.remove(callback)
-
-
-def flight_results_changed(flight) -> None:
-    for callback in list(_callbacks):
-        callback(flight)
+# Called as flight_results_changed(flight).
+flight_results_changed = Hook()
+on_flight_results_changed = flight_results_changed.register
+remove_flight_callback = flight_results_changed.remove

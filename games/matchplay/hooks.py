@@ -12,25 +12,9 @@ that raises aborts the confirmation. `report.outcome` says what happened (an ann
 and no winner); `match` already carries the new denormalised result.
 """
 
-from collections.abc import Callable
+from core.hooks import Hook
 
-ResultCallback = Callable[[object, object], None]
-
-_callbacks: list[ResultCallback] = []
-
-
-def on_result_confirmed(callback: ResultCallback) -> ResultCallback:
-    """Register `callback(match, report)`; usable as a decorator. Registering the same function twice is a no-op."""
-    if callback not in _callbacks:
-        _callbacks.append(callback)
-    return callback
-
-
-def remove_result_callback(callback: ResultCallback) -> None:
-    if callback in _callbacks:
-        _callbacks.remove(callback)
-
-
-def result_confirmed(match, report) -> None:
-    for callback in list(_callbacks):
-        callback(match, report)
+# Called as result_confirmed(match, report).
+result_confirmed = Hook()
+on_result_confirmed = result_confirmed.register
+remove_result_callback = result_confirmed.remove

@@ -18,7 +18,7 @@ REPORT_AND_ADVANCE_MAX = 45  # measured 42 incl. match play and ratings; equal f
 @pytest.fixture
 def only_our_flight_callbacks(monkeypatch):
     """Other apps' reactions (points, Calcutta) are theirs to bound; count the bracket's own work."""
-    monkeypatch.setattr(hooks, "_callbacks", [])
+    monkeypatch.setattr(hooks.flight_results_changed, "_callbacks", [])
 
 
 def queries_for_one_result(club, director, n):

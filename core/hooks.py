@@ -1,0 +1,23 @@
+"""A signal-free extension point: one app calls a hook inside its transaction, other apps register callbacks
+with it (so a callback's writes commit or roll back together with the change, and one that raises aborts it)."""
+
+from collections.abc import Callable
+
+
+class Hook:
+    def __init__(self) -> None:
+        self._callbacks: list[Callable[..., None]] = []
+
+    def register(self, callback: Callable[..., None]) -> Callable[..., None]:
+        """Register `callback`; usable as a decorator. Registering the same function twice is a no-op."""
+        if callback not in self._callbacks:
+            self._callbacks.append(callback)
+        return callback
+
+    def remove(self, callback: Callable[..., None]) -> None:
+        if callback in self._callbacks:
+            self._callbacks.remove(callback)
+
+    def __call__(self, *args) -> None:
+        for callback in list(self._callbacks):
+            callback(*args)
