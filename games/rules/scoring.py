@@ -25,10 +25,11 @@ KIND_MULTIPLIER = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 
 class ScoringError(ValueError):
     """A result the rules do not allow. `code` is stable for programs, the message is for people."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, **params: int):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params = params  # the numbers in the message, for a translated text
 
 
 def is_cube_value(value: int) -> bool:
@@ -164,21 +165,110 @@ class MatchState:
         )
 
 
-def check_final_score(*, length: int, scores: tuple[int, int]) -> None:
-    """A final score is reachable when exactly one player reached the length and the other stayed below it."""
-    if length < 1:
-        raise ScoringError("bad_length", "A match is played to at least 1 point.")
+def is_game_value(points: int, *, cube_allowed: bool = True) -> bool:
+    """Can one game be worth `points`? 1, 2 or 3 times a cube of 1, 2, 4, …; without a cube (the Crawford game)
+    only 1, 2 or 3. A drop or a resignation pays one of these amounts too."""
+    return any(
+        points % multiplier == 0 and is_cube_value(points // multiplier) and (cube_allowed or points == multiplier)
+        for multiplier in KIND_MULTIPLIER.values()
+    )
+
+
+def game_values_between(low: int, high: int) -> list[int]:
+    """The amounts a game can be worth from `low` to `high`, smallest first (a handful: they double)."""
+    values = {m << k for m in KIND_MULTIPLIER.values() for k in range(max(high, 1).bit_length())}
+    return sorted(v for v in values if low <= v <= high)
+
+
+def _nearest_game_values(low: int, high: int) -> tuple[int, int]:
+    """The largest game value below `low` and the smallest above `high` (low >= 2)."""
+    below = game_values_between(1, low - 1)[-1]
+    return below, game_values_between(high + 1, 2 * high + 2)[0]
+
+
+def _oriented(winner: int, winner_score: int, loser_score: int) -> tuple[int, int]:
+    return (winner_score, loser_score) if winner == 0 else (loser_score, winner_score)
+
+
+def check_final_score(
+    *, length: int, scores: tuple[int, int], start: tuple[int, int] = (0, 0), crawford_rule: bool = True
+) -> int:
+    """Refuse a final score no legal sequence of games reaches from `start`; returns the winning side.
+
+    Why this is exact without enumerating games: scores only grow, and a game worth 1 is always legal, so every
+    score below the length on both sides is reachable one point at a time. What can fail is the last game:
+    the match ends the moment the winner reaches the length, so that game starts at (w, loser's final score)
+    with the winner's w below the length, and it must be worth exactly the rest. A game is worth 1, 2 or 3 times
+    the cube (is_game_value), and only 1, 2 or 3 when it is the Crawford game. It is the Crawford game only when
+    no path to that score passes an earlier score with someone at length − 1: the first such score is followed by
+    the Crawford game, so any later one is post-Crawford (MatchState.at_score knows the rest).
+    """
+    first = MatchState.at_score(length=length, scores=start, crawford_rule=crawford_rule)
+    if first.is_over:
+        raise ScoringError(
+            "start_decided", f"A match that starts at {start[0]}–{start[1]} is decided before its first game."
+        )
     a, b = scores
     if a < 0 or b < 0:
         raise ScoringError("bad_score", "A score cannot be negative.")
     if a >= length and b >= length:
         raise ScoringError(
-            "unreachable_score",
-            f"{a}–{b} cannot be a final score of a {length}-point match: the match ends as soon as one player "
-            f"reaches {length}, so the loser must have fewer than {length}.",
-        )
+            "loser_at_length",
+            f"In a {length}-point match the loser can have at most {length - 1} points: the match ends as soon as "
+            f"one player reaches {length}, so {a}–{b} cannot be a final score.",
+            a=a, b=b, length=length, most=length - 1,
+        )  # fmt: skip
     if a < length and b < length:
         raise ScoringError(
             "match_unfinished",
             f"{a}–{b} is not a final score of a {length}-point match: one player must reach {length}.",
+            a=a, b=b, length=length,
+        )  # fmt: skip
+    winner = 0 if a >= length else 1
+    loser = 1 - winner
+    if scores[loser] < start[loser]:
+        raise ScoringError(
+            "below_start",
+            f"{a}–{b} cannot be the final score: player {'AB'[loser]} starts this match with {start[loser]} points "
+            "and a player never loses points.",
+            a=a, b=b, side=loser, start=start[loser],
+        )  # fmt: skip
+    final, lost = scores[winner], scores[loser]
+    least, most = final - (length - 1), final - start[winner]
+    crawford_blocked: tuple[tuple[int, int], int] | None = None
+    for points in game_values_between(least, most):
+        before = final - points
+        # Did some path pass an earlier score with someone at length − 1? Then the Crawford game is behind us.
+        crawford_played = (before == length - 1 and lost > start[loser]) or (
+            lost == length - 1 and before > start[winner]
         )
+        state = MatchState.at_score(
+            length=length,
+            scores=_oriented(winner, before, lost),
+            crawford_rule=crawford_rule,
+            crawford_played=crawford_played,
+        )
+        if is_game_value(points, cube_allowed=state.cube_allowed):
+            return winner
+        if crawford_blocked is None:
+            crawford_blocked = (state.scores, points)
+    if crawford_blocked is not None:
+        (before_a, before_b), points = crawford_blocked
+        raise ScoringError(
+            "crawford_no_cube",
+            f"{a}–{b} cannot be the final score of this {length}-point match: only a game worth {points} points "
+            f"from {before_a}–{before_b} would end it there, but at {before_a}–{before_b} the next game is the "
+            "Crawford game, played without the cube, so it is worth 1, 2 or 3 points. No other score before the "
+            "last game works: a game is worth 1, 2 or 3 times the cube (1, 2, 4, 8, …).",
+            a=a, b=b, length=length, before_a=before_a, before_b=before_b, points=points,
+        )  # fmt: skip
+    below, above = _nearest_game_values(least, most)
+    raise ScoringError(
+        "no_deciding_game",
+        f"{a}–{b} cannot be the final score of this {length}-point match: before the last game the winner had "
+        f"at least {start[winner]} and at most {length - 1} points, so that game would have been worth "
+        f"{least} to {most} points. A game is worth 1, 2 or 3 times the cube (1, 2, 4, 8, …), so {below} or "
+        f"{above} come closest. Check the score for a typo.",
+        a=a, b=b, length=length, side=winner, low=start[winner], high=length - 1, least=least, most=most,
+        below=below, above=above,
+    )  # fmt: skip

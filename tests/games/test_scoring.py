@@ -1,5 +1,7 @@
+import functools
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.scoring import GameKind, MatchState, ScoringError, check_final_score, game_points
@@ -63,11 +65,89 @@ def test_at_score_knows_the_crawford_game_is_next():
     assert MatchState.at_score(length=7, scores=(6, 3), crawford_played=True).post_crawford
 
 
-@pytest.mark.parametrize("scores, code", [((7, 7), "unreachable_score"), ((3, 6), "match_unfinished")])
-def test_unreachable_final_scores(scores, code):
+@pytest.mark.parametrize(
+    "length, scores, start, crawford, code, words",
+    [
+        (7, (7, 7), (0, 0), True, "loser_at_length", "In a 7-point match the loser can have at most 6 points"),
+        (7, (3, 6), (0, 0), True, "match_unfinished", "one player must reach 7"),
+        (5, (21, 0), (0, 0), True, "no_deciding_game", "worth 17 to 21 points"),
+        (11, (111, 3), (0, 0), True, "no_deciding_game", "so 96 or 128 come closest"),
+        (5, (21, 0), (2, 0), True, "no_deciding_game", "at least 2 and at most 4 points, so that game would"),
+        (2, (5, 0), (0, 0), True, "crawford_no_cube", "worth 4 points from 1–0"),
+        (2, (0, 7), (0, 0), True, "crawford_no_cube", "worth 6 points from 0–1"),
+        (5, (5, 1), (0, 2), True, "below_start", "player B starts this match with 2 points"),
+    ],
+)
+def test_unreachable_final_scores_say_why(length, scores, start, crawford, code, words):
     with pytest.raises(ScoringError) as error:
-        check_final_score(length=7, scores=scores)
-    assert error.value.code == code
+        check_final_score(length=length, scores=scores, start=start, crawford_rule=crawford)
+    assert error.value.code == code and words in error.value.message
+
+
+@pytest.mark.parametrize(
+    "length, scores, start, crawford",
+    [
+        (5, (8, 0), (0, 0), True),  # 2–0, then a backgammon on a 2-cube
+        (5, (7, 0), (0, 0), True),  # 4–0, then a backgammon in the Crawford game
+        (2, (5, 0), (0, 0), False),  # 1–0, then a gammon on a 2-cube: no Crawford game to stop it
+        (2, (5, 1), (0, 0), True),  # 1–0, the trailer wins the Crawford game, then a gammon on a 2-cube
+        (11, (11, 3), (0, 0), True),
+        (1, (8, 0), (0, 0), True),  # a dead cube turned anyway is legal
+        (5, (5, 4), (2, 0), True),
+    ],
+)
+def test_reachable_final_scores_are_accepted(length, scores, start, crawford):
+    assert check_final_score(length=length, scores=scores, start=start, crawford_rule=crawford) == (
+        0 if scores[0] >= length else 1
+    )
+
+
+def _game_values(state: MatchState, most: int) -> set[int]:
+    """Every amount the next game can be worth (up to `most`): any kind on any cube, the cube at 1 in the
+    Crawford game, as the scoresheet allows."""
+    cubes = [1 << k for k in range(most.bit_length())] if state.cube_allowed else [1]
+    kinds = (GameKind.SINGLE, GameKind.GAMMON, GameKind.BACKGAMMON)
+    values = {game_points(kind=kind, cube=cube) for kind in kinds for cube in cubes}
+    return {v for v in values if v <= most}
+
+
+@functools.cache
+def brute_force_finals(length: int, crawford: bool, start: tuple[int, int], bound: int) -> frozenset:
+    """Every final score with the winner at most `bound`, found by playing every legal game from every score."""
+    first = MatchState.at_score(length=length, scores=start, crawford_rule=crawford)
+    seen = {(first.scores, first.crawford_game, first.crawford_done)}
+    todo, finals = [first], set()
+    while todo:
+        state = todo.pop()
+        for winner in (0, 1):
+            for points in _game_values(state, bound - state.scores[winner]):
+                after = state.after_game(winner=winner, points=points)
+                key = (after.scores, after.crawford_game, after.crawford_done)
+                if after.is_over:
+                    finals.add(after.scores)
+                elif key not in seen:
+                    seen.add(key)
+                    todo.append(after)
+    return frozenset(finals)
+
+
+@settings(max_examples=60, deadline=None)
+@given(length=st.integers(1, 25), crawford=st.booleans(), data=st.data())
+def test_a_final_score_is_accepted_exactly_when_some_sequence_of_games_reaches_it(length, crawford, data):
+    half = length // 2  # more penalty points than half the length forfeit the match
+    start = (data.draw(st.integers(0, half), "start A"), data.draw(st.integers(0, half), "start B"))
+    bound = 2 * length + 30
+    finals = brute_force_finals(length, crawford, start, bound)
+    assert finals  # a single point at a time always ends the match
+    for a in range(bound + 1):
+        for b in range(bound + 1):
+            try:
+                winner = check_final_score(length=length, scores=(a, b), start=start, crawford_rule=crawford)
+            except ScoringError as error:
+                assert (a, b) not in finals, f"{a}–{b} was refused ({error.code}) but is reachable"
+            else:
+                assert (a, b) in finals, f"{a}–{b} was accepted but no sequence of games reaches it"
+                assert (a, b)[winner] >= length
 
 
 @given(
