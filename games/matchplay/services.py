@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from core.api import Conflict
-from games.matchplay import hooks
+from games.matchplay import hooks, messages
 from games.matchplay import state as core
 from games.models.matches import (
     Match,
@@ -44,8 +44,8 @@ def _lock_match(match: Match) -> Match:
     return Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
 
 
-def _scoring_error(field: str, exc: ScoringError) -> ValidationError:
-    return ValidationError({field: [exc.message]})
+def _scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
+    return ValidationError({field: [messages.readable(exc, match)]})
 
 
 def _require_participant_or_director(actor, match: Match) -> None:
@@ -162,7 +162,7 @@ def record_game(
         _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
     except ScoringError as exc:
         raise _scoring_error(
-            "cube" if exc.code in ("cube_in_crawford_game", "bad_cube") else "winner_side", exc
+            "cube" if exc.code in ("cube_in_crawford_game", "bad_cube") else "winner_side", exc, match
         ) from exc
     except ValueError:
         raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
@@ -201,16 +201,33 @@ def undo_last_game(*, actor, match: Match) -> None:
 
 
 def later_match_started(match: Match) -> bool:
-    """Has either player started a match after this one finished? Then only a director may correct it."""
+    """Has either player started a match after this one finished? Then only a director may correct it.
+
+    A match reported by final score gets its start from the report; one stored before reports set a start has
+    none, and its finish stands in for it."""
     since = match.finished_at or match.started_at
     if since is None:
         return False
     players = [match.player_a_id, match.player_b_id]
     return (
         Match.objects.exclude(pk=match.pk)
-        .filter(Q(player_a__in=players) | Q(player_b__in=players), started_at__gt=since)
+        .filter(Q(player_a__in=players) | Q(player_b__in=players))
+        .filter(Q(started_at__gt=since) | Q(started_at__isnull=True, finished_at__gt=since))
         .exists()
     )
+
+
+LATE_CORRECTION = gettext_lazy(
+    "A later match of one of the players has started, so players can no longer correct this result: "
+    "ask a director to override it."
+)
+
+
+def _refuse_late_correction(match: Match) -> None:
+    """A player's correction (a new version after a confirmed one) is refused once a later match has started:
+    what followed may depend on this result, so a director decides (and what followed is recomputed)."""
+    if match.reports.filter(confirmed=True).exists() and later_match_started(match):
+        raise Conflict(LATE_CORRECTION)
 
 
 def _result_from_input(
@@ -239,7 +256,7 @@ def _result_from_input(
         try:
             final = scoresheet_state(match, games)
         except ScoringError as exc:
-            raise _scoring_error("games", exc) from exc
+            raise _scoring_error("games", exc, match) from exc
         if not final.is_over:
             raise ValidationError(
                 {
@@ -258,9 +275,11 @@ def _result_from_input(
         if scores is None:
             raise ValidationError({"scores": [_("Give the final score of both players.")]})
         try:
-            side = core.check_reported_score(length=match.length, scores=scores, penalties=penalties)
+            side = core.check_reported_score(
+                length=match.length, scores=scores, penalties=penalties, crawford_rule=match.crawford_rule
+            )
         except ScoringError as exc:
-            raise _scoring_error("scores", exc) from exc
+            raise _scoring_error("scores", exc, match) from exc
         return side, tuple(scores), []
     if method == ReportMethod.RECORD:
         if verdict is None:
@@ -273,7 +292,7 @@ def _result_from_input(
                 scores=scores,
             )
         except ScoringError as exc:
-            raise _scoring_error("game_record", exc) from exc
+            raise _scoring_error("game_record", exc, match) from exc
         return (0 if ordered[0] >= match.length else 1), ordered, list(verdict.get("games") or [])
     raise ValidationError(
         {"method": [_("Report game by game, a final score, a game record, or a result without play.")]}
@@ -330,15 +349,18 @@ def submit_report(
     if role == ReporterRole.PLAYER:
         if match.status == MatchStatus.ABANDONED and match.outcome == MatchOutcome.ANNULLED:
             raise Conflict(_("A director annulled this match; only a director can give it a result now."))
-        if match.reports.filter(confirmed=True).exists() and later_match_started(match):
-            raise PermissionDenied(
-                _("A later match of one of the players has started: only a director can correct this result now.")
-            )
+        _refuse_late_correction(match)
     if game_record_id is not None and verdict is None:
         verdict = _record_verdict(actor=actor, match=match, game_record_id=game_record_id)
     side, final, games = _result_from_input(
         match, method=method, outcome=outcome, scores=scores, winner_side=winner_side, verdict=verdict
     )
+    if final is not None and match.started_at is None:
+        # A played result means the match started; without this, a match reported by final score has no start
+        # and "a later match has started" is never seen for the match before it. It cannot have started after
+        # it finished, nor after this report.
+        match.started_at = match.finished_at or timezone.now()
+        match.save(update_fields=["started_at"])
     if outcome == MatchOutcome.PLAYED and (match.penalty_a or match.penalty_b):
         outcome = MatchOutcome.LATENESS
     version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
@@ -402,6 +424,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
             raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
         if report.submitted_by_id == actor.pk:
             raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
+        _refuse_late_correction(match)
     if report.retired:
         raise Conflict(_("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version})
     _confirm(match=match, report=report, actor=actor)
@@ -466,7 +489,7 @@ def record_lateness(
     try:
         penalty = core.lateness_penalty(minutes_late)
     except ScoringError as exc:
-        raise _scoring_error("minutes_late", exc) from exc
+        raise _scoring_error("minutes_late", exc, match) from exc
     if core.lateness_forfeits(penalty=penalty, length=match.length):
         submit_report(
             actor=actor,

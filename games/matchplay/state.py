@@ -141,19 +141,13 @@ def describe(state: MatchState) -> dict[str, Any]:
 # --- final score only ----------------------------------------------------------------------------------------
 
 
-def check_reported_score(*, length: int, scores: tuple[int, int], penalties: tuple[int, int] = (0, 0)) -> int:
-    """Check a final score typed in; returns the winning side. A player cannot end below the points the
-    opponent's lateness gave them."""
-    check_final_score(length=length, scores=scores)
-    head_start = (penalties[1], penalties[0])
-    for side in (0, 1):
-        if scores[side] < head_start[side]:
-            raise ScoringError(
-                "below_penalty_points",
-                f"{scores[0]}–{scores[1]} is not reachable: player {'AB'[side]} started with {head_start[side]} "
-                "penalty points.",
-            )
-    return 0 if scores[0] >= length else 1
+def check_reported_score(
+    *, length: int, scores: tuple[int, int], penalties: tuple[int, int] = (0, 0), crawford_rule: bool = True
+) -> int:
+    """Check a final score typed in; returns the winning side. The match starts at the points the opponents'
+    lateness gave each player, and the score must follow from there by legal games (check_final_score)."""
+    start = start_state(length=length, crawford_rule=crawford_rule, penalties=penalties)
+    return check_final_score(length=length, scores=scores, start=start.scores, crawford_rule=crawford_rule)
 
 
 # --- a verified game record ----------------------------------------------------------------------------------
@@ -209,7 +203,9 @@ def compare_record(
         raise ScoringError(
             "record_disagrees", "The game record does not match the report: " + "; ".join(problems) + "."
         )
-    check_final_score(length=length, scores=ordered)
+    # The verifier checked every game; a record may start mid-match and its Crawford setting is its own, so only
+    # refuse what no match of this length can end at (reachable from any start without Crawford means from 0–0).
+    check_final_score(length=length, scores=ordered, crawford_rule=False)
     return ordered
 
 

@@ -1,6 +1,7 @@
 """The match-play API: visibility, permissions, reporting workflow and errors as 400/403/409, and the schema."""
 
 import pytest
+from django.utils import translation
 
 from games.matchplay import services
 from games.models.matches import MatchStatus
@@ -70,6 +71,45 @@ def test_outsider_and_anonymous_cannot_report(api, api_as, match, outsider_user)
 def test_unreachable_score_is_400_with_the_reason(api_as, match, user_a):
     response = api_as(user_a).post(url(match, "reports"), {"method": "final_score", "score_a": 4, "score_b": 2})
     assert response.status_code == 400 and "one player must reach 5" in response.json()["scores"][0]
+
+
+def test_impossible_final_scores_are_400_with_the_reason_in_english_and_german(api_as, match, user_a, director_user):
+    client = api_as(user_a)
+    body = {"method": "final_score", "score_a": 21, "score_b": 0}
+    response = client.post(url(match, "reports"), body, format="json")
+    assert response.status_code == 400
+    assert "would have been worth 17 to 21 points" in response.json()["scores"][0]
+    with translation.override("en"):  # the request switches this thread to German; leave it as it was
+        german = client.post(url(match, "reports"), body, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 400
+    assert "hätte dieses Spiel 17 bis 21 Punkte wert sein müssen" in german.json()["scores"][0]
+    eleven = MatchFactory(club=match.club, player_a=match.player_a, player_b=match.player_b, length=11)
+    typo = client.post(url(eleven, "reports"), {"method": "final_score", "score_a": 111, "score_b": 3}, format="json")
+    assert typo.status_code == 400 and "96 or 128 come closest" in typo.json()["scores"][0]
+    override = api_as(director_user).post(
+        url(eleven, "override"), {"method": "final_score", "score_a": 111, "score_b": 3}
+    )
+    assert override.status_code == 400 and "Check the score for a typo" in override.json()["scores"][0]
+    assert (
+        client.post(url(eleven, "reports"), {"method": "final_score", "score_a": 11, "score_b": 3}).status_code == 201
+    )
+    assert not match.reports.exists() and eleven.reports.count() == 1
+
+
+def test_a_final_score_report_starts_the_match_and_a_late_correction_is_refused_at_the_report(
+    api_as, match, user_a, user_b
+):
+    score = {"method": "final_score", "score_a": 5, "score_b": 1}
+    assert api_as(user_a).post(url(match, "reports"), score, format="json").status_code == 201
+    assert api_as(user_a).get(url(match)).json()["started_at"] is not None
+    assert api_as(user_b).post(url(match, "confirm"), {"version": 1}, format="json").status_code == 200
+    # Player A's next match, reported by final score as well (and not confirmed yet): it has started.
+    later = MatchFactory(club=match.club, player_a=match.player_a, player_b=MembershipFactory(club=match.club).player)
+    assert api_as(user_a).post(url(later, "reports"), score, format="json").status_code == 201
+    correction = api_as(user_b).post(url(match, "reports"), score | {"score_b": 4}, format="json")
+    assert correction.status_code == 409 and "ask a director to override it" in correction.json()["detail"]
+    detail = api_as(user_b).get(url(match)).json()
+    assert (detail["score_a"], detail["score_b"]) == (5, 1) and match.reports.count() == 1
 
 
 def test_confirming_a_replaced_version_is_409(api_as, match, user_a, user_b):

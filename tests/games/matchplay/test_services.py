@@ -66,8 +66,27 @@ def test_report_from_unfinished_scoresheet_is_refused(match, user_a):
 def test_unreachable_final_score_is_refused_and_nothing_is_written(match, user_a):
     with pytest.raises(ValidationError) as exc:
         report_score(user_a, match, 5, 5)
-    assert "the loser must have fewer than 5" in exc.value.message_dict["scores"][0]
-    assert not MatchReport.objects.exists()
+    assert "In a 5-point match the loser can have at most 4 points" in exc.value.message_dict["scores"][0]
+    with pytest.raises(ValidationError) as exc:
+        report_score(user_a, match, 21, 0)
+    message = exc.value.message_dict["scores"][0]
+    assert f"before the last game {match.player_a.name} had at least 0 and at most 4 points" in message
+    assert "worth 17 to 21 points" in message and "16 or 24 come closest" in message
+    match.refresh_from_db()
+    assert not MatchReport.objects.exists() and match.started_at is None
+
+
+def test_every_final_score_path_refuses_an_unreachable_score(match, user_a, director_user):
+    """A player's report, a director's override and a score starting from penalty points all use the same rule."""
+    with pytest.raises(ValidationError, match="come closest"):
+        services.submit_report(actor=director_user, match=match, method="final_score", scores=(0, 21), as_director=True)
+    services.record_lateness(actor=director_user, match=match, late_side=1, minutes_late=10)  # A starts at 2
+    with pytest.raises(ValidationError) as exc:
+        report_score(user_a, match, 13, 0)  # the last game from 2, 3 or 4 would be worth 11, 10 or 9
+    assert "at least 2 and at most 4 points" in exc.value.message_dict["scores"][0]
+    with pytest.raises(ValidationError, match=f"{match.player_a.name} starts this match with 2 points"):
+        report_score(user_a, match, 1, 5)
+    assert report_score(user_a, match, 10, 0).score_a == 10  # 2–0, then a gammon on a 4-cube
 
 
 def test_confirming_one_version_retires_the_others(match, user_a, user_b):
@@ -159,11 +178,35 @@ def test_player_may_correct_until_a_later_match_started_then_only_a_director(mat
     assert match.score_b == 3
     later = MatchFactory(club=match.club, player_a=match.player_a, player_b=PlayerFactory())
     Match.objects.filter(pk=later.pk).update(started_at=timezone.now())
-    with pytest.raises(PermissionDenied, match="only a director"):
+    with pytest.raises(Conflict, match="ask a director to override"):
         report_score(user_b, match, 5, 4)
     services.submit_report(actor=director_user, match=match, method="final_score", scores=(5, 4))
     match.refresh_from_db()
     assert match.score_b == 4
+
+
+def test_a_correction_waiting_for_confirmation_cannot_be_confirmed_by_a_player_once_a_later_match_started(
+    match, user_a, user_b, director_user
+):
+    report_score(user_a, match, 5, 1)
+    services.confirm_report(actor=user_b, match=match, version=1)
+    report_score(user_b, match, 5, 3)  # in time, but the opponent confirms only after the next match began
+    later = MatchFactory(club=match.club, player_a=PlayerFactory(), player_b=match.player_b)
+    services.submit_report(actor=director_user, match=later, method="final_score", scores=(0, 5), as_director=True)
+    with pytest.raises(Conflict, match="ask a director to override"):
+        services.confirm_report(actor=user_a, match=match, version=2)
+    services.confirm_report(actor=director_user, match=match, version=2)
+    match.refresh_from_db()
+    assert match.score_b == 3
+
+
+def test_a_match_reported_before_final_scores_set_a_start_still_counts_as_a_later_match(match, user_a, user_b):
+    report_score(user_a, match, 5, 1)
+    services.confirm_report(actor=user_b, match=match, version=1)
+    later = MatchFactory(club=match.club, player_a=match.player_a, player_b=PlayerFactory())
+    Match.objects.filter(pk=later.pk).update(finished_at=timezone.now(), started_at=None)
+    with pytest.raises(Conflict):
+        report_score(user_b, match, 5, 4)
 
 
 def test_forfeits_are_results_but_not_rated(match, user_a, user_b):

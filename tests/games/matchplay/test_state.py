@@ -104,26 +104,45 @@ def test_final_score_must_be_reachable():
     assert core.check_reported_score(length=5, scores=(3, 6)) == 1
     with pytest.raises(ScoringError) as exc:
         core.check_reported_score(length=5, scores=(5, 5))
-    assert exc.value.code == "unreachable_score"
+    assert exc.value.code == "loser_at_length"
     with pytest.raises(ScoringError) as exc:
         core.check_reported_score(length=5, scores=(4, 3))
     assert exc.value.code == "match_unfinished"
+    with pytest.raises(ScoringError) as exc:
+        core.check_reported_score(length=11, scores=(111, 3))
+    assert exc.value.code == "no_deciding_game"
 
 
 def test_final_score_cannot_be_below_the_penalty_head_start():
-    with pytest.raises(ScoringError, match="started with 2 penalty points"):
+    with pytest.raises(ScoringError, match="player B starts this match with 2 points") as exc:
         core.check_reported_score(length=5, scores=(5, 1), penalties=(2, 0))
+    assert exc.value.code == "below_start"
+
+
+def test_penalty_points_and_the_crawford_rule_change_which_final_scores_are_reachable():
+    # 2-point match: 5–0 needs a 4-point game at 1–0, which is the Crawford game unless the rule is off.
+    with pytest.raises(ScoringError) as exc:
+        core.check_reported_score(length=2, scores=(5, 0))
+    assert exc.value.code == "crawford_no_cube"
+    assert core.check_reported_score(length=2, scores=(5, 0), crawford_rule=False) == 0
+    # 5-point match, B's lateness gave A 2 points: A's last game started at 2, 3 or 4, so 10–0 needs 6, 7 or 8.
+    assert core.check_reported_score(length=5, scores=(10, 0), penalties=(0, 2)) == 0
+    with pytest.raises(ScoringError) as exc:  # 13 needs 9, 10 or 11: no game is worth that
+        core.check_reported_score(length=5, scores=(13, 0), penalties=(0, 2))
+    assert exc.value.code == "no_deciding_game"
+    assert core.check_reported_score(length=5, scores=(13, 0)) == 0  # from 0–0 a 12-point game from 1–0 does it
 
 
 @given(length=st.integers(1, 25), a=st.integers(0, 60), b=st.integers(0, 60))
-def test_a_final_score_is_accepted_exactly_when_one_side_reached_the_length(length, a, b):
-    reachable = (a >= length) != (b >= length)
+def test_a_final_score_below_or_at_the_length_plus_one_point_game_is_accepted(length, a, b):
+    """Every score a match can end at with a last game worth 1 is accepted; one where nobody or both reached the
+    length is not (the exact rule is proved against every sequence of games in tests/games/test_scoring.py)."""
     try:
         core.check_reported_score(length=length, scores=(a, b))
     except ScoringError:
-        assert not reachable
+        assert (a >= length) == (b >= length) or max(a, b) > length
     else:
-        assert reachable
+        assert (a >= length) != (b >= length)
 
 
 def verdict(**changes):

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.matchplay import services
 from games.models.matches import MatchStatus
@@ -65,6 +66,11 @@ def test_report_form_page_refuses_an_unreachable_score(browser, match, user_a):
     assert page.get(url).status_code == 200
     response = page.post(url, {"method": "final_score", "score_a": 3, "score_b": 2})
     assert response.status_code == 200 and "one player must reach 5" in response.content.decode()
+    response = page.post(url, {"method": "final_score", "score_a": 21, "score_b": 0})
+    assert "would have been worth 17 to 21 points" in response.content.decode()
+    with translation.override("en"):  # the request switches this thread to German; leave it as it was
+        german = page.post(url, {"method": "final_score", "score_a": 21, "score_b": 0}, HTTP_ACCEPT_LANGUAGE="de")
+    assert "am nächsten kommen also 16 oder 24" in german.content.decode()
     assert not match.reports.exists()
 
 
