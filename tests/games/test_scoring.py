@@ -131,12 +131,10 @@ def brute_force_finals(length: int, crawford: bool, start: tuple[int, int], boun
     return frozenset(finals)
 
 
-@settings(max_examples=60, deadline=None)
-@given(length=st.integers(1, 25), crawford=st.booleans(), data=st.data())
-def test_a_final_score_is_accepted_exactly_when_some_sequence_of_games_reaches_it(length, crawford, data):
-    half = length // 2  # more penalty points than half the length forfeit the match
-    start = (data.draw(st.integers(0, half), "start A"), data.draw(st.integers(0, half), "start B"))
-    bound = 2 * length + 30
+def assert_refused_exactly_when_unreachable(length: int, crawford: bool, start: tuple[int, int]) -> None:
+    """Every score up to `length` + 24 on both sides (last games worth up to 48 and beyond, every gap between
+    game values, the Crawford game) is accepted exactly when the brute force reaches it."""
+    bound = length + 24 + max(start)
     finals = brute_force_finals(length, crawford, start, bound)
     assert finals  # a single point at a time always ends the match
     for a in range(bound + 1):
@@ -148,6 +146,22 @@ def test_a_final_score_is_accepted_exactly_when_some_sequence_of_games_reaches_i
             else:
                 assert (a, b) in finals, f"{a}–{b} was accepted but no sequence of games reaches it"
                 assert (a, b)[winner] >= length
+
+
+@pytest.mark.parametrize("crawford", [True, False])
+@pytest.mark.parametrize("length", range(1, 26))
+def test_from_love_all_a_final_score_is_accepted_exactly_when_some_sequence_of_games_reaches_it(length, crawford):
+    assert_refused_exactly_when_unreachable(length, crawford, (0, 0))
+
+
+@settings(max_examples=50, deadline=None)
+@given(length=st.integers(1, 25), crawford=st.booleans(), data=st.data())
+def test_from_penalty_points_a_final_score_is_accepted_exactly_when_some_sequence_of_games_reaches_it(
+    length, crawford, data
+):
+    half = length // 2  # more penalty points than half the length forfeit the match
+    start = (data.draw(st.integers(0, half), "start A"), data.draw(st.integers(0, half), "start B"))
+    assert_refused_exactly_when_unreachable(length, crawford, start)
 
 
 @given(
