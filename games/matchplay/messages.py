@@ -41,4 +41,7 @@ def readable(exc: ScoringError, match: Match) -> str:
     params: dict[str, object] = dict(exc.params)
     if "side" in params:
         params["player"] = match.players[int(params["side"])].name
-    return str(template) % params
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):  # a refusal raised without its numbers: the core's own words
+        return exc.message

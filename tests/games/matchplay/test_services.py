@@ -6,8 +6,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.api import Conflict
-from games.matchplay import hooks, services
+from games.matchplay import hooks, messages, services
 from games.models.matches import Match, MatchOutcome, MatchReport, MatchStatus
+from games.rules.scoring import ScoringError
 from tests.clubs.factories import PlayerFactory
 from tests.games.matchplay.factories import MatchFactory
 
@@ -359,3 +360,8 @@ def test_invalid_game_record_is_refused_with_the_verifiers_message(match, user_a
     with pytest.raises(ValidationError) as exc:
         services.submit_report(actor=user_a, match=match, method="record", game_record_id=record.pk)
     assert "did not pass verification: game 2: cube 3" in exc.value.message_dict["game_record"][0]
+
+
+def test_a_refusal_without_its_numbers_falls_back_to_the_cores_words(match):
+    assert messages.readable(ScoringError("no_deciding_game", "The core's words."), match) == "The core's words."
+    assert messages.readable(ScoringError("unknown_code", "Other words."), match) == "Other words."
