@@ -6,6 +6,14 @@ from games.models.matches import Match
 from games.rules.scoring import ScoringError
 
 MESSAGES = {
+    "play_after_match_end": gettext_lazy("Game %(number)s cannot count: the match was already decided at %(a)s–%(b)s."),
+    "cube_in_crawford_game": gettext_lazy(
+        "Game %(number)s is the Crawford game: nobody may double in it, so the cube stays at 1 (not %(cube)s)."
+    ),
+    "drop_in_crawford_game": gettext_lazy(
+        "Game %(number)s is the Crawford game: nobody may double in it, so the cube stays at 1 and there is no "
+        "double to drop."
+    ),
     "bad_score": gettext_lazy("A score cannot be negative."),
     "loser_at_length": gettext_lazy(
         "In a %(length)s-point match the loser can have at most %(most)s points: the match ends as soon as one "

@@ -162,7 +162,9 @@ def record_game(
         _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
     except ScoringError as exc:
         raise _scoring_error(
-            "cube" if exc.code in ("cube_in_crawford_game", "bad_cube") else "winner_side", exc, match
+            "cube" if exc.code in ("cube_in_crawford_game", "drop_in_crawford_game", "bad_cube") else "winner_side",
+            exc,
+            match,
         ) from exc
     except ValueError:
         raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None

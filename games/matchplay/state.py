@@ -90,17 +90,26 @@ def start_state(
 def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[MatchState, ScoredGame]:
     """Score one game on top of `state`, refusing what the rules forbid with a message naming the game."""
     kind = GameKind(entry.kind)
+    a, b = state.scores
     if state.is_over:
         raise ScoringError(
             "play_after_match_end",
-            f"Game {number} cannot count: the match was already decided at {state.scores[0]}–{state.scores[1]}.",
-        )
-    if state.crawford_game and (entry.cube != 1 or kind == GameKind.DROP):
+            f"Game {number} cannot count: the match was already decided at {a}–{b}.",
+            number=number, a=a, b=b,
+        )  # fmt: skip
+    if state.crawford_game and kind == GameKind.DROP:
+        raise ScoringError(
+            "drop_in_crawford_game",
+            f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1 and there is no "
+            "double to drop.",
+            number=number,
+        )  # fmt: skip
+    if state.crawford_game and entry.cube != 1:
         raise ScoringError(
             "cube_in_crawford_game",
-            f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1"
-            + (" and there is no double to drop." if kind == GameKind.DROP else f" (not {entry.cube})."),
-        )
+            f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1 (not {entry.cube}).",
+            number=number, cube=entry.cube,
+        )  # fmt: skip
     points = game_points(kind=kind, cube=entry.cube, resign_level=entry.resign_level)
     new_state = state.after_game(winner=entry.winner, points=points)
     return new_state, ScoredGame(number, entry, points, state.crawford_game, new_state.scores)

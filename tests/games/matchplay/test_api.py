@@ -42,7 +42,11 @@ def test_scoresheet_via_api_shows_the_crawford_game(api_as, match, user_a):
     state = client.get(url(match)).json()["state"]
     assert state["phase"] == "crawford" and state["cube_allowed"] is False and state["scores"] == [4, 0]
     refused = client.post(url(match, "games"), {"winner_side": 1, "cube": 2}, format="json")
-    assert refused.status_code == 400 and "Crawford game" in refused.json()["cube"][0]
+    assert refused.status_code == 400 and "Game 2 is the Crawford game" in refused.json()["cube"][0]
+    with translation.override("en"):  # the request switches this thread to German; leave it as it was
+        german = client.post(url(match, "games"), {"winner_side": 1, "kind": "drop"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 400
+    assert "Spiel 2 ist das Crawford-Spiel" in german.json()["cube"][0] and "abgelehnt" in german.json()["cube"][0]
 
 
 def test_report_confirm_flow_and_idempotent_retry(api_as, match, user_a, user_b):

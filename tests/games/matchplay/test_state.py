@@ -31,8 +31,9 @@ def test_cube_above_one_in_the_crawford_game_is_refused_with_a_message_that_says
 
 def test_no_drop_in_the_crawford_game():
     state, _ = core.replay(sheet(3), [GameEntry(0, "gammon", 1)])
-    with pytest.raises(ScoringError, match="no double to drop"):
+    with pytest.raises(ScoringError, match="no double to drop") as exc:
         core.play_game(state, GameEntry(1, "drop", 1), number=2)
+    assert exc.value.code == "drop_in_crawford_game"
 
 
 def test_after_the_crawford_game_the_cube_is_back_post_crawford():
@@ -89,7 +90,7 @@ def test_any_accepted_scoresheet_obeys_crawford_and_stops_at_the_end(length, gam
             state, scored = core.play_game(state, GameEntry(winner, kind, cube), number=number)
         except ScoringError as exc:
             assert before.is_over or (before.crawford_game and (cube != 1 or kind == "drop"))
-            assert exc.code in ("play_after_match_end", "cube_in_crawford_game")
+            assert exc.code in ("play_after_match_end", "cube_in_crawford_game", "drop_in_crawford_game")
             continue
         assert not before.is_over
         assert sum(state.scores) - sum(before.scores) == scored.points
