@@ -28,15 +28,15 @@ os.makedirs(out, exist_ok=True)
 
 gnubg.command("set display off")
 gnubg.command("set rng mersenne")
-gnubg.command("set variation %s" % variation)
+gnubg.command(f"set variation {variation}")
 for side in (0, 1):
     # 0-ply: quick, and still a strong enough player that every game is a real one.
-    gnubg.command("set player %d gnubg" % side)
-    gnubg.command("set player %d chequerplay evaluation plies 0" % side)
-    gnubg.command("set player %d cubedecision evaluation plies 0" % side)
+    gnubg.command(f"set player {side} gnubg")
+    gnubg.command(f"set player {side} chequerplay evaluation plies 0")
+    gnubg.command(f"set player {side} cubedecision evaluation plies 0")
 gnubg.command("set automatic game on")
 for seed in range(int(first), int(last or first) + 1):
     length = lengths[seed % len(lengths)]
-    gnubg.command("set seed %d" % seed)
-    gnubg.command("new match %d" % length)
-    gnubg.command("export match mat %s/%s_%04d_%dp.mat" % (out, variation, seed, length))
+    gnubg.command(f"set seed {seed}")
+    gnubg.command(f"new match {length}")
+    gnubg.command(f"export match mat {out}/{variation}_{seed:04d}_{length}p.mat")
