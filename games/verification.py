@@ -549,7 +549,7 @@ def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits
 
 def game_kind(board: Board, winner: int) -> GameKind:
     """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
-    winner's home board, the loser's own points 19–24), DOMAIN.md §2."""
+    winner's home board, the loser's own points 19–24), docs/games.md."""
     loser = 1 - winner
     if board.off(loser):
         return GameKind.SINGLE
