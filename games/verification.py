@@ -144,7 +144,7 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
     written_names = names
     for game in record.games:
         if game.names is not None or written_names != names:
-            written_names = _check_names(game, written_names, errors, warnings)
+            written_names = _check_names(game, game.names or names, written_names, errors, warnings)
         if game is record.games[0] and game.scores != (0, 0):
             _mid_match_start(record, game, warnings)
             expected = game.scores
@@ -279,12 +279,15 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
 
 
 def _check_names(
-    game: RecordedGame, before: tuple[str, str], errors: list[RecordError], warnings: list[RecordError]
+    game: RecordedGame,
+    written: tuple[str, str],
+    before: tuple[str, str],
+    errors: list[RecordError],
+    warnings: list[RecordError],
 ) -> tuple[str, str]:
     """Compare a game's names with the previous game's: one column written differently is the same player
     renamed (a warning, once per change); a name from the other column, or two new names, is another match's
     header (an error). Returns the names the next game is compared with."""
-    written = game.names or before
     if written == before:
         return before
     changed = [column for column in (0, 1) if written[column] != before[column]]

@@ -142,6 +142,16 @@ def test_mid_match_start_at_match_point_with_a_double_means_crawford_was_played(
     assert [w.code for w in verdict.warnings] == ["starts_mid_match"] and verdict.games[0].crawford is False
 
 
+def test_a_name_written_back_as_before_is_a_second_rename():
+    # Game 2 writes "GNU Bg", game 3 "gnubg" again: two changes of the same column, each a warning.
+    status, verdict = check_record(replaced(32, "gnubg : 0", "GNU Bg : 0"))
+    assert status == "valid"
+    assert [(w.code, w.game, w.player, w.text) for w in verdict.warnings] == [
+        ("player_renamed", 2, "gnubg", "GNU Bg"),
+        ("player_renamed", 3, "GNU Bg", "gnubg"),
+    ]
+
+
 def test_name_in_neither_column_is_an_error():
     # Game 2 names two players the games before it never had: another match's header, not a rename.
     error, verdict = only_error(replaced(32, "gnubg : 0                      root : 2", "Alice : 0    Bob : 2"))
