@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -48,6 +48,7 @@ class Dialect:
     newline: str = "\n"
     shuffle_dice: bool = False  # `25:` as well as `52:`: the dice in the order they fell
     pad: int = 0  # trailing spaces some exporters leave (cells padded to this width)
+    match_won: bool = False  # `Wins 3 points and the match` on the last game's result
 
 
 XG = Dialect(
@@ -81,6 +82,7 @@ XG = Dialect(
     left_width=34,
     encoding="utf-8-sig",
     pad=30,
+    match_won=True,
 )
 STUDIO = Dialect(
     name="bgstudio",
@@ -111,6 +113,7 @@ STUDIO = Dialect(
     win_numbered=True,
     left_width=34,
     encoding="ascii",
+    match_won=True,
 )
 GALAXY = Dialect(
     name="galaxy",
@@ -273,6 +276,8 @@ def write(record: MatchRecord, verdict: Verdict, dialect: Dialect, *, seed: int,
 
         for position, action in enumerate(actions):
             source = game.actions.index(action) if action in game.actions else -1
+            if action.kind == ActionKind.WIN and dialect.match_won and game is record.games[-1]:
+                action = replace(action, match_won=True)
             text = cell(action, dialect, plain=(index, source) in plain, rng=rng)
             if action.kind == ActionKind.WIN and not dialect.win_numbered:
                 flush()

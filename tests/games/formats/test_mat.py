@@ -56,6 +56,8 @@ def test_xg_dialect_cube_actions_and_headers():
     assert kinds == [(ActionKind.DOUBLE, 1, 2), (ActionKind.DROP, 0, 3), (ActionKind.WIN, 1, 3)]
     cannot = next(a for a in record.games[1].actions if a.move_number == 10 and a.player == 0)
     assert (cannot.dice, cannot.move) == ((6, 5), "Cannot Move")
+    last = record.games[-1].actions[-1]
+    assert (last.kind, last.match_won, last.text) == (ActionKind.WIN, True, "Wins 1 point and the match")
 
 
 def test_flawed_file_keeps_move_number_of_unnumbered_wins_line():
@@ -69,8 +71,8 @@ def test_flawed_file_keeps_move_number_of_unnumbered_wins_line():
 
 # What each dialect sample must show, as its program writes it (tools/corpus/dialects.py writes them).
 DIALECT_FEATURES = {
-    "bgstudio": [b"bar/", b"/off", b"(2)", b"Cannot Move", b"????", b"00: ????", b" point\n", b'; [Site "Backgammon'],
-    "xg": [b"\xef\xbb\xbf", b"Bar/", b"/Off", b"(2)", b"*/", b"Cannot Move", b"Concedes", b"  Drops"],
+    "bgstudio": [b"bar/", b"/off", b"(2)", b"Cannot Move", b"????", b"00: ????", b" point\n", b"and the match\n", b'; [Site "Backgammon'],
+    "xg": [b"\xef\xbb\xbf", b"Bar/", b"/Off", b"(2)", b"*/", b"Cannot Move", b"Concedes", b"  Drops", b"and the match "],
     "galaxy": [b" 25/", b"/0", b"\n     Wins", "sørensen".encode(), b'; [Site "BackgammonGalaxy"]'],
     "fibs": [b"\r\n", "Jürgen".encode("iso-8859-1"), b"bar/", b"/off", b" 24: ", b"*/"],
 }
