@@ -71,8 +71,28 @@ def test_flawed_file_keeps_move_number_of_unnumbered_wins_line():
 
 # What each dialect sample must show, as its program writes it (tools/corpus/dialects.py writes them).
 DIALECT_FEATURES = {
-    "bgstudio": [b"bar/", b"/off", b"(2)", b"Cannot Move", b"????", b"00: ????", b" point\n", b"and the match\n", b'; [Site "Backgammon'],
-    "xg": [b"\xef\xbb\xbf", b"Bar/", b"/Off", b"(2)", b"*/", b"Cannot Move", b"Concedes", b"  Drops", b"and the match "],
+    "bgstudio": [
+        b"bar/",
+        b"/off",
+        b"(2)",
+        b"Cannot Move",
+        b"????",
+        b"00: ????",
+        b" point\n",
+        b"and the match\n",
+        b'; [Site "Backgammon',
+    ],
+    "xg": [
+        b"\xef\xbb\xbf",
+        b"Bar/",
+        b"/Off",
+        b"(2)",
+        b"*/",
+        b"Cannot Move",
+        b"Concedes",
+        b"  Drops",
+        b"and the match ",
+    ],
     "galaxy": [b" 25/", b"/0", b"\n     Wins", "sørensen".encode(), b'; [Site "BackgammonGalaxy"]'],
     "fibs": [b"\r\n", "Jürgen".encode("iso-8859-1"), b"bar/", b"/off", b" 24: ", b"*/"],
 }
