@@ -39,6 +39,7 @@ class Dialect:
     off: str
     group: bool  # `8/3(2)` for the same step played twice
     combine: bool  # `24/15`, `13/7*/1`: one checker's steps in one token
+    every_point: bool  # a combined token names every point it passes (`24/18/13`), not only hits (`24/13`)
     dance: str  # the move written for a roll that cannot be played
     resign: str  # "mark": `51: ????` or `Concedes`; "bare": a roll with no move; "none": the win line alone
     point_word: str  # "point" for Backgammon Studio's `Wins 2 point`, "" for correct plurals
@@ -75,6 +76,7 @@ XG = Dialect(
     off="Off",
     group=True,
     combine=True,
+    every_point=False,
     dance="Cannot Move",
     resign="mark",
     point_word="",
@@ -107,6 +109,7 @@ STUDIO = Dialect(
     off="off",
     group=True,
     combine=False,
+    every_point=False,
     dance="Cannot Move",
     resign="mark",
     point_word="point",
@@ -135,6 +138,7 @@ GALAXY = Dialect(
     off="0",
     group=False,
     combine=False,
+    every_point=False,
     dance="",
     resign="none",
     point_word="",
@@ -151,6 +155,7 @@ FIBS = Dialect(
     off="off",
     group=False,
     combine=True,
+    every_point=True,
     dance="",
     resign="bare",
     point_word="",
@@ -188,7 +193,13 @@ def move_text(move: str, dialect: Dialect, *, plain: bool) -> str:
         name = dialect.bar if number == BAR and first else dialect.off if number == OFF else str(number)
         return name + ("*" if not first and number in hits else "")
 
-    tokens = ["/".join(point(n, first=i == 0) for i, n in enumerate(chain)) for chain in chains]
+    def kept(chain: list[int]) -> list[int]:
+        """The points a combined token writes: all of them, or (`24/15`, `13/7*/1`) the ends and the hits."""
+        if dialect.every_point:
+            return chain
+        return [n for i, n in enumerate(chain) if i in (0, len(chain) - 1) or n in hits]
+
+    tokens = ["/".join(point(n, first=i == 0) for i, n in enumerate(kept(chain))) for chain in chains]
     if not dialect.group or plain:
         return " ".join(tokens)
     counted: dict[str, int] = {}
