@@ -44,3 +44,10 @@ def test_mid_match_start_is_shown_in_german(client, django_capture_on_commit_cal
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "<h2>Hinweise</h2>" in page and "Die Aufzeichnung beginnt mitten im Match" in page
     assert "starts_mid_match" not in page
+
+
+def test_api_gives_the_warnings_with_the_verdict(client, django_capture_on_commit_callbacks):
+    record = upload(client, "starts_mid_match.mat", django_capture_on_commit_callbacks)
+    body = client.get(f"/api/v1/game-records/{record.pk}/").json()
+    assert body["status"] == "valid" and body["verdict"]["errors"] == []
+    assert [(w["code"], w["game"], w["line"]) for w in body["verdict"]["warnings"]] == [("starts_mid_match", 1, 6)]
