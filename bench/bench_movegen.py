@@ -4,7 +4,7 @@ legal_results (games.rules.moves) is the public call that lists every result of 
 moves() does; the verifier asks the same generator (through max_dice_playable and check_play) whenever a
 written move leaves a die unused. The positions come from random legal play (fixed seed) and the dice with
 them; the generator keeps no memo between calls, so generating the sample first does not flatter our figure.
-Goal (issue 3): at most 10 times gnubg-nn's time per call on this machine.
+Goal: at most 10 times gnubg-nn's time per call on this machine.
 """
 
 import time

@@ -63,7 +63,7 @@ def _answers(doubler, pairs):
 
 
 def _last_week(a, b, c, d):
-    """Seven games in DOMAIN.md's notation (A box, B captain, C, D crew at the start): ends A +11, B -4, C -6,
+    """Seven games in docs/chouette.md's notation (A box, B captain, C, D crew at the start): ends A +11, B -4, C -6,
     D -1 points, i.e. +55.00, -20.00, -30.00, -5.00 at 5.00 a point."""
     return [
         _game("box", "gammon"),  # E2: A +3 (Jacoby: the cubes were never turned); order A, C, D, B

@@ -1,5 +1,7 @@
 """Django settings, read from the environment (see README: Configuration)."""
 
+import secrets
+import sys
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -10,13 +12,19 @@ from config.env import env_bool, env_broker_url, env_choice, env_database, env_i
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DEBUG", False)
+# Management commands that only read files and sign nothing: `manage.py verify_match FILE` works in a fresh
+# checkout with no environment set. Everything else (the web server above all) still needs a key.
+READ_ONLY_COMMANDS = frozenset({"verify_match"})
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
+    if Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] and sys.argv[1] in READ_ONLY_COMMANDS:
+        SECRET_KEY = secrets.token_urlsafe(50)  # a one-off key for this process; nothing is signed with it
+    elif not DEBUG:
         raise ImproperlyConfigured(
             "SECRET_KEY is required when DEBUG is off: set SECRET_KEY (or DEBUG=1 for local work)."
         )
-    SECRET_KEY = "insecure-local-development-key"  # only ever used with DEBUG on
+    else:
+        SECRET_KEY = "insecure-local-development-key"  # only ever used with DEBUG on
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

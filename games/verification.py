@@ -4,6 +4,10 @@ Pure: no Django import. The rules engine (games.rules) judges each play; this mo
 the cube and the score, and turns every problem into an error with the game, the move number as written, the
 file line, the player, the offending text, a stable code and a message. After an error in a game the replay
 goes on with the next game from the score written in its header.
+
+Real archives also hold records that are legal but untidy: a player's name written differently in a later
+game, or a record that starts in the middle of a match. Those become warnings (same fields as errors, their own
+codes): the verdict stays valid, and the director still sees what departs from a clean record.
 """
 
 from __future__ import annotations
@@ -37,7 +41,10 @@ CODES = (
     "score_mismatch",
     "play_after_match_end",
     "match_unfinished",
+    "player_mismatch",
 )
+# Departures that leave the match legal: reported, never a reason to reject the record.
+WARNING_CODES = ("player_renamed", "starts_mid_match")
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,7 @@ class Verdict:
     winner: str | None
     games: list[GameVerdict] = field(default_factory=list)
     errors: list[RecordError] = field(default_factory=list)
+    warnings: list[RecordError] = field(default_factory=list)
 
     def as_dict(self, *, file: str = "") -> dict:
         """The shape of `verify_match --json` and of GameRecord.verdict."""
@@ -82,6 +90,7 @@ class Verdict:
             "winner": self.winner,
             "games": [asdict(game) for game in self.games],
             "errors": [asdict(error) for error in self.errors],
+            "warnings": [asdict(warning) for warning in self.warnings],
         }
 
 
@@ -126,12 +135,22 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
     match_play = record.length > 0
     crawford_rule = record.flag("Crawford", True)
     errors: list[RecordError] = []
+    warnings: list[RecordError] = []
     games: list[GameVerdict] = []
     expected: tuple[int, int] | None = (0, 0)
     tracked: MatchState | None = None
     scores = (0, 0)
     crawford_done = False
+    written_names = names
     for game in record.games:
+        if game.names is not None or written_names != names:
+            written_names = _check_names(game, game.names or names, written_names, errors, warnings)
+        if game is record.games[0] and game.scores != (0, 0):
+            _mid_match_start(record, game, warnings)
+            expected = game.scores
+            # Whether the Crawford game was played before the transcript starts cannot be read from the score;
+            # a double in this game shows it was (the Crawford game has no cube).
+            crawford_done = any(action.kind == _DOUBLE for action in game.actions)
         if expected is not None and tuple(game.scores) != expected:
             errors.append(
                 RecordError(
@@ -255,6 +274,72 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
         winner=winner,
         games=games,
         errors=errors,
+        warnings=warnings,
+    )
+
+
+def _check_names(
+    game: RecordedGame,
+    written: tuple[str, str],
+    before: tuple[str, str],
+    errors: list[RecordError],
+    warnings: list[RecordError],
+) -> tuple[str, str]:
+    """Compare a game's names with the previous game's: one column written differently is the same player
+    renamed (a warning, once per change); a name from the other column, or two new names, is another match's
+    header (an error). Returns the names the next game is compared with."""
+    if written == before:
+        return before
+    changed = [column for column in (0, 1) if written[column] != before[column]]
+    line = game.score_line or game.line
+    text = f"{written[0]} : {game.scores[0]}   {written[1]} : {game.scores[1]}"
+    swapped = any(written[column] == before[1 - column] for column in changed)
+    if len(changed) == 2 or swapped:
+        errors.append(
+            RecordError(
+                game.number,
+                None,
+                line,
+                None,
+                text,
+                "player_mismatch",
+                f"Game {game.number} names {written[0]} and {written[1]}, but the games before it are between "
+                f"{before[0]} and {before[1]}: a name may change in one column only, never move to the other.",
+            )
+        )
+        return before
+    column = changed[0]
+    warnings.append(
+        RecordError(
+            game.number,
+            None,
+            line,
+            before[column],
+            written[column],
+            "player_renamed",
+            f"Game {game.number} writes {written[column]} where the games before it have {before[column]}; "
+            "the same column, so the same player.",
+        )
+    )
+    return written
+
+
+def _mid_match_start(record: MatchRecord, game: RecordedGame, warnings: list[RecordError]) -> None:
+    """A first game that starts at a score below the match length: the earlier games were not transcribed.
+    A score at or past the length is left to the `play_after_match_end` check."""
+    if record.length and max(game.scores) >= record.length:
+        return
+    warnings.append(
+        RecordError(
+            game.number,
+            None,
+            game.score_line or game.line,
+            None,
+            f"{record.players[0]} : {game.scores[0]}   {record.players[1]} : {game.scores[1]}",
+            "starts_mid_match",
+            f"The record starts at {game.scores[0]}–{game.scores[1]}: the earlier games of the match are not in it, "
+            "so only the games written are checked.",
+        )
     )
 
 
@@ -467,7 +552,7 @@ def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits
 
 def game_kind(board: Board, winner: int) -> GameKind:
     """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
-    winner's home board, the loser's own points 19–24), DOMAIN.md §2."""
+    winner's home board, the loser's own points 19–24), docs/games.md."""
     loser = 1 - winner
     if board.off(loser):
         return GameKind.SINGLE

@@ -1,8 +1,6 @@
-"""Where the shared match records live: `shared/` stands beside the repository (a clone, CI's fresh clone)."""
+"""Where the tests find the repository and its match-record corpus (tests/data/corpus, see its README)."""
 
-import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("SHARED_DIR", REPO.parent / "shared"))
-CORPUS = SHARED / "corpus"
+CORPUS = REPO / "tests" / "data" / "corpus"

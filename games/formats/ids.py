@@ -1,6 +1,6 @@
 """Position and match identifiers: GNU Backgammon Position ID and Match ID, and eXtreme Gammon's XGID.
 
-Layouts (DOMAIN.md §3, checked against GNU Backgammon 1.07's own output):
+Layouts (docs/games.md, Other formats; checked against GNU Backgammon 1.07's own output):
 - Position ID: 80 bits little-endian in 10 bytes, Base64 without padding (14 chars). For each player, points 1..24
   then the bar in that player's own numbering: a 1 per checker, then a 0. The player NOT on roll comes first —
   this is what gnubg 1.07 prints (after X plays 8/5 6/5 the ID begins with X's checkers) and what gnubg's C arrays

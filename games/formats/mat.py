@@ -71,6 +71,9 @@ class RecordedGame:
     actions: tuple[Action, ...]
     line: int = field(default=0, compare=False)  # the `Game N` line
     score_line: int = field(default=0, compare=False)
+    # The names on this game's score line, when they differ from the record's players (game 1's names): real
+    # archives write a player differently in a later game; the verifier decides whether that is a rename.
+    names: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -340,11 +343,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
             names = (score.group(1).strip(), score.group(3).strip())
             if players is None:
                 players = names
-            elif names != players:
-                raise RecordFormatError(
-                    number,
-                    f"The players are {players[0]} and {players[1]}, but this game names {names[0]} and {names[1]}.",
-                )
+            game["names"] = names if names != players else None
             game["scores"] = (int(score.group(2)), int(score.group(4)))
             game["score_line"] = number
             pending_score = False
@@ -379,6 +378,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
                 actions=tuple(actions),
                 line=game["line"],
                 score_line=game["score_line"],
+                names=game["names"],
             )
         )
     return MatchRecord(length=length, players=players, games=tuple(parsed), headers=tuple(headers))
@@ -412,8 +412,9 @@ def write_mat(record: MatchRecord) -> str:
     out += ["", f" {record.length} point match", ""]
     for game in record.games:
         out.append(f" Game {game.number}")
-        left = f" {record.players[0]} : {game.scores[0]}"
-        out.append(f"{left:<{_LEFT_WIDTH + 6}}{record.players[1]} : {game.scores[1]}")
+        names = game.names or record.players
+        left = f" {names[0]} : {game.scores[0]}"
+        out.append(f"{left:<{_LEFT_WIDTH + 6}}{names[1]} : {game.scores[1]}")
         for number, numbered, cells in _rows(game.actions):
             prefix = f"{number:3d}) " if numbered and number is not None else "     "
             left_cell = cells[0].text if cells[0] else ""

@@ -1,6 +1,6 @@
 """Move text as record formats write it, decoded into steps in the mover's own numbering (25 = bar, 0 = off).
 
-Every dialect of DOMAIN.md §3: `24/18`, `bar/22*`, `Bar/24`, `25/22`, `6/off`, `6/Off`, `3/0`, `8/3(2)`,
+Every dialect of docs/games.md (Dialects): `24/18`, `bar/22*`, `Bar/24`, `25/22`, `6/off`, `6/Off`, `3/0`, `8/3(2)`,
 combined `24/16*`, chains `13/7*/1`. A written step may span several dice; the rules engine splits it.
 """
 

@@ -1,6 +1,7 @@
 """GNU Backgammon SGF (`GM[6]`): import into a MatchRecord and export from one.
 
-DOMAIN.md §3 and gnubg's sgf.c: one game tree per game; the root holds `MI[length:L][game:G][ws:a][bs:b]`,
+docs/games.md (Other formats) and gnubg's sgf.c: one game tree per game; the root holds
+`MI[length:L][game:G][ws:a][bs:b]`,
 `PW`/`PB` (White = the first-named player, Black = the second), `RU[Crawford…]` and `RE[W+2]` (`R` appended
 for a resignation). Moves are `;W[52mhhf]`: the dice, then from/to letter pairs, a–x the points seen from
 Black (White counts them from the other end), y the bar and z off; `;B[double]`, `;W[take]`, `;W[drop]`.

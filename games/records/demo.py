@@ -1,4 +1,6 @@
-"""Demo game records: two legal matches and the flawed one (wrong points in game 10), verified on load."""
+"""Demo game records, verified on load: a legal match, a legal one whose later games write a player's name
+differently (a warning), and a flawed one (wrong points for a resignation in game 3). All three come from
+tests/data/corpus (see its README)."""
 
 from pathlib import Path
 

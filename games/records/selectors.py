@@ -42,7 +42,8 @@ def batch_records(*, batch: UploadBatch) -> list[GameRecord]:
 
 
 def record_lines(*, record: GameRecord) -> list[dict]:
-    """The record's text line by line, each with the errors found on it (for highlighting on the page)."""
+    """The record's text line by line, each with the errors found on it and whether a warning points at it (for
+    highlighting on the page)."""
     from games.formats.mat import decode_text, split_lines
 
     try:
@@ -53,7 +54,8 @@ def record_lines(*, record: GameRecord) -> list[dict]:
     errors_by_line: dict[int, list[dict]] = {}
     for error in (record.verdict or {}).get("errors", []):
         errors_by_line.setdefault(error.get("line") or 0, []).append(error)
+    warned = {warning.get("line") for warning in (record.verdict or {}).get("warnings", [])}
     return [
-        {"number": number, "text": line, "errors": errors_by_line.get(number, [])}
+        {"number": number, "text": line, "errors": errors_by_line.get(number, []), "warned": number in warned}
         for number, line in enumerate(split_lines(text), start=1)
     ]

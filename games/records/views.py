@@ -53,16 +53,34 @@ def record_batch(request, pk):
     )
 
 
+def warning_text(warning: dict) -> str:
+    """A verdict warning in the reader's language. The verifier's own message is English; the codes are for
+    scripts, so the page says what each means instead of showing the code."""
+    if warning.get("code") == "player_renamed":
+        return _(
+            "Game %(game)s writes %(new)s where the games before it have %(old)s: the same column, so the same "
+            "player. The record stays valid."
+        ) % {"game": warning.get("game"), "new": warning.get("text"), "old": warning.get("player")}
+    if warning.get("code") == "starts_mid_match":
+        return _(
+            "The record starts in the middle of the match (%(score)s): the earlier games are not in it, so only "
+            "the games written are checked. The record stays valid."
+        ) % {"score": warning.get("text")}
+    return warning.get("message", "")
+
+
 @login_required
 def record_detail(request, pk):
     record = get_object_or_404(selectors.visible_records(user=request.user), pk=pk)
     verdict = record.verdict or {}
+    warnings = [{"line": w.get("line"), "text": warning_text(w)} for w in verdict.get("warnings", [])]
     return render(
         request,
         "games/records/record_detail.html",
         {
             "record": record,
             "verdict": verdict,
+            "warnings": warnings,
             "lines": selectors.record_lines(record=record),
             "pending": record.status in ("pending", "verifying"),
             "title": _("Game record %(name)s") % {"name": record.name},

@@ -1,9 +1,9 @@
 """The board as the rules engine sees it: an immutable count of checkers per point, per side.
 
-Each side counts points from its own point of view (DOMAIN.md §1): it moves from its 24-point down to its
-1-point, its home board is 1–6. `checkers[side][i]` for i = 0..23 is the side's own point i + 1, index 24
-is the bar; a checker that is neither on a point nor on the bar has been borne off. My point p is the
-opponent's point 25 − p.
+Each side counts points from its own point of view (docs/games.md, Board and checkers): it moves from its
+24-point down to its 1-point, its home board is 1–6. `checkers[side][i]` for i = 0..23 is the side's own point
+i + 1, index 24 is the bar; a checker that is neither on a point nor on the bar has been borne off. My point p
+is the opponent's point 25 − p.
 """
 
 from __future__ import annotations

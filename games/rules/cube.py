@@ -1,4 +1,5 @@
-"""The doubling cube (DOMAIN.md §2): who may double when, take, beaver, raccoon, Murphy and Holland.
+"""The doubling cube (docs/games.md, Scoring and the cube): who may double when, take, beaver, raccoon,
+Murphy and Holland.
 
 A double is offered at the start of one's own turn, before rolling, with the cube centred or owned by the
 doubler; never in the Crawford game. Beavers and raccoons are money-play options only. Every refusal raises

@@ -1,4 +1,4 @@
-"""Legal checker play (DOMAIN.md §1): single-die steps, forced play, and checking a written move.
+"""Legal checker play (docs/games.md, Moves): single-die steps, forced play, and checking a written move.
 
 Numbering is always the mover's own (see board.py): 25 is the bar, 0 is off, 1..24 are points; the mover goes
 from high to low. The rules implemented: bar entry first (entry point 25 − die), hits send a blot to the bar,

@@ -1,4 +1,4 @@
-"""How a game ended: single, gammon or backgammon (DOMAIN.md §2)."""
+"""How a game ended: single, gammon or backgammon (docs/games.md, Scoring and the cube)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """What a game is worth, and how a match score moves: Crawford, post-Crawford and the end of a match.
 
-DOMAIN.md §2: a win scores 1, a gammon 2, a backgammon 3, times the cube; a drop pays the cube value before the
-double; a resignation pays the cube times the level resigned (1, 2 or 3). The first time a player reaches
-length − 1, the next game is the Crawford game (no doubling at all); later games are post-Crawford.
+docs/games.md (Scoring and the cube, Match play): a win scores 1, a gammon 2, a backgammon 3, times the cube;
+a drop pays the cube value before the double; a resignation pays the cube times the level resigned (1, 2 or
+3). The first time a player reaches length − 1, the next game is the Crawford game (no doubling at all); later
+games are post-Crawford.
 """
 
 from __future__ import annotations

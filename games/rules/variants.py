@@ -1,4 +1,4 @@
-"""Rule variants and their starting positions (DOMAIN.md §1).
+"""Rule variants and their starting positions (docs/games.md, Board and checkers).
 
 Room is left for long nardy and backward hitting: a variant is always a parameter, never a silent choice.
 """

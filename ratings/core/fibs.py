@@ -1,4 +1,4 @@
-"""FIBS ratings (DOMAIN.md §4).
+"""FIBS ratings (docs/ratings.md).
 
 D = |r1 − r2|, N = match length, P_upset = 1 / (10^(D·√N/2000) + 1) is the underdog's chance to win.
 P = P_upset when the favourite wins, otherwise 1 − P_upset. K = max(1, 5 − experience/100), where the experience

@@ -1,4 +1,4 @@
-"""Club ladder rules (DOMAIN.md §4): challenge up to `reach` places above; a winning challenger takes the place
+"""Club ladder rules (docs/ratings.md): challenge up to `reach` places above; a winning challenger takes the place
 and the loser drops one; a losing challenger drops one; newcomers join at the bottom.
 
 The ladder is a list of player ids, best first (index 0 is place 1).

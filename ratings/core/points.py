@@ -1,4 +1,4 @@
-"""Event points schemes (DOMAIN.md §4; the GammonPoints-style formula is this project's own, docs/ratings.md).
+"""Event points schemes (docs/ratings.md; the GammonPoints-style formula is this project's own, docs/ratings.md).
 
 Places come as standard competition ranking (1, 2, 3, 3, 5, 5, 5, 5, …): players eliminated in the same round
 share a place. Every function returns the points per player id.

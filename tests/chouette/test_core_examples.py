@@ -1,4 +1,4 @@
-"""DOMAIN.md §7's worked examples E1–E7, exactly (A box, B captain, C, D crew, Jacoby on, 5 per point)."""
+"""The worked examples E1–E7 of docs/chouette.md, exactly (A box, B captain, C, D crew, Jacoby on, 5 per point)."""
 
 from chouette.core import session as core
 from chouette.core.rules import Rules

@@ -1,4 +1,4 @@
-"""Every algorithm lives in a pure core that imports no Django (STYLE.md): rules, record formats, verification,
+"""Every algorithm lives in a pure core that imports no Django: rules, record formats, verification,
 match scoring, brackets, Calcutta, ratings and points, chouette. A core may import other pure cores, never the
 apps' models, services or the web frameworks. Read from the source, so a lazy import inside a function counts too.
 """

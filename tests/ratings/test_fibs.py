@@ -1,4 +1,4 @@
-"""FIBS formula: the test vectors of DOMAIN.md §4 to 6 decimals, both K rules, and properties of replay."""
+"""FIBS formula: the published test vectors (docs/ratings.md) to 6 decimals, both K rules, and properties of replay."""
 
 import pytest
 from hypothesis import given

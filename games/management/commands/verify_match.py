@@ -1,6 +1,10 @@
 """verify_match PATH [PATH ...] [--json]: one verdict per record file, for people and for scripts.
 
-Exit status 0 when every file is valid, 1 when any is invalid, 2 when any cannot be read as a record.
+Exit status 0 when every file is valid, 1 when any is invalid, 2 when any cannot be read as a record. A valid
+record may carry warnings (a renamed player, a record that starts mid-match): listed, never a failure.
+
+The command only reads files, so it runs in a fresh checkout with no environment set: config.settings lets
+read-only commands start without SECRET_KEY (see READ_ONLY_COMMANDS there).
 """
 
 import json
@@ -43,11 +47,15 @@ class Command(BaseCommand):
         return check_record(data, name=path.name)
 
     def _describe(self, path, status, verdict):
+        warned = len(verdict.warnings)
         if status == "valid":
             score = "–".join(str(s) for s in verdict.final_score)
             winner = f", won by {verdict.winner}" if verdict.winner else ""
-            self.stdout.write(self.style.SUCCESS(f"{path}: valid, {len(verdict.games)} games, {score}{winner}"))
-            return
-        self.stdout.write(self.style.ERROR(f"{path}: {status}, {len(verdict.errors)} error(s)"))
-        for error in verdict.errors:
-            self.stdout.write(f"  line {error.line}: [{error.code}] {error.message}")
+            warnings = f", {warned} warning{'s' if warned != 1 else ''}" if warned else ""
+            self.stdout.write(
+                self.style.SUCCESS(f"{path}: valid, {len(verdict.games)} games, {score}{winner}{warnings}")
+            )
+        else:
+            self.stdout.write(self.style.ERROR(f"{path}: {status}, {len(verdict.errors)} error(s)"))
+        for problem in (*verdict.errors, *verdict.warnings):
+            self.stdout.write(f"  line {problem.line}: [{problem.code}] {problem.message}")

@@ -7,12 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.formats.mat import ActionKind, RecordFormatError, parse_mat, write_mat
+from games.formats.mat import ActionKind, RecordFormatError, decode_text, parse_mat, write_mat
 from games.formats.notation import decode_move
 from tests.paths import CORPUS
 
 CORPUS_FILES = sorted(CORPUS.glob("*/*.mat"))
-FLAWED = next(CORPUS.glob("flawed/*.mat"))
+DIALECT_FILES = sorted(CORPUS.glob("dialects/*.mat"))
+FLAWED = CORPUS / "flawed" / "resign_cube2_wrong_points.mat"
 
 
 def corpus_file(part: str) -> Path:
@@ -44,21 +45,85 @@ def test_gnubg_dialect_keeps_lines_numbers_and_sides():
 
 
 def test_xg_dialect_cube_actions_and_headers():
-    record = parse_mat(corpus_file("Cross__Evan_Bourgnon").read_bytes())
-    assert record.length == 13 and record.players == ("Evan Bourgnon", "Timster")
+    # eXtreme Gammon layout: `; [Key "Value"]` headers, a UTF-8 BOM, `Drops` and the `Wins` line on one row.
+    data = corpus_file("xg_0013_5p").read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf; [Site")
+    record = parse_mat(data)
+    assert record.length == 5 and record.players == ("Anna Lindqvist", "Tomás Ruiz")
     assert record.header("Crawford") == "On" and record.cube_limit == 1024 and record.variant == "standard"
-    kinds = [(a.kind, a.player) for a in record.games[0].actions[-3:]]
-    assert kinds == [(ActionKind.DOUBLE, 0), (ActionKind.DROP, 1), (ActionKind.WIN, 0)]
-    cannot = next(a for a in record.games[0].actions if a.move_number == 4 and a.player == 1)
-    assert cannot.move == "Cannot Move"
+    assert record.header("Player 2 Elo") == "1588.05/97"
+    kinds = [(a.kind, a.player, a.move_number) for a in record.games[3].actions[-3:]]
+    assert kinds == [(ActionKind.DOUBLE, 1, 2), (ActionKind.DROP, 0, 3), (ActionKind.WIN, 1, 3)]
+    cannot = next(a for a in record.games[1].actions if a.move_number == 10 and a.player == 0)
+    assert (cannot.dice, cannot.move) == ((6, 5), "Cannot Move")
+    last = record.games[-1].actions[-1]
+    assert (last.kind, last.match_won, last.text) == (ActionKind.WIN, True, "Wins 1 point and the match")
 
 
 def test_flawed_file_keeps_move_number_of_unnumbered_wins_line():
+    # gnubg writes the result under the winner's column on a line of its own, without a move number.
     record = parse_mat(FLAWED.read_bytes())
-    game = record.games[9]
-    resign, win = game.actions[-2:]
-    assert (resign.player, resign.dice, resign.move, resign.move_number) == (1, (3, 1), "????", 54)
-    assert (win.kind, win.player, win.value, win.move_number, win.match_won) == (ActionKind.WIN, 0, 9, 54, True)
+    last_roll, win = record.games[2].actions[-2:]
+    assert (last_roll.player, last_roll.dice, last_roll.move_number) == (1, (1, 1), 30)
+    assert (win.kind, win.player, win.value, win.move_number, win.numbered) == (ActionKind.WIN, 1, 5, 30, False)
+    assert win.line == 92
+
+
+# What each dialect sample must show, as its program writes it (tools/corpus/dialects.py writes them).
+DIALECT_FEATURES = {
+    "bgstudio": [
+        b"bar/",
+        b"/off",
+        b"(2)",
+        b"Cannot Move",
+        b"????",
+        b"00: ????",
+        b" point\n",
+        b"and the match\n",
+        b'; [Site "Backgammon',
+    ],
+    "xg": [
+        b"\xef\xbb\xbf",
+        b"Bar/",
+        b"/Off",
+        b"(2)",
+        b"*/",
+        b"Cannot Move",
+        b"Concedes",
+        b"  Drops",
+        b"and the match ",
+    ],
+    "galaxy": [b" 25/", b"/0", b"\n     Wins", "sørensen".encode(), b'; [Site "BackgammonGalaxy"]'],
+    "fibs": [b"\r\n", "Jürgen".encode("iso-8859-1"), b"bar/", b"/off", b" 24: ", b"*/"],
+}
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECT_FEATURES))
+def test_dialect_samples_show_their_layout_and_read(dialect):
+    files = [path for path in DIALECT_FILES if path.name.startswith(dialect + "_")]
+    assert len(files) >= 3
+    data = b"".join(path.read_bytes() for path in files)
+    missing = [feature for feature in DIALECT_FEATURES[dialect] if feature not in data]
+    assert not missing
+    for path in files:
+        record = parse_mat(path.read_bytes())
+        assert record.players[0] in decode_text(path.read_bytes())
+
+
+def test_fibs_log_is_iso_8859_1_with_crlf_and_dice_as_they_fell():
+    data = corpus_file("fibs_0003_7p").read_bytes()
+    assert b"\r\n" in data and "Jürgen".encode("iso-8859-1") in data
+    record = parse_mat(data)
+    assert record.players == ("Jürgen", "marvin") and record.headers == ()
+    dice = [a.dice for game in record.games for a in game.actions if a.dice]
+    assert any(d[0] < d[1] for d in dice) and any(d[0] > d[1] for d in dice)
+
+
+def test_renamed_player_keeps_the_game_names_and_round_trips():
+    record = parse_mat(corpus_file("player_renamed").read_bytes())
+    assert record.players == ("gnubg", "root")
+    assert record.games[0].names is None and record.games[1].names == ("GNU Bg", "root")
+    assert parse_mat(write_mat(record)) == record
 
 
 def test_nackgammon_variation_header():

@@ -16,4 +16,4 @@ def valid_bytes():
 
 @pytest.fixture
 def flawed_bytes():
-    return next((CORPUS / "flawed").glob("*.mat")).read_bytes()
+    return (CORPUS / "flawed" / "resign_cube2_wrong_points.mat").read_bytes()

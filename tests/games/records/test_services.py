@@ -40,7 +40,7 @@ def test_flawed_record_is_invalid_with_the_wrong_points_error(django_capture_on_
     record = batch.records.get()
     assert record.status == RecordStatus.INVALID
     first = record.verdict["errors"][0]
-    assert (first["code"], first["game"], first["move"]) == ("wrong_points", 10, 54)
+    assert (first["code"], first["game"], first["move"]) == ("wrong_points", 3, 30)
 
 
 def test_garbage_is_unreadable_with_a_format_error(django_capture_on_commit_callbacks):

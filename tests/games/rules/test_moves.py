@@ -1,4 +1,4 @@
-"""The rules of checker play (DOMAIN.md §1), each tricky case on its own small position."""
+"""The rules of checker play (docs/games.md, Moves), each tricky case on its own small position."""
 
 import pytest
 from hypothesis import given, settings

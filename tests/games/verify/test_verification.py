@@ -11,8 +11,9 @@ from games.formats.mat import parse_mat
 from games.verification import check_record, verify
 from tests.paths import CORPUS
 
-LEGAL_FILES = sorted(CORPUS.glob("real/*.mat")) + sorted(CORPUS.glob("gnubg/*.mat"))
-FLAWED = next(CORPUS.glob("flawed/*.mat"))
+LEGAL_FILES = sorted(CORPUS.glob("gnubg/*.mat")) + sorted(CORPUS.glob("dialects/*.mat"))
+UNTIDY_FILES = sorted(CORPUS.glob("untidy/*.mat"))
+FLAWED = CORPUS / "flawed" / "resign_cube2_wrong_points.mat"
 # A 3-point match, gnubg (left) against root: gnubg resigns a gammon in game 1 (0–2); game 2 is the Crawford
 # game, root resigns a single (1–2); in game 3 gnubg doubles at move 2, root takes, gnubg resigns (1–4).
 BASE = CORPUS / "gnubg" / "standard_0001_3p.mat"
@@ -47,11 +48,25 @@ def only_error(data: bytes):
     return verdict.errors[0], verdict
 
 
+def test_corpus_holds_the_legal_records_the_tests_rely_on():
+    assert len(LEGAL_FILES) >= 100 and len(UNTIDY_FILES) == 2
+
+
 @pytest.mark.parametrize("path", LEGAL_FILES, ids=lambda p: p.name[:40])
 def test_every_legal_corpus_file_verifies_valid(path):
     status, verdict = check_record(path.read_bytes())
-    assert (status, verdict.errors) == ("valid", [])
+    assert (status, verdict.errors, verdict.warnings) == ("valid", [], [])
     assert verdict.winner in verdict.players or verdict.match_length == 0
+
+
+def test_dialect_sample_gets_the_verdict_of_its_gnubg_source():
+    # The eXtreme Gammon layout of gnubg's match 4 (combined moves, `Bar/`, `Off`, `(2)`, `Concedes`): same games.
+    _, source = check_record((CORPUS / "gnubg" / "standard_0004_9p.mat").read_bytes())
+    _, sample = check_record((CORPUS / "dialects" / "xg_0004_9p.mat").read_bytes())
+    assert sample.players == ["Anna Lindqvist", "Tomás Ruiz"] and sample.final_score == source.final_score
+    assert [(g.points, g.kind, g.cube, g.crawford) for g in sample.games] == [
+        (g.points, g.kind, g.cube, g.crawford) for g in source.games
+    ]
 
 
 def test_base_match_verdict():
@@ -60,16 +75,106 @@ def test_base_match_verdict():
     games = [(g.winner, g.points, g.kind, g.cube, g.crawford) for g in verdict.games]
     assert games == [("root", 2, "resign", 1, False), ("gnubg", 1, "resign", 1, True), ("root", 2, "resign", 2, False)]
     as_json = verdict.as_dict(file="x.mat")
-    assert set(as_json) == {"file", "valid", "match_length", "players", "final_score", "winner", "games", "errors"}
+    keys = {"file", "valid", "match_length", "players", "final_score", "winner", "games", "errors", "warnings"}
+    assert set(as_json) == keys and as_json["warnings"] == []
     assert set(as_json["games"][0]) == {"number", "winner", "points", "kind", "cube", "crawford"}
 
 
-def test_flawed_corpus_file_is_wrong_points_at_game_10_move_54():
+def test_flawed_corpus_file_is_wrong_points_at_game_3_move_30():
     error, verdict = only_error(FLAWED.read_bytes())
-    # A resignation with the cube at 2 is worth 2, 4 or 6 points, never the written 9.
-    assert (error.code, error.game, error.move, error.player) == ("wrong_points", 10, 54, "Moriuchi Toshiyuki")
-    assert error.line == 271 and "win 9 points" in error.message and "cube at 2 wins 2, 4 or 6" in error.message
+    # gnubg doubled to 2 in game 3 and later resigned; the record credits root with 5 points, but a
+    # resignation with the cube at 2 is worth 2, 4 or 6.
+    assert (error.code, error.game, error.move, error.player) == ("wrong_points", 3, 30, "root")
+    assert error.line == 92 and "win 5 points" in error.message and "cube at 2 wins 2, 4 or 6" in error.message
     assert len(verdict.errors) == 1
+
+
+def test_flawed_corpus_file_with_an_illegal_move():
+    # gnubg rolled 65 and wrote 6/1 7/2: two steps of 5 pips, but the dice are a 6 and a 5.
+    error, verdict = only_error((CORPUS / "flawed" / "illegal_move.mat").read_bytes())
+    where = (error.game, error.move, error.line, error.player, error.text)
+    assert (error.code, where) == ("illegal_move", (2, 5, 30, "gnubg", "65: 6/1 7/2"))
+    assert len(verdict.errors) == 1
+
+
+def test_flawed_corpus_file_with_a_wrong_header_score():
+    # Games 1–9 end at 8–12, but game 10's header says 9–12: a score that does not follow stays an error.
+    error, verdict = only_error((CORPUS / "flawed" / "wrong_header_score.mat").read_bytes())
+    assert (error.code, error.game, error.line, error.text) == ("score_mismatch", 10, 251, "gnubg : 9   root : 12")
+    assert len(verdict.errors) == 1 and verdict.warnings == []
+
+
+def test_renamed_player_is_a_warning_and_the_record_stays_valid():
+    # Game 2 on writes "GNU Bg" in gnubg's column: the same column, so the same player, written differently.
+    status, verdict = check_record((CORPUS / "untidy" / "player_renamed.mat").read_bytes())
+    assert (status, verdict.valid, verdict.errors) == ("valid", True, [])
+    [warning] = verdict.warnings
+    assert (warning.code, warning.game, warning.line, warning.player, warning.text) == (
+        "player_renamed",
+        2,
+        34,
+        "gnubg",
+        "GNU Bg",
+    )
+    assert verdict.players == ["gnubg", "root"] and verdict.winner == "root"
+
+
+def test_record_starting_mid_match_is_a_warning_and_the_record_stays_valid():
+    # The transcript starts at 3–4 in a 15-point match: the earlier games were not written down.
+    status, verdict = check_record((CORPUS / "untidy" / "starts_mid_match.mat").read_bytes())
+    assert (status, verdict.errors) == ("valid", [])
+    [warning] = verdict.warnings
+    assert (warning.code, warning.game, warning.line) == ("starts_mid_match", 1, 6)
+    assert "3–4" in warning.message
+    assert verdict.final_score == [14, 16] and verdict.winner == "root"
+    assert verdict.as_dict()["warnings"][0]["code"] == "starts_mid_match"
+
+
+def test_mid_match_start_at_match_point_with_a_double_means_crawford_was_played():
+    # The base match's game 3 alone, written as game 1 at 0–2 in a 3-point match, with gnubg's double in it:
+    # the Crawford game must lie before the transcript (it has no cube), so the double is legal.
+    lines = lines_of()
+    game3 = lines.index(" Game 3")
+    text = [*lines[:4], " Game 1", " gnubg : 0                      root : 2", *lines[game3 + 2 :]]
+    status, verdict = check_record(with_lines(text))
+    assert status == "valid", verdict.errors
+    assert verdict.final_score == [0, 4] and verdict.winner == "root"
+    assert [w.code for w in verdict.warnings] == ["starts_mid_match"] and verdict.games[0].crawford is False
+
+
+def test_a_name_written_back_as_before_is_a_second_rename():
+    # Game 2 writes "GNU Bg", game 3 "gnubg" again: two changes of the same column, each a warning.
+    status, verdict = check_record(replaced(32, "gnubg : 0", "GNU Bg : 0"))
+    assert status == "valid"
+    assert [(w.code, w.game, w.player, w.text) for w in verdict.warnings] == [
+        ("player_renamed", 2, "gnubg", "GNU Bg"),
+        ("player_renamed", 3, "GNU Bg", "gnubg"),
+    ]
+
+
+def test_name_in_neither_column_is_an_error():
+    # Game 2 names two players the games before it never had: another match's header, not a rename.
+    error, verdict = only_error(replaced(32, "gnubg : 0                      root : 2", "Alice : 0    Bob : 2"))
+    assert (error.code, error.game, error.line) == ("player_mismatch", 2, 32)
+    assert verdict.warnings == []
+
+
+def test_names_moved_to_the_other_column_are_an_error():
+    # Game 2 writes root in the left column: a name never moves from one column to the other.
+    error, _ = only_error(replaced(32, "gnubg : 0                      root : 2", "root : 0    gnubg : 2"))
+    assert (error.code, error.game, error.line) == ("player_mismatch", 2, 32)
+
+
+def test_a_rename_warns_once_and_a_score_that_does_not_follow_stays_an_error():
+    # "GNU Bg" from game 2 on is one rename; game 3's header 2–2 does not follow from 1–2 and stays an error.
+    lines = lines_of()
+    lines[31] = lines[31].replace("gnubg : 0", "GNU Bg : 0")
+    assert lines[60].startswith(" gnubg : 1")
+    lines[60] = lines[60].replace("gnubg : 1", "GNU Bg : 2")
+    status, verdict = check_record(with_lines(lines))
+    assert status == "invalid"
+    assert [(w.code, w.game) for w in verdict.warnings] == [("player_renamed", 2)]
+    assert [(e.code, e.game) for e in verdict.errors] == [("score_mismatch", 3)]
 
 
 def test_format_error_names_the_line():

@@ -1,14 +1,17 @@
 """`manage.py verify_match PATH … [--json]`: one verdict per file, exit 0 / 1 / 2."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 from django.core.management import call_command
 
-from tests.paths import CORPUS
+from tests.paths import CORPUS, REPO
 
 VALID = CORPUS / "gnubg" / "standard_0001_3p.mat"
-FLAWED = next(CORPUS.glob("flawed/*.mat"))
+FLAWED = CORPUS / "flawed" / "resign_cube2_wrong_points.mat"
+RENAMED = CORPUS / "untidy" / "player_renamed.mat"
 
 
 def run(capsys, *args):
@@ -35,7 +38,18 @@ def test_valid_files_exit_0_with_one_json_line_each(capsys):
         "cube": 1,
         "crawford": False,
     }
-    assert first["errors"] == []
+    assert first["errors"] == [] and first["warnings"] == []
+
+
+def test_untidy_record_is_valid_and_lists_its_warnings(capsys):
+    code, out = run(capsys, RENAMED, "--json")
+    verdict = json.loads(out)
+    assert code == 0 and verdict["valid"] is True and verdict["errors"] == []
+    assert [(w["code"], w["game"], w["line"], w["player"], w["text"]) for w in verdict["warnings"]] == [
+        ("player_renamed", 2, 34, "gnubg", "GNU Bg")
+    ]
+    code, out = run(capsys, RENAMED)
+    assert code == 0 and "valid, 10 games" in out and "1 warning" in out and "line 34:" in out
 
 
 def test_invalid_file_exits_1_and_lists_its_errors(capsys):
@@ -43,11 +57,11 @@ def test_invalid_file_exits_1_and_lists_its_errors(capsys):
     verdict = json.loads(out.splitlines()[1])
     assert code == 1 and verdict["valid"] is False
     assert verdict["errors"][0] == {
-        "game": 10,
-        "move": 54,
-        "line": 271,
-        "player": "Moriuchi Toshiyuki",
-        "text": "Wins 9 point and the match",
+        "game": 3,
+        "move": 30,
+        "line": 92,
+        "player": "root",
+        "text": "Wins 5 points",
         "code": "wrong_points",
         "message": verdict["errors"][0]["message"],
     }
@@ -71,3 +85,24 @@ def test_missing_file_is_unreadable(capsys, tmp_path):
 def test_human_output_names_the_verdict(capsys, path):
     code, out = run(capsys, path)
     assert code == 0 and "valid, 3 games, 1–4, won by root" in out
+
+
+def clean_run(*args: str) -> subprocess.CompletedProcess:
+    """A subprocess with no environment at all, as in a fresh checkout: no SECRET_KEY, no DEBUG."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=REPO, env={}, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_verify_match_runs_with_no_environment_set():
+    done = clean_run("manage.py", "verify_match", str(VALID), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["winner"] == "root"
+
+
+def test_the_web_server_still_refuses_to_start_without_a_key():
+    # The WSGI application (what a web server loads) and any other command need SECRET_KEY when DEBUG is off.
+    served = clean_run("-c", "import config.wsgi")
+    assert served.returncode != 0 and "SECRET_KEY is required" in served.stderr
+    checked = clean_run("manage.py", "check")
+    assert checked.returncode != 0 and "SECRET_KEY is required" in checked.stderr

@@ -1,6 +1,6 @@
 """A Calcutta's settings: house take, payout table, bidding steps, buy-back and self-bidding.
 
-DOMAIN.md §5: the pool minus a house take (e.g. 10%) is paid out by finish (e.g. 70/30, 50/30/20,
+docs/calcutta.md: the pool minus a house take (e.g. 10%) is paid out by finish (e.g. 70/30, 50/30/20,
 40/30/15/15; optionally a share for the consolation winner); the table must total 100%. A player may buy
 back a share of themselves, commonly up to half, at the same fraction of the price.
 """

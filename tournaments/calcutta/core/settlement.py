@@ -12,7 +12,7 @@
    field, the prizes its entrants win are "unclaimed" (a separate line, listed last) for the director to decide.
 4. Each lot's prize is split among its owners by holding with the same rule (owners in bidder-id order).
 
-Sign convention (issue 8: "every owner's net is paid-in minus won"): net = paid in − won. A positive net is
+Sign convention (docs/calcutta.md: every owner's net is paid-in minus won): net = paid in − won. A positive net is
 what the owner is out of pocket; a negative net is a profit. Over all owners, the nets sum to house take +
 unclaimed.
 
@@ -112,7 +112,7 @@ class OwnerLine:
 
     @property
     def net(self) -> int:
-        """Paid in − won (issue 8): positive = out of pocket, negative = profit."""
+        """Paid in − won (docs/calcutta.md): positive = out of pocket, negative = profit."""
         return self.paid_in - self.won
 
 
