@@ -4,10 +4,10 @@ import os
 
 import pytest
 from django.conf import settings
-from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.schema_check import SchemaCheckingClient
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
@@ -72,13 +72,16 @@ def outsider_user(db):
 
 @pytest.fixture
 def api():
-    return APIClient()
+    """An anonymous API client; every response it receives must match the OpenAPI schema."""
+    return SchemaCheckingClient()
 
 
 @pytest.fixture
 def api_as():
+    """API clients signed in as a user (None: anonymous), checking every response against the schema too."""
+
     def make(user):
-        client = APIClient()
+        client = SchemaCheckingClient()
         if user is not None:
             client.force_authenticate(user)
         return client

@@ -157,10 +157,12 @@ def auctioneer_steps(*, calcutta: Calcutta, current: dict | None) -> dict[str, b
     }
 
 
-def bidders(*, calcutta: Calcutta) -> list[Bidder]:
-    """Bidders with what they owe (amount_due, cents) by their holdings."""
-    return list(
-        calcutta.bidders.annotate(amount_due=Sum("holdings__amount_due")).select_related("player").order_by("name")
+def bidders(*, calcutta: Calcutta) -> QuerySet[Bidder]:
+    """Bidders with what they owe (amount_due, cents) by their holdings (a query, so the API reads one page)."""
+    return (
+        calcutta.bidders.annotate(amount_due=Sum("holdings__amount_due"))
+        .select_related("player")
+        .order_by("name", "id")
     )
 
 
