@@ -56,8 +56,8 @@ def paginated_response(view, rows, serializer_class=None, *, to_data=None) -> Re
 ERROR_COMPONENTS = {
     "ErrorDetail": {
         "type": "object",
-        "description": "A refusal: not signed in or not allowed (403; 401 is reserved for token errors), no such "
-        "object or not visible to the caller (404), or a state that does not allow the request (409).",
+        "description": "A refusal: not signed in, a bad token or not allowed (403), no such object or not visible "
+        "to the caller (404), a state that does not allow the request (409), a body of another media type (415).",
         "properties": {"detail": {"type": "string", "description": "What is wrong and what to do, translated."}},
         "required": ["detail"],
     },
@@ -80,8 +80,9 @@ ERROR_COMPONENTS = {
 }
 ERROR_RESPONSES = {
     "400": ("ValidationErrorBody", "The input is not valid; the body says which field and why."),
-    "401": ("ErrorDetail", "The credentials sent were not valid."),
-    "403": ("ErrorDetail", "Not signed in, or not allowed to do this."),
+    # Session authentication comes first, so DRF answers a missing or bad token with 403, not 401, today.
+    "401": ("ErrorDetail", "Reserved for authentication failures; today they answer 403."),
+    "403": ("ErrorDetail", "Not signed in, a token that is not valid, or not allowed to do this."),
     "404": ("ErrorDetail", "No such object, or the caller may not see it."),
     "409": ("ErrorDetail", "The object is in a state that does not allow this now."),
     "415": ("ErrorDetail", "The body is not JSON, form data or multipart form data."),

@@ -15,9 +15,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
-from tests.schema_check import SchemaCheckingClient
 
 from clubs.models import Club
+from tests.schema_check import SchemaCheckingClient
 
 pytestmark = pytest.mark.django_db
 

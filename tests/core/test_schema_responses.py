@@ -160,3 +160,14 @@ def test_a_player_sees_their_next_match_and_re_enters_after_a_loss(api_as, club,
 def test_a_clubs_ladders_are_listed(api, club, director_user):
     ladder_services.create_ladder(actor=director_user, club=club, name="Ladder")
     assert [ladder["name"] for ladder in api.get(f"/api/v1/ratings/clubs/{club.slug}/ladders/").json()] == ["Ladder"]
+
+
+def test_a_long_night_of_chouette_games_comes_in_pages(api_as, club):
+    session, _, director = table(club)
+    for winner in ("team", "box", "team"):
+        chouette_services.record_game(actor=director, session=session, game={"winner": winner})
+    client = api_as(director)
+    first = client.get(f"/api/v1/chouette/sessions/{session.pk}/games/", {"limit": 2}).json()
+    assert first["count"] == 3 and [g["number"] for g in first["results"]] == [1, 2]
+    rest = client.get(first["next"]).json()
+    assert [g["number"] for g in rest["results"]] == [3] and rest["next"] is None
