@@ -102,7 +102,9 @@ def pytest_configure(config):
 
 
 def _whole_suite(config) -> bool:
-    """Whether this run is the whole suite (`make test`), not a chosen file, keyword or marker."""
+    """Whether this run is the whole suite (`make test`), not a chosen file, keyword or marker, nor a listing."""
+    if config.option.collectonly:
+        return False
     if os.environ.get("SCHEMA_CHECK_ALL_OPERATIONS") == "1":
         return True
     chosen = {Path(str(arg).split("::")[0]).resolve() for arg in config.args}
