@@ -8,6 +8,7 @@ ask whether every operation was seen to succeed.
 """
 
 import copy
+import datetime
 import functools
 import json
 import os
@@ -15,10 +16,19 @@ import re
 from collections.abc import Iterator
 
 from drf_spectacular.generators import SchemaGenerator
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, FormatChecker
 from rest_framework.test import APIClient
 
 API_PREFIX = "/api/v1/"
+# The default formats (date, email, ...) and date-time, which jsonschema checks only with an extra package.
+FORMATS = FormatChecker()
+
+
+@FORMATS.checks("date-time", raises=ValueError)
+def _date_time(value) -> bool:
+    return not isinstance(value, str) or "T" in value and datetime.datetime.fromisoformat(value) is not None
+
+
 # (method, path template, status code) of every response checked in this run.
 SEEN: set[tuple[str, str, int]] = set()
 
@@ -78,7 +88,7 @@ def _validator(template: str, method: str, status: str) -> Draft202012Validator 
     if content is None:
         return None
     schema = {"components": _components(), **_json_schema(copy.deepcopy(content["schema"]))}
-    return Draft202012Validator(schema)
+    return Draft202012Validator(schema, format_checker=FORMATS)
 
 
 def problems(method: str, path: str, status: int, body: bytes, content_type: str) -> list[str]:

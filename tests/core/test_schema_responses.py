@@ -6,6 +6,8 @@ fail, that every operation declares its error bodies, and drive to success the o
 a whole run of the suite then fails if an operation was never seen to succeed (tests/conftest.py).
 """
 
+import json
+
 import pytest
 
 from chouette import services as chouette_services
@@ -35,8 +37,12 @@ def test_every_operation_declares_its_error_bodies():
         assert "409" in responses and "415" in responses, (method, path)
 
 
-def test_the_check_refuses_what_the_schema_does_not_say(club):
+def test_the_check_refuses_what_the_schema_does_not_say(api, club):
     club_url = f"/api/v1/clubs/{club.slug}/"
+    answer = api.get(club_url).json()
+    assert not problems("GET", club_url, 200, json.dumps(answer).encode(), JSON)
+    assert problems("GET", club_url, 200, json.dumps({**answer, "created_at": "yesterday"}).encode(), JSON)
+    assert problems("GET", club_url, 200, json.dumps({**answer, "founded": 1999}).encode(), JSON)  # undeclared
     # The shape the schema declares for a match's reports is a page; the plain array they used to be is refused.
     assert problems("GET", "/api/v1/matches/1/reports/", 200, b"[]", JSON)
     assert not problems("GET", "/api/v1/matches/1/reports/", 200, b'{"count": 0, "results": []}', JSON)
