@@ -5,6 +5,10 @@ by method and path template, then its status code must be declared for that oper
 validate against the declared schema, with objects closed (a field the schema does not name is an error too,
 because a generated client would drop it). Which operations answered which status is recorded, so a test can
 ask whether every operation was seen to succeed.
+
+SCHEMA_CHECK_LOG=FILE turns failing into noting: every mismatch of the run is appended to FILE (a survey after
+a change to many endpoints). SCHEMA_CHECK_ALL_OPERATIONS=1 asks for the every-operation check (tests/conftest.py)
+on a run that is not the whole suite.
 """
 
 import copy
