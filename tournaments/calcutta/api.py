@@ -450,17 +450,12 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=CalcuttaHoldingSerializer(many=True))
     @action(detail=True, methods=["get"])
     def holdings(self, request, pk=None):
-        from tournaments.calcutta.models import Holding
-
-        rows = Holding.objects.filter(lot__calcutta=self.get_object()).select_related("lot", "bidder")
-        return paginated_response(self, rows.order_by("lot__number", "bidder_id"), to_data=_holding_data)
+        rows = selectors.holdings(calcutta=self.get_object())
+        return paginated_response(self, rows, to_data=_holding_data)
 
     def _lot_holdings(self, calcutta, lot_number: int) -> Response:
         """After a syndicate or a buy-back: who holds the lot that changed now (a few owners, one array)."""
-        from tournaments.calcutta.models import Holding
-
-        rows = Holding.objects.filter(lot__calcutta=calcutta, lot__number=lot_number).select_related("lot", "bidder")
-        return Response([_holding_data(h) for h in rows.order_by("bidder_id")])
+        return Response([_holding_data(h) for h in selectors.holdings(calcutta=calcutta, lot_number=lot_number)])
 
     @extend_schema(
         request=CalcuttaSyndicateInputSerializer,

@@ -166,6 +166,14 @@ def bidders(*, calcutta: Calcutta) -> QuerySet[Bidder]:
     )
 
 
+def holdings(*, calcutta: Calcutta, lot_number: int | None = None) -> QuerySet[Holding]:
+    """Who holds what share of each lot (of one lot when a number is given; 0 is the field), lot by lot."""
+    rows = Holding.objects.filter(lot__calcutta=calcutta).select_related("lot", "bidder")
+    if lot_number is not None:
+        rows = rows.filter(lot__number=lot_number)
+    return rows.order_by("lot__number", "bidder_id")
+
+
 def current_settlement(calcutta: Calcutta):
     return calcutta.settlements.filter(is_current=True).first()
 
