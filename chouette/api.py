@@ -15,6 +15,7 @@ from chouette.core.rules import CHOICES, Rules
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from core.api import paginated_response
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -197,7 +198,9 @@ class ChouetteLedgerLineSerializer(serializers.ModelSerializer):
 
 class ChouetteGameSerializer(serializers.ModelSerializer):
     number = serializers.IntegerField(source="game_number")
-    entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
+    entered_by = serializers.SlugRelatedField(
+        source="created_by", slug_field="username", read_only=True, allow_null=True
+    )
     ledger = ChouetteLedgerLineSerializer(many=True, read_only=True)
 
     class Meta:
@@ -207,8 +210,10 @@ class ChouetteGameSerializer(serializers.ModelSerializer):
 
 
 class ChouetteEventSerializer(serializers.ModelSerializer):
-    entered_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True)
-    retired_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    entered_by = serializers.SlugRelatedField(
+        source="created_by", slug_field="username", read_only=True, allow_null=True
+    )
+    retired_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     kind = WordField(choices=EventKind.values, read_only=True)
 
     class Meta:
@@ -357,7 +362,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         session = self.get_object()
         if request.method == "GET":
             games = selectors.current_games(session).select_related("created_by").prefetch_related("ledger__player")
-            return Response(ChouetteGameSerializer(games, many=True).data)
+            return paginated_response(self, games.order_by("game_number"), ChouetteGameSerializer)
         data = ChouetteGameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -397,7 +402,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"])
     def history(self, request, pk=None):
         """Every event and every version of it (the audit trail)."""
-        return Response(ChouetteEventSerializer(selectors.history(self.get_object()), many=True).data)
+        return paginated_response(self, selectors.history(self.get_object()), ChouetteEventSerializer)
 
     @extend_schema(request=ChouetteSeatInputSerializer, responses={200: ChouetteSessionDetailSerializer})
     @action(detail=True, methods=["post"])
@@ -423,7 +428,8 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(methods=["get"], responses=ChouetteTransferSerializer(many=True))
     @extend_schema(methods=["post"], request=None, responses=ChouetteTransferSerializer(many=True))
-    @action(detail=True, methods=["get", "post"])
+    # A few transfers per player at the table (cash-outs, then the settlement): a small array, not a page.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def settlement(self, request, pk=None):
         """GET: cash-outs and settlement transfers so far. POST: finish the session and settle it."""
         session = self.get_object()

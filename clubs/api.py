@@ -6,6 +6,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from clubs import selectors, services
 from clubs.models import Club, Membership, Player, Role
@@ -41,12 +42,12 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Rea
         return selectors.visible_clubs(user=self.request.user).with_member_counts().order_by("name")
 
     def perform_create(self, serializer):
-        serializer.instance = services.create_club(actor=self.request.user, **serializer.validated_data)
+        club = services.create_club(actor=self.request.user, **serializer.validated_data)
+        serializer.instance = Club.objects.with_member_counts().get(pk=club.pk)  # the answer carries member_count
 
     def perform_update(self, serializer):
-        serializer.instance = services.update_club(
-            actor=self.request.user, club=serializer.instance, **serializer.validated_data
-        )
+        club = services.update_club(actor=self.request.user, club=serializer.instance, **serializer.validated_data)
+        serializer.instance = Club.objects.with_member_counts().get(pk=club.pk)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -158,11 +159,12 @@ class MeSerializer(serializers.Serializer):
     roles = serializers.DictField(child=serializers.CharField(), help_text="Role per club slug.")
 
 
-class MeViewSet(viewsets.ViewSet):
-    """Who the caller is: handy for scripts checking their token."""
+class MeView(APIView):
+    """Who the caller is: handy for scripts checking their token. One object, so an APIView (a ViewSet's `list`
+    would be declared as an array in the schema)."""
 
     @extend_schema(responses=MeSerializer)
-    def list(self, request):
+    def get(self, request):
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in or send a token to see who you are.")
         player = selectors.player_for_user(request.user)

@@ -1,3 +1,4 @@
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from clubs import api
@@ -6,6 +7,5 @@ router = SimpleRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
 router.register("players", api.PlayerViewSet, basename="player")
 router.register("memberships", api.MembershipViewSet, basename="membership")
-router.register("me", api.MeViewSet, basename="me")
 
-urlpatterns = router.urls
+urlpatterns = [*router.urls, path("me/", api.MeView.as_view(), name="me-list")]

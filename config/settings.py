@@ -149,6 +149,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that several apps share a field name for get one stable name each in the schema.
+    # Every operation declares the error bodies it can answer with (written once, in core.api).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api.declare_error_responses"],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.matches.MatchStatus",
         "MembershipRoleEnum": "clubs.models.Role",

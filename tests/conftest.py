@@ -1,15 +1,17 @@
 """Shared fixtures: users in each role, API clients, and the rules for tests that need real services."""
 
 import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings
-from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.schema_check import SEEN, SchemaCheckingClient, operations
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+TESTS = Path(__file__).resolve().parent
 
 
 def services_missing() -> list[str]:
@@ -72,13 +74,16 @@ def outsider_user(db):
 
 @pytest.fixture
 def api():
-    return APIClient()
+    """An anonymous API client; every response it receives must match the OpenAPI schema."""
+    return SchemaCheckingClient()
 
 
 @pytest.fixture
 def api_as():
+    """API clients signed in as a user (None: anonymous), checking every response against the schema too."""
+
     def make(user):
-        client = APIClient()
+        client = SchemaCheckingClient()
         if user is not None:
             client.force_authenticate(user)
         return client
@@ -94,3 +99,33 @@ def user_factory(db):
 def pytest_configure(config):
     # Hashing test passwords with PBKDF2 costs most of the suite's time and proves nothing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _whole_suite(config) -> bool:
+    """Whether this run is the whole suite (`make test`), not a chosen file, keyword or marker, nor a listing."""
+    if config.option.collectonly:
+        return False
+    if os.environ.get("SCHEMA_CHECK_ALL_OPERATIONS") == "1":
+        return True
+    chosen = {Path(str(arg).split("::")[0]).resolve() for arg in config.args}
+    return (
+        chosen == {TESTS}
+        and not config.option.keyword
+        and not config.option.deselect
+        and config.option.markexpr == "not browser"
+    )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A green run of the whole suite must have seen every API operation answer with success at least once,
+    each answer checked against the schema; an operation nobody calls is one whose schema nobody checks."""
+    if exitstatus != pytest.ExitCode.OK or not _whole_suite(session.config):
+        return
+    succeeded = {(method, path) for method, path, status in SEEN if 200 <= status < 300}
+    missing = [f"{method} {path}" for method, path in operations() if (method, path) not in succeeded]
+    if missing:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write_line("No test saw these API operations succeed (checked against the schema):", red=True)
+        for line in missing:
+            reporter.write_line(f"  {line}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

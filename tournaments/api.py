@@ -44,7 +44,7 @@ def one_of(choices, **kwargs) -> serializers.CharField:
 
 
 class FlightSerializer(serializers.ModelSerializer):
-    source = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    source = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     kind = one_of(FlightKind.choices, read_only=True)
     draw_status = one_of(DrawStatus.choices, read_only=True)
     status = one_of(FlightStatus.choices, read_only=True)
@@ -185,9 +185,9 @@ class SlotSerializer(serializers.ModelSerializer):
     player_a = serializers.SerializerMethodField()
     player_b = serializers.SerializerMethodField()
     winner_player = serializers.SerializerMethodField()
-    match_status = serializers.CharField(source="match.status", read_only=True, default=None)
-    score_a = serializers.IntegerField(source="match.score_a", read_only=True, default=None)
-    score_b = serializers.IntegerField(source="match.score_b", read_only=True, default=None)
+    match_status = serializers.CharField(source="match.status", read_only=True, default=None, allow_null=True)
+    score_a = serializers.IntegerField(source="match.score_a", read_only=True, default=None, allow_null=True)
+    score_b = serializers.IntegerField(source="match.score_b", read_only=True, default=None, allow_null=True)
 
     class Meta:
         model = Slot

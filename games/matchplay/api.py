@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from clubs.permissions import IsParticipantOrDirector
+from core.api import paginated_response
 from games.matchplay import selectors, services
 from games.models.matches import (
     Match,
@@ -32,7 +33,10 @@ def client_ip(request) -> str | None:
 class MatchSerializer(serializers.ModelSerializer):
     player_a_name = serializers.CharField(source="player_a.name", read_only=True)
     player_b_name = serializers.CharField(source="player_b.name", read_only=True)
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    outcome = serializers.ChoiceField(
+        choices=MatchOutcome.choices, read_only=True, allow_blank=True, help_text="Empty until a result stands."
+    )
 
     class Meta:
         model = Match
@@ -117,8 +121,8 @@ class GameInputSerializer(serializers.Serializer):
 
 
 class ReportSerializer(serializers.ModelSerializer):
-    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    submitted_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    confirmed_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = MatchReport
@@ -173,7 +177,7 @@ class DisputeInputSerializer(VersionInputSerializer):
 
 class DisputeSerializer(serializers.ModelSerializer):
     version = serializers.IntegerField(source="report.version", read_only=True)
-    raised_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    raised_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
         model = MatchDispute
@@ -233,7 +237,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(methods=["get"], responses=GameSerializer(many=True))
     @extend_schema(methods=["post"], request=GameInputSerializer, responses={201: GameSerializer})
-    @action(detail=True, methods=["get", "post"])
+    # Bounded by the match length (each game scores at least a point), so the games come as one array.
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def games(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
@@ -254,9 +259,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def reports(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            return Response(
-                ReportSerializer(match.reports.select_related("submitted_by", "confirmed_by"), many=True).data
-            )
+            reports = match.reports.select_related("submitted_by", "confirmed_by").order_by("-version")
+            return paginated_response(self, reports, ReportSerializer)
         return self._report(request, match, as_director=False)
 
     def _report(self, request, match, *, as_director: bool):
@@ -296,7 +300,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def disputes(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            return Response(DisputeSerializer(match.disputes.select_related("report", "raised_by"), many=True).data)
+            disputes = match.disputes.select_related("report", "raised_by").order_by("-created_at", "-id")
+            return paginated_response(self, disputes, DisputeSerializer)
         data = DisputeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         dispute = services.dispute_report(actor=request.user, match=match, **data.validated_data)

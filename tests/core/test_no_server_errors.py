@@ -15,9 +15,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from drf_spectacular.generators import SchemaGenerator
-from rest_framework.test import APIClient
 
 from clubs.models import Club
+from tests.schema_check import SchemaCheckingClient
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_every_api_operation_answers_malformed_input_without_a_server_error(demo
     assert len(list(_api_operations())) >= 30  # the sweep reaches the whole API, not an empty schema
     failures = []
     for name, user in _users().items():
-        client = APIClient()
+        client = SchemaCheckingClient()
         if user is not None:
             client.force_authenticate(user)
         for path, method, fields in _api_operations():

@@ -6,7 +6,8 @@ import time
 from collections.abc import Callable
 
 from django.db import connection
-from rest_framework.test import APIClient
+
+from tests.schema_check import SchemaCheckingClient
 
 # How long a patched step keeps what it took (a row lock, or an unlocked read) before the request goes on. The
 # barrier releases the requests together; this wait inside the critical step makes the second one certainly
@@ -53,7 +54,7 @@ def post_at_once(*requests) -> list[tuple[int, object]]:
 
     def sender(user, path, body):
         def send():
-            client = APIClient()
+            client = SchemaCheckingClient()  # race answers (409s among them) are checked against the schema too
             client.force_authenticate(user)
             response = client.post(path, body, format="json")
             try:

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from core.api import paginated_response
 from tournaments.calcutta import core, selectors, services
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
 
@@ -208,7 +209,10 @@ class CalcuttaSyndicateInputSerializer(serializers.Serializer):
 
 
 class CalcuttaBuyBackInputSerializer(serializers.Serializer):
-    lot = serializers.IntegerField(min_value=1, max_value=32767)
+    # 0 (the field) passes here so that the service answers why it cannot be bought back, not "at least 1".
+    lot = serializers.IntegerField(
+        min_value=0, max_value=32767, help_text="Lot number; the field (0) cannot be bought back."
+    )
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     share = serializers.CharField(max_length=40, help_text="Share of the lot, e.g. 1/4 or 25%")
 
@@ -344,7 +348,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bidders(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "GET":
-            return Response(CalcuttaBidderSerializer(selectors.bidders(calcutta=calcutta), many=True).data)
+            return paginated_response(self, selectors.bidders(calcutta=calcutta), CalcuttaBidderSerializer)
         values = self._input(CalcuttaBidderInputSerializer).validated_data
         from django.contrib.auth import get_user_model
 
@@ -368,7 +372,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         methods=["put"], request=CalcuttaLotsInputSerializer, responses=CalcuttaBoardLotSerializer(many=True)
     )
-    @action(detail=True, methods=["get", "put"])
+    # At most one lot per entry plus the field: the whole board's lots come as one array.
+    @action(detail=True, methods=["get", "put"], pagination_class=None)
     def lots(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "PUT":
@@ -427,7 +432,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bids(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "GET":
-            return Response(CalcuttaBidSerializer(calcutta.bids.select_related("lot", "bidder"), many=True).data)
+            bids = calcutta.bids.select_related("lot", "bidder").order_by("step")
+            return paginated_response(self, bids, CalcuttaBidSerializer)
         values = self._input(CalcuttaBidInputSerializer).validated_data
         bid, created = services.place_bid(
             actor=request.user,
@@ -444,13 +450,19 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=CalcuttaHoldingSerializer(many=True))
     @action(detail=True, methods=["get"])
     def holdings(self, request, pk=None):
-        from tournaments.calcutta.models import Holding
+        rows = selectors.holdings(calcutta=self.get_object())
+        return paginated_response(self, rows, to_data=_holding_data)
 
-        rows = Holding.objects.filter(lot__calcutta=self.get_object()).select_related("lot", "bidder")
-        return Response([_holding_data(h) for h in rows])
+    def _lot_holdings(self, calcutta, lot_number: int) -> Response:
+        """After a syndicate or a buy-back: who holds the lot that changed now (a few owners, one array)."""
+        return Response([_holding_data(h) for h in selectors.holdings(calcutta=calcutta, lot_number=lot_number)])
 
-    @extend_schema(request=CalcuttaSyndicateInputSerializer, responses=CalcuttaHoldingSerializer(many=True))
-    @action(detail=True, methods=["post"])
+    @extend_schema(
+        request=CalcuttaSyndicateInputSerializer,
+        responses=CalcuttaHoldingSerializer(many=True),
+        description="Split a lot among a syndicate; answers the lot's holdings after the change.",
+    )
+    @action(detail=True, methods=["post"], pagination_class=None)
     def syndicate(self, request, pk=None):
         calcutta = self.get_object()
         values = self._input(CalcuttaSyndicateInputSerializer).validated_data
@@ -462,10 +474,14 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             holder=self._bidder(calcutta, values["holder"]),
             shares=shares,
         )
-        return self.holdings(request, pk)
+        return self._lot_holdings(calcutta, values["lot"])
 
-    @extend_schema(request=CalcuttaBuyBackInputSerializer, responses=CalcuttaHoldingSerializer(many=True))
-    @action(detail=True, methods=["post"], url_path="buy-back")
+    @extend_schema(
+        request=CalcuttaBuyBackInputSerializer,
+        responses=CalcuttaHoldingSerializer(many=True),
+        description="A player buys back a share of their own lot; answers the lot's holdings after the change.",
+    )
+    @action(detail=True, methods=["post"], url_path="buy-back", pagination_class=None)
     def buy_back(self, request, pk=None):
         calcutta = self.get_object()
         values = self._input(CalcuttaBuyBackInputSerializer).validated_data
@@ -476,7 +492,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             bidder=self._bidder(calcutta, values["bidder"]),
             share=values["share"],
         )
-        return self.holdings(request, pk)
+        return self._lot_holdings(calcutta, values["lot"])
 
     @extend_schema(request=CalcuttaPaidInputSerializer, responses=CalcuttaBidderSerializer)
     @action(detail=True, methods=["post"])

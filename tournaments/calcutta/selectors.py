@@ -157,11 +157,21 @@ def auctioneer_steps(*, calcutta: Calcutta, current: dict | None) -> dict[str, b
     }
 
 
-def bidders(*, calcutta: Calcutta) -> list[Bidder]:
-    """Bidders with what they owe (amount_due, cents) by their holdings."""
-    return list(
-        calcutta.bidders.annotate(amount_due=Sum("holdings__amount_due")).select_related("player").order_by("name")
+def bidders(*, calcutta: Calcutta) -> QuerySet[Bidder]:
+    """Bidders with what they owe (amount_due, cents) by their holdings (a query, so the API reads one page)."""
+    return (
+        calcutta.bidders.annotate(amount_due=Sum("holdings__amount_due"))
+        .select_related("player")
+        .order_by("name", "id")
     )
+
+
+def holdings(*, calcutta: Calcutta, lot_number: int | None = None) -> QuerySet[Holding]:
+    """Who holds what share of each lot (of one lot when a number is given; 0 is the field), lot by lot."""
+    rows = Holding.objects.filter(lot__calcutta=calcutta).select_related("lot", "bidder")
+    if lot_number is not None:
+        rows = rows.filter(lot__number=lot_number)
+    return rows.order_by("lot__number", "bidder_id")
 
 
 def current_settlement(calcutta: Calcutta):

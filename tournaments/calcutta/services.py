@@ -99,7 +99,7 @@ def _message(exc: core.CalcuttaError) -> str:
         "nothing_left": _("Every lot has been auctioned; close the auction."),
         "no_lot_open": _("No lot is up; open the next lot."),
         "already_open": _("The auction has already been opened."),
-        "no_buy_back_on_field": _("There is no buy-back on the field."),
+        "no_buy_back_on_field": _("The field cannot be bought back: a buy-back is only for a player's own lot."),
         "buy_back_closed": _("Buy-backs are closed."),
         "buy_back_off": _("This Calcutta has no buy-backs."),
         "shares_not_100": _("The syndicate's shares must total exactly 100%."),

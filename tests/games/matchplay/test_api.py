@@ -62,7 +62,7 @@ def test_report_confirm_flow_and_idempotent_retry(api_as, match, user_a, user_b)
     detail = api_as(user_b).get(url(match)).json()
     assert detail["status"] == MatchStatus.FINISHED and (detail["score_a"], detail["score_b"]) == (5, 3)
     history = api_as(user_b).get(url(match, "reports")).json()
-    assert [r["version"] for r in history] == [1]
+    assert history["count"] == 1 and [r["version"] for r in history["results"]] == [1]
 
 
 def test_outsider_and_anonymous_cannot_report(api, api_as, match, outsider_user):
@@ -135,7 +135,7 @@ def test_dispute_then_director_override_and_annul(api_as, match, user_a, user_b,
         url(match, "override"), {"method": "final_score", "score_a": 5, "score_b": 4}, format="json"
     )
     assert override.status_code == 201 and override.json()["confirmed"] and override.json()["role"] == "director"
-    assert api_as(director_user).get(url(match, "disputes")).json()[0]["resolved_at"] is not None
+    assert api_as(director_user).get(url(match, "disputes")).json()["results"][0]["resolved_at"] is not None
     annul = api_as(director_user).post(url(match, "annul"), {"comment": "wrong pairing"}, format="json")
     assert annul.status_code == 201
     assert api_as(director_user).get(url(match)).json()["status"] == MatchStatus.ABANDONED

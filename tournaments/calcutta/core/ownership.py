@@ -103,7 +103,11 @@ class Ownership:
         held = self._holdings_of_sold(lot)
         the_lot = self.lot(lot)
         if the_lot.is_field:
-            raise CalcuttaError("no_buy_back_on_field", "There is no buy-back on the field.", field="lot")
+            raise CalcuttaError(
+                "no_buy_back_on_field",
+                "The field cannot be bought back: a buy-back is only for a player's own lot.",
+                field="lot",
+            )
         if player.entrant is None or player.entrant not in the_lot.entrants:
             raise CalcuttaError("not_in_lot", f"Only a player in lot {lot} can buy back a share of it.", field="player")
         if settings.buy_back_limit == 0:
