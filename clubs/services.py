@@ -2,12 +2,13 @@
 the web pages and scripts share one set of rules."""
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import selectors
+from clubs import access
 from clubs.models import Club, Membership, Player, Role
 
 User = get_user_model()
@@ -45,7 +46,9 @@ def create_club(
     description: str = "",
     is_public: bool = True,
 ) -> Club:
-    """Create a club; its creator becomes its first club admin."""
+    """Create a club; its creator becomes its first club admin. Anyone signed in may: a new club's directors
+    decide results for the overall rating list only once site staff approve the club."""
+    access.require(actor, "club.create")
     if not name.strip():
         raise ValidationError({"name": [_("A club needs a name.")]})
     if slug and Club.objects.filter(slug=slug).exists():
@@ -64,8 +67,7 @@ def create_club(
 
 @transaction.atomic
 def update_club(*, actor, club: Club, **fields) -> Club:
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can change it."))
+    access.require(actor, "club.edit", club)
     unknown = set(fields) - CLUB_FIELDS
     if unknown:
         raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
@@ -80,31 +82,23 @@ def update_club(*, actor, club: Club, **fields) -> Club:
 
 @transaction.atomic
 def create_player(*, actor, club: Club, name: str, country: str = "", user=None, role: str = Role.PLAYER) -> Player:
-    """Register a player at a club, e.g. a walk-in at a club night (no login needed)."""
-    if not selectors.is_club_director(user=actor, club=club):
-        raise PermissionDenied(_("Only a director or admin of this club can add players to it."))
-    if role != Role.PLAYER and not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only a club admin can give a new member a director or admin role."))
+    """Register a walk-in player of the club (no account): the club created it, so the club edits it, and it is an
+    accepted member at once. A person with an account joins by accepting an invitation instead (invite)."""
+    access.require(actor, "player.create", club)
+    if role != Role.PLAYER:
+        access.require(actor, "club.edit", club, _("Only a club admin can give a new member a director or admin role."))
+    if user is not None:
+        raise ValidationError({"user": [_("A player with an account joins by accepting an invitation.")]})
     if not name.strip():
         raise ValidationError({"name": [_("A player needs a name.")]})
-    if user is not None and Player.objects.filter(user=user).exists():
-        raise ValidationError({"user": [_("This login already belongs to a player.")]})
-    player = Player.objects.create(name=name.strip(), country=country.upper(), user=user)
-    Membership.objects.create(club=club, player=player, role=role)
+    player = Player.objects.create(name=name.strip(), country=country.upper(), created_by_club=club)
+    Membership.objects.create(club=club, player=player, role=role, status=Membership.Status.ACCEPTED)
     return player
-
-
-def can_edit_player(*, actor, player: Player) -> bool:
-    if getattr(actor, "is_superuser", False) or (player.user_id and player.user_id == actor.pk):
-        return True
-    clubs = Club.objects.filter(memberships__player=player)
-    return any(selectors.is_club_admin(user=actor, club=club) for club in clubs)
 
 
 @transaction.atomic
 def update_player(*, actor, player: Player, **fields) -> Player:
-    if not can_edit_player(actor=actor, player=player):
-        raise PermissionDenied(_("Only the player or an admin of one of the player's clubs can change this player."))
+    access.require(actor, "player.edit", player)
     unknown = set(fields) - PLAYER_FIELDS
     if unknown:
         raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
@@ -116,17 +110,58 @@ def update_player(*, actor, player: Player, **fields) -> Player:
 
 
 @transaction.atomic
-def add_membership(*, actor, club: Club, player: Player, role: str = Role.PLAYER) -> Membership:
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can add members."))
+def invite(
+    *, actor, club: Club, player: Player | None = None, username: str = "", role: str = Role.PLAYER
+) -> Membership:
+    """A director invites a person (by username, or an existing player) to join the club; the membership counts
+    only once the invitee accepts. The club's own walk-in needs nobody's consent (it is accepted at once)."""
+    access.require(actor, "membership.invite", club)
+    if role != Role.PLAYER:
+        access.require(actor, "club.edit", club, _("Only a club admin can give a member a director or admin role."))
+    if player is None:
+        player = _player_for_username(username)
+    own_walk_in = player.user_id is None and player.created_by_club_id == club.pk
+    if player.user_id is None and not own_walk_in:
+        raise ValidationError(
+            {"player": [_("This player has no account to accept an invitation and is not a walk-in of this club.")]}
+        )
     membership, created = Membership.objects.select_for_update().get_or_create(
-        club=club, player=player, defaults={"role": role}
+        club=club, player=player, defaults={"role": role, "status": Membership.Status.INVITED, "is_active": False}
     )
-    if not created:
-        if membership.is_active:
-            raise ValidationError({"player": [_("This player is already a member of the club.")]})
-        membership.is_active, membership.role = True, role
-        membership.save(update_fields=["is_active", "role"])
+    if not created and membership.is_active:
+        raise ValidationError({"player": [_("This player is already a member of the club.")]})
+    if not created and membership.status == Membership.Status.INVITED:
+        raise ValidationError({"player": [_("This player is already invited; the invitation waits for an answer.")]})
+    membership.role = role
+    membership.invited_by, membership.invited_at = actor, timezone.now()
+    if own_walk_in:
+        membership.status, membership.is_active = Membership.Status.ACCEPTED, True
+    else:
+        membership.status, membership.is_active = Membership.Status.INVITED, False
+    membership.save()
+    return membership
+
+
+def _player_for_username(username: str) -> Player:
+    user = User.objects.filter(**{User.USERNAME_FIELD: (username or "").strip()}).first()
+    if user is None:
+        raise ValidationError({"username": [_("No user has this username; check the spelling.")]})
+    return ensure_player_for_user(user=user)
+
+
+@transaction.atomic
+def respond_to_invitation(*, actor, membership: Membership, accept: bool) -> Membership:
+    """The invitee accepts (the membership becomes active) or declines (it stays, declined, and can be invited
+    again)."""
+    membership = Membership.objects.select_for_update().select_related("player", "club").get(pk=membership.pk)
+    access.require(actor, "membership.respond", membership)
+    if membership.status != Membership.Status.INVITED:
+        raise ValidationError({"status": [_("This invitation was already answered.")]})
+    if accept:
+        membership.status, membership.is_active = Membership.Status.ACCEPTED, True
+    else:
+        membership.status, membership.is_active = Membership.Status.DECLINED, False
+    membership.save(update_fields=["status", "is_active"])
     return membership
 
 
@@ -142,8 +177,7 @@ def update_membership(
         .filter(club=club, role=Role.ADMIN, is_active=True)
         .values_list("pk", flat=True)
     )
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can change memberships."))
+    access.require(actor, "membership.edit", membership)
     membership.refresh_from_db()
     new_role = role if role is not None else membership.role
     new_active = is_active if is_active is not None else membership.is_active
