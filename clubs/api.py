@@ -150,6 +150,7 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         "partial_update": "membership.edit",
         "accept": "membership.respond",
         "decline": "membership.respond",
+        "leave": "membership.leave",
     }
 
     def get_queryset(self):
@@ -194,6 +195,13 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def decline(self, request, pk=None):
         """The invitee says no; the club may invite again later."""
         membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=False)
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        """The player leaves the club (or an admin ends the membership)."""
+        membership = services.leave_club(actor=request.user, membership=self.get_object())
         return Response(MembershipSerializer(membership).data)
 
 

@@ -8,8 +8,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import access
-from clubs.models import Club, Membership, Player, Role
+from clubs import access, hooks
+from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
 User = get_user_model()
 
@@ -177,16 +177,119 @@ def update_membership(
         .filter(club=club, role=Role.ADMIN, is_active=True)
         .values_list("pk", flat=True)
     )
-    access.require(actor, "membership.edit", membership)
+    leaving = role is None and is_active is False
+    if not (leaving and access.can(actor, "membership.leave", membership)):
+        access.require(actor, "membership.edit", membership)
     membership.refresh_from_db()
     new_role = role if role is not None else membership.role
     new_active = is_active if is_active is not None else membership.is_active
+    if new_active and not membership.is_active:
+        # Whoever left, declined or was never asked joins again only by their own consent.
+        raise ValidationError({"is_active": [_("Invite the player again: the membership counts once they accept.")]})
     losing_admin = membership.pk in admins and (new_role != Role.ADMIN or not new_active)
     if losing_admin and len(admins) == 1:
         raise ValidationError({"role": [_("A club must keep at least one admin: make someone else admin first.")]})
     membership.role, membership.is_active = new_role, new_active
     membership.save(update_fields=["role", "is_active"])
     return membership
+
+
+@transaction.atomic
+def leave_club(*, actor, membership: Membership) -> Membership:
+    """The player leaves (or an admin ends the membership); the last admin cannot leave the club without one."""
+    access.require(actor, "membership.leave", membership)
+    return update_membership(actor=actor, membership=membership, is_active=False)
+
+
+@transaction.atomic
+def set_club_approved(*, actor, club: Club, approved: bool) -> Club:
+    """Site staff approve a club (its directors' decisions enter the overall rating list) or withdraw the
+    approval. The apps that depend on it (ratings) recompute through clubs.hooks.approval_changed, inside this
+    transaction."""
+    access.require(actor, "club.approve", club)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if club.is_approved == approved:
+        return club
+    club.is_approved = approved
+    club.save(update_fields=["is_approved"])
+    hooks.approval_changed(club)
+    return club
+
+
+def _history_of(player: Player) -> list:
+    """What, besides unanswered invitations and claims, refers to the player (matches, ratings, seats, entries
+    of every app): found the way deleting it would, so no app has to be listed here."""
+    from django.contrib.admin.utils import NestedObjects
+
+    collector = NestedObjects(using="default")  # collects every related row (it never fast-deletes)
+    collector.collect([player])
+    unanswered = (Membership.Status.INVITED, Membership.Status.DECLINED)
+    found = [
+        obj
+        for objs in collector.data.values()
+        for obj in objs
+        if obj != player
+        and not (isinstance(obj, Membership) and obj.status in unanswered)
+        and not isinstance(obj, WalkInClaim)
+    ]
+    nulled = [objs for batches in collector.field_updates.values() for objs in batches if len(objs)]
+    return found + list(collector.protected) + nulled
+
+
+def _refuse_second_player(user) -> Player | None:
+    """A person has one player. An account's player that has no history yet (made when the person was invited
+    by username) gives way to the claimed walk-in; one with history is not merged — merging two histories
+    over every app is left to site staff, and the claim is refused with what to do. Returns the player that
+    gives way, if any."""
+    own = Player.objects.filter(user=user).first()
+    if own is not None and _history_of(own):
+        message = _(
+            "Your account already has a player with matches or memberships (%(name)s). Claiming this walk-in "
+            "would split your history over two players: ask site staff to merge them."
+        )
+        raise ValidationError({"player": [message % {"name": own.name}]})
+    return own
+
+
+@transaction.atomic
+def claim_walk_in(*, actor, player: Player) -> WalkInClaim:
+    """A signed-up person asks to become this walk-in player; a director of the club that registered it
+    confirms (confirm_claim)."""
+    access.require(actor, "walk_in.claim", player)
+    _refuse_second_player(actor)
+    if WalkInClaim.objects.filter(player=player, user=actor, status=WalkInClaim.Status.PENDING).exists():
+        raise ValidationError({"player": [_("You already asked to claim this player; the club has not answered yet.")]})
+    return WalkInClaim.objects.create(player=player, user=actor)
+
+
+@transaction.atomic
+def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
+    """The club confirms (the walk-in row gets the user: its matches, ratings and memberships are theirs, no
+    duplicate player) or refuses. Confirming refuses the other pending claims of the same player."""
+    claim = WalkInClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+    access.require(actor, "walk_in.decide", claim)
+    if claim.status != WalkInClaim.Status.PENDING:
+        raise ValidationError({"status": [_("This claim was already decided.")]})
+    now = timezone.now()
+    if confirm:
+        player = Player.objects.select_for_update().get(pk=claim.player_id)
+        if player.user_id is not None:
+            raise ValidationError({"player": [_("This player already belongs to an account.")]})
+        empty = _refuse_second_player(claim.user)
+        if empty is not None:
+            # Open invitations follow the person to the walk-in row (unless the walk-in is in that club already).
+            clubs_of_walk_in = Membership.objects.filter(player=player).values("club")
+            empty.memberships.exclude(club__in=clubs_of_walk_in).update(player=player)
+            empty.delete()
+        player.user = claim.user
+        player.save(update_fields=["user"])
+        WalkInClaim.objects.filter(player=player, status=WalkInClaim.Status.PENDING).exclude(pk=claim.pk).update(
+            status=WalkInClaim.Status.REFUSED, decided_by=actor, decided_at=now
+        )
+    claim.status = WalkInClaim.Status.CONFIRMED if confirm else WalkInClaim.Status.REFUSED
+    claim.decided_by, claim.decided_at = actor, now
+    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    return claim
 
 
 @transaction.atomic
