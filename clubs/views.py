@@ -144,5 +144,9 @@ def decide_claim(request, pk, answer):
     except (PermissionDenied, ValidationError) as exc:
         _say_why(request, exc)
     else:
-        messages.success(request, _("The claim is decided."))
+        names = {"user": found.user.get_username(), "name": found.player.name}
+        if answer == "confirm":
+            messages.success(request, _("%(user)s is now the player %(name)s, with its history.") % names)
+        else:
+            messages.success(request, _("The claim of %(user)s to be %(name)s was refused.") % names)
     return redirect(found.player.created_by_club or "clubs:invitations")
