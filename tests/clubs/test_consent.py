@@ -27,13 +27,14 @@ def test_adding_someone_elses_player_to_ones_own_club_gives_no_right_to_edit_him
     victim.refresh_from_db()
     assert victim.name != "Renamed"
     # Not even the club admin of his own club renames him: a player with an account is his own.
-    assert api_as(club.memberships.get(player=victim).player.user).patch(
-        f"/api/v1/players/{victim.pk}/", {"name": "Own choice"}, format="json"
-    ).status_code == 200
-    other_admin = MembershipFactory(club=club, role="admin").player.user
     assert (
-        api_as(other_admin).patch(f"/api/v1/players/{victim.pk}/", {"name": "X"}, format="json").status_code == 403
+        api_as(club.memberships.get(player=victim).player.user)
+        .patch(f"/api/v1/players/{victim.pk}/", {"name": "Own choice"}, format="json")
+        .status_code
+        == 200
     )
+    other_admin = MembershipFactory(club=club, role="admin").player.user
+    assert api_as(other_admin).patch(f"/api/v1/players/{victim.pk}/", {"name": "X"}, format="json").status_code == 403
 
 
 def test_the_membership_trick_does_not_list_a_private_clubs_players(api_as, outsider_user):
@@ -123,8 +124,12 @@ def test_a_walk_in_is_claimed_by_its_person_and_keeps_its_history(api_as, club, 
     assert player_ratings(player_ids=[walk_in.pk], club_id=club.pk)[walk_in.pk] == rating_before
     assert api_as(person).get("/api/v1/me/").json()["player"]["id"] == walk_in.pk
     # Now it is theirs: they edit it, the club no longer does.
-    assert api_as(person).patch(f"/api/v1/players/{walk_in.pk}/", {"name": "Real Name"}, format="json").status_code == 200
-    assert api_as(director_user).patch(f"/api/v1/players/{walk_in.pk}/", {"name": "X"}, format="json").status_code == 403
+    assert (
+        api_as(person).patch(f"/api/v1/players/{walk_in.pk}/", {"name": "Real Name"}, format="json").status_code == 200
+    )
+    assert (
+        api_as(director_user).patch(f"/api/v1/players/{walk_in.pk}/", {"name": "X"}, format="json").status_code == 403
+    )
 
 
 def test_the_club_edits_its_own_walk_ins_only(api_as, club, director_user):
@@ -154,3 +159,28 @@ def test_a_claim_by_an_invited_person_moves_the_invitation_to_the_walk_in(club, 
     invitation.refresh_from_db()
     assert invitation.player_id == walk_in.pk and Player.objects.filter(user=person).get() == walk_in
     assert WalkInClaim.objects.get(pk=claim.pk).status == "confirmed"
+
+
+def test_the_club_page_invites_and_confirms_claims_for_its_directors_only(client, club, director_user, member_user):
+    walk_in = services.create_player(actor=director_user, club=club, name="Visitor")
+    person, invitee = UserFactory(), UserFactory()
+    client.force_login(person)
+    client.post(f"/players/{walk_in.pk}/claim/")
+    claim = WalkInClaim.objects.get(user=person)
+
+    client.force_login(member_user)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "Invite a player with an account" not in page and "Walk-in claims to confirm" not in page
+    client.post(f"/clubs/{club.slug}/invite/", {"username": invitee.username})
+    assert not Membership.objects.filter(player__user=invitee).exists()
+
+    client.force_login(director_user)
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert "Walk-in claims to confirm" in page and person.username in page
+    response = client.post(f"/clubs/{club.slug}/invite/", {"username": invitee.username}, follow=True)
+    assert "is invited; they join once they accept" in response.content.decode()
+    assert Membership.objects.get(player__user=invitee).status == "invited"
+    response = client.post(f"/claims/{claim.pk}/confirm/", follow=True)
+    assert f"{person.username} is now the player Visitor" in response.content.decode()
+    walk_in.refresh_from_db()
+    assert walk_in.user == person
