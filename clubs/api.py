@@ -1,6 +1,7 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
+from django.db.models import Exists, OuterRef
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -71,7 +72,16 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    club = django_filters.CharFilter(field_name="memberships__club__slug", label="Club slug")
+    club = django_filters.CharFilter(method="filter_club", label="Club slug")
+
+    def filter_club(self, queryset, name, value):
+        """Active members of a club the caller can see: a private club's slug lists nobody to outsiders, even
+        players they can see through another club."""
+        user = getattr(self.request, "user", None)
+        members = Membership.objects.filter(
+            player=OuterRef("pk"), club__slug=value, club__in=selectors.visible_clubs(user=user), is_active=True
+        )
+        return queryset.filter(Exists(members))
 
     class Meta:
         model = Player

@@ -184,3 +184,17 @@ def test_the_club_page_invites_and_confirms_claims_for_its_directors_only(client
     assert f"{person.username} is now the player Visitor" in response.content.decode()
     walk_in.refresh_from_db()
     assert walk_in.user == person
+
+
+def test_a_private_clubs_slug_lists_none_of_its_members_to_outsiders(api_as, outsider_user):
+    private, public = ClubFactory(is_public=False), ClubFactory()
+    both = MembershipFactory(club=private).player
+    MembershipFactory(club=public, player=both)
+    inside = MembershipFactory(club=private).player.user
+
+    def listed(user):
+        response = api_as(user).get("/api/v1/players/", {"club": private.slug})
+        return {p["id"] for p in response.json()["results"]}
+
+    assert listed(outsider_user) == set() and listed(None) == set()
+    assert both.pk in listed(inside)
