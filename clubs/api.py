@@ -1,16 +1,17 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
+from django.db.models import Exists, OuterRef
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from clubs import selectors, services
-from clubs.models import Club, Membership, Player, Role
-from clubs.permissions import IsClubAdminOrReadOnly
+from clubs import access, selectors, services
+from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -34,7 +35,8 @@ class ClubFilter(django_filters.FilterSet):
 
 class ClubViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
-    permission_classes = [IsAuthenticatedOrReadOnly, IsClubAdminOrReadOnly]
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {"update": "club.edit", "partial_update": "club.edit"}
     filterset_class = ClubFilter
     lookup_field = "slug"
 
@@ -71,7 +73,16 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    club = django_filters.CharFilter(field_name="memberships__club__slug", label="Club slug")
+    club = django_filters.CharFilter(method="filter_club", label="Club slug")
+
+    def filter_club(self, queryset, name, value):
+        """Active members of a club the caller can see: a private club's slug lists nobody to outsiders, even
+        players they can see through another club."""
+        user = getattr(self.request, "user", None)
+        members = Membership.objects.filter(
+            player=OuterRef("pk"), club__slug=value, club__in=selectors.visible_clubs(user=user), is_active=True
+        )
+        return queryset.filter(Exists(members))
 
     class Meta:
         model = Player
@@ -79,7 +90,12 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Players you can see. Creating one registers a walk-in player (no account) of a club you direct; a player
+    with an account is changed only by its person, a walk-in only by the club that registered it."""
+
     serializer_class = PlayerSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {"update": "player.edit", "partial_update": "player.edit"}
     filterset_class = PlayerFilter
 
     def get_queryset(self):
@@ -102,16 +118,27 @@ class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.R
 
 
 class MembershipSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     player_name = serializers.CharField(source="player.name", read_only=True)
-    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
 
     class Meta:
         model = Membership
-        fields = ["id", "club", "player", "player_name", "role", "is_active", "joined_on"]
-        read_only_fields = ["id", "player_name", "joined_on"]
-        validators = []  # the service explains a duplicate membership better than the generic unique check
+        fields = ["id", "club", "player", "player_name", "role", "status", "is_active", "invited_at", "joined_on"]
+        read_only_fields = fields
+
+
+class InvitationInputSerializer(serializers.Serializer):
+    club = serializers.SlugField(help_text="Slug of the club that invites.")
+    player = serializers.IntegerField(
+        required=False, help_text="An existing player (one you can see); give this or username."
+    )
+    username = serializers.CharField(required=False, max_length=150, help_text="The invitee's username.")
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+    def validate(self, attrs):
+        if bool(attrs.get("player")) == bool(attrs.get("username")):
+            raise serializers.ValidationError({"player": ["Give either a player id or a username."]})
+        return attrs
 
 
 class MembershipUpdateSerializer(serializers.Serializer):
@@ -124,33 +151,122 @@ class MembershipFilter(django_filters.FilterSet):
 
     class Meta:
         model = Membership
-        fields = ["club", "player", "role", "is_active"]
+        fields = ["club", "player", "role", "status", "is_active"]
 
 
 class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Active memberships of the clubs you can see; invitations to you and to the clubs you direct.
+    Creating one invites a player: it counts once the invitee accepts (POST …/accept/), or at once for the
+    club's own walk-in players."""
+
     serializer_class = MembershipSerializer
     filterset_class = MembershipFilter
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {
+        "partial_update": "membership.edit",
+        "accept": "membership.respond",
+        "decline": "membership.respond",
+        "leave": "membership.leave",
+    }
 
     def get_queryset(self):
-        return selectors.visible_memberships(user=self.request.user).order_by("club__name", "player__name")
+        return selectors.visible_memberships(user=self.request.user).order_by("club__name", "player__name", "id")
 
-    def perform_create(self, serializer):
-        data = serializer.validated_data
-        if not selectors.visible_clubs(user=self.request.user).filter(pk=data["club"].pk).exists():
+    @extend_schema(request=InvitationInputSerializer, responses={201: MembershipSerializer})
+    def create(self, request, *args, **kwargs):
+        data = InvitationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        club = selectors.visible_clubs(user=request.user).filter(slug=values["club"]).first()
+        if club is None:
             raise serializers.ValidationError({"club": ["No such club."]})
-        serializer.instance = services.add_membership(
-            actor=self.request.user, club=data["club"], player=data["player"], role=data["role"]
+        player = None
+        if values.get("player"):
+            # Only players the director can already see: an id must not reveal a private club's player.
+            player = selectors.visible_players(user=request.user).filter(pk=values["player"]).first()
+            if player is None:
+                raise serializers.ValidationError({"player": ["No such player; invite a person by username."]})
+        membership = services.invite(
+            actor=request.user, club=club, player=player, username=values.get("username", ""), role=values["role"]
         )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=MembershipUpdateSerializer, responses=MembershipSerializer)
     def partial_update(self, request, *args, **kwargs):
         membership = self.get_object()
-        if not selectors.is_club_admin(user=request.user, club=membership.club):
-            raise PermissionDenied("Only an admin of this club can change memberships.")
         data = MembershipUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         membership = services.update_membership(actor=request.user, membership=membership, **data.validated_data)
         return Response(MembershipSerializer(membership).data, status=status.HTTP_200_OK)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """The invitee joins the club."""
+        membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=True)
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        """The invitee says no; the club may invite again later."""
+        membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=False)
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        """The player leaves the club (or an admin ends the membership)."""
+        membership = services.leave_club(actor=request.user, membership=self.get_object())
+        return Response(MembershipSerializer(membership).data)
+
+
+class ClaimSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    club = serializers.SlugRelatedField(source="player.created_by_club", slug_field="slug", read_only=True)
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = WalkInClaim
+        fields = ["id", "player", "player_name", "club", "username", "status", "created_at", "decided_at"]
+        read_only_fields = ["id", "player_name", "club", "username", "status", "created_at", "decided_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        user = request.user if request is not None else None
+        # Only walk-ins the caller can see can be named.
+        self.fields["player"].queryset = selectors.visible_players(user=user).filter(user__isnull=True)
+
+
+class ClaimViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Walk-in claims: a signed-up person asks to become a walk-in player of a club (POST with the player's id);
+    a director of that club confirms (the player, its history and ratings become theirs) or refuses. You see
+    your own claims and those of the clubs you direct."""
+
+    serializer_class = ClaimSerializer
+    permission_classes = [IsAuthenticated, access.Can]
+    access_actions = {"confirm": "walk_in.decide", "refuse": "walk_in.decide"}
+
+    def get_queryset(self):
+        return selectors.visible_claims(user=self.request.user)
+
+    def perform_create(self, serializer):
+        serializer.instance = services.claim_walk_in(
+            actor=self.request.user, player=serializer.validated_data["player"]
+        )
+
+    @extend_schema(request=None, responses=ClaimSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        claim = services.decide_claim(actor=request.user, claim=self.get_object(), confirm=True)
+        return Response(ClaimSerializer(claim, context={"request": request}).data)
+
+    @extend_schema(request=None, responses=ClaimSerializer)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        claim = services.decide_claim(actor=request.user, claim=self.get_object(), confirm=False)
+        return Response(ClaimSerializer(claim, context={"request": request}).data)
 
 
 class MeSerializer(serializers.Serializer):

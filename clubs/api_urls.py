@@ -7,5 +7,6 @@ router = SimpleRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
 router.register("players", api.PlayerViewSet, basename="player")
 router.register("memberships", api.MembershipViewSet, basename="membership")
+router.register("walk-in-claims", api.ClaimViewSet, basename="walk-in-claim")
 
 urlpatterns = [*router.urls, path("me/", api.MeView.as_view(), name="me-list")]

@@ -27,7 +27,6 @@ def _match(request, pk) -> Match:
         raise Http404(_("No such match.")) from None
 
 
-
 def match_list(request):
     matches = selectors.visible_matches(user=request.user).order_by("-created_at", "-id")
     status = request.GET.get("status")
@@ -195,6 +194,8 @@ def create_match(request):
                 match = services.create_match(actor=request.user, **form.cleaned_data)
             except ValidationError as exc:
                 messages.error(request, " ".join(exc.messages))
+            except PermissionDenied as exc:  # e.g. a club-night match with a player who is not in the club
+                messages.error(request, str(exc))
             else:
                 messages.success(request, _("Match created."))
                 return redirect(match)

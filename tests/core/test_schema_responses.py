@@ -78,10 +78,12 @@ def test_club_player_and_membership_details_and_full_updates(api_as, club, admin
     assert admin.get(f"/api/v1/memberships/{membership.pk}/").json()["role"] == "director"
 
 
-def test_an_admin_adds_a_member(api_as, club, admin_user):
-    player = PlayerFactory(user=None)
-    added = api_as(admin_user).post("/api/v1/memberships/", {"club": club.slug, "player": player.pk}, format="json")
+def test_an_admin_invites_a_member(api_as, club, admin_user):
+    player = PlayerFactory()  # a person with an account: joining needs their consent, so this is an invitation
+    invitation = {"club": club.slug, "username": player.user.username}
+    added = api_as(admin_user).post("/api/v1/memberships/", invitation, format="json")
     assert added.status_code == 201 and added.json()["player_name"] == player.name
+    assert added.json()["status"] == "invited"
 
 
 def test_a_match_is_started_and_its_games_read(api_as, club):
