@@ -8,7 +8,9 @@ import logging
 import zipfile
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -16,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.queue import enqueue_on_commit
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
@@ -109,7 +112,7 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     if len(records) > MAX_ZIP_RECORDS:
         raise ValidationError({"file": [_("Upload at most 200 records at once.")]})
     batch = UploadBatch.objects.create(uploader=uploader)
-    to_verify = []
+    to_verify: list[int] = []
     for upload in records:
         digest = hashlib.sha256(upload.data).hexdigest()
         record = GameRecord.objects.filter(sha256=digest).first()
@@ -133,8 +136,10 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
                     raise
             else:
                 to_verify.append(record.pk)
+        elif _is_due(record):
+            to_verify.append(record.pk)  # stored before but never verified: its task was lost, send it again
         batch.records.add(record)
-    transaction.on_commit(lambda: _enqueue(to_verify))
+    _queue_verification(to_verify)
     return batch
 
 
@@ -143,11 +148,56 @@ def _safe_name(name: str) -> str:
     return kept[-80:] or "record.mat"
 
 
-def _enqueue(record_ids: list[int]) -> None:
+def stale_claim() -> timedelta:
+    """How long a claim or a sent task may go without a verdict before the work counts as lost (settings
+    TASK_STALE_SECONDS; longer than any verification may take, which the task's time limit ensures)."""
+    return timedelta(seconds=settings.TASK_STALE_SECONDS)
+
+
+def _due() -> Q:
+    """Unfinished records whose work is not known to be under way: not sent lately, and not claimed lately."""
+    stale = timezone.now() - stale_claim()
+    not_sent_lately = Q(queued_at__isnull=True) | Q(queued_at__lt=stale)
+    not_claimed_lately = Q(status=RecordStatus.PENDING) | Q(
+        Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale), status=RecordStatus.VERIFYING
+    )
+    return not_sent_lately & not_claimed_lately
+
+
+def _is_due(record: GameRecord) -> bool:
+    return GameRecord.objects.filter(_due(), pk=record.pk).exists()
+
+
+def _queue_verification(record_ids: list[int]) -> None:
+    """Mark the records as sent and send each one's verification after commit (core.queue: a broker that is
+    down is logged, and the record is marked unsent so the next sweep sends it)."""
     from games.records.tasks import verify_game_record
 
+    GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
     for record_id in record_ids:
-        verify_game_record.delay(record_id)
+        enqueue_on_commit(verify_game_record, record_id, on_failure=partial(_mark_unsent, record_id))
+
+
+def _mark_unsent(record_id: int) -> None:
+    GameRecord.objects.filter(pk=record_id).update(queued_at=None)
+
+
+@transaction.atomic
+def sweep_due_records(*, limit: int = 500) -> int:
+    """core.sweep: send again the verification of records whose task was lost (the broker was down when they
+    were uploaded, or the worker died while verifying). The rows are locked with SKIP LOCKED and marked sent in
+    this transaction, so two sweeps at once never send the same record; the task's own claim makes a record
+    that is sent twice be verified once."""
+    ids = list(
+        GameRecord.objects.select_for_update(skip_locked=True)
+        .filter(_due())
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+    _queue_verification(ids)
+    if ids:
+        logger.warning("sweep: sent %d game records to verification again", len(ids))
+    return len(ids)
 
 
 def upload_text(*, uploader, text: str, name: str = "", match: Match | None = None) -> UploadBatch:
@@ -159,17 +209,14 @@ def upload_text(*, uploader, text: str, name: str = "", match: Match | None = No
     return upload_records(uploader=uploader, files=[UploadedFile(name or "pasted.mat", data)], match=match)
 
 
-# A worker that died while verifying leaves its record in `verifying`; after this long another run may take it.
-STALE_CLAIM = timedelta(minutes=5)
-
-
 def _claim(record_id: int) -> bool:
     """Claim-once: only one run moves a record to verifying (an UPDATE … WHERE, checked by its row count).
 
-    A retried task finds 0 rows and does nothing, unless the earlier claim is stale (its worker died).
+    A retried task finds 0 rows and does nothing, unless the earlier claim is stale (its worker died; the sweep
+    then sends the record again).
     """
     now = timezone.now()
-    claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - STALE_CLAIM)
+    claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - stale_claim())
     claimed = GameRecord.objects.filter(claimable, pk=record_id).update(status=RecordStatus.VERIFYING, claimed_at=now)
     return claimed == 1
 

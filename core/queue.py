@@ -1,0 +1,66 @@
+"""The one way app code queues background work: after the transaction commits, and never failing the request.
+
+Why: a task sent inside a transaction can run before the rows it needs are committed (or after they were rolled
+back), so work is sent in `on_commit`. And by then the request has succeeded: if the broker is unreachable,
+raising would turn a committed upload or correction into a 500 although its data is stored. So a failed send is
+logged, not raised, and the row it was for stays due in the database — `status="pending"`, `recompute_pending`
+and the like. The periodic sweep (`core.sweep`, run by Celery beat) finds such rows and sends their work again,
+and each task claims its row once, so work sent twice still runs once.
+
+Each app registers a sweeper with `sweepers` (in its AppConfig.ready): a function that re-enqueues that app's
+due work and returns how many tasks it sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import partial
+
+from celery import Task
+from django.db import transaction
+
+from core.hooks import Hook
+
+logger = logging.getLogger(__name__)
+
+
+def enqueue(task: Task, *args, on_failure: Callable[[], None] | None = None) -> bool:
+    """Send `task(*args)` now; True when the broker took it. With no broker configured the task runs in this
+    process (and its errors propagate, as any in-process call's would). A broker failure is logged and
+    `on_failure` called (to mark the row due again at once), and False returned."""
+    if task.app.conf.task_always_eager:
+        task.apply(args=args, throw=True)
+        return True
+    try:
+        task.apply_async(args=args)
+    except Exception:  # noqa: BLE001 - any send failure: the row stays due and the sweep sends it later
+        logger.exception("could not queue %s%r; the sweep will send it again", task.name, args)
+        if on_failure is not None:
+            try:
+                on_failure()
+            except Exception:  # noqa: BLE001 - the database may be what failed; the sweep still finds the row
+                logger.exception("could not mark %s%r as due again", task.name, args)
+        return False
+    return True
+
+
+def enqueue_on_commit(task: Task, *args, on_failure: Callable[[], None] | None = None) -> None:
+    """Send `task(*args)` once the current transaction commits (at once outside one); see `enqueue`."""
+    transaction.on_commit(partial(enqueue, task, *args, on_failure=on_failure))
+
+
+class Sweepers(Hook):
+    """The registered sweepers; calling it runs each one and returns the total of tasks they sent."""
+
+    def sweep(self) -> int:
+        sent = 0
+        for sweeper in list(self._callbacks):
+            try:
+                sent += sweeper() or 0
+            except Exception:  # noqa: BLE001 - one app's failing sweep must not stop the others'
+                logger.exception("sweeper %s failed", getattr(sweeper, "__qualname__", sweeper))
+        return sent
+
+
+sweepers = Sweepers()
