@@ -35,7 +35,9 @@ def enqueue(task: Task, *args, on_failure: Callable[[], None] | None = None) -> 
     try:
         task.apply_async(args=args)
     except Exception as error:  # noqa: BLE001 - any send failure: the row stays due and the sweep sends it later
-        logger.error("could not queue %s%r (%s: %s); the sweep sends it again", task.name, args, type(error).__name__, error)
+        logger.error(
+            "could not queue %s%r (%s: %s); the sweep sends it again", task.name, args, type(error).__name__, error
+        )
         if on_failure is not None:
             try:
                 on_failure()

@@ -58,7 +58,8 @@ def output(process: subprocess.Popen) -> str:
 def start_worker(queue: str = "celery", **kwargs) -> subprocess.Popen:
     """A solo worker taking tasks from `queue` (the default queue unless told)."""
     name = f"{queue}-{uuid.uuid4().hex[:6]}@%h"
-    return start_celery("worker", "--pool=solo", "-Q", queue, "--without-gossip", "--without-mingle", "-n", name, **kwargs)
+    options = ("--pool=solo", "-Q", queue, "--without-gossip", "--without-mingle", "-n", name)
+    return start_celery("worker", *options, **kwargs)
 
 
 def stop(process: subprocess.Popen) -> None:
