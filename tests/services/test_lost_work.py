@@ -17,41 +17,11 @@ from ratings.models import RatedMatch, RatingPool
 from tests.clubs.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.paths import CORPUS
 from tests.ratings.builders import played
-from tests.services.broker import private_broker  # noqa: F401 - the fixture
-from tests.services.worker import start_celery, start_worker, stop, wait_for
+from tests.services.worker import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.real_worker, pytest.mark.django_db(transaction=True)]
 
-# The beat sends the sweep every second and a claim counts as stale after 5 s (120 s in production), so the
-# tests wait seconds, not minutes; the figures for the production settings follow from these (see README).
-FAST = {"BEAT_EVERY_SECONDS": "1", "TASK_STALE_SECONDS": "5"}
 VALID_RECORD = (CORPUS / "gnubg" / "standard_0001_3p.mat").read_bytes()
-
-
-@pytest.fixture
-def shared_media(monkeypatch, settings, tmp_path):
-    """The worker process reads the stored file: it must see the same MEDIA_ROOT (set before it starts)."""
-    monkeypatch.setenv("MEDIA_ROOT", str(tmp_path / "media"))
-    settings.MEDIA_ROOT = tmp_path / "media"
-
-
-@pytest.fixture
-def celery(private_broker, tmp_path):  # noqa: F811
-    """Start worker and beat processes on the private broker (stopped after the test)."""
-    started = []
-
-    def start(kind: str, **kwargs):
-        env = {**FAST, **kwargs.pop("env", {})}
-        if kind == "beat":
-            process = start_celery("beat", "-s", str(tmp_path / "beat-schedule"), broker_url=private_broker.url, **env)
-        else:
-            process = start_worker(broker_url=private_broker.url, **kwargs, **env)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        stop(process)
 
 
 def upload(user, data: bytes) -> int:
@@ -70,7 +40,7 @@ def verdict_of(record_id: int):
 
 
 def test_an_upload_while_the_broker_is_down_succeeds_and_is_verified_after_it_is_back(
-    private_broker, celery, shared_media  # noqa: F811
+    private_broker, celery, shared_media
 ):
     private_broker.stop()
     worker, _beat = celery("worker"), celery("beat")  # running, and waiting for the broker
@@ -85,7 +55,7 @@ def test_an_upload_while_the_broker_is_down_succeeds_and_is_verified_after_it_is
     assert record.status == RecordStatus.VALID and record.verdict["final_score"] == [1, 4]
 
 
-def test_uploading_a_stuck_record_again_sends_its_verification_again(private_broker, celery, shared_media):  # noqa: F811
+def test_uploading_a_stuck_record_again_sends_its_verification_again(private_broker, celery, shared_media):
     user = UserFactory()
     private_broker.stop()
     record_id = upload(user, VALID_RECORD)
@@ -119,7 +89,7 @@ def test_a_record_whose_worker_was_killed_mid_verification_gets_its_verdict(cele
 
 
 @pytest.fixture
-def rated_club(private_broker):  # noqa: F811
+def rated_club(private_broker):
     """A club with four rated matches, rated incrementally while the broker was up."""
     club = ClubFactory()
     director = MembershipFactory(club=club, role="director").player.user
@@ -135,7 +105,7 @@ def recovered(pool):
     return not pool.recompute_pending and pool.recompute_count >= 1
 
 
-def test_a_correction_while_the_broker_is_down_succeeds_and_the_pool_recovers(private_broker, celery, rated_club):  # noqa: F811
+def test_a_correction_while_the_broker_is_down_succeeds_and_the_pool_recovers(private_broker, celery, rated_club):
     club, director, pool, matches = rated_club
     private_broker.stop()
     worker, _beat = celery("worker"), celery("beat")
@@ -159,7 +129,7 @@ def test_a_correction_while_the_broker_is_down_succeeds_and_the_pool_recovers(pr
     assert RatedMatch.objects.get(pool=pool, match=first).winner_id == first.player_b_id
 
 
-def test_a_recompute_asked_while_the_broker_is_down_runs_once_it_is_back(private_broker, celery, rated_club):  # noqa: F811
+def test_a_recompute_asked_while_the_broker_is_down_runs_once_it_is_back(private_broker, celery, rated_club):
     club, _director, pool, _matches = rated_club
     admin = MembershipFactory(club=club, role="admin").player.user
     private_broker.stop()
