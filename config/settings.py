@@ -162,7 +162,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Sending a task while the broker is down fails within about a second (core.queue logs it and the row stays
 # due) instead of holding the request while kombu retries.
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
 # Work that is unfinished this long after it was sent or claimed counts as lost (its message was never sent, or
 # its worker died) and the sweep sends it again. Longer than any task may run (see games.records.tasks).

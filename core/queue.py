@@ -25,31 +25,54 @@ from core.hooks import Hook
 logger = logging.getLogger(__name__)
 
 
-def enqueue(task: Task, *args, on_failure: Callable[[], None] | None = None) -> bool:
-    """Send `task(*args)` now; True when the broker took it. With no broker configured the task runs in this
-    process (and its errors propagate, as any in-process call's would). A broker failure is logged and
-    `on_failure` called (to mark the row due again at once), and False returned."""
+def enqueue_many(task: Task, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None) -> int:
+    """Send `task(*args)` for each args in `calls` now; returns how many the broker took. With no broker
+    configured each runs in this process (and its errors propagate, as any in-process call's would).
+
+    At the first send the broker refuses, the failure is logged, the rest are not tried (each would wait for the
+    broker too: a zip of 200 records must not hold its request for minutes), and `on_failure` gets the args not
+    sent, to mark their rows due again at once."""
     if task.app.conf.task_always_eager:
-        task.apply(args=args, throw=True)
-        return True
-    try:
-        task.apply_async(args=args)
-    except Exception as error:  # noqa: BLE001 - any send failure: the row stays due and the sweep sends it later
-        logger.error(
-            "could not queue %s%r (%s: %s); the sweep sends it again", task.name, args, type(error).__name__, error
-        )
-        if on_failure is not None:
-            try:
-                on_failure()
-            except Exception:  # noqa: BLE001 - the database may be what failed; the sweep still finds the row
-                logger.exception("could not mark %s%r as due again", task.name, args)
-        return False
-    return True
+        for args in calls:
+            task.apply(args=args, throw=True)
+        return len(calls)
+    for sent, args in enumerate(calls):
+        try:
+            task.apply_async(args=args)
+        except Exception as error:  # noqa: BLE001 - any send failure: the row stays due and the sweep sends it later
+            unsent = calls[sent:]
+            logger.error(
+                "could not queue %s for %r (%s: %s); the sweep sends it again",
+                task.name,
+                unsent,
+                type(error).__name__,
+                error,
+            )
+            if on_failure is not None:
+                try:
+                    on_failure(unsent)
+                except Exception:  # noqa: BLE001 - the database may be what failed; the sweep still finds the rows
+                    logger.exception("could not mark %s for %r as due again", task.name, unsent)
+            return sent
+    return len(calls)
+
+
+def enqueue(task: Task, *args, on_failure: Callable[[], None] | None = None) -> bool:
+    """Send `task(*args)` now; True when the broker took it (see `enqueue_many`)."""
+    return enqueue_many(task, [args], on_failure=on_failure and (lambda _unsent: on_failure())) == 1
 
 
 def enqueue_on_commit(task: Task, *args, on_failure: Callable[[], None] | None = None) -> None:
-    """Send `task(*args)` once the current transaction commits (at once outside one); see `enqueue`."""
+    """Send `task(*args)` once the current transaction commits (at once outside one); see `enqueue_many`."""
     transaction.on_commit(partial(enqueue, task, *args, on_failure=on_failure))
+
+
+def enqueue_many_on_commit(
+    task: Task, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None
+) -> None:
+    """`enqueue_many` once the current transaction commits (at once outside one)."""
+    if calls:
+        transaction.on_commit(partial(enqueue_many, task, calls, on_failure=on_failure))
 
 
 class Sweepers(Hook):

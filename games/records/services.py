@@ -8,17 +8,16 @@ import logging
 import zipfile
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.queue import enqueue_on_commit
+from core.queue import enqueue_many_on_commit
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
@@ -174,12 +173,11 @@ def _queue_verification(record_ids: list[int]) -> None:
     from games.records.tasks import verify_game_record
 
     GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
-    for record_id in record_ids:
-        enqueue_on_commit(verify_game_record, record_id, on_failure=partial(_mark_unsent, record_id))
+    enqueue_many_on_commit(verify_game_record, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
 
 
-def _mark_unsent(record_id: int) -> None:
-    GameRecord.objects.filter(pk=record_id).update(queued_at=None)
+def _mark_unsent(calls: list[tuple]) -> None:
+    GameRecord.objects.filter(pk__in=[record_id for record_id, in calls]).update(queued_at=None)
 
 
 @transaction.atomic
@@ -188,16 +186,37 @@ def sweep_due_records(*, limit: int = 500) -> int:
     were uploaded, or the worker died while verifying). The rows are locked with SKIP LOCKED and marked sent in
     this transaction, so two sweeps at once never send the same record; the task's own claim makes a record
     that is sent twice be verified once."""
-    ids = list(
+    due = list(
         GameRecord.objects.select_for_update(skip_locked=True)
         .filter(_due())
         .order_by("created_at", "pk")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "status", "attempts")[:limit]
     )
+    # A worker died on it (it is still verifying) for the third time: a verdict, not a fourth try.
+    given_up = [pk for pk, status, tries in due if status == RecordStatus.VERIFYING and tries >= MAX_VERIFY_ATTEMPTS]
+    for record in GameRecord.objects.filter(pk__in=given_up):
+        _give_up(record)
+    ids = [pk for pk, _status, _attempts in due if pk not in given_up]
     _queue_verification(ids)
-    if ids:
-        logger.warning("sweep: sent %d game records to verification again", len(ids))
+    if due:
+        logger.warning("sweep: sent %d game records to verification again, gave up on %d", len(ids), len(given_up))
     return len(ids)
+
+
+# A record whose worker died this many times while verifying it (out of memory, killed) gets a final verdict
+# instead of a fourth try: every record reaches a verdict, and one record cannot take workers down for ever.
+MAX_VERIFY_ATTEMPTS = 3
+
+
+def _give_up(record: GameRecord) -> None:
+    message = (
+        f"Verification was started {record.attempts} times and never finished (the worker stopped each time); "
+        "the record is probably too large or too complex. Split it into smaller files and upload them again."
+    )
+    record.status = RecordStatus.UNREADABLE
+    record.verdict = unreadable(RecordFormatError(0, message)).as_dict(file=record.name)
+    record.verified_at = timezone.now()
+    record.save(update_fields=["status", "verdict", "verified_at"])
 
 
 def upload_text(*, uploader, text: str, name: str = "", match: Match | None = None) -> UploadBatch:
@@ -217,7 +236,9 @@ def _claim(record_id: int) -> bool:
     """
     now = timezone.now()
     claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - stale_claim())
-    claimed = GameRecord.objects.filter(claimable, pk=record_id).update(status=RecordStatus.VERIFYING, claimed_at=now)
+    claimed = GameRecord.objects.filter(claimable, pk=record_id).update(
+        status=RecordStatus.VERIFYING, claimed_at=now, attempts=F("attempts") + 1
+    )
     return claimed == 1
 
 

@@ -37,7 +37,7 @@ def test_a_send_the_broker_refuses_is_logged_not_raised(broker_down, caplog):
     with caplog.at_level(logging.ERROR, logger="core.queue"):
         sent = enqueue(heartbeat, "probe", on_failure=lambda: failed.append(True))
     assert sent is False and failed == [True]
-    assert "could not queue core.heartbeat('probe',)" in caplog.text and "the sweep sends it again" in caplog.text
+    assert "could not queue core.heartbeat for [('probe',)]" in caplog.text and "the sweep sends it again" in caplog.text
 
 
 def test_an_upload_with_the_broker_down_is_stored_and_stays_due(broker_down, django_capture_on_commit_callbacks):
@@ -45,6 +45,18 @@ def test_an_upload_with_the_broker_down_is_stored_and_stays_due(broker_down, dja
         batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", VALID_RECORD)])
     record = batch.records.get()
     assert record.status == RecordStatus.PENDING and record.queued_at is None  # the next sweep sends it
+
+
+def test_a_zip_upload_with_the_broker_down_asks_the_broker_once_and_leaves_every_record_due(
+    broker_down, caplog, django_capture_on_commit_callbacks
+):
+    files = [UploadedFile(f"{n}.mat", VALID_RECORD + b"\n" * n) for n in range(3)]
+    with caplog.at_level(logging.ERROR, logger="core.queue"), django_capture_on_commit_callbacks(execute=True):
+        batch = services.upload_records(uploader=UserFactory(), files=files)
+    assert [r.levelname for r in caplog.records] == ["ERROR"]  # one failed send, not one per record
+    ids = sorted(batch.records.values_list("pk", flat=True))
+    assert f"verify_game_record for {[(pk,) for pk in ids]!r}" in caplog.text
+    assert list(GameRecord.objects.filter(queued_at__isnull=True).order_by("pk").values_list("pk", flat=True)) == ids
 
 
 def upload() -> GameRecord:
@@ -101,3 +113,19 @@ def test_the_sweep_recomputes_a_pool_left_pending_and_not_one_asked_a_moment_ago
         assert sweep.apply().get() == 1
     pool.refresh_from_db()
     assert not pool.recompute_pending and pool.recompute_count == 1
+
+
+def test_a_record_whose_worker_died_three_times_gets_a_verdict_instead_of_a_fourth_try(
+    django_capture_on_commit_callbacks,
+):
+    record = upload()
+    stale = timezone.now() - services.stale_claim() - timedelta(seconds=1)
+    GameRecord.objects.filter(pk=record.pk).update(
+        status=RecordStatus.VERIFYING, claimed_at=stale, queued_at=stale, attempts=services.MAX_VERIFY_ATTEMPTS
+    )
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        assert sweep.apply().get() == 0
+    assert sent == []
+    record.refresh_from_db()
+    assert record.status == RecordStatus.UNREADABLE
+    assert "started 3 times and never finished" in record.verdict["errors"][0]["message"]
