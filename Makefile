@@ -7,7 +7,7 @@ PORT ?= 8000
 TEST_ENV := SECRET_KEY=$${SECRET_KEY:-tests-only-not-a-secret} STATIC_MANIFEST=0
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-browser lint bench worker clean
+.PHONY: install run test test-browser lint bench worker beat clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -39,6 +39,10 @@ bench: install
 
 worker: install
 	$(PY) -m celery -A config worker --loglevel=info
+
+# Exactly one beat per site: it sends the sweep (lost work again) and the heartbeat that /health/ reads.
+beat: install
+	$(PY) -m celery -A config beat --loglevel=info --schedule=$${TMPDIR:-/tmp}/bgclub-celerybeat-schedule
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -168,6 +168,28 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that dies mid-task (killed, out of memory) gives its message back instead of acknowledging it.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Sending a task while the broker is down fails within about a second (core.queue logs it and the row stays
+# due) instead of holding the request while kombu retries.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
+# Work that is unfinished this long after it was sent or claimed counts as lost (its message was never sent, or
+# its worker died) and the sweep sends it again. Longer than any task may run (see games.records.tasks).
+TASK_STALE_SECONDS = env_int("TASK_STALE_SECONDS", 120)
+# Celery beat (`make beat`, the beat service in docker-compose.yml): every BEAT_EVERY_SECONDS it sends the sweep
+# (core.sweep: send lost work again) and a heartbeat (core.heartbeat: /health/ sees that a worker runs tasks).
+BEAT_EVERY_SECONDS = env_int("BEAT_EVERY_SECONDS", 30)
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {"task": "core.sweep", "schedule": float(BEAT_EVERY_SECONDS), "options": {"expires": BEAT_EVERY_SECONDS}},
+    "heartbeat": {
+        "task": "core.heartbeat",
+        "schedule": float(BEAT_EVERY_SECONDS),
+        "options": {"expires": BEAT_EVERY_SECONDS},
+    },
+}
+# /health/ answers 503 when no worker ran a heartbeat for this long (a few missed beats).
+HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 4 * BEAT_EVERY_SECONDS)
 
 # FIBS ratings (docs/ratings.md): K from the experience before the match ("a", FIBS help) or after it ("b").
 # After changing it, `manage.py recompute_ratings` rebuilds every pool under the new rule.

@@ -11,6 +11,7 @@ numbers.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -21,12 +22,12 @@ from django.utils.translation import gettext as _
 
 from clubs import access
 from clubs.models import Club, Membership
+from core.queue import enqueue_on_commit
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
 from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
 
 INSERT_BATCH = 5000
-REQUEUE_AFTER = timedelta(minutes=5)
 
 
 def k_rule() -> str:
@@ -231,7 +232,7 @@ def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
     # message must not leave the pool pending for ever). So a demo or an import that confirms many old results
     # in one transaction queues one recompute, not one per result.
     enqueue = not pool.recompute_pending or (
-        pool.recompute_requested_at is None or now - pool.recompute_requested_at > REQUEUE_AFTER
+        pool.recompute_requested_at is None or now - pool.recompute_requested_at > _requeue_after()
     )
     if pool.recompute_pending:
         if pool.recompute_from is not None:
@@ -242,14 +243,41 @@ def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
         pool.recompute_requested_at = now
     pool.save(update_fields=["recompute_pending", "recompute_from", "recompute_requested_at"])
     if enqueue:
-        pool_id = pool.pk
-        transaction.on_commit(lambda: _enqueue(pool_id))
+        _queue_recompute(pool.pk)
 
 
-def _enqueue(pool_id: int) -> None:
+def _requeue_after() -> timedelta:
+    """A pending pool whose task was sent this long ago without running is sent again (settings.TASK_STALE_SECONDS)."""
+    return timedelta(seconds=settings.TASK_STALE_SECONDS)
+
+
+def _queue_recompute(pool_id: int) -> None:
+    """Send the recompute after commit (core.queue); when the broker is down the pool stays pending, marked as
+    not sent, so the next sweep sends it."""
     from ratings.tasks import recompute_rating_pool
 
-    recompute_rating_pool.delay(pool_id)
+    enqueue_on_commit(recompute_rating_pool, pool_id, on_failure=partial(_mark_unsent, pool_id))
+
+
+def _mark_unsent(pool_id: int) -> None:
+    RatingPool.objects.filter(pk=pool_id, recompute_pending=True).update(recompute_requested_at=None)
+
+
+@transaction.atomic
+def sweep_pending_pools() -> int:
+    """core.sweep: send again the recompute of pools left pending (the broker was down, or the worker died and its
+    transaction rolled back). A pool being recomputed right now is locked by its task and skipped (SKIP LOCKED),
+    and each pool sent is marked sent in this transaction, so two sweeps never send one pool twice."""
+    stale = timezone.now() - _requeue_after()
+    pools = list(
+        RatingPool.objects.select_for_update(skip_locked=True)
+        .filter(Q(recompute_requested_at__isnull=True) | Q(recompute_requested_at__lt=stale), recompute_pending=True)
+        .values_list("pk", flat=True)
+    )
+    RatingPool.objects.filter(pk__in=pools).update(recompute_requested_at=timezone.now())
+    for pool_id in pools:
+        _queue_recompute(pool_id)
+    return len(pools)
 
 
 @transaction.atomic

@@ -66,6 +66,12 @@ class GameRecord(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True, help_text=_("When a worker started verifying it."))
+    queued_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When its verification was last sent to the task queue.")
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text=_("How many times a worker started verifying it.")
+    )
     verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -9,13 +9,15 @@ import zipfile
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.queue import enqueue_many_on_commit
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
@@ -109,7 +111,7 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     if len(records) > MAX_ZIP_RECORDS:
         raise ValidationError({"file": [_("Upload at most 200 records at once.")]})
     batch = UploadBatch.objects.create(uploader=uploader)
-    to_verify = []
+    to_verify: list[int] = []
     for upload in records:
         digest = hashlib.sha256(upload.data).hexdigest()
         record = GameRecord.objects.filter(sha256=digest).first()
@@ -133,8 +135,10 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
                     raise
             else:
                 to_verify.append(record.pk)
+        elif _is_due(record):
+            to_verify.append(record.pk)  # stored before but never verified: its task was lost, send it again
         batch.records.add(record)
-    transaction.on_commit(lambda: _enqueue(to_verify))
+    _queue_verification(to_verify)
     return batch
 
 
@@ -143,11 +147,76 @@ def _safe_name(name: str) -> str:
     return kept[-80:] or "record.mat"
 
 
-def _enqueue(record_ids: list[int]) -> None:
+def stale_claim() -> timedelta:
+    """How long a claim or a sent task may go without a verdict before the work counts as lost (settings
+    TASK_STALE_SECONDS; longer than any verification may take, which the task's time limit ensures)."""
+    return timedelta(seconds=settings.TASK_STALE_SECONDS)
+
+
+def _due() -> Q:
+    """Unfinished records whose work is not known to be under way: not sent lately, and not claimed lately."""
+    stale = timezone.now() - stale_claim()
+    not_sent_lately = Q(queued_at__isnull=True) | Q(queued_at__lt=stale)
+    not_claimed_lately = Q(status=RecordStatus.PENDING) | Q(
+        Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale), status=RecordStatus.VERIFYING
+    )
+    return not_sent_lately & not_claimed_lately
+
+
+def _is_due(record: GameRecord) -> bool:
+    return GameRecord.objects.filter(_due(), pk=record.pk).exists()
+
+
+def _queue_verification(record_ids: list[int]) -> None:
+    """Mark the records as sent and send each one's verification after commit (core.queue: a broker that is
+    down is logged, and the record is marked unsent so the next sweep sends it)."""
     from games.records.tasks import verify_game_record
 
-    for record_id in record_ids:
-        verify_game_record.delay(record_id)
+    GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
+    enqueue_many_on_commit(verify_game_record, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
+
+
+def _mark_unsent(calls: list[tuple]) -> None:
+    GameRecord.objects.filter(pk__in=[record_id for record_id, in calls]).update(queued_at=None)
+
+
+@transaction.atomic
+def sweep_due_records(*, limit: int = 500) -> int:
+    """core.sweep: send again the verification of records whose task was lost (the broker was down when they
+    were uploaded, or the worker died while verifying). The rows are locked with SKIP LOCKED and marked sent in
+    this transaction, so two sweeps at once never send the same record; the task's own claim makes a record
+    that is sent twice be verified once."""
+    due = list(
+        GameRecord.objects.select_for_update(skip_locked=True)
+        .filter(_due())
+        .order_by("created_at", "pk")
+        .values_list("pk", "status", "attempts")[:limit]
+    )
+    # A worker died on it (it is still verifying) for the third time: a verdict, not a fourth try.
+    given_up = [pk for pk, status, tries in due if status == RecordStatus.VERIFYING and tries >= MAX_VERIFY_ATTEMPTS]
+    for record in GameRecord.objects.filter(pk__in=given_up):
+        _give_up(record)
+    ids = [pk for pk, _status, _attempts in due if pk not in given_up]
+    _queue_verification(ids)
+    if due:
+        logger.warning("sweep: sent %d game records to verification again, gave up on %d", len(ids), len(given_up))
+    return len(ids)
+
+
+# A record whose worker died this many times while verifying it (out of memory, killed) gets a final verdict
+# instead of a fourth try: every record reaches a verdict, and one record cannot take workers down for ever.
+MAX_VERIFY_ATTEMPTS = 3
+
+
+def _give_up(record: GameRecord) -> None:
+    message = (
+        f"Verification was started {record.attempts} times and never finished (the worker stopped each time); "
+        "the record is probably too large or too complex. Split it into smaller files and upload them again."
+    )
+    record.status = RecordStatus.UNREADABLE
+    record.verdict = unreadable(RecordFormatError(0, message)).as_dict(file=record.name)
+    record.verified_at = timezone.now()
+    record.save(update_fields=["status", "verdict", "verified_at"])
 
 
 def upload_text(*, uploader, text: str, name: str = "", match: Match | None = None) -> UploadBatch:
@@ -159,18 +228,17 @@ def upload_text(*, uploader, text: str, name: str = "", match: Match | None = No
     return upload_records(uploader=uploader, files=[UploadedFile(name or "pasted.mat", data)], match=match)
 
 
-# A worker that died while verifying leaves its record in `verifying`; after this long another run may take it.
-STALE_CLAIM = timedelta(minutes=5)
-
-
 def _claim(record_id: int) -> bool:
     """Claim-once: only one run moves a record to verifying (an UPDATE … WHERE, checked by its row count).
 
-    A retried task finds 0 rows and does nothing, unless the earlier claim is stale (its worker died).
+    A retried task finds 0 rows and does nothing, unless the earlier claim is stale (its worker died; the sweep
+    then sends the record again).
     """
     now = timezone.now()
-    claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - STALE_CLAIM)
-    claimed = GameRecord.objects.filter(claimable, pk=record_id).update(status=RecordStatus.VERIFYING, claimed_at=now)
+    claimable = Q(status=RecordStatus.PENDING) | Q(status=RecordStatus.VERIFYING, claimed_at__lt=now - stale_claim())
+    claimed = GameRecord.objects.filter(claimable, pk=record_id).update(
+        status=RecordStatus.VERIFYING, claimed_at=now, attempts=F("attempts") + 1
+    )
     return claimed == 1
 
 

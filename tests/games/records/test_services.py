@@ -115,7 +115,7 @@ def test_record_in_verification_is_not_claimed_again(valid_bytes):
 def test_record_whose_worker_died_is_claimed_again_after_a_while(valid_bytes):
     batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", valid_bytes)])
     record = batch.records.get()
-    long_ago = timezone.now() - services.STALE_CLAIM - timedelta(seconds=1)
+    long_ago = timezone.now() - services.stale_claim() - timedelta(seconds=1)
     GameRecord.objects.filter(pk=record.pk).update(status=RecordStatus.VERIFYING, claimed_at=long_ago)
     assert services.verify_record(record_id=record.pk).status == RecordStatus.VALID
 

@@ -4,7 +4,6 @@ import pytest
 
 from games.models import GameRecord, RecordStatus
 from games.records import services
-from games.records.tasks import verify_game_record
 from tests.clubs.factories import UserFactory
 from tests.services.worker import wait_for, worker  # noqa: F401 - the real-worker fixture
 
@@ -18,11 +17,8 @@ def shared_media(monkeypatch, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
-def test_worker_verifies_an_uploaded_record(shared_media, worker, monkeypatch, flawed_bytes):  # noqa: F811
-    queue, process = worker
-    monkeypatch.setattr(
-        services, "_enqueue", lambda ids: [verify_game_record.apply_async(args=[i], queue=queue) for i in ids]
-    )
+def test_worker_verifies_an_uploaded_record(shared_media, worker, flawed_bytes):  # noqa: F811
+    _queue, process = worker  # the fixture sends this process's tasks to its worker's queue
     batch = services.upload_records(uploader=UserFactory(), files=[services.UploadedFile("f.mat", flawed_bytes)])
     record = batch.records.get()
 
