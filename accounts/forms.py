@@ -3,6 +3,8 @@ import smtplib
 
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
+from django.core.mail import EmailMultiAlternatives
+from django.template import loader
 from django.utils.translation import gettext_lazy as _
 
 logger = logging.getLogger(__name__)
@@ -13,11 +15,21 @@ class MailNotSent(Exception):
 
 
 class PasswordResetForm(DjangoPasswordResetForm):
-    def send_mail(self, *args, **kwargs):
+    """Django's form, except that a mail that could not be sent raises MailNotSent: Django's own send_mail
+    logs the failure and carries on, and the view would then tell the user the mail is on its way."""
+
+    def send_mail(
+        self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
+    ):
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        message = EmailMultiAlternatives(subject, body, from_email, [to_email])
+        if html_email_template_name is not None:
+            message.attach_alternative(loader.render_to_string(html_email_template_name, context), "text/html")
         try:
-            super().send_mail(*args, **kwargs)
+            message.send()
         except (smtplib.SMTPException, OSError) as exc:  # OSError: refused, unreachable, timed out
-            logger.error("Password reset mail not sent: %s", exc)
+            logger.error("Password reset mail to user %s not sent: %s", context["user"].pk, exc)
             raise MailNotSent from exc
 
 
