@@ -17,6 +17,11 @@ LAST_USED_RESOLUTION = timedelta(minutes=5)
 class ApiTokenAuthentication(TokenAuthentication):
     model = ApiToken
 
+    def authenticate_header(self, request):
+        """401 with "WWW-Authenticate: Token" when a token was sent and refused (expired, revoked); with no
+        Authorization header at all the API keeps answering anonymous writes 403, as it always has."""
+        return super().authenticate_header(request) if request.META.get("HTTP_AUTHORIZATION") else None
+
     def authenticate_credentials(self, key):
         token = ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
         if token is None:

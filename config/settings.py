@@ -132,8 +132,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024 *
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 REST_FRAMEWORK = {
-    # Token first: a missing or refused sign-in then answers 401 with "WWW-Authenticate: Token" (and the
-    # reason, e.g. an expired token) instead of 403.
+    # Token first: a refused token then answers 401 with "WWW-Authenticate: Token" and the reason (e.g.
+    # expired) instead of 403; a request with no credentials at all still answers 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",

@@ -66,8 +66,8 @@ def test_nobody_revokes_another_users_token():
     annas = ApiToken.objects.get(user=anna)
     assert with_token(bernd_key).delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 404
     assert ApiToken.objects.filter(pk=annas.pk).exists()
-    assert APIClient().delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 401
-    assert APIClient().get("/api/v1/auth/tokens/").status_code == 401
+    assert APIClient().delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 403
+    assert APIClient().get("/api/v1/auth/tokens/").status_code == 403
 
 
 def test_an_expired_token_is_refused_with_a_clear_401(settings):
@@ -76,7 +76,7 @@ def test_an_expired_token_is_refused_with_a_clear_401(settings):
     key = obtain(user.username)["token"]
     ApiToken.objects.filter(user=user).update(created=timezone.now() - timedelta(days=91))
     refused = with_token(key).get("/api/v1/auth/tokens/")
-    assert refused.status_code == 401
+    assert refused.status_code == 401 and refused["WWW-Authenticate"] == "Token"
     assert "This token expired on" in refused.json()["detail"]
     assert "POST /api/v1/auth/token/" in refused.json()["detail"]
     settings.TOKEN_TTL = 0  # 0: tokens never expire
