@@ -186,3 +186,27 @@ def test_the_lockout_message_is_german_for_a_german_browser(settings):
     )
     assert locked.status_code == 429
     assert "Zu viele fehlgeschlagene Anmeldungen" in locked.json()["detail"]
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_parallel_wrong_passwords_are_all_counted(settings):
+    """Guessers in parallel processes hit one counter row at once; the row lock keeps every failure counted,
+    so parallel guessing cannot slip past the limit by losing updates."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    settings.LOGIN_FAILURE_LIMIT = 100
+    user = UserFactory()
+
+    def guess(number):
+        try:
+            return api_sign_in(Client(), user.username, f"wrong-{number}").status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        codes = list(pool.map(guess, range(24)))
+    assert codes == [400] * 24
+    assert sorted(LoginFailureWindow.objects.values_list("failures", flat=True)) == [24, 24]
