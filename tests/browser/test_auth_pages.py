@@ -135,3 +135,34 @@ def test_every_page_keeps_to_the_content_security_policy(live_server, page, viol
             visited += response is not None and response.status == 200
     assert visited >= 25
     assert violations == []
+
+
+def test_the_behaviour_moved_out_of_inline_handlers_still_works(live_server, page, violations, monkeypatch):
+    """The head-to-head picker (data-path-template), the match list's status filter (data-autosubmit) and the
+    print links (data-print), which were inline handlers the policy now refuses."""
+    from clubs.models import Player
+    from tests.core.test_no_server_errors import PASSWORD
+    from tournaments.models import Flight
+
+    monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
+    call_command("load_demo", stdout=io.StringIO())
+    for player in Player.objects.order_by("pk"):
+        page.goto(f"{live_server.url}/players/{player.pk}/rating/")
+        if page.locator("select#other option").count():
+            break
+    else:
+        pytest.fail("the demo has no player with a rated opponent")
+    other = page.locator("select#other option").first.get_attribute("value")
+    page.click("form:has(select#other) button[type=submit]")
+    page.wait_for_url(f"**/players/{player.pk}/vs/{other}/")
+
+    page.add_init_script("window.print = () => { window.__printed = true; }")
+    page.goto(f"{live_server.url}/matches/")
+    with page.expect_navigation():
+        page.select_option("#status", index=1)
+    assert "status=" in page.url
+    flight = Flight.objects.order_by("pk").first()
+    page.goto(f"{live_server.url}{flight.get_absolute_url()}")  # the printable draw sheet
+    page.locator("[data-print]").first.click()
+    assert page.evaluate("() => window.__printed") is True
+    assert violations == []
