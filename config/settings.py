@@ -88,16 +88,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+
+
+def _env_int_between(name: str, default: int, low: int, high: int) -> int:
+    """A whole number within sensible bounds: a lock of 10**12 minutes would overflow the date arithmetic."""
+    value = env_int(name, default)
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name}={value} is out of range: use a number from {low} to {high}.")
+    return value
+
+
 # The model backend, refusing an account or address that failed too often before it hashes the password.
 AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]
 # Only failures count: a room of players signing in correctly from one address is never locked out, while a
 # guesser is stopped after LOGIN_FAILURE_LIMIT wrong passwords for one account from one address, or after
 # LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords for any accounts from one address, within the window.
-LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
-LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 50)
-LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+LOGIN_FAILURE_LIMIT = _env_int_between("LOGIN_FAILURE_LIMIT", 5, 1, 10_000)
+LOGIN_ADDRESS_FAILURE_LIMIT = _env_int_between("LOGIN_ADDRESS_FAILURE_LIMIT", 50, 1, 1_000_000)
+LOGIN_LOCKOUT_MINUTES = _env_int_between("LOGIN_LOCKOUT_MINUTES", 15, 1, 7 * 24 * 60)
 # Days after which an API token is refused and its owner must sign in again (0: tokens never expire).
-TOKEN_TTL = env_int("TOKEN_TTL", 90)
+TOKEN_TTL = _env_int_between("TOKEN_TTL", 90, 0, 36_500)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -190,7 +200,7 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     # Sent only on responses to HTTPS requests (SecurityMiddleware), so plain-HTTP development is unaffected.
     if SESSION_COOKIE_SECURE:
-        SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600)
+        SECURE_HSTS_SECONDS = _env_int_between("HSTS_SECONDS", 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600)
         SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
 # Content-Security-Policy (core.csp): scripts, styles and everything else only from this site.
@@ -210,14 +220,15 @@ CONTENT_SECURITY_POLICY = {
 # Mail (password reset): an SMTP server when EMAIL_HOST is set; the console in development; otherwise a
 # backend that refuses, so a user is told the mail could not be sent instead of being told it was.
 EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
-EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_PORT = _env_int_between("EMAIL_PORT", 587, 1, 65535)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: turn one of them off.")
-EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # seconds: a mail server that hangs must not hold a worker
+# Seconds: a mail server that hangs must not hold a worker.
+EMAIL_TIMEOUT = _env_int_between("EMAIL_TIMEOUT", 10, 1, 300)
 if EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif DEBUG:
