@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.core.throttle import Window
+
 
 class LoginScope(models.TextChoices):
     ACCOUNT_AT_ADDRESS = "account_at_address", _("account at an address")
@@ -30,6 +32,9 @@ class LoginFailureWindow(models.Model):
 
     def __str__(self):
         return f"{self.get_scope_display()} {self.username} {self.address}".strip()
+
+    def as_window(self) -> Window:
+        return Window(failures=self.failures, started=self.started, locked_until=self.locked_until)
 
 
 def token_digest(key: str) -> str:

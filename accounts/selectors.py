@@ -10,10 +10,6 @@ from accounts.models import ApiToken, LoginFailureWindow
 from accounts.policy import login_keys
 
 
-def _window(row: LoginFailureWindow) -> throttle.Window:
-    return throttle.Window(failures=row.failures, started=row.started, locked_until=row.locked_until)
-
-
 def login_retry_after(*, username: str, address: str | None) -> int:
     """Seconds until this account may try to sign in from this address again; 0 when it may now.
 
@@ -21,7 +17,7 @@ def login_retry_after(*, username: str, address: str | None) -> int:
     now = timezone.now()
     keys = [key for key, _scope, _policy in login_keys(username=username, address=address)]
     rows = LoginFailureWindow.objects.filter(key__in=keys, locked_until__gt=now)
-    return max((throttle.retry_after_seconds(_window(row), now=now) for row in rows), default=0)
+    return max((throttle.retry_after_seconds(row.as_window(), now=now) for row in rows), default=0)
 
 
 def token_expires(token: ApiToken):

@@ -39,9 +39,7 @@ def record_login_failure(*, username, address: str | None) -> None:
             continue
         # The row lock serialises parallel guesses for one key, so none of them is lost from the count.
         row = LoginFailureWindow.objects.select_for_update().get(pk=row.pk)
-        window = throttle.after_failure(
-            throttle.Window(row.failures, row.started, row.locked_until), now=now, policy=policy
-        )
+        window = throttle.after_failure(row.as_window(), now=now, policy=policy)
         LoginFailureWindow.objects.filter(pk=row.pk).update(
             failures=window.failures, started=window.started, locked_until=window.locked_until
         )
