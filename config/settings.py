@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
+    "accounts",
     "clubs",
     "games",
     "tournaments",
@@ -53,12 +54,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -93,6 +96,26 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+
+
+def _env_int_between(name: str, default: int, low: int, high: int) -> int:
+    """A whole number within sensible bounds: a lock of 10**12 minutes would overflow the date arithmetic."""
+    value = env_int(name, default)
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name}={value} is out of range: use a number from {low} to {high}.")
+    return value
+
+
+# The model backend, refusing an account or address that failed too often before it hashes the password.
+AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]
+# Only failures count: a room of players signing in correctly from one address is never locked out, while a
+# guesser is stopped after LOGIN_FAILURE_LIMIT wrong passwords for one account from one address, or after
+# LOGIN_ADDRESS_FAILURE_LIMIT wrong passwords for any accounts from one address, within the window.
+LOGIN_FAILURE_LIMIT = _env_int_between("LOGIN_FAILURE_LIMIT", 5, 1, 10_000)
+LOGIN_ADDRESS_FAILURE_LIMIT = _env_int_between("LOGIN_ADDRESS_FAILURE_LIMIT", 50, 1, 1_000_000)
+LOGIN_LOCKOUT_MINUTES = _env_int_between("LOGIN_LOCKOUT_MINUTES", 15, 1, 7 * 24 * 60)
+# Days after which an API token is refused and its owner must sign in again (0: tokens never expire).
+TOKEN_TTL = _env_int_between("TOKEN_TTL", 90, 0, 36_500)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -127,9 +150,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024 *
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 
 REST_FRAMEWORK = {
+    # Token first: a refused token then answers 401 with "WWW-Authenticate: Token" and the reason (e.g.
+    # expired) instead of 403; a request with no credentials at all still answers 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -197,9 +222,53 @@ RATINGS_FIBS_K_RULE = env_choice("RATINGS_FIBS_K_RULE", "a", ("a", "b"))
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Behind a reverse proxy that terminates TLS: trust its X-Forwarded-Proto for "is this HTTPS" and take the
+# client's address from the last X-Forwarded-For entry (the one the proxy added) for sign-in throttling.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    # Sent only on responses to HTTPS requests (SecurityMiddleware), so plain-HTTP development is unaffected.
+    if SESSION_COOKIE_SECURE:
+        SECURE_HSTS_SECONDS = _env_int_between("HSTS_SECONDS", 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600)
+        SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+# Content-Security-Policy (core.csp): scripts, styles and everything else only from this site.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "font-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'self'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+
+# Mail (password reset): an SMTP server when EMAIL_HOST is set; the console in development; otherwise a
+# backend that refuses, so a user is told the mail could not be sent instead of being told it was.
+EMAIL_HOST = env_str("EMAIL_HOST", "") or ""
+EMAIL_PORT = _env_int_between("EMAIL_PORT", 587, 1, 65535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: turn one of them off.")
+# Seconds: a mail server that hangs must not hold a worker.
+EMAIL_TIMEOUT = _env_int_between("EMAIL_TIMEOUT", 10, 1, 300)
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "accounts.mail.UnconfiguredEmailBackend"
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LOGGING = {
     "version": 1,

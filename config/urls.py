@@ -1,25 +1,25 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from core import views as core_views
 
 APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "chouette"]
 
-api_v1 = [path("auth/token/", obtain_auth_token, name="api-token")]
+api_v1 = [path("", include("accounts.api_urls"))]
 api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]
 
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("health/", core_views.health, name="health"),
+    path("accounts/", include("accounts.urls")),  # before Django's, whose password reset it replaces
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 urlpatterns += [path("", include(f"{app}.urls")) for app in APPS]
 

@@ -34,7 +34,8 @@ def test_the_public_board_shows_a_new_high_bid_without_a_reload(live_server, pag
         format="json",
     )
     assert response.status_code == 201
-    page.wait_for_function("document.getElementById('current-high').textContent === '25.00'")
+    # A function, not an expression: the Content-Security-Policy forbids the eval Playwright uses for one.
+    page.wait_for_function("() => document.getElementById('current-high').textContent === '25.00'")
     assert page.locator("#current-bidder").inner_text() == "Paul Bidder"
     assert page.locator("#current-next").inner_text() == "30.00"
     assert page.evaluate("window.__sameDocument") is True

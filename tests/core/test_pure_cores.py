@@ -19,9 +19,10 @@ PURE = [
     "tournaments/calcutta/core",
     "ratings/core",
     "chouette/core",
+    "accounts/core",
 ]
 FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "django_filters", "celery"}
-PROJECT_APPS = {"clubs", "core", "config", "games", "tournaments", "ratings", "chouette"}
+PROJECT_APPS = {"accounts", "clubs", "core", "config", "games", "tournaments", "ratings", "chouette"}
 
 
 def _module_name(path: Path) -> str:

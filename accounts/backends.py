@@ -1,0 +1,39 @@
+"""The model backend behind a sign-in throttle."""
+
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
+
+from accounts import selectors, services
+from accounts.addresses import client_address
+
+# Set on the Django request when a sign-in was refused by the lock; LoginThrottleMiddleware answers 429.
+LOCKED_ATTRIBUTE = "login_retry_after"
+
+
+class ThrottledModelBackend(ModelBackend):
+    """Checks the lock before the password: a locked account or address is refused without hashing anything.
+
+    Raising PermissionDenied makes django.contrib.auth.authenticate() stop at once; the form or endpoint then
+    reports a failed sign-in, which the middleware turns into 429 with the time to wait. This covers the web
+    sign-in, the admin sign-in and the API token endpoint alike, since all three call authenticate()."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None:
+            return super().authenticate(request, username=username, password=password, **kwargs)
+        if username is None:
+            username = kwargs.get(self._username_field())
+        address = client_address(request)
+        wait = selectors.login_retry_after(username=username or "", address=address)
+        if wait:
+            setattr(getattr(request, "_request", request), LOCKED_ATTRIBUTE, wait)
+            raise PermissionDenied
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None:
+            services.forget_account_failures(username=username or "", address=address)
+        return user
+
+    @staticmethod
+    def _username_field() -> str:
+        from django.contrib.auth import get_user_model
+
+        return get_user_model().USERNAME_FIELD

@@ -1,0 +1,71 @@
+"""Writes for sign-in throttling and API tokens."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.core import throttle
+from accounts.models import ApiToken, LoginFailureWindow, LoginScope, new_token_key, token_digest
+from accounts.policy import login_keys, normalised_username
+
+# A user keeps at most this many tokens: signing in through the API makes a new one each time, and a script
+# that does so on every run must not grow the table without bound. The least recently used ones go first.
+MAX_TOKENS_PER_USER = 20
+# Counters whose window ended this long ago are deleted when the next failure is recorded.
+STALE_AFTER = timedelta(days=1)
+
+
+@transaction.atomic
+def record_login_failure(*, username, address: str | None) -> None:
+    """Count one failed sign-in against the account at this address and against the address."""
+    now = timezone.now()
+    name = normalised_username(username)
+    for key, scope, policy in login_keys(username=username, address=address):
+        first = throttle.after_failure(None, now=now, policy=policy)
+        row, created = LoginFailureWindow.objects.get_or_create(
+            key=key,
+            defaults={
+                "failures": first.failures,
+                "started": first.started,
+                "locked_until": first.locked_until,
+                "scope": scope,
+                "username": name if scope == LoginScope.ACCOUNT_AT_ADDRESS else "",
+                "address": address,
+            },
+        )
+        if created:
+            continue
+        # The row lock serialises parallel guesses for one key, so none of them is lost from the count.
+        row = LoginFailureWindow.objects.select_for_update().get(pk=row.pk)
+        window = throttle.after_failure(row.as_window(), now=now, policy=policy)
+        LoginFailureWindow.objects.filter(pk=row.pk).update(
+            failures=window.failures, started=window.started, locked_until=window.locked_until
+        )
+    LoginFailureWindow.objects.filter(started__lt=now - STALE_AFTER).exclude(locked_until__gt=now).delete()
+
+
+def forget_account_failures(*, username, address: str | None) -> None:
+    """A correct password clears the account's own counter at this address (typos before it are forgiven),
+    never the address's counter, which a guesser could otherwise reset with an account of their own."""
+    keys = [key for key, scope, _ in login_keys(username=username, address=address) if scope != LoginScope.ADDRESS]
+    LoginFailureWindow.objects.filter(key__in=keys, locked_until__isnull=True).delete()
+
+
+@transaction.atomic
+def create_token(*, user, name: str) -> tuple[ApiToken, str]:
+    """A new token for `user`; returns it with its key, which is not stored and cannot be shown again."""
+    key = new_token_key()
+    name = name.strip()[:100] or "API"
+    token = ApiToken.objects.create(user=user, name=name, digest=token_digest(key), prefix=key[:8])
+    recency = Coalesce("last_used", "created").desc()
+    surplus = ApiToken.objects.filter(user=user).order_by(recency, "-id")[MAX_TOKENS_PER_USER:]
+    ApiToken.objects.filter(pk__in=list(surplus.values_list("pk", flat=True))).exclude(pk=token.pk).delete()
+    return token, key
+
+
+def revoke_token(*, user, token_id: int) -> bool:
+    """Delete one of `user`'s own tokens; False when they have no such token (another user's counts as none)."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return deleted > 0

@@ -1,0 +1,37 @@
+// Behaviour every page may use, attached through data attributes because the Content-Security-Policy allows
+// no inline script (no onclick/onchange attributes):
+//   data-autosubmit on a <select>: submit its form when the choice changes;
+//   data-print on a button or link: print the page;
+//   data-path-template and data-path-field on a GET form: go to the template URL with its last "/0/" segment
+//     replaced by the chosen field's value (a form whose target is a path, not a query); a normal submit
+//     when the field is empty.
+(function () {
+  "use strict";
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("select[data-autosubmit]") && target.form) {
+      target.form.submit();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var trigger = event.target.closest && event.target.closest("[data-print]");
+    if (trigger) {
+      event.preventDefault();
+      window.print();
+    }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var template = form.getAttribute && form.getAttribute("data-path-template");
+    var field = template && form.elements[form.getAttribute("data-path-field")];
+    if (!field || !field.value) {
+      return;
+    }
+    var at = template.lastIndexOf("/0/");
+    if (at < 0) {
+      return;
+    }
+    event.preventDefault();
+    window.location = template.slice(0, at) + "/" + encodeURIComponent(field.value) + "/" + template.slice(at + 3);
+  });
+})();
