@@ -109,6 +109,10 @@ def consequences(
 ) -> list[object]:
     played = result == PLAYED
     actions: list[object] = []
+    if played:
+        # first: a Move below can decide the next slot at once (a bye), and that slot must already see these
+        # players as having played, or it would feed their linked-flight places a second time
+        actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
     target = layout.winner_target(key)
     if target is None:
         if winner is not None:
@@ -126,8 +130,6 @@ def consequences(
     else:
         actions.extend(Out(loser.id, layout.place_of_loser(key)) for loser in losers)
 
-    if played:
-        actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
     if feed is not None:
         actions.extend(_feed_actions(layout, key, result, winner, losers, feed))
     return actions
