@@ -14,6 +14,7 @@ PURE = [
     "games/rules",
     "games/formats",
     "games/verification.py",
+    "core/numbers.py",
     "games/matchplay/state.py",
     "tournaments/core",
     "tournaments/calcutta/core",
