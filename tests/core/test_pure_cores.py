@@ -15,6 +15,7 @@ PURE = [
     "games/formats",
     "games/verification.py",
     "core/numbers.py",
+    "core/text.py",
     "games/matchplay/state.py",
     "tournaments/core",
     "tournaments/calcutta/core",
