@@ -38,7 +38,7 @@ class RequestLimitsMiddleware:
             response["Connection"] = "close"  # the unread body must not be taken for the next request
             return response
         if "\x00" in request.path or any("\x00" in key or "\x00" in value for key, value in _query(request)):
-            return _refusal(request, _("The address may not contain NUL (%%00) characters."), 400)
+            return _refusal(request, _("The address may not contain NUL characters."), 400)
         return self.get_response(request)
 
 

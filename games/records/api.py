@@ -61,7 +61,7 @@ class UploadInputSerializer(serializers.Serializer):
 
 def _read(upload) -> services.UploadedFile:
     # Read one byte past the larger limit so the service can name an oversized file instead of storing it.
-    data = upload.read(services.MAX_ZIP_BYTES + 1)
+    data = upload.read(services.max_upload_bytes() + 1)
     return services.UploadedFile(upload.name or "record.mat", data)
 
 

@@ -30,7 +30,7 @@ def record_upload(request):
         text = form.cleaned_data["text"]
         try:
             if files:
-                uploads = [services.UploadedFile(f.name, f.read(services.MAX_ZIP_BYTES + 1)) for f in files]
+                uploads = [services.UploadedFile(f.name, f.read(services.max_upload_bytes() + 1)) for f in files]
                 batch = services.upload_records(uploader=request.user, files=uploads)
             else:
                 batch = services.upload_text(uploader=request.user, text=text)
@@ -56,14 +56,18 @@ def record_batch(request, pk):
 @login_required
 def record_detail(request, pk):
     record = get_object_or_404(selectors.visible_records(user=request.user), pk=pk)
-    verdict = record.verdict or {}
     return render(
         request,
         "games/records/record_detail.html",
         {
             "record": record,
-            "verdict": verdict,
-            "lines": selectors.record_lines(record=record),
+            "verdict": record.verdict or {},
+            **selectors.record_page(
+                record=record,
+                errors_page=request.GET.get("errors"),
+                games_page=request.GET.get("games"),
+                lines_page=request.GET.get("lines"),
+            ),
             "pending": record.status in ("pending", "verifying"),
             "title": _("Game record %(name)s") % {"name": record.name},
         },
