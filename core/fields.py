@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core import numbers
@@ -60,6 +61,7 @@ class DecimalField(serializers.DecimalField):
             raise serializers.ValidationError(message(error), code=error.code) from None
 
 
+@extend_schema_field({"type": "string", "format": "decimal", "example": "12.50"})
 class MoneyField(serializers.CharField):
     """Money written as text, e.g. "12.50" (or "12,50"); read as integer cents, at most MAX_MONEY_CENTS."""
 

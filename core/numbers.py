@@ -22,6 +22,8 @@ MAX_NUMBER_TEXT = 40
 # Money: integer cents up to ten million in whole units, far above any pool, inside every integer column.
 MAX_MONEY_CENTS = 1_000_000_000
 MONEY_DECIMAL_PLACES = 2
+# The largest id a row can have (a bigint): a larger number in a filter reaches SQLite as an OverflowError.
+MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -165,3 +167,14 @@ def _bounded_fraction(number: Decimal) -> Fraction:
     if not number.is_zero() and not -12 <= number.adjusted() <= 12:
         raise _error("out_of_range", "A share is a number between 0 and 1 (or 0% and 100%).")
     return Fraction(number)
+
+
+def parse_id(text: object) -> int | None:
+    """A row id from a query parameter, or None when it is not one: only digits, at most MAX_ID (int() of a
+    5,000-digit text raises, and a number past bigint breaks the query on SQLite)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if 0 < text <= MAX_ID else None
+    if not isinstance(text, str) or not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 0 < number <= MAX_ID else None

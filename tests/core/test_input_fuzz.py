@@ -1,0 +1,309 @@
+"""Out-of-range, non-finite and oversized numbers never take the site down: every numeric and decimal field of
+every API operation (found in the OpenAPI schema, so a new endpoint is fuzzed as soon as it is routed), every
+query parameter, every list's `limit` and `offset`, and ids past int64 in every path. Each request must answer
+below 500 and within 2 s: "1e999997" once held a worker for 30 s, `?limit=9223372036854775808` answered 500.
+
+NUL and control characters in every text field of the API and of every form on the site never answer 500 and
+never reach the database.
+
+Run with `-s` to see the figures (worst request time, memory growth).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import resource
+import time
+from functools import partial
+from html import unescape
+
+import pytest
+from django.apps import apps
+from django.db import models
+from django.test import Client
+from rest_framework.test import APIClient
+
+from core.pagination import MAX_LIMIT
+from tests.core.api_sweep import Operation, api_operations, demo, fill, page_patterns, sweep_users
+
+pytestmark = pytest.mark.django_db
+__all__ = ["demo"]  # the fixture, imported for the tests below
+
+JSON = "application/json"
+SLOW = 2.0  # seconds: the longest any single request may take
+BAD_NUMBERS = [
+    "1e999997",
+    "1e999999",
+    "-1e999999",
+    "1e-999999",
+    "NaN",
+    "-NaN",
+    "sNaN",
+    "Infinity",
+    "-Infinity",
+    "inf",
+    "9" * 5000,
+    "9223372036854775808",
+    "-9223372036854775809",
+    2**63,
+    -(2**63) - 1,
+    10**400,
+    1e308,
+    -1,
+    "0x10",
+    "1_000",
+    "12,5",
+    "",
+]
+BAD_QUERY = ["9223372036854775808", "-9223372036854775809", "1e999999", "NaN", "9" * 5000, "-1", "x", "\x00"]
+BAD_IDS = ["9223372036854775808", "18446744073709551616", "99999999999999999999999999999", "0", "-1"]
+NASTY_TEXT = ["a\x00b", "\x00", "x\x01\x02\x1b[31m\x7f", "line\r\nbreak\ttab", "\ufeff\u202e"]
+
+
+class Timer:
+    """Sends requests, remembering the slowest (and every answer of 500 or more, and every slow one)."""
+
+    def __init__(self):
+        self.worst = (0.0, "")
+        self.count = 0
+        self.failures: list[str] = []
+
+    def send(self, label: str, call):
+        started = time.perf_counter()
+        response = call()
+        took = time.perf_counter() - started
+        self.count += 1
+        if took > self.worst[0]:
+            self.worst = (took, label)
+        if response.status_code >= 500:
+            self.failures.append(f"{label} -> {response.status_code}")
+        elif took > SLOW:
+            self.failures.append(f"{label} took {took:.2f} s")
+        return response
+
+    def report(self, what: str) -> None:
+        print(f"\n{what}: {self.count} requests, worst {self.worst[0] * 1000:.0f} ms ({self.worst[1][:120]})")
+
+
+def _plausible(spec: dict):
+    """A value of the field's type, so that one fuzzed field is not refused only because the others are missing."""
+    if spec.get("enum"):
+        return next((value for value in spec["enum"] if value not in (None, "")), None)
+    kind, form = spec.get("type"), spec.get("format")
+    if form == "decimal":
+        return "1.00"
+    if form == "date":
+        return "2026-06-01"
+    if form == "date-time":
+        return "2026-06-01T12:00:00Z"
+    if form == "binary" or spec.get("readOnly"):
+        return None
+    return {"integer": 1, "number": 1, "boolean": False, "array": [], "object": {}, "string": "fuzz"}.get(kind)
+
+
+def _is_number(spec: dict) -> bool:
+    return spec.get("type") in ("integer", "number") or spec.get("format") == "decimal"
+
+
+def _numeric_targets(operation: Operation):
+    """(field, wrap) for every number the body can carry: a field, the items of a list, the values of a dict."""
+    for name, spec in operation.fields.items():
+        items = spec.get("items", {})
+        values = spec.get("additionalProperties")
+        if _is_number(spec):
+            yield name, lambda value: value
+        elif spec.get("type") == "array" and _is_number(items):
+            yield name, lambda value: [value]
+        elif spec.get("type") == "array" and _is_number(items.get("items", {})):
+            yield name, lambda value: [[value]]
+        elif spec.get("type") == "array" and items.get("type") == "object":
+            # A free-form list of dicts (a payout template): every key the fuzz can think of, each bad.
+            yield name, lambda value: [{"place": value, "percent": value, "flight": ""}]
+        elif spec.get("type") == "object" and (values is True or values == {} or _is_number(values or {})):
+            yield name, lambda value: {"1": value}
+
+
+def _text_targets(operation: Operation):
+    for name, spec in operation.fields.items():
+        if spec.get("type") == "string" and not spec.get("format") and not spec.get("readOnly"):
+            yield name, lambda value: value
+        elif spec.get("type") == "array" and spec.get("items", {}).get("type") == "string":
+            yield name, lambda value: [value]
+        elif spec.get("type") == "object":
+            yield name, lambda value: {value: value}
+
+
+def _base(operation: Operation) -> dict:
+    body = {name: _plausible(spec) for name, spec in operation.fields.items()}
+    return {name: value for name, value in body.items() if value is not None}
+
+
+def _json(body) -> str:
+    return json.dumps(body, allow_nan=True)
+
+
+def _api(user) -> APIClient:
+    client = APIClient()
+    client.raise_request_exception = False  # a 500 is counted, not raised, so one run lists them all
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def _director_api() -> APIClient:
+    return _api(sweep_users()["director"])
+
+
+def _rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _sweep_bodies(timer: Timer, client: APIClient, club_slug: str, targets, values) -> None:
+    for operation in api_operations():
+        if operation.method == "get" or not operation.fields:
+            continue
+        url = fill(operation.path, club_slug, numbers=("1",))[0]
+        base = _base(operation)
+        for name, wrap in list(targets(operation)):
+            for value in values:
+                body = {**base, name: wrap(value)}
+                timer.send(
+                    f"{operation.method.upper()} {url} {name}={str(value)[:30]!r}",
+                    partial(
+                        client.generic, operation.method.upper(), url, _json(body), content_type="application/json"
+                    ),
+                )
+
+
+def test_every_numeric_field_of_every_api_operation_refuses_bad_numbers_quickly(demo):
+    operations = api_operations()
+    numeric = [(op.method, op.path, name) for op in operations for name, _ in _numeric_targets(op)]
+    assert len(numeric) >= 50, numeric  # the schema names the numbers: the fuzz reaches them
+    assert any(name == "amount" and "bids" in path for _, path, name in numeric)  # money fields are decimals
+    timer, rss_before = Timer(), _rss_mib()
+    _sweep_bodies(timer, _director_api(), demo.slug, _numeric_targets, BAD_NUMBERS)
+    timer.report(f"numeric fuzz over {len(numeric)} fields (max RSS {rss_before:.0f} -> {_rss_mib():.0f} MiB)")
+    assert timer.failures == [], "\n".join(timer.failures[:40])
+
+
+def test_every_list_limit_offset_and_query_parameter_is_bounded(demo):
+    lists = [op for op in api_operations() if op.is_list]
+    assert len(lists) >= 8
+    timer = Timer()
+    for name, user in sweep_users().items():
+        client = _api(user)
+        for operation in api_operations():
+            if operation.method != "get":
+                continue
+            url = fill(operation.path, demo.slug, numbers=("1",))[0]
+            for parameter in operation.query:
+                for value in BAD_QUERY:
+                    timer.send(
+                        f"{name} GET {url}?{parameter}={value[:30]!r}", partial(client.get, url, {parameter: value})
+                    )
+            if operation.is_list:
+                response = timer.send(f"{name} GET {url}?limit=100000", partial(client.get, url, {"limit": "100000"}))
+                if response.status_code == 200:
+                    rows = response.json()
+                    assert len(rows["results"] if isinstance(rows, dict) else rows) <= MAX_LIMIT, url
+    timer.report("query parameter fuzz")
+    assert timer.failures == [], "\n".join(timer.failures[:40])
+
+
+def test_ids_beyond_int64_in_any_path_answer_404_not_500(demo):
+    timer, client = Timer(), _director_api()
+    templated = [op for op in api_operations() if "{" in op.path]
+    assert len(templated) >= 30
+    for operation in templated:
+        for number in BAD_IDS:
+            url = fill(operation.path, demo.slug, numbers=(number,))[0]
+            timer.send(
+                f"{operation.method.upper()} {url}",
+                partial(
+                    client.generic,
+                    operation.method.upper(),
+                    url,
+                    _json(_base(operation)),
+                    content_type="application/json",
+                ),
+            )
+    pages = Client(raise_request_exception=False)
+    pages.force_login(sweep_users()["director"])
+    for pattern in page_patterns():
+        if "<" in pattern:
+            for number in BAD_IDS[:3]:
+                url = fill(pattern, demo.slug, numbers=(number,))[0]
+                timer.send(f"GET {url}", partial(pages.get, url))
+    timer.report("ids beyond int64")
+    assert timer.failures == [], "\n".join(timer.failures[:40])
+
+
+def _text_columns():
+    for model in apps.get_models():
+        for field in model._meta.get_fields():
+            if isinstance(field, models.CharField | models.TextField) and field.concrete:
+                yield model, field.name
+
+
+def _stored_nul() -> list[str]:
+    """Every text column holding a NUL (only SQLite can store one: PostgreSQL refuses it outright). Read in
+    Python: SQLite's LIKE stops at a NUL in the pattern and would match every row."""
+    return [
+        f"{model.__name__}.{name}"
+        for model, name in _text_columns()
+        if any("\x00" in (value or "") for value in model._default_manager.values_list(name, flat=True))
+    ]
+
+
+def test_nul_and_control_characters_in_every_api_text_field_never_answer_500_nor_reach_the_database(demo):
+    timer = Timer()
+    _sweep_bodies(timer, _director_api(), demo.slug, _text_targets, NASTY_TEXT)
+    timer.report("API text fuzz")
+    assert timer.failures == [], "\n".join(timer.failures[:40])
+    assert _stored_nul() == []
+
+
+_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.DOTALL | re.IGNORECASE)
+_FIELD = re.compile(r"<(input|textarea|select)\b([^>]*)>", re.IGNORECASE)
+_ATTRIBUTE = re.compile(r'([a-z-]+)="([^"]*)"', re.IGNORECASE)
+
+
+def _forms(html: str, page: str):
+    """(action, {field: value}, text fields) of each POST form on a page, with its default values."""
+    for attributes, inner in _FORM.findall(html):
+        form = dict(_ATTRIBUTE.findall(attributes))
+        if form.get("method", "get").lower() != "post":
+            continue
+        values, texts = {}, []
+        for tag, field_attributes in _FIELD.findall(inner):
+            field = {key.lower(): unescape(value) for key, value in _ATTRIBUTE.findall(field_attributes)}
+            name, kind = field.get("name"), field.get("type", "text").lower()
+            if not name or name == "csrfmiddlewaretoken" or kind in ("submit", "file", "button"):
+                continue
+            values[name] = field.get("value", "")
+            if tag.lower() == "textarea" or kind in ("text", "search", "hidden", "email", "url"):
+                texts.append(name)
+        yield unescape(form.get("action") or page), values, texts
+
+
+def test_nul_and_control_characters_in_every_form_field_never_answer_500_nor_reach_the_database(demo):
+    timer = Timer()
+    client = Client(raise_request_exception=False)
+    client.force_login(sweep_users()["director"])
+    forms_seen = 0
+    for pattern in page_patterns():
+        page = fill(pattern, demo.slug, numbers=("1",))[0]
+        response = client.get(page)
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        for action, values, texts in _forms(response.content.decode(), page):
+            forms_seen += 1
+            for name in texts:
+                for text in NASTY_TEXT[:3]:
+                    data = {**values, name: text}
+                    timer.send(f"POST {action} {name}={text!r}", partial(client.post, action, data))
+    timer.report(f"form text fuzz over {forms_seen} forms")
+    assert forms_seen >= 10
+    assert timer.failures == [], "\n".join(timer.failures[:40])
+    assert _stored_nul() == []
