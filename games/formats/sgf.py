@@ -56,7 +56,9 @@ MAX_NODES = MAX_ACTIONS + MAX_GAMES
 MAX_VALUE_CHARS = 65_536
 
 _NEXT = re.compile(r"[()\[;\n]|[A-Za-z]+")
-_VALUE_STOP = re.compile(r"[\\\]\n]")
+_VALUE_BODY = re.compile(r"(?:[^\\\]]++|\\.)*+", re.DOTALL)
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_VALUE_TOO_LONG = f"An SGF value may hold at most {MAX_VALUE_CHARS} characters; this one holds more."
 
 Node = tuple[int, dict[str, list[str]]]
 
@@ -114,34 +116,25 @@ def _read_trees(text: str) -> list[tuple[int, list[Node]]]:
 def _read_value(text: str, position: int, line: int) -> tuple[str, int, int]:
     """The unescaped value starting at `position` (after its `[`): (value, position after `]`, lines in it).
 
-    Control characters are dropped (core.text): a NUL in a player name cannot be stored by PostgreSQL.
+    One possessive regex scan (no backtracking state kept, so no memory per escape) over a window just large
+    enough for MAX_VALUE_CHARS escaped characters. Control characters are dropped (core.text): a NUL in a
+    player name cannot be stored by PostgreSQL.
     """
-    parts: list[str] = []
-    size, lines = 0, 0
-    while True:
-        stop = _VALUE_STOP.search(text, position)
-        if stop is None:
-            raise RecordFormatError(line + lines, "The SGF text ends inside a game tree or a value.")
-        parts.append(text[position : stop.start()])
-        size += stop.start() - position
-        char = stop.group()
-        position = stop.end()
-        if char == "\\" and position < len(text):
-            escaped = text[position]
-            parts.append(escaped)
-            size += 1
-            lines += escaped == "\n"
-            position += 1
-        elif char == "\n":
-            parts.append(char)
-            size += 1
-            lines += 1
-        elif char == "]":
-            return clean_text("".join(parts), multiline=True), position, lines
-        if size > MAX_VALUE_CHARS:
-            raise RecordFormatError(
-                line, f"An SGF value may hold at most {MAX_VALUE_CHARS} characters; this one holds more."
-            )
+    window = min(len(text), position + 2 * MAX_VALUE_CHARS + 2)
+    body = _VALUE_BODY.match(text, position, window)
+    assert body is not None  # the pattern matches the empty string
+    end = body.end()
+    if end == len(text) or text[end] != "]":
+        if window < len(text):  # cut at the window: longer than any value may be
+            raise RecordFormatError(line, _VALUE_TOO_LONG)
+        raise RecordFormatError(
+            line + text.count("\n", position, end), "The SGF text ends inside a game tree or a value."
+        )
+    raw = text[position:end]
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    if len(value) > MAX_VALUE_CHARS:
+        raise RecordFormatError(line, _VALUE_TOO_LONG)
+    return clean_text(value, multiline=True), end + 1, raw.count("\n")
 
 
 def parse_sgf(data: bytes | str) -> MatchRecord:

@@ -27,7 +27,8 @@ from rest_framework.test import APIClient
 from core.pagination import MAX_LIMIT
 from tests.core.api_sweep import Operation, api_operations, demo, fill, page_patterns, sweep_users
 
-pytestmark = pytest.mark.django_db
+# Sequences restart for each test, so the ids 1 and 2 in the swept URLs are demo objects on PostgreSQL too.
+pytestmark = pytest.mark.django_db(reset_sequences=True)
 __all__ = ["demo"]  # the fixture, imported for the tests below
 
 JSON = "application/json"
