@@ -15,6 +15,7 @@ from chouette.core.rules import CHOICES, Rules
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from core.fields import DecimalField
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -67,7 +68,7 @@ class ChouetteSeatSerializer(serializers.Serializer):
     status = serializers.CharField(source="seat.status")
     stake_cents = serializers.IntegerField(source="seat.stake_cents")
     rolls = serializers.ListField(child=serializers.IntegerField(), source="seat.rolls")
-    points = serializers.DecimalField(max_digits=10, decimal_places=1)
+    points = DecimalField(max_digits=10, decimal_places=1)
     cents = serializers.IntegerField()
 
 

@@ -115,3 +115,17 @@ class MoneyFormField(forms.CharField):
             return numbers.parse_money(text, max_cents=self.max_cents)
         except numbers.NumberError as error:
             raise forms.ValidationError(message(error), code=error.code) from None
+
+
+class ModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Django's field, refusing ids past bigint before its `pk__in` query: SQLite cannot bind such a number
+    (an OverflowError, a 500), and no row has one."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, list | tuple) else ():
+            text = str(pk).strip()
+            if text.isdigit() and numbers.parse_id(text) is None:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_pk_value"], code="invalid_pk_value", params={"pk": text[:20]}
+                )
+        return super()._check_values(value)

@@ -248,7 +248,7 @@ class PlacementSerializer(serializers.Serializer):
 class PaidLineSerializer(serializers.Serializer):
     flight = serializers.CharField(source="share.flight")
     place = serializers.IntegerField(source="share.place")
-    percent = serializers.DecimalField(source="share.percent", max_digits=6, decimal_places=2)
+    percent = DecimalField(source="share.percent", max_digits=6, decimal_places=2)
     amount_cents = serializers.IntegerField(source="amount")
     holders = serializers.ListField(child=serializers.CharField())
     each_cents = serializers.ListField(child=serializers.IntegerField(), source="each")
