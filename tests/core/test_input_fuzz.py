@@ -27,6 +27,8 @@ from rest_framework.test import APIClient
 from core.pagination import MAX_LIMIT
 from tests.core.api_sweep import Operation, api_operations, demo, fill, page_patterns, sweep_users
 from tests.paths import REPO
+from tournaments.calcutta.models import Calcutta
+from tournaments.models import Flight
 
 # Sequences restart for each test, so the ids 1 and 2 in the swept URLs are demo objects on PostgreSQL too.
 pytestmark = pytest.mark.django_db(reset_sequences=True)
@@ -176,6 +178,55 @@ def _sweep_bodies(timer: Timer, client: APIClient, club_slug: str, targets, valu
                         client.generic, operation.method.upper(), url, _json(body), content_type="application/json"
                     ),
                 )
+
+
+def _timed(call):
+    started = time.perf_counter()
+    response = call()
+    return response, time.perf_counter() - started
+
+
+PROBED_AMOUNTS = [
+    ("1e999997", "The number is too large: at most 10000000.00."),  # held a worker for 30 s
+    ("1e999999", "The number is too large: at most 10000000.00."),  # answered 500
+    ("NaN", "A number must be finite (not NaN or infinity)."),
+    ("12.505", "An amount has at most two decimals (whole cents)."),
+]
+
+
+def test_the_probed_amounts_answer_400_at_once_in_the_api_and_the_web_bid_form(demo):
+    calcutta = Calcutta.objects.order_by("pk").first()
+    bidder = calcutta.bidders.order_by("pk").first()
+    for amount, message in PROBED_AMOUNTS:
+        _check_amount(calcutta, bidder, amount, message)
+
+
+def _check_amount(calcutta, bidder, amount: str, message: str) -> None:
+    api = _director_api()
+    bid, took = _timed(
+        lambda: api.post(
+            f"/api/v1/calcuttas/{calcutta.pk}/bids/", {"lot": 1, "bidder": bidder.pk, "amount": amount}, format="json"
+        )
+    )
+    assert (bid.status_code, bid.json()) == (400, {"amount": [message]}) and took < SLOW
+    setting = api.patch(f"/api/v1/calcuttas/{calcutta.pk}/settings/", {"increment": amount}, format="json")
+    assert (setting.status_code, setting.json()) == (400, {"increment": [message]})
+    page = _director_pages()
+    form, took = _timed(
+        lambda: page.post(
+            f"/calcuttas/{calcutta.pk}/bids/", {"lot": 1, "bidder": bidder.pk, "amount": amount}, follow=True
+        )
+    )
+    assert form.status_code == 200 and f"Amount: {message}" in form.content.decode() and took < SLOW
+
+
+def test_a_payout_percent_that_is_no_number_answers_400(demo):
+    flight = Flight.objects.filter(event__club=demo).order_by("pk").first()
+    url = f"/api/v1/events/{demo.slug}/{flight.event.slug}/flights/{flight.slug}/payouts/"
+    for percent in ["NaN", "Infinity", "1e999999", "-1e999999", "9" * 5000]:  # "NaN" answered 500
+        response = _director_api().put(url, {"payout_template": [{"place": 1, "percent": percent}]}, format="json")
+        assert response.status_code == 400, response.content
+        assert "Each share needs a place (1, 2, ...) and a percent." in str(response.json())
 
 
 def test_every_numeric_field_of_every_api_operation_refuses_bad_numbers_quickly(demo):
