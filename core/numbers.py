@@ -143,13 +143,11 @@ _FRACTION = re.compile(r"^\s*(\d{1,12})\s*/\s*(\d{1,12})\s*$")
 def parse_fraction(value: object) -> Fraction:
     """An exact fraction from '1/3', '0.25', '25%' (a hundredth each), a Decimal, an int or a Fraction.
 
-    Numerator and denominator are at most 12 digits, decimals go through `read_decimal`'s bounds: Fraction()
-    on text would expand '1e999999999' into a number with a billion digits.
+    Typed numerators and denominators are at most 12 digits, decimals go through `read_decimal`'s bounds:
+    Fraction() on text would expand '1e999999999' into a number with a billion digits.
     """
     if isinstance(value, Fraction):
-        if value.numerator.bit_length() > 64 or value.denominator.bit_length() > 64:
-            raise _error("too_long", "A share's numerator and denominator have at most 12 digits.")
-        return value
+        return value  # already exact: a computed share, not text someone typed
     if isinstance(value, str):
         text = value.strip()
         found = _FRACTION.match(text)
