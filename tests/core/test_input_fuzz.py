@@ -35,7 +35,8 @@ pytestmark = pytest.mark.django_db(reset_sequences=True)
 __all__ = ["demo"]  # the fixture, imported for the tests below
 
 JSON = "application/json"
-SLOW = 2.0  # seconds: the longest any single request may take
+SLOW = 2.0  # seconds of CPU: the most any single request may cost
+WALL_LIMIT = 10.0  # seconds on the clock, however busy the machine
 BAD_NUMBERS = [
     "1e999997",
     "1e999999",
@@ -66,28 +67,37 @@ NASTY_TEXT = ["a\x00b", "\x00", "x\x01\x02\x1b[31m\x7f", "line\r\nbreak\ttab", "
 
 
 class Timer:
-    """Sends requests, remembering the slowest (and every answer of 500 or more, and every slow one)."""
+    """Sends requests, remembering the slowest (and every answer of 500 or more, and every slow one).
+
+    "Slow" is judged on the CPU time the request costs this process: that is what "1e999997" burnt for 30 s,
+    and unlike the wall clock it does not grow when the 2 shared cores are busy with other work. The wall
+    time is reported too, and one past WALL_LIMIT fails as well (a query the database chews on).
+    """
 
     def __init__(self):
-        self.worst = (0.0, "")
+        self.worst_cpu = (0.0, "")
+        self.worst_wall = (0.0, "")
         self.count = 0
         self.failures: list[str] = []
 
     def send(self, label: str, call):
-        started = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         response = call()
-        took = time.perf_counter() - started
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         self.count += 1
-        if took > self.worst[0]:
-            self.worst = (took, label)
+        self.worst_cpu = max(self.worst_cpu, (cpu, label))
+        self.worst_wall = max(self.worst_wall, (wall, label))
         if response.status_code >= 500:
             self.failures.append(f"{label} -> {response.status_code}")
-        elif took > SLOW:
-            self.failures.append(f"{label} took {took:.2f} s")
+        elif cpu > SLOW or wall > WALL_LIMIT:
+            self.failures.append(f"{label} took {cpu:.2f} s of CPU, {wall:.2f} s in all")
         return response
 
     def report(self, what: str) -> None:
-        print(f"\n{what}: {self.count} requests, worst {self.worst[0] * 1000:.0f} ms ({self.worst[1][:120]})")
+        print(
+            f"\n{what}: {self.count} requests, worst CPU {self.worst_cpu[0] * 1000:.0f} ms "
+            f"({self.worst_cpu[1][:100]}), worst wall {self.worst_wall[0] * 1000:.0f} ms ({self.worst_wall[1][:100]})"
+        )
 
 
 def _plausible(spec: dict):
@@ -181,9 +191,10 @@ def _sweep_bodies(timer: Timer, client: APIClient, club_slug: str, targets, valu
 
 
 def _timed(call):
-    started = time.perf_counter()
+    """(response, CPU seconds it cost), as Timer judges "slow"."""
+    started = time.process_time()
     response = call()
-    return response, time.perf_counter() - started
+    return response, time.process_time() - started
 
 
 PROBED_AMOUNTS = [

@@ -27,7 +27,7 @@ from tests.clubs.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 MIB = 1024 * 1024
-SLOW = 2.0
+SLOW = 2.0  # seconds of CPU
 
 
 @pytest.fixture(autouse=True)
@@ -39,12 +39,13 @@ def warm_worker(api_as, django_capture_on_commit_callbacks):
 
 
 def timed(label: str, call):
-    """(result, seconds) of `call()` (the whole request), printed for the report."""
-    started = time.perf_counter()
+    """(result, CPU seconds) of `call()` (the whole request and its verification), printed with the wall time
+    for the report. CPU time is what a bomb burns, and it does not grow when the shared cores are busy."""
+    cpu, wall = time.process_time(), time.perf_counter()
     result = call()
-    took = time.perf_counter() - started
-    print(f"\n{label}: {took * 1000:.0f} ms")
-    return result, took
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"\n{label}: {cpu * 1000:.0f} ms CPU, {wall * 1000:.0f} ms in all")
+    return result, cpu
 
 
 def peak_mib(label: str, call) -> float:
@@ -156,10 +157,10 @@ def test_a_mat_with_40000_games_is_unreadable_and_its_page_stays_small(api_as, d
     page = Client()
     page.force_login(user)
     record_id = response.json()["records"][0]["id"]
-    started = time.perf_counter()
-    html = page.get(f"/records/{record_id}/", {"lines": "2"})
-    took = time.perf_counter() - started
-    print(f"record page of the 40,000-game file: {len(html.content) // 1024} KB in {took * 1000:.0f} ms")
+    html, took = timed(
+        "record page of the 40,000-game file", lambda: page.get(f"/records/{record_id}/", {"lines": "2"})
+    )
+    print(f"record page of the 40,000-game file: {len(html.content) // 1024} KB")
     assert html.status_code == 200
     assert len(html.content) < 300_000 and took < SLOW  # one page of 500 lines, not 160,000
     assert 'id="L501"' in html.content.decode() and 'id="L1001"' not in html.content.decode()
