@@ -16,6 +16,7 @@ from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEven
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from core.api import paginated_response
+from core.fields import DecimalField
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -68,7 +69,7 @@ class ChouetteSeatSerializer(serializers.Serializer):
     status = serializers.CharField(source="seat.status")
     stake_cents = serializers.IntegerField(source="seat.stake_cents")
     rolls = serializers.ListField(child=serializers.IntegerField(), source="seat.rolls")
-    points = serializers.DecimalField(max_digits=10, decimal_places=1)
+    points = DecimalField(max_digits=10, decimal_places=1)
     cents = serializers.IntegerField()
 
 

@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chouette.core.rules import Rules
 from clubs.models import Player
+from core.fields import ModelMultipleChoiceField
 
 RESPONSE_CHOICES = [
     ("", "—"),
@@ -23,7 +24,7 @@ KIND_CHOICES = [("single", _("single")), ("gammon", _("gammon")), ("backgammon",
 
 class SessionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120, required=False)
-    players = forms.ModelMultipleChoiceField(
+    players = ModelMultipleChoiceField(
         label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
     )
     stake_cents = forms.IntegerField(label=_("Stake per point (cents)"), min_value=1, max_value=1_000_000, initial=100)

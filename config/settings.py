@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "core.middleware.RequestLimitsMiddleware",  # 413 for oversized bodies, 400 for NUL in the URL
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -145,9 +146,15 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
-# A whole uploaded zip of match records may be large; single records are limited in the games app.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024 * 1024)
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+# Request and upload limits (README: Configuration). A body above REQUEST_MAX_BODY_SIZE is refused with 413
+# before it is read (core.middleware); form and JSON data above DATA_UPLOAD_MAX_MEMORY_SIZE with 400 (a pasted
+# record of 2 MiB, escaped, fits); an uploaded file above FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a
+# temporary file instead of memory. A zip of records may expand to RECORDS_ZIP_MAX_UNCOMPRESSED in all.
+MIB = 1024 * 1024
+REQUEST_MAX_BODY_SIZE = env_int("REQUEST_MAX_BODY_SIZE", 20 * MIB)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 8 * MIB)
+FILE_UPLOAD_MAX_MEMORY_SIZE = env_int("FILE_UPLOAD_MAX_MEMORY_SIZE", 2 * MIB + MIB // 2)
+RECORDS_ZIP_MAX_UNCOMPRESSED = env_int("RECORDS_ZIP_MAX_UNCOMPRESSED", 20 * MIB)
 
 REST_FRAMEWORK = {
     # Token first: a refused token then answers 401 with "WWW-Authenticate: Token" and the reason (e.g.
@@ -158,7 +165,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # NUL is refused in any parsed payload (PostgreSQL cannot store it): core/parsers.py.
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "core.parsers.FormParser",
+        "core.parsers.MultiPartParser",
+    ],
+    # limit and offset clamped (at most 200 rows a page): core/pagination.py.
+    "DEFAULT_PAGINATION_CLASS": "core.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.api.exception_handler",

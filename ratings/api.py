@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
+from core.numbers import parse_id
 from ratings import ladder_services, points_services, selectors, services
 from ratings.models import (
     ClubSeason,
@@ -201,9 +202,10 @@ class LeaderboardView(APIView):
         season = None
         raw = request.query_params.get("season")
         if raw:
-            if not raw.isdigit():
+            season_id = parse_id(raw)
+            if season_id is None:
                 raise ValidationError({"season": [_("Give a season id (a number) from the club's seasons.")]})
-            season = get_object_or_404(ClubSeason, club=club, pk=int(raw))
+            season = get_object_or_404(ClubSeason, club=club, pk=season_id)
         scheme = request.query_params.get("scheme") or None
         if scheme is not None and scheme not in PointsScheme.values:
             raise ValidationError(

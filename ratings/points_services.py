@@ -17,6 +17,8 @@ from ratings.core import points as core
 from ratings.models import EventPoints, PointsAward, PointsScheme
 from tournaments.models import EventStatus, FlightKind
 
+MAX_WEIGHT = 1000  # far above any federation's weights; keeps points finite
+
 
 @transaction.atomic
 def set_event_scheme(
@@ -39,8 +41,10 @@ def set_event_scheme(
         ("division_weight", division_weight),
         ("division_factor", division_factor),
     ):
-        if not value > 0:
+        if not value > 0:  # NaN too
             raise ValidationError({field: [_("Give a weight above 0, e.g. 1.")]})
+        if not value <= MAX_WEIGHT:  # infinity too: it would overflow the points
+            raise ValidationError({field: [_("A weight is at most %(max)s.") % {"max": MAX_WEIGHT}]})
     row, _created = EventPoints.objects.select_for_update().get_or_create(event=event, defaults={"scheme": scheme})
     row.scheme, row.event_weight, row.division_weight = scheme, event_weight, division_weight
     row.split_ties, row.division_factor = split_ties, division_factor

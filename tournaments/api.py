@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from core.fields import DecimalField
 from games.models.matches import MatchOutcome
 from tournaments import selectors, services
 from tournaments.models import (
@@ -109,7 +110,7 @@ class EventInputSerializer(serializers.Serializer):
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
     is_public = serializers.BooleanField(default=True)
     registration_open = serializers.BooleanField(default=True)
-    house_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, default=0)
+    house_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, default=0)
     currency = serializers.CharField(max_length=3, default="EUR")
 
 
@@ -117,7 +118,7 @@ class EventUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
     is_public = serializers.BooleanField(required=False)
     registration_open = serializers.BooleanField(required=False)
-    house_percent = serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
+    house_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
 
 
 class FlightInputSerializer(serializers.Serializer):
@@ -130,8 +131,8 @@ class FlightInputSerializer(serializers.Serializer):
     feed_rule = serializers.ChoiceField(choices=FeedRule.choices, required=False, allow_null=True, default=None)
     feed_rounds = serializers.IntegerField(min_value=1, max_value=12, default=1)
     entry_round = serializers.IntegerField(min_value=1, max_value=20, default=1)
-    entry_fee = serializers.DecimalField(max_digits=9, decimal_places=2, min_value=0, default=0)
-    reentry_fee = serializers.DecimalField(max_digits=9, decimal_places=2, min_value=0, required=False, allow_null=True)
+    entry_fee = DecimalField(max_digits=9, decimal_places=2, min_value=0, default=0)
+    reentry_fee = DecimalField(max_digits=9, decimal_places=2, min_value=0, required=False, allow_null=True)
     reentry_deadline = serializers.DateTimeField(required=False, allow_null=True)
     length = serializers.IntegerField(min_value=1, max_value=99, default=7)
     final_length = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
@@ -247,7 +248,7 @@ class PlacementSerializer(serializers.Serializer):
 class PaidLineSerializer(serializers.Serializer):
     flight = serializers.CharField(source="share.flight")
     place = serializers.IntegerField(source="share.place")
-    percent = serializers.DecimalField(source="share.percent", max_digits=6, decimal_places=2)
+    percent = DecimalField(source="share.percent", max_digits=6, decimal_places=2)
     amount_cents = serializers.IntegerField(source="amount")
     holders = serializers.ListField(child=serializers.CharField())
     each_cents = serializers.ListField(child=serializers.IntegerField(), source="each")

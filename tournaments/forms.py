@@ -1,6 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.fields import DecimalFormField
 from games.models.matches import MatchOutcome
 from tournaments.models import FeedRule, FlightKind, Seeding
 
@@ -11,7 +12,9 @@ class EventForm(forms.Form):
     starts_on = forms.DateField(label=_("Starts on"), widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label=_("Ends on"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
-    house_percent = forms.DecimalField(label=_("House percentage"), min_value=0, max_value=100, initial=0)
+    house_percent = DecimalFormField(
+        label=_("House percentage"), max_digits=5, decimal_places=2, min_value=0, max_value=100, initial=0
+    )
 
     def __init__(self, *args, clubs, **kwargs):
         super().__init__(*args, **kwargs)
@@ -28,12 +31,12 @@ class FlightForm(forms.Form):
         choices=[("", "—")] + [(v, label) for v, label in FeedRule.choices if v not in ("draw", "pool")],
     )
     feed_rounds = forms.IntegerField(label=_("Feed rounds"), min_value=1, max_value=12, initial=1)
-    entry_fee = forms.DecimalField(label=_("Entry fee"), min_value=0, initial=0, decimal_places=2)
+    entry_fee = DecimalFormField(label=_("Entry fee"), max_digits=9, decimal_places=2, min_value=0, initial=0)
     length = forms.IntegerField(label=_("Match length"), min_value=1, max_value=99, initial=7)
     final_length = forms.IntegerField(label=_("Final length"), min_value=1, max_value=99, required=False)
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
     separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
-    reentry_fee = forms.DecimalField(label=_("Re-entry fee"), min_value=0, decimal_places=2, required=False)
+    reentry_fee = DecimalFormField(label=_("Re-entry fee"), max_digits=9, decimal_places=2, min_value=0, required=False)
     reentry_deadline = forms.DateTimeField(
         label=_("Re-entry deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )

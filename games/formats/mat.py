@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from games.formats.notation import RecordFormatError, decode_move
+from core.text import clean_text
+from games.formats.notation import MAX_ACTIONS, MAX_GAMES, MAX_NAME, RecordFormatError, decode_move
 
 __all__ = ["Action", "ActionKind", "MatchRecord", "RecordedGame", "RecordFormatError", "parse_mat", "write_mat"]
 
@@ -307,6 +308,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
     players: tuple[str, str] | None = None
     games: list[dict] = []
     pending_score = False
+    cells_read = 0
     for number, raw in enumerate(lines, start=1):
         if "\x00" in raw:
             raise RecordFormatError(number, "The file holds binary data; upload the .mat text export.")
@@ -316,7 +318,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         if stripped.startswith(";"):
             found = _HEADER.match(stripped)
             if found and length is None:
-                headers.append((found.group(1).strip(), found.group(2)))
+                headers.append((clean_text(found.group(1)).strip(), clean_text(found.group(2))))
             continue
         if length is None:
             found = _LENGTH.match(stripped)
@@ -330,6 +332,8 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         if found:
             if pending_score:
                 raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
+            if len(games) == MAX_GAMES:
+                raise RecordFormatError(number, f"A record may hold at most {MAX_GAMES} games; this one holds more.")
             games.append({"number": int(found.group(1)), "line": number, "rows": []})
             pending_score = True
             continue
@@ -340,7 +344,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
             score = _SCORE.match(raw)
             if not score:
                 raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
-            names = (score.group(1).strip(), score.group(3).strip())
+            names = (clean_text(score.group(1)).strip()[:MAX_NAME], clean_text(score.group(3)).strip()[:MAX_NAME])
             if players is None:
                 players = names
             game["names"] = names if names != players else None
@@ -355,7 +359,13 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         else:
             body, offset, numbered = raw, 0, False
             move_number = game["rows"][-1][1] if game["rows"] else None
-        game["rows"].append((number, move_number, numbered, _cells(body, offset, number)))
+        cells = _cells(body, offset, number)
+        cells_read += len(cells)
+        if cells_read > MAX_ACTIONS:
+            raise RecordFormatError(
+                number, f"A record may hold at most {MAX_ACTIONS} moves and cube actions; this one holds more."
+            )
+        game["rows"].append((number, move_number, numbered, cells))
     last_line = max((n for n, raw in enumerate(lines, start=1) if raw.strip()), default=1)
     if length is None:
         raise RecordFormatError(last_line, "No 'N point match' line: this is not a .mat match record.")

@@ -15,6 +15,12 @@ Step = tuple[int, int]
 BAR = 25
 OFF = 0
 
+# What one record may hold, checked by the readers while they read (README: Configuration, record limits).
+# The largest real record seen holds 22 games and 872 actions; verifying 30,000 actions takes about 2 s.
+MAX_GAMES = 500
+MAX_ACTIONS = 30_000
+MAX_NAME = 80  # characters of a player's name kept from a record
+
 
 class RecordFormatError(ValueError):
     """The text cannot be read as a match record. `line` is the 1-based file line (0 when unknown)."""

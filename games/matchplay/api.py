@@ -12,6 +12,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from core.api import paginated_response
+from core.numbers import MAX_ID
 from games.matchplay import selectors, services
 from games.models.matches import (
     Match,
@@ -195,7 +196,9 @@ class AnnulInputSerializer(serializers.Serializer):
 
 class MatchFilter(django_filters.FilterSet):
     club = django_filters.CharFilter(field_name="club__slug", label="Club slug")
-    player = django_filters.NumberFilter(method="filter_player", label="Player id (either side)")
+    player = django_filters.NumberFilter(
+        method="filter_player", label="Player id (either side)", min_value=1, max_value=MAX_ID
+    )
 
     class Meta:
         model = Match

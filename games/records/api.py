@@ -3,10 +3,10 @@
 from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from core.parsers import FormParser, JSONParser, MultiPartParser
 from games.models import GameRecord, Match, UploadBatch
 from games.records import selectors, services
 
@@ -61,14 +61,14 @@ class UploadInputSerializer(serializers.Serializer):
 
 def _read(upload) -> services.UploadedFile:
     # Read one byte past the larger limit so the service can name an oversized file instead of storing it.
-    data = upload.read(services.MAX_ZIP_BYTES + 1)
+    data = upload.read(services.max_upload_bytes() + 1)
     return services.UploadedFile(upload.name or "record.mat", data)
 
 
 class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [MultiPartParser, FormParser, JSONParser]  # core.parsers: NUL refused
 
     def get_queryset(self):
         return selectors.visible_records(user=self.request.user)

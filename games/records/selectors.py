@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from games.models import GameRecord, RecordStatus, UploadBatch
@@ -41,21 +42,58 @@ def batch_records(*, batch: UploadBatch) -> list[GameRecord]:
     return list(batch.records.all())
 
 
-def record_lines(*, record: GameRecord) -> list[dict]:
-    """The record's text line by line, each with the errors found on it and whether a warning points at it (for
-    highlighting on the page)."""
+# The record page shows long verdicts and long files in pages: a 40,000-game file made a 32 MB page.
+VERDICT_PAGE = 100
+LINES_PAGE = 500
+
+
+def _page(items: list, number) -> Page:
+    return Paginator(items, VERDICT_PAGE).get_page(number)
+
+
+def record_page(*, record: GameRecord, errors_page=None, games_page=None, lines_page=None) -> dict:
+    """One page each of the verdict's errors, its games and the record's text (each line with its errors and
+    whether a warning points at it, for highlighting).
+
+    Each error knows the page of the text its line is on, so its link finds the line whatever page is shown.
+    """
+    verdict = record.verdict or {}
+    errors = _page(verdict.get("errors", []), errors_page)
+    games = _page(verdict.get("games", []), games_page)
+    lines = Paginator(_record_text_lines(record), LINES_PAGE).get_page(lines_page)
+    first = lines.start_index() if lines.paginator.count else 1
+    errors_by_line: dict[int, list[dict]] = {}
+    for error in verdict.get("errors", []):
+        errors_by_line.setdefault(error.get("line") or 0, []).append(error)
+    warned = {warning.get("line") for warning in verdict.get("warnings", [])}
+    return {
+        "errors": [{**error, "lines_page": _line_page(error.get("line"))} for error in errors],
+        "warnings": [{**w, "lines_page": _line_page(w.get("line"))} for w in verdict.get("warnings", [])],
+        "errors_page": errors,
+        "errors_not_shown": verdict.get("errors_not_shown", 0),
+        "games": list(games),
+        "games_page": games,
+        "lines": [
+            {"number": number, "text": line, "errors": errors_by_line.get(number, []), "warned": number in warned}
+            for number, line in enumerate(lines, start=first)
+        ],
+        "lines_page": lines,
+        # Each pager keeps the other two where they are.
+        "errors_keep": f"&games={games.number}&lines={lines.number}",
+        "games_keep": f"&errors={errors.number}&lines={lines.number}",
+        "lines_keep": f"&errors={errors.number}&games={games.number}",
+    }
+
+
+def _line_page(line) -> int:
+    return (int(line) - 1) // LINES_PAGE + 1 if isinstance(line, int) and line > 0 else 1
+
+
+def _record_text_lines(record: GameRecord) -> list[str]:
     from games.formats.mat import decode_text, split_lines
 
     try:
         with record.file.open("rb") as handle:
-            text = decode_text(handle.read())
+            return split_lines(decode_text(handle.read()))
     except OSError:
         return []
-    errors_by_line: dict[int, list[dict]] = {}
-    for error in (record.verdict or {}).get("errors", []):
-        errors_by_line.setdefault(error.get("line") or 0, []).append(error)
-    warned = {warning.get("line") for warning in (record.verdict or {}).get("warnings", [])}
-    return [
-        {"number": number, "text": line, "errors": errors_by_line.get(number, []), "warned": number in warned}
-        for number, line in enumerate(split_lines(text), start=1)
-    ]

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.queue import enqueue_many_on_commit
+from core.text import clean_text
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
@@ -27,8 +28,13 @@ logger = logging.getLogger(__name__)
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RECORDS = 200
-MAX_ZIP_BYTES = 64 * 1024 * 1024
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf")
+_READ_CHUNK = 64 * 1024
+
+
+def max_upload_bytes() -> int:
+    """How much of one uploaded file is read: a zip expands to at most this, so it is never larger."""
+    return settings.RECORDS_ZIP_MAX_UNCOMPRESSED
 
 
 @dataclass(frozen=True)
@@ -46,10 +52,41 @@ def _check_size(name: str, size: int) -> None:
         raise ValidationError({"file": [_("%(name)s is empty.") % {"name": name}]})
 
 
+def _too_much_uncompressed(name: str) -> ValidationError:
+    return ValidationError(
+        {
+            "file": [
+                _("A zip may hold at most %(size)s uncompressed; %(name)s holds more.")
+                % {"size": _mebibytes(max_upload_bytes()), "name": name}
+            ]
+        }
+    )
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MiB"
+
+
+def _read_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
+    """One entry's bytes, read in chunks and never more than MAX_RECORD_BYTES + 1 or `budget` + 1: the sizes
+    in a zip's headers are the sender's word, so a 2 MiB entry that claims 1 KiB is still stopped in time."""
+    cap = min(MAX_RECORD_BYTES, budget) + 1
+    chunks, size = [], 0
+    with archive.open(info) as handle:
+        while size < cap and (chunk := handle.read(min(_READ_CHUNK, cap - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+    return b"".join(chunks)
+
+
 def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
-    """The records inside a zip (.mat, .txt, .sgf), refusing more than 200 or any above 2 MiB before reading."""
-    if len(data) > MAX_ZIP_BYTES:
-        raise ValidationError({"file": [_("%(name)s is larger than 64 MiB.") % {"name": name}]})
+    """The records inside a zip (.mat, .txt, .sgf), entry by entry: at most 200, none above 2 MiB, and at most
+    RECORDS_ZIP_MAX_UNCOMPRESSED in all, counted from the bytes actually read (a zip bomb stops at the cap)."""
+    budget = max_upload_bytes()
+    if len(data) > budget:
+        raise ValidationError(
+            {"file": [_("%(name)s is larger than %(size)s.") % {"name": name, "size": _mebibytes(budget)}]}
+        )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = [
@@ -70,13 +107,18 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
                     ]
                 }
             )
+        if sum(info.file_size for info in entries) > budget:
+            raise _too_much_uncompressed(name)  # refused on the headers' word before reading anything
         files = []
         for info in entries:
-            _check_size(info.filename, info.file_size)
-            with archive.open(info) as handle:
-                content = handle.read(MAX_RECORD_BYTES + 1)  # the header's size may lie
-            _check_size(info.filename, len(content))
-            files.append(UploadedFile(info.filename.rsplit("/", 1)[-1], content))
+            entry_name = clean_text(info.filename).rsplit("/", 1)[-1].strip() or "record.mat"
+            _check_size(entry_name, info.file_size)
+            content = _read_entry(archive, info, budget)
+            _check_size(entry_name, len(content))
+            budget -= len(content)
+            if budget < 0:
+                raise _too_much_uncompressed(name)
+            files.append(UploadedFile(entry_name, content))
         return files
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError) as error:
         if isinstance(error, ValidationError):
@@ -100,6 +142,7 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     if match is not None and not _can_attach(uploader, match):
         raise PermissionDenied(_("Only the players of this match and its directors can attach records to it."))
     records: list[UploadedFile] = []
+    files = [UploadedFile(clean_text(upload.name).strip() or "record.mat", upload.data) for upload in files]
     for upload in files:
         if upload.name.lower().endswith(".zip") or upload.data[:4] == b"PK\x03\x04":
             records.extend(expand_zip(upload.name, upload.data))
@@ -220,7 +263,7 @@ def _give_up(record: GameRecord) -> None:
 
 
 def upload_text(*, uploader, text: str, name: str = "", match: Match | None = None) -> UploadBatch:
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", errors="replace")  # a lone surrogate from JSON cannot be encoded as it is
     if not text.strip():
         raise ValidationError({"text": [_("Paste the text of a .mat record.")]})
     if len(data) > MAX_RECORD_BYTES:
@@ -269,7 +312,36 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         if status not in RECORD_TRANSITIONS[RecordStatus(record.status)]:
             return record
         record.status = status
-        record.verdict = verdict.as_dict(file=record.name)
+        record.verdict = bounded_verdict(verdict.as_dict(file=record.name))
         record.verified_at = timezone.now()
         record.save(update_fields=["status", "verdict", "verified_at"])
     return record
+
+
+# A verdict is stored as JSON and shown on the record page (paged): the readers' limits keep it small, and
+# this keeps it so whatever the verifier finds. PostgreSQL cannot store NUL in jsonb, so none may reach it.
+MAX_VERDICT_ERRORS = 1000
+MAX_VERDICT_GAMES = 1000
+
+
+def bounded_verdict(verdict: dict) -> dict:
+    """The verdict with at most MAX_VERDICT_ERRORS errors and MAX_VERDICT_GAMES games (a note says how many
+    more there were) and no control character in any text."""
+    errors, games = verdict.get("errors", []), verdict.get("games", [])
+    if len(errors) > MAX_VERDICT_ERRORS:
+        verdict["errors_not_shown"] = len(errors) - MAX_VERDICT_ERRORS
+        verdict["errors"] = errors[:MAX_VERDICT_ERRORS]
+    if len(games) > MAX_VERDICT_GAMES:
+        verdict["games_not_shown"] = len(games) - MAX_VERDICT_GAMES
+        verdict["games"] = games[:MAX_VERDICT_GAMES]
+    return _clean(verdict)
+
+
+def _clean(value):
+    if isinstance(value, str):
+        return clean_text(value, multiline=True)
+    if isinstance(value, dict):
+        return {key: _clean(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    return value

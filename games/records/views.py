@@ -30,7 +30,7 @@ def record_upload(request):
         text = form.cleaned_data["text"]
         try:
             if files:
-                uploads = [services.UploadedFile(f.name, f.read(services.MAX_ZIP_BYTES + 1)) for f in files]
+                uploads = [services.UploadedFile(f.name, f.read(services.max_upload_bytes() + 1)) for f in files]
                 batch = services.upload_records(uploader=request.user, files=uploads)
             else:
                 batch = services.upload_text(uploader=request.user, text=text)
@@ -72,16 +72,20 @@ def warning_text(warning: dict) -> str:
 @login_required
 def record_detail(request, pk):
     record = get_object_or_404(selectors.visible_records(user=request.user), pk=pk)
-    verdict = record.verdict or {}
-    warnings = [{"line": w.get("line"), "text": warning_text(w)} for w in verdict.get("warnings", [])]
+    page = selectors.record_page(
+        record=record,
+        errors_page=request.GET.get("errors"),
+        games_page=request.GET.get("games"),
+        lines_page=request.GET.get("lines"),
+    )
+    page["warnings"] = [{**warning, "text": warning_text(warning)} for warning in page["warnings"]]
     return render(
         request,
         "games/records/record_detail.html",
         {
             "record": record,
-            "verdict": verdict,
-            "warnings": warnings,
-            "lines": selectors.record_lines(record=record),
+            "verdict": record.verdict or {},
+            **page,
             "pending": record.status in ("pending", "verifying"),
             "title": _("Game record %(name)s") % {"name": record.name},
         },

@@ -14,6 +14,8 @@ PURE = [
     "games/rules",
     "games/formats",
     "games/verification.py",
+    "core/numbers.py",
+    "core/text.py",
     "games/matchplay/state.py",
     "tournaments/core",
     "tournaments/calcutta/core",

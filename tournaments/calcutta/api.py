@@ -12,22 +12,9 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from core.api import paginated_response
+from core.fields import DecimalField, MoneyField
 from tournaments.calcutta import core, selectors, services
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
-
-
-class MoneyField(serializers.CharField):
-    """Money written as text, e.g. "12.50"; read as integer cents."""
-
-    def to_internal_value(self, data):
-        text = super().to_internal_value(data)
-        try:
-            cents = core.parse_money(text)
-        except core.CalcuttaError as exc:
-            raise serializers.ValidationError(exc.message) from None
-        if cents > services.MAX_CENTS:
-            raise serializers.ValidationError(f"At most {core.format_money(services.MAX_CENTS)}.")
-        return cents
 
 
 class CalcuttaSerializer(serializers.ModelSerializer):
@@ -57,25 +44,21 @@ class CalcuttaSerializer(serializers.ModelSerializer):
 
 
 class CalcuttaSettingsSerializer(serializers.Serializer):
-    house_take_percent = serializers.DecimalField(
+    house_take_percent = DecimalField(
         max_digits=5, decimal_places=2, min_value=0, max_value=Decimal("99.99"), required=False
     )
     payout_places = serializers.ListField(
-        child=serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100),
+        child=DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100),
         min_length=1,
         max_length=64,
         required=False,
         help_text="Percent of the net pool by place (winner, finalist, 3rd, …); with the consolation share they "
         "total 100.",
     )
-    consolation_percent = serializers.DecimalField(
-        max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False
-    )
+    consolation_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
     minimum_opening_bid = MoneyField(required=False, help_text='Money as text, e.g. "10.00".')
     increment = MoneyField(required=False, help_text='Money as text, e.g. "5.00".')
-    buy_back_limit_percent = serializers.DecimalField(
-        max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False
-    )
+    buy_back_limit_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
     buy_back_deadline = serializers.DateTimeField(allow_null=True, required=False)
     self_bidding = serializers.BooleanField(required=False)
 

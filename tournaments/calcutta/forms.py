@@ -5,30 +5,9 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.fields import DecimalFormField, MoneyFormField
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
-from tournaments.calcutta.services import MAX_CENTS
-
-
-class MoneyFormField(forms.CharField):
-    """Money as people write it ("12.50" or "12,50"), cleaned to integer cents."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 20)
-        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}))
-        super().__init__(**kwargs)
-
-    def clean(self, value):
-        text = super().clean(value)
-        if text in (None, ""):
-            return None
-        try:
-            cents = core.parse_money(text.replace(",", "."))
-        except core.CalcuttaError:
-            raise forms.ValidationError(_("Write an amount like 12.50.")) from None
-        if cents > MAX_CENTS:
-            raise forms.ValidationError(_("At most %(max)s.") % {"max": core.format_money(MAX_CENTS)})
-        return cents
 
 
 class PayoutField(forms.CharField):
@@ -49,15 +28,16 @@ class SettingsForm(forms.Form):
     payout_places = PayoutField(
         label=_("Payout table (% by place)"), help_text=_("Winner, finalist, 3rd, 4th, … e.g. 50, 25, 15, 10.")
     )
-    consolation_percent = forms.DecimalField(
-        label=_("Consolation winner %"), min_value=0, max_value=100, decimal_places=2, initial=0
+    consolation_percent = DecimalFormField(
+        max_digits=5, label=_("Consolation winner %"), min_value=0, max_value=100, decimal_places=2, initial=0
     )
-    house_take_percent = forms.DecimalField(
-        label=_("House take %"), min_value=0, max_value=Decimal("99.99"), decimal_places=2, initial=10
+    house_take_percent = DecimalFormField(
+        max_digits=5, label=_("House take %"), min_value=0, max_value=Decimal("99.99"), decimal_places=2, initial=10
     )
     minimum_opening_bid = MoneyFormField(label=_("Minimum opening bid"), initial="1.00")
     increment = MoneyFormField(label=_("Increment"), initial="1.00")
-    buy_back_limit_percent = forms.DecimalField(
+    buy_back_limit_percent = DecimalFormField(
+        max_digits=5,
         label=_("Buy-back limit %"),
         min_value=0,
         max_value=100,

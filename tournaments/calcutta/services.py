@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import numbers
 from core.api import Conflict
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
@@ -65,7 +66,7 @@ CONFLICT_CODES = frozenset(
     }
 )
 
-MAX_CENTS = 1_000_000_000  # 10 million: far above any Calcutta, and well inside the integer columns
+MAX_CENTS = numbers.MAX_MONEY_CENTS  # 10 million: far above any Calcutta, and well inside the integer columns
 
 SETTING_FIELDS = (
     "house_take_percent",

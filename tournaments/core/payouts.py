@@ -9,7 +9,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from core.numbers import parse_decimal
 from tournaments.core.errors import BracketError
+
+MAX_PLACE = 1024  # no bracket has more places; also keeps a typed place from becoming a huge number
 
 
 @dataclass(frozen=True)
@@ -37,17 +40,21 @@ class Payout:
 
 def validate_template(template: Sequence[Mapping]) -> list[Share]:
     """Shares from a template like [{"flight": "main", "place": 1, "percent": 50}, ...]; they total 100%."""
-    if not isinstance(template, (list, tuple)):
+    if not isinstance(template, (list, tuple)) or len(template) > MAX_PLACE:
         raise BracketError("payout_template", "Give the payout template as a list of shares.")
     shares, seen = [], set()
     for line in template:
         if not isinstance(line, Mapping):
             raise BracketError("payout_template", "Each share is {flight, place, percent}.")
         try:
-            share = Share(str(line.get("flight") or ""), int(line["place"]), Decimal(str(line["percent"])))
-        except (KeyError, TypeError, ValueError, ArithmeticError):
+            place = line["place"]
+            if isinstance(place, str) and len(place) > 6:
+                raise ValueError(place)
+            percent = parse_decimal(line["percent"], max_digits=7, decimal_places=4, min_value=0, max_value=100)
+            share = Share(str(line.get("flight") or "")[:80], int(place), percent)
+        except (KeyError, TypeError, ValueError, ArithmeticError):  # NumberError is a ValueError
             raise BracketError("payout_template", "Each share needs a place (1, 2, ...) and a percent.") from None
-        if share.place < 1 or not Decimal("0") < share.percent <= Decimal("100"):
+        if not 1 <= share.place <= MAX_PLACE or not Decimal("0") < share.percent <= Decimal("100"):
             raise BracketError("payout_template", "A place is 1 or more and a percent between 0 and 100.")
         if (share.flight, share.place) in seen:
             raise BracketError("payout_template", "A place appears twice in the template.")

@@ -11,7 +11,9 @@ from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs.models import Club
+from core import numbers
 from core.api import Conflict
+from core.fields import message as number_message
 from tournaments.core.errors import BracketError
 from tournaments.core.payouts import validate_template
 from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
@@ -39,8 +41,7 @@ def create_event(
     ends_on = ends_on or starts_on
     if ends_on < starts_on:
         raise ValidationError({"ends_on": [_("The event cannot end before it starts.")]})
-    if not Decimal("0") <= Decimal(house_percent) <= Decimal("100"):
-        raise ValidationError({"house_percent": [_("The house percentage is between 0 and 100.")]})
+    house_percent = _house_percent(house_percent)
     slug = slugify(slug or name)[:60] or "event"
     if Event.objects.filter(club=club, slug=slug).exists():
         raise ValidationError({"slug": [_("The club already has an event with this short name; choose another.")]})
@@ -59,6 +60,14 @@ def create_event(
     return event
 
 
+def _house_percent(value) -> Decimal:
+    """The house percentage parsed with the shared bounds (services may be called with text, not only forms)."""
+    try:
+        return numbers.parse_decimal(value, max_digits=5, decimal_places=2, min_value=0, max_value=100)
+    except numbers.NumberError:
+        raise ValidationError({"house_percent": [_("The house percentage is between 0 and 100.")]}) from None
+
+
 @transaction.atomic
 def update_event(*, actor, event: Event, **fields) -> Event:
     _require_director(actor, event)
@@ -66,10 +75,10 @@ def update_event(*, actor, event: Event, **fields) -> Event:
     unknown = set(fields) - allowed
     if unknown:
         raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    if "house_percent" in fields:
+        fields["house_percent"] = _house_percent(fields["house_percent"])
     for name, value in fields.items():
         setattr(event, name, value)
-    if "house_percent" in fields and not Decimal("0") <= Decimal(event.house_percent) <= Decimal("100"):
-        raise ValidationError({"house_percent": [_("The house percentage is between 0 and 100.")]})
     event.save(update_fields=list(fields))
     return event
 
@@ -141,8 +150,11 @@ def add_flight(
     if any(not 1 <= n <= 99 for n in round_lengths.values()):
         raise ValidationError({"round_lengths": [_("A match length is between 1 and 99 points.")]})
     for field_name, fee in (("entry_fee", entry_fee), ("reentry_fee", reentry_fee)):
-        if fee is not None and Decimal(fee) < 0:
-            raise ValidationError({field_name: [_("A fee cannot be negative.")]})
+        if fee is not None:
+            try:
+                numbers.parse_decimal(fee, max_digits=9, decimal_places=2, min_value=0)
+            except numbers.NumberError as error:
+                raise ValidationError({field_name: [number_message(error)]}) from None
     payout_template = payout_template or []
     try:
         validate_template(payout_template)

@@ -12,9 +12,12 @@ exactly, and no part is more than one cent away from its exact value.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
+
+from core.numbers import NumberError, format_cents, parse_decimal, parse_fraction
+from core.numbers import parse_money as parse_cents
 
 from .errors import CalcuttaError
 
@@ -24,62 +27,51 @@ HUNDRED = Decimal(100)
 
 
 def parse_money(value: str | int | Decimal, *, field: str = "amount") -> int:
-    """Cents from '12.50', 12 or Decimal('12.5'); refuses floats, negatives and fractions of a cent."""
-    if isinstance(value, bool | float):
-        raise CalcuttaError("bad_amount", "Give money as text or Decimal (e.g. '12.50'), not as a float.", field=field)
+    """Cents from '12.50', 12 or Decimal('12.5'); refuses floats, negatives, fractions of a cent and amounts
+    above MAX_MONEY_CENTS (core.numbers bounds the text before any arithmetic)."""
     try:
-        amount = Decimal(str(value).strip()) if not isinstance(value, Decimal) else value
-    except InvalidOperation:
-        raise CalcuttaError(
-            "bad_amount", f"'{value}' is not an amount of money; write e.g. 12.50.", field=field
-        ) from None
-    if not amount.is_finite():
-        raise CalcuttaError("bad_amount", f"'{value}' is not an amount of money; write e.g. 12.50.", field=field)
-    cents = amount * 100
-    if cents != cents.to_integral_value():
-        raise CalcuttaError("bad_amount", f"{value} has a fraction of a cent; use at most two decimals.", field=field)
-    if cents < 0:
-        raise CalcuttaError("bad_amount", f"An amount cannot be negative ({value}).", field=field)
-    return int(cents)
+        return parse_cents(value)
+    except NumberError as error:
+        message = {
+            "cents": f"{value} has a fraction of a cent; use at most two decimals.",
+            "negative": f"An amount cannot be negative ({value}).",
+            "too_large": error.message,
+        }.get(error.code, f"'{value}' is not an amount of money; write e.g. 12.50.")
+        raise CalcuttaError("bad_amount", message, field=field) from None
 
 
 def format_money(cents: int) -> str:
     """'1234.05' from 123405 (a minus sign in front when negative)."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
+    return format_cents(cents)
 
 
 def parse_percent(value: str | int | Decimal, *, field: str = "percent") -> Decimal:
-    """A percentage between 0 and 100 as an exact Decimal; refuses floats."""
-    if isinstance(value, bool | float):
-        raise CalcuttaError(
-            "bad_percent", "Give a percentage as text or Decimal (e.g. '12.5'), not a float.", field=field
-        )
+    """A percentage between 0 and 100 as an exact Decimal (at most 4 decimals); refuses floats and NaN."""
     try:
-        percent = value if isinstance(value, Decimal) else Decimal(str(value).strip())
-    except InvalidOperation:
-        raise CalcuttaError("bad_percent", f"'{value}' is not a percentage; write e.g. 12.5.", field=field) from None
-    if not percent.is_finite() or not 0 <= percent <= 100:
-        raise CalcuttaError("bad_percent", f"A percentage lies between 0 and 100, not {value}.", field=field)
-    return percent
+        return parse_decimal(value, max_digits=7, decimal_places=4, min_value=0, max_value=HUNDRED)
+    except NumberError as error:
+        if error.code == "float":
+            message = "Give a percentage as text or Decimal (e.g. '12.5'), not a float."
+        elif error.code in ("invalid", "too_long"):
+            message = f"'{value}' is not a percentage; write e.g. 12.5."
+        elif error.code == "decimal_places":
+            message = "A percentage has at most four decimals."
+        else:
+            message = f"A percentage lies between 0 and 100, not {value}."
+        raise CalcuttaError("bad_percent", message, field=field) from None
 
 
 def parse_share(value: str | int | Decimal | Fraction, *, field: str = "share") -> Fraction:
     """An ownership fraction in (0, 1]: Fraction(1, 3), '1/3', '0.25' or '25%'; refuses floats."""
-    if isinstance(value, bool | float):
-        raise CalcuttaError(
-            "bad_share", "Give a share as text, Decimal or Fraction (e.g. '1/3'), not a float.", field=field
-        )
     try:
-        if isinstance(value, str) and value.strip().endswith("%"):
-            share = Fraction(Decimal(value.strip()[:-1])) / 100
-        else:
-            share = Fraction(value.strip() if isinstance(value, str) else value)
-    except (ValueError, InvalidOperation, ZeroDivisionError):
-        raise CalcuttaError(
-            "bad_share", f"'{value}' is not a share; write e.g. 1/3, 0.25 or 25%.", field=field
-        ) from None
+        share = parse_fraction(value)
+    except NumberError as error:
+        message = (
+            "Give a share as text, Decimal or Fraction (e.g. '1/3'), not a float."
+            if error.code == "float"
+            else f"'{value}' is not a share; write e.g. 1/3, 0.25 or 25%."
+        )
+        raise CalcuttaError("bad_share", message, field=field) from None
     if not 0 < share <= 1:
         raise CalcuttaError("bad_share", f"A share lies above 0 and at most 1 (100%), not {value}.", field=field)
     return share

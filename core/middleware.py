@@ -1,0 +1,64 @@
+"""Request-level limits, applied before any view, session or upload handler reads the body.
+
+A NUL character in the path, the query string (`?club=%00`) or a page's posted form is refused with 400:
+PostgreSQL cannot store or compare text holding one, so a filter on it or a comment read straight from
+request.POST failed with a 500. (API bodies: core.parsers.)
+
+Django streams an upload above FILE_UPLOAD_MAX_MEMORY_SIZE into a temporary file, however large: a 500 MiB
+body was accepted and written to disk before the view could refuse it. This middleware refuses a body whose
+Content-Length is above REQUEST_MAX_BODY_SIZE with 413 and a message saying the limit, without reading it.
+(A WSGI server only hands the application the Content-Length bytes it announced, so the header is the size.)
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse, QueryDict
+from django.utils.translation import gettext as _
+
+
+def _mebibytes(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MiB"
+
+
+class RequestLimitsMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = settings.REQUEST_MAX_BODY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads such a body as empty
+        if limit and length > limit:
+            message = _(
+                "A request may carry at most %(limit)s; this one carries more. Upload fewer or smaller files."
+            ) % {"limit": _mebibytes(limit)}
+            response = _refusal(request, message, 413)
+            response["Connection"] = "close"  # the unread body must not be taken for the next request
+            return response
+        if "\x00" in request.path or _has_nul(request.GET):
+            return _refusal(request, _("The address may not contain NUL characters."), 400)
+        if request.method == "POST" and not request.path.startswith("/api/") and _has_nul(_form_data(request)):
+            return _refusal(request, _("A form may not contain NUL characters."), 400)
+        return self.get_response(request)
+
+
+def _has_nul(data) -> bool:
+    return any("\x00" in key or "\x00" in value for key, values in data.lists() for value in values)
+
+
+def _form_data(request):
+    """The posted form fields (not files) of a page's form; views that read request.POST themselves (a
+    comment, a name) are covered as well as Django forms. The API's parsers check their own payloads."""
+    try:
+        return request.POST
+    except Exception:  # a malformed body: the view answers it as it always has
+        return QueryDict()
+
+
+def _refusal(request, message: str, status: int) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status)
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")

@@ -1,0 +1,178 @@
+"""Bounded parsing of numbers people type: decimals, money and shares, checked BEFORE any arithmetic.
+
+Pure: no Django import, so pure cores (Calcutta money, payouts) and services parse with the same rules as
+the API serializers and web forms (core/fields.py wraps these functions).
+
+Why bounded first: Python's Decimal reads "1e999997" in an instant (a coefficient of 1 and an exponent), but
+the first multiplication, quantize or int() of it builds a number of a million digits, holding a worker for
+tens of seconds, and "1e999999" * 100 overflows the context (a 500). Fraction("1e999999999") tries to build
+10**999999999. So the text is limited in length, NaN and infinities are refused, and the size of the number
+is judged from its exponent alone, before anything computes with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+# No number anyone types into this site needs more characters than this (sign, digits, point, exponent).
+MAX_NUMBER_TEXT = 40
+# Money: integer cents up to ten million in whole units, far above any pool, inside every integer column.
+MAX_MONEY_CENTS = 1_000_000_000
+MONEY_DECIMAL_PLACES = 2
+# The largest id a row can have (a bigint): a larger number in a filter reaches SQLite as an OverflowError.
+MAX_ID = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class NumberError(ValueError):
+    """Why a text is not an acceptable number: a stable code, its parameters and an English message.
+
+    Framework fields map the code to a translated message; pure cores use `message` as it is.
+    """
+
+    code: str
+    message: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _error(code: str, message: str, **params: object) -> NumberError:
+    return NumberError(code, message.format(**params), tuple(params.items()))
+
+
+def read_decimal(value: object) -> Decimal:
+    """A finite Decimal from text, an int or a Decimal, refusing floats, NaN, infinities and over-long text.
+
+    Only bounds the text and the kind; `parse_decimal` bounds the value.
+    """
+    if isinstance(value, bool | float):
+        raise _error("float", "Give the number as text (e.g. 12.50), not as a floating-point number.")
+    if isinstance(value, Decimal):
+        number = value
+    elif isinstance(value, int):
+        if abs(value) >= 10**MAX_NUMBER_TEXT:
+            raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+        number = Decimal(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        if len(text) > MAX_NUMBER_TEXT:
+            raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+        if not text:
+            raise _error("invalid", "Write a number, e.g. 12.50.")
+        try:
+            number = Decimal(text)
+        except (InvalidOperation, ValueError):
+            raise _error("invalid", "'{text}' is not a number; write e.g. 12.50.", text=text) from None
+    else:
+        raise _error("invalid", "Write a number, e.g. 12.50.")
+    if not number.is_finite():
+        raise _error("not_finite", "A number must be finite (not NaN or infinity).")
+    if len(number.as_tuple().digits) > MAX_NUMBER_TEXT:
+        raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+    return number
+
+
+def parse_decimal(
+    value: object,
+    *,
+    max_digits: int,
+    decimal_places: int,
+    min_value: Decimal | int | None = None,
+    max_value: Decimal | int | None = None,
+) -> Decimal:
+    """The number as an exact Decimal with at most `decimal_places` decimals and `max_digits` digits in all,
+    within [min_value, max_value]. Raises NumberError; never computes with an unbounded number."""
+    number = read_decimal(value)
+    whole_digits = max_digits - decimal_places
+    if not number.is_zero() and number.adjusted() >= whole_digits:
+        # adjusted() is the power of ten of the leading digit, known without expanding the number.
+        bound = max_value if max_value is not None else Decimal(10) ** whole_digits
+        raise _error("too_large", "The number is too large: at most {max}.", max=bound)
+    if number.as_tuple().exponent < -decimal_places:  # type: ignore[operator]  # finite: an int exponent
+        trimmed = number.normalize() if not number.is_zero() else Decimal(0)
+        if trimmed.as_tuple().exponent < -decimal_places:  # type: ignore[operator]
+            raise _error("decimal_places", "Use at most {places} decimal places.", places=decimal_places)
+        number = trimmed
+    if min_value is not None and number < Decimal(min_value):
+        raise _error("too_small", "The number must be at least {min}.", min=min_value)
+    if max_value is not None and number > Decimal(max_value):
+        raise _error("too_large", "The number is too large: at most {max}.", max=max_value)
+    return number + 0  # a plain copy, -0 made 0
+
+
+def parse_money(value: object, *, max_cents: int = MAX_MONEY_CENTS) -> int:
+    """Integer cents from '12.50', '12,50', 12 or Decimal('12.5'): never negative, at most two decimals,
+    at most `max_cents`. A comma is read as the decimal point, as people write it in Germany."""
+    if isinstance(value, str):
+        value = value.strip().replace(",", ".")
+    whole_digits = len(str(max_cents // 100))
+    try:
+        amount = parse_decimal(
+            value,
+            max_digits=whole_digits + MONEY_DECIMAL_PLACES,
+            decimal_places=MONEY_DECIMAL_PLACES,
+            min_value=0,
+            max_value=Decimal(max_cents) / 100,
+        )
+    except NumberError as error:
+        if error.code == "too_small":
+            raise _error("negative", "An amount of money cannot be negative.") from None
+        if error.code == "decimal_places":
+            raise _error("cents", "An amount has at most two decimals (whole cents).") from None
+        if error.code == "too_large":
+            raise _error("too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)) from None
+        raise
+    return int(amount * 100)
+
+
+def format_cents(cents: int) -> str:
+    """'1234.05' from 123405 (a minus sign in front when negative)."""
+    sign = "-" if cents < 0 else ""
+    whole, part = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{part:02d}"
+
+
+_FRACTION = re.compile(r"^\s*(\d{1,12})\s*/\s*(\d{1,12})\s*$")
+
+
+def parse_fraction(value: object) -> Fraction:
+    """An exact fraction from '1/3', '0.25', '25%' (a hundredth each), a Decimal, an int or a Fraction.
+
+    Typed numerators and denominators are at most 12 digits, decimals go through `read_decimal`'s bounds:
+    Fraction() on text would expand '1e999999999' into a number with a billion digits.
+    """
+    if isinstance(value, Fraction):
+        return value  # already exact: a computed share, not text someone typed
+    if isinstance(value, str):
+        text = value.strip()
+        found = _FRACTION.match(text)
+        if found:
+            numerator, denominator = int(found.group(1)), int(found.group(2))
+            if denominator == 0:
+                raise _error("invalid", "'{text}' divides by zero.", text=text)
+            return Fraction(numerator, denominator)
+        if text.endswith("%"):
+            return _bounded_fraction(read_decimal(text[:-1])) / 100
+    return _bounded_fraction(read_decimal(value))
+
+
+def _bounded_fraction(number: Decimal) -> Fraction:
+    if not number.is_zero() and not -12 <= number.adjusted() <= 12:
+        raise _error("out_of_range", "A share is a number between 0 and 1 (or 0% and 100%).")
+    return Fraction(number)
+
+
+def parse_id(text: object) -> int | None:
+    """A row id from a query parameter, or None when it is not one: only digits, at most MAX_ID (int() of a
+    5,000-digit text raises, and a number past bigint breaks the query on SQLite)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text if 0 < text <= MAX_ID else None
+    if not isinstance(text, str) or not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_ID)):
+        return None
+    number = int(text)
+    return number if 0 < number <= MAX_ID else None
