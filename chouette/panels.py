@@ -22,6 +22,6 @@ def club_panel(request, club):
         "club": club,
         "sessions": sessions,
         "can_start": can_start,
-        "balances": selectors.club_balances(club=club)[:20],
+        "balances": selectors.club_balances(club=club, user=request.user)[:20],
     }
     return render_to_string("chouette/club_panel.html", context, request=request)
