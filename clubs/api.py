@@ -3,13 +3,13 @@
 import django_filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from clubs import selectors, services
+from clubs import access, selectors, services
 from clubs.models import Club, Membership, Player, Role
-from clubs.permissions import IsClubAdminOrReadOnly
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -33,7 +33,8 @@ class ClubFilter(django_filters.FilterSet):
 
 class ClubViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
-    permission_classes = [IsAuthenticatedOrReadOnly, IsClubAdminOrReadOnly]
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {"update": "club.edit", "partial_update": "club.edit"}
     filterset_class = ClubFilter
     lookup_field = "slug"
 
@@ -101,16 +102,27 @@ class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.R
 
 
 class MembershipSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     player_name = serializers.CharField(source="player.name", read_only=True)
-    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
 
     class Meta:
         model = Membership
-        fields = ["id", "club", "player", "player_name", "role", "is_active", "joined_on"]
-        read_only_fields = ["id", "player_name", "joined_on"]
-        validators = []  # the service explains a duplicate membership better than the generic unique check
+        fields = ["id", "club", "player", "player_name", "role", "status", "is_active", "invited_at", "joined_on"]
+        read_only_fields = fields
+
+
+class InvitationInputSerializer(serializers.Serializer):
+    club = serializers.SlugField(help_text="Slug of the club that invites.")
+    player = serializers.IntegerField(
+        required=False, help_text="An existing player (one you can see); give this or username."
+    )
+    username = serializers.CharField(required=False, max_length=150, help_text="The invitee's username.")
+    role = serializers.ChoiceField(choices=Role.choices, default=Role.PLAYER)
+
+    def validate(self, attrs):
+        if bool(attrs.get("player")) == bool(attrs.get("username")):
+            raise serializers.ValidationError({"player": ["Give either a player id or a username."]})
+        return attrs
 
 
 class MembershipUpdateSerializer(serializers.Serializer):
@@ -123,33 +135,74 @@ class MembershipFilter(django_filters.FilterSet):
 
     class Meta:
         model = Membership
-        fields = ["club", "player", "role", "is_active"]
+        fields = ["club", "player", "role", "status", "is_active"]
 
 
 class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Active memberships of the clubs you can see; invitations to you and to the clubs you direct.
+    Creating one invites a player: it counts once the invitee accepts (POST …/accept/), or at once for the
+    club's own walk-in players."""
+
     serializer_class = MembershipSerializer
     filterset_class = MembershipFilter
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {
+        "partial_update": "membership.edit",
+        "accept": "membership.respond",
+        "decline": "membership.respond",
+        "leave": "membership.leave",
+    }
 
     def get_queryset(self):
-        return selectors.visible_memberships(user=self.request.user).order_by("club__name", "player__name")
+        return selectors.visible_memberships(user=self.request.user).order_by("club__name", "player__name", "id")
 
-    def perform_create(self, serializer):
-        data = serializer.validated_data
-        if not selectors.visible_clubs(user=self.request.user).filter(pk=data["club"].pk).exists():
+    @extend_schema(request=InvitationInputSerializer, responses={201: MembershipSerializer})
+    def create(self, request, *args, **kwargs):
+        data = InvitationInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        club = selectors.visible_clubs(user=request.user).filter(slug=values["club"]).first()
+        if club is None:
             raise serializers.ValidationError({"club": ["No such club."]})
-        serializer.instance = services.add_membership(
-            actor=self.request.user, club=data["club"], player=data["player"], role=data["role"]
+        player = None
+        if values.get("player"):
+            # Only players the director can already see: an id must not reveal a private club's player.
+            player = selectors.visible_players(user=request.user).filter(pk=values["player"]).first()
+            if player is None:
+                raise serializers.ValidationError({"player": ["No such player; invite a person by username."]})
+        membership = services.invite(
+            actor=request.user, club=club, player=player, username=values.get("username", ""), role=values["role"]
         )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=MembershipUpdateSerializer, responses=MembershipSerializer)
     def partial_update(self, request, *args, **kwargs):
         membership = self.get_object()
-        if not selectors.is_club_admin(user=request.user, club=membership.club):
-            raise PermissionDenied("Only an admin of this club can change memberships.")
         data = MembershipUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         membership = services.update_membership(actor=request.user, membership=membership, **data.validated_data)
         return Response(MembershipSerializer(membership).data, status=status.HTTP_200_OK)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """The invitee joins the club."""
+        membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=True)
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        """The invitee says no; the club may invite again later."""
+        membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=False)
+        return Response(MembershipSerializer(membership).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"])
+    def leave(self, request, pk=None):
+        """The player leaves the club (or an admin ends the membership)."""
+        membership = services.leave_club(actor=request.user, membership=self.get_object())
+        return Response(MembershipSerializer(membership).data)
 
 
 class MeSerializer(serializers.Serializer):

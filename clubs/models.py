@@ -31,6 +31,13 @@ class Club(models.Model):
     is_public = models.BooleanField(
         _("public"), default=True, help_text=_("Public clubs, their members and events are visible to everyone.")
     )
+    # Anyone may create a club; its directors' decisions enter the overall rating pool only once site staff have
+    # approved it (ratings listens to changes and recomputes the overall pool).
+    is_approved = models.BooleanField(
+        _("approved"),
+        default=False,
+        help_text=_("Results decided by this club's directors count in the overall rating list."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()
@@ -46,10 +53,20 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    """A person who plays. A walk-in at a club night is a player without a login (user is empty)."""
+    """A person who plays. A walk-in at a club night is a player without a login (user is empty), created by that
+    club: the club edits it until its person claims it (WalkInClaim) and the player gets their user."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_by_club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="walk_ins",
+        verbose_name=_("walk-in of"),
+        help_text=_("The club that registered this player without an account."),
     )
     name = models.CharField(_("name"), max_length=120)
     country = models.CharField(_("country"), max_length=2, blank=True)
@@ -66,10 +83,25 @@ class Player(models.Model):
 
 
 class Membership(models.Model):
+    """A player at a club. Joining needs the player's consent: a director invites, the player accepts (a walk-in
+    of the club is accepted when it is created). Only an accepted membership can be active, and only active ones
+    count as members anywhere (roles, member lists, pickers, rating pools) — the database holds that rule, so
+    every existing `is_active=True` filter already leaves invitations out."""
+
+    class Status(models.TextChoices):
+        INVITED = "invited", _("Invited")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.PLAYER)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.ACCEPTED)
     is_active = models.BooleanField(_("active"), default=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    invited_at = models.DateTimeField(null=True, blank=True)
     joined_on = models.DateField(_("joined on"), auto_now_add=True)
 
     class Meta:
@@ -77,7 +109,50 @@ class Membership(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "player"], name="membership_unique_player_per_club"),
             models.CheckConstraint(condition=Q(role__in=Role.values), name="membership_role_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=["invited", "accepted", "declined"]), name="membership_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_active=False) | Q(status="accepted"), name="membership_active_only_when_accepted"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.club} ({self.get_role_display()})"
+
+
+class WalkInClaim(models.Model):
+    """A signed-up person asks to become a walk-in player of a club; a director of that club confirms. Then the
+    walk-in's row gets the user, so its history and ratings are theirs with no duplicate player."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the club")
+        CONFIRMED = "confirmed", _("Confirmed")
+        REFUSED = "refused", _("Refused")
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="walk_in_claims")
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "user"], condition=Q(status="pending"), name="walk_in_claim_one_pending_per_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "confirmed", "refused"]), name="walk_in_claim_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} claims {self.player}"
+
+    @property
+    def club(self) -> Club | None:
+        return self.player.created_by_club

@@ -2,7 +2,8 @@
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from clubs.models import ROLE_RANK, Club, Membership, Player, Role
+from clubs import access
+from clubs.models import Club, Membership, Player, Role
 
 
 def player_for_user(user) -> Player | None:
@@ -12,34 +13,27 @@ def player_for_user(user) -> Player | None:
 
 
 def role_at_club(*, user, club: Club) -> str | None:
-    """The user's active role at the club, or None."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return (
-        Membership.objects.filter(club=club, player__user=user, is_active=True).values_list("role", flat=True).first()
-    )
+    """The user's role at the club through an accepted, active membership, or None (memoised: clubs.access)."""
+    return access.role_at(user, club)
 
 
 def has_club_role(*, user, club: Club, at_least: str) -> bool:
-    if getattr(user, "is_superuser", False):
-        return True
-    role = role_at_club(user=user, club=club)
-    return role is not None and ROLE_RANK[Role(role)] >= ROLE_RANK[Role(at_least)]
+    return access.has_role(user, club, at_least)
 
 
 def is_club_admin(*, user, club: Club) -> bool:
-    return has_club_role(user=user, club=club, at_least=Role.ADMIN)
+    return access.has_role(user, club, Role.ADMIN)
 
 
 def is_club_director(*, user, club: Club) -> bool:
-    return has_club_role(user=user, club=club, at_least=Role.DIRECTOR)
+    return access.has_role(user, club, Role.DIRECTOR)
 
 
 def directed_clubs(*, user) -> QuerySet[Club]:
     """The clubs the user directs (an active director or admin; every club for a superuser): where they create
     matches, events and Calcuttas."""
     clubs = Club.objects.all()
-    if getattr(user, "is_superuser", False):
+    if access.is_site_staff(user):
         return clubs
     if not getattr(user, "is_authenticated", False):
         return clubs.none()
@@ -52,7 +46,7 @@ def directed_clubs(*, user) -> QuerySet[Club]:
 def visible_clubs(*, user) -> QuerySet[Club]:
     """Public clubs for everyone; private ones only to their members (and superusers)."""
     clubs = Club.objects.all()
-    if getattr(user, "is_superuser", False):
+    if access.is_site_staff(user):
         return clubs
     if not getattr(user, "is_authenticated", False):
         return clubs.filter(is_public=True)
@@ -61,11 +55,15 @@ def visible_clubs(*, user) -> QuerySet[Club]:
 
 
 def visible_players(*, user) -> QuerySet[Player]:
-    """Players who belong to a club the user can see, plus the user's own player."""
+    """Players who are active members of a club the user can see, plus the user's own player. An invitation (or
+    a membership the player left) shows nobody: adding a stranger's player to one's own club must not reveal a
+    private club's players."""
     players = Player.objects.all()
-    if getattr(user, "is_superuser", False):
+    if access.is_site_staff(user):
         return players
-    in_visible_club = Membership.objects.filter(player=OuterRef("pk"), club__in=visible_clubs(user=user))
+    in_visible_club = Membership.objects.filter(
+        player=OuterRef("pk"), club__in=visible_clubs(user=user), is_active=True
+    )
     condition = Exists(in_visible_club)
     if getattr(user, "is_authenticated", False):
         condition |= Q(user=user)
@@ -73,8 +71,47 @@ def visible_players(*, user) -> QuerySet[Player]:
 
 
 def visible_memberships(*, user) -> QuerySet[Membership]:
-    return Membership.objects.filter(club__in=visible_clubs(user=user)).select_related("club", "player")
+    """Active memberships of the clubs the user can see; invitations and past memberships only to the player
+    concerned and the club's directors."""
+    memberships = Membership.objects.select_related("club", "player")
+    if access.is_site_staff(user):
+        return memberships
+    shown = Q(is_active=True, club__in=visible_clubs(user=user))
+    if access.is_signed_in(user):
+        shown |= Q(player__user=user) | Q(club__in=directed_clubs(user=user))
+    return memberships.filter(shown)
+
+
+def invitations_for(*, user) -> QuerySet[Membership]:
+    """The invitations waiting for the user's answer."""
+    if not access.is_signed_in(user):
+        return Membership.objects.none()
+    return (
+        Membership.objects.filter(player__user=user, status=Membership.Status.INVITED)
+        .select_related("club", "invited_by")
+        .order_by("-invited_at", "-id")
+    )
+
+
+def pending_claims(*, club: Club) -> QuerySet:
+    """Walk-in claims of the club's walk-ins waiting for a director."""
+    from clubs.models import WalkInClaim
+
+    return (
+        WalkInClaim.objects.filter(player__created_by_club=club, status=WalkInClaim.Status.PENDING)
+        .select_related("player", "user")
+        .order_by("created_at", "id")
+    )
+
+
+def belongs_to(*, player: Player, club: Club) -> bool:
+    """An active member by the player's own acceptance, or the club's own walk-in: the players a director of
+    the club may act for (club-night matches, event entries)."""
+    if player.created_by_club_id == club.pk:
+        return True
+    return Membership.objects.filter(club=club, player=player, is_active=True).exists()
 
 
 def club_members(*, club: Club) -> QuerySet[Membership]:
+    """The club's active members (accepted, by the database constraint), for member lists and pickers."""
     return club.memberships.filter(is_active=True).select_related("player").order_by("player__name")

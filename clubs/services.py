@@ -2,13 +2,14 @@
 the web pages and scripts share one set of rules."""
 
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from clubs import selectors
-from clubs.models import Club, Membership, Player, Role
+from clubs import access, hooks
+from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
 User = get_user_model()
 
@@ -45,7 +46,9 @@ def create_club(
     description: str = "",
     is_public: bool = True,
 ) -> Club:
-    """Create a club; its creator becomes its first club admin."""
+    """Create a club; its creator becomes its first club admin. Anyone signed in may: a new club's directors
+    decide results for the overall rating list only once site staff approve the club."""
+    access.require(actor, "club.create")
     if not name.strip():
         raise ValidationError({"name": [_("A club needs a name.")]})
     if slug and Club.objects.filter(slug=slug).exists():
@@ -64,8 +67,7 @@ def create_club(
 
 @transaction.atomic
 def update_club(*, actor, club: Club, **fields) -> Club:
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can change it."))
+    access.require(actor, "club.edit", club)
     unknown = set(fields) - CLUB_FIELDS
     if unknown:
         raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
@@ -80,31 +82,23 @@ def update_club(*, actor, club: Club, **fields) -> Club:
 
 @transaction.atomic
 def create_player(*, actor, club: Club, name: str, country: str = "", user=None, role: str = Role.PLAYER) -> Player:
-    """Register a player at a club, e.g. a walk-in at a club night (no login needed)."""
-    if not selectors.is_club_director(user=actor, club=club):
-        raise PermissionDenied(_("Only a director or admin of this club can add players to it."))
-    if role != Role.PLAYER and not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only a club admin can give a new member a director or admin role."))
+    """Register a walk-in player of the club (no account): the club created it, so the club edits it, and it is an
+    accepted member at once. A person with an account joins by accepting an invitation instead (invite)."""
+    access.require(actor, "player.create", club)
+    if role != Role.PLAYER:
+        access.require(actor, "club.edit", club, _("Only a club admin can give a new member a director or admin role."))
+    if user is not None:
+        raise ValidationError({"user": [_("A player with an account joins by accepting an invitation.")]})
     if not name.strip():
         raise ValidationError({"name": [_("A player needs a name.")]})
-    if user is not None and Player.objects.filter(user=user).exists():
-        raise ValidationError({"user": [_("This login already belongs to a player.")]})
-    player = Player.objects.create(name=name.strip(), country=country.upper(), user=user)
-    Membership.objects.create(club=club, player=player, role=role)
+    player = Player.objects.create(name=name.strip(), country=country.upper(), created_by_club=club)
+    Membership.objects.create(club=club, player=player, role=role, status=Membership.Status.ACCEPTED)
     return player
-
-
-def can_edit_player(*, actor, player: Player) -> bool:
-    if getattr(actor, "is_superuser", False) or (player.user_id and player.user_id == actor.pk):
-        return True
-    clubs = Club.objects.filter(memberships__player=player)
-    return any(selectors.is_club_admin(user=actor, club=club) for club in clubs)
 
 
 @transaction.atomic
 def update_player(*, actor, player: Player, **fields) -> Player:
-    if not can_edit_player(actor=actor, player=player):
-        raise PermissionDenied(_("Only the player or an admin of one of the player's clubs can change this player."))
+    access.require(actor, "player.edit", player)
     unknown = set(fields) - PLAYER_FIELDS
     if unknown:
         raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
@@ -116,17 +110,58 @@ def update_player(*, actor, player: Player, **fields) -> Player:
 
 
 @transaction.atomic
-def add_membership(*, actor, club: Club, player: Player, role: str = Role.PLAYER) -> Membership:
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can add members."))
+def invite(
+    *, actor, club: Club, player: Player | None = None, username: str = "", role: str = Role.PLAYER
+) -> Membership:
+    """A director invites a person (by username, or an existing player) to join the club; the membership counts
+    only once the invitee accepts. The club's own walk-in needs nobody's consent (it is accepted at once)."""
+    access.require(actor, "membership.invite", club)
+    if role != Role.PLAYER:
+        access.require(actor, "club.edit", club, _("Only a club admin can give a member a director or admin role."))
+    if player is None:
+        player = _player_for_username(username)
+    own_walk_in = player.user_id is None and player.created_by_club_id == club.pk
+    if player.user_id is None and not own_walk_in:
+        raise ValidationError(
+            {"player": [_("This player has no account to accept an invitation and is not a walk-in of this club.")]}
+        )
     membership, created = Membership.objects.select_for_update().get_or_create(
-        club=club, player=player, defaults={"role": role}
+        club=club, player=player, defaults={"role": role, "status": Membership.Status.INVITED, "is_active": False}
     )
-    if not created:
-        if membership.is_active:
-            raise ValidationError({"player": [_("This player is already a member of the club.")]})
-        membership.is_active, membership.role = True, role
-        membership.save(update_fields=["is_active", "role"])
+    if not created and membership.is_active:
+        raise ValidationError({"player": [_("This player is already a member of the club.")]})
+    if not created and membership.status == Membership.Status.INVITED:
+        raise ValidationError({"player": [_("This player is already invited; the invitation waits for an answer.")]})
+    membership.role = role
+    membership.invited_by, membership.invited_at = actor, timezone.now()
+    if own_walk_in:
+        membership.status, membership.is_active = Membership.Status.ACCEPTED, True
+    else:
+        membership.status, membership.is_active = Membership.Status.INVITED, False
+    membership.save()
+    return membership
+
+
+def _player_for_username(username: str) -> Player:
+    user = User.objects.filter(**{User.USERNAME_FIELD: (username or "").strip()}).first()
+    if user is None:
+        raise ValidationError({"username": [_("No user has this username; check the spelling.")]})
+    return ensure_player_for_user(user=user)
+
+
+@transaction.atomic
+def respond_to_invitation(*, actor, membership: Membership, accept: bool) -> Membership:
+    """The invitee accepts (the membership becomes active) or declines (it stays, declined, and can be invited
+    again)."""
+    membership = Membership.objects.select_for_update().select_related("player", "club").get(pk=membership.pk)
+    access.require(actor, "membership.respond", membership)
+    if membership.status != Membership.Status.INVITED:
+        raise ValidationError({"status": [_("This invitation was already answered.")]})
+    if accept:
+        membership.status, membership.is_active = Membership.Status.ACCEPTED, True
+    else:
+        membership.status, membership.is_active = Membership.Status.DECLINED, False
+    membership.save(update_fields=["status", "is_active"])
     return membership
 
 
@@ -142,17 +177,119 @@ def update_membership(
         .filter(club=club, role=Role.ADMIN, is_active=True)
         .values_list("pk", flat=True)
     )
-    if not selectors.is_club_admin(user=actor, club=club):
-        raise PermissionDenied(_("Only an admin of this club can change memberships."))
+    leaving = role is None and is_active is False
+    if not (leaving and access.can(actor, "membership.leave", membership)):
+        access.require(actor, "membership.edit", membership)
     membership.refresh_from_db()
     new_role = role if role is not None else membership.role
     new_active = is_active if is_active is not None else membership.is_active
+    if new_active and not membership.is_active:
+        # Whoever left, declined or was never asked joins again only by their own consent.
+        raise ValidationError({"is_active": [_("Invite the player again: the membership counts once they accept.")]})
     losing_admin = membership.pk in admins and (new_role != Role.ADMIN or not new_active)
     if losing_admin and len(admins) == 1:
         raise ValidationError({"role": [_("A club must keep at least one admin: make someone else admin first.")]})
     membership.role, membership.is_active = new_role, new_active
     membership.save(update_fields=["role", "is_active"])
     return membership
+
+
+@transaction.atomic
+def leave_club(*, actor, membership: Membership) -> Membership:
+    """The player leaves (or an admin ends the membership); the last admin cannot leave the club without one."""
+    access.require(actor, "membership.leave", membership)
+    return update_membership(actor=actor, membership=membership, is_active=False)
+
+
+@transaction.atomic
+def set_club_approved(*, actor, club: Club, approved: bool) -> Club:
+    """Site staff approve a club (its directors' decisions enter the overall rating list) or withdraw the
+    approval. The apps that depend on it (ratings) recompute through clubs.hooks.approval_changed, inside this
+    transaction."""
+    access.require(actor, "club.approve", club)
+    club = Club.objects.select_for_update().get(pk=club.pk)
+    if club.is_approved == approved:
+        return club
+    club.is_approved = approved
+    club.save(update_fields=["is_approved"])
+    hooks.approval_changed(club)
+    return club
+
+
+def _history_of(player: Player) -> list:
+    """What, besides unanswered invitations and claims, refers to the player (matches, ratings, seats, entries
+    of every app): found the way deleting it would, so no app has to be listed here."""
+    from django.contrib.admin.utils import NestedObjects
+
+    collector = NestedObjects(using="default")  # collects every related row (it never fast-deletes)
+    collector.collect([player])
+    unanswered = (Membership.Status.INVITED, Membership.Status.DECLINED)
+    found = [
+        obj
+        for objs in collector.data.values()
+        for obj in objs
+        if obj != player
+        and not (isinstance(obj, Membership) and obj.status in unanswered)
+        and not isinstance(obj, WalkInClaim)
+    ]
+    nulled = [objs for batches in collector.field_updates.values() for objs in batches if len(objs)]
+    return found + list(collector.protected) + nulled
+
+
+def _refuse_second_player(user) -> Player | None:
+    """A person has one player. An account's player that has no history yet (made when the person was invited
+    by username) gives way to the claimed walk-in; one with history is not merged — merging two histories
+    over every app is left to site staff, and the claim is refused with what to do. Returns the player that
+    gives way, if any."""
+    own = Player.objects.filter(user=user).first()
+    if own is not None and _history_of(own):
+        message = _(
+            "Your account already has a player with matches or memberships (%(name)s). Claiming this walk-in "
+            "would split your history over two players: ask site staff to merge them."
+        )
+        raise ValidationError({"player": [message % {"name": own.name}]})
+    return own
+
+
+@transaction.atomic
+def claim_walk_in(*, actor, player: Player) -> WalkInClaim:
+    """A signed-up person asks to become this walk-in player; a director of the club that registered it
+    confirms (confirm_claim)."""
+    access.require(actor, "walk_in.claim", player)
+    _refuse_second_player(actor)
+    if WalkInClaim.objects.filter(player=player, user=actor, status=WalkInClaim.Status.PENDING).exists():
+        raise ValidationError({"player": [_("You already asked to claim this player; the club has not answered yet.")]})
+    return WalkInClaim.objects.create(player=player, user=actor)
+
+
+@transaction.atomic
+def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
+    """The club confirms (the walk-in row gets the user: its matches, ratings and memberships are theirs, no
+    duplicate player) or refuses. Confirming refuses the other pending claims of the same player."""
+    claim = WalkInClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+    access.require(actor, "walk_in.decide", claim)
+    if claim.status != WalkInClaim.Status.PENDING:
+        raise ValidationError({"status": [_("This claim was already decided.")]})
+    now = timezone.now()
+    if confirm:
+        player = Player.objects.select_for_update().get(pk=claim.player_id)
+        if player.user_id is not None:
+            raise ValidationError({"player": [_("This player already belongs to an account.")]})
+        empty = _refuse_second_player(claim.user)
+        if empty is not None:
+            # Open invitations follow the person to the walk-in row (unless the walk-in is in that club already).
+            clubs_of_walk_in = Membership.objects.filter(player=player).values("club")
+            empty.memberships.exclude(club__in=clubs_of_walk_in).update(player=player)
+            empty.delete()
+        player.user = claim.user
+        player.save(update_fields=["user"])
+        WalkInClaim.objects.filter(player=player, status=WalkInClaim.Status.PENDING).exclude(pk=claim.pk).update(
+            status=WalkInClaim.Status.REFUSED, decided_by=actor, decided_at=now
+        )
+    claim.status = WalkInClaim.Status.CONFIRMED if confirm else WalkInClaim.Status.REFUSED
+    claim.decided_by, claim.decided_at = actor, now
+    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    return claim
 
 
 @transaction.atomic

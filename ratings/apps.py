@@ -13,6 +13,7 @@ class RatingsConfig(AppConfig):
     }
 
     def ready(self) -> None:
+        from clubs.hooks import approval_changed
         from games.matchplay.hooks import on_result_confirmed
         from ratings import ladder_services, points_services, services
         from tournaments.hooks import on_flight_results_changed
@@ -20,3 +21,4 @@ class RatingsConfig(AppConfig):
         on_result_confirmed(services.on_result_confirmed)
         on_result_confirmed(ladder_services.on_result_confirmed)
         on_flight_results_changed(points_services.on_flight_results_changed)
+        approval_changed.register(services.on_club_approval_changed)

@@ -15,13 +15,13 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
-from clubs.models import Club
-from games.models.matches import Match, MatchStatus
+from clubs.models import Club, Membership
+from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
 from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
 
@@ -57,7 +57,7 @@ def pools_for(match: Match) -> list[RatingPool]:
     return pools
 
 
-def is_rateable(match: Match) -> bool:
+def played_out(match: Match) -> bool:
     """Finished, played out, fixed length, with a winner: forfeits, walkovers, annulled matches are not."""
     return bool(
         match.rated
@@ -68,6 +68,76 @@ def is_rateable(match: Match) -> bool:
     )
 
 
+def _in_club(side: str, club) -> Q:
+    """The player on `side` is in the club by their own acceptance, or is the club's own walk-in. `club` is a
+    club id or OuterRef/F to one."""
+    club_ref = OuterRef(club.name) if isinstance(club, F) else club
+    accepted = Membership.objects.filter(club=club_ref, player=OuterRef(side), status=Membership.Status.ACCEPTED)
+    return Q(**{f"{side}__created_by_club": club}) | Exists(accepted)
+
+
+def _entered_by_themself(side: str) -> Exists:
+    """The player on `side` entered an event of the match's club by their own registration."""
+    from tournaments.models import Entry
+
+    return Exists(
+        Entry.objects.filter(
+            flight__event__club=OuterRef("club"), player=OuterRef(side), registered_by=F("player__user")
+        )
+    )
+
+
+def _both_players_agreed() -> Exists:
+    """One player reported the confirmed result and the other confirmed it."""
+    by = Q(submitted_by__player=OuterRef("player_a")) | Q(submitted_by__player=OuterRef("player_b"))
+    confirmed_by = Q(confirmed_by__player=OuterRef("player_a")) | Q(confirmed_by__player=OuterRef("player_b"))
+    reports = MatchReport.objects.filter(by, confirmed_by, match=OuterRef("pk"), confirmed=True).exclude(
+        submitted_by=F("confirmed_by")
+    )
+    return Exists(reports)
+
+
+def rateable_matches(pool: RatingPool):
+    """THE rule for what counts in a pool — the incremental rating of one result and the rebuild of a pool both
+    ask it, so they cannot disagree.
+
+    - Only matches played out (not forfeits, walkovers, annulments).
+    - A club's pool: only matches of that club between players who are in it by their own acceptance or are its
+      walk-ins.
+    - The overall pool: a result both players agreed on (one reported, the other confirmed); or a result a
+      director decided at an approved club, for players who belong to that club by their own acceptance (or are
+      its walk-ins) or entered one of its events themselves. Never a director's decision about strangers, and
+      never a club's before site staff approved it.
+    """
+    matches = Match.objects.filter(
+        rated=True, status=MatchStatus.FINISHED, winner__isnull=False, finished_at__isnull=False, length__gte=1
+    )
+    if pool.club_id is not None:
+        club_id = pool.club_id
+        return matches.filter(_in_club("player_a", club_id), _in_club("player_b", club_id), club_id=club_id)
+    consented = [_in_club(side, F("club")) | _entered_by_themself(side) for side in ("player_a", "player_b")]
+    decided_at_approved_club = Q(*consented, club__is_approved=True)
+    return matches.filter(_both_players_agreed() | decided_at_approved_club)
+
+
+def is_rateable(match: Match, pool: RatingPool) -> bool:
+    """Does the match count in the pool now (rateable_matches, asked for one match)?"""
+    return played_out(match) and rateable_matches(pool).filter(pk=match.pk).exists()
+
+
+def on_club_approval_changed(club: Club) -> None:
+    """clubs.hooks.approval_changed callback: the club's directors' decisions enter or leave the overall pool, so
+    it is recomputed from the club's first rated match on (club pools do not depend on approval)."""
+    first = (
+        Match.objects.filter(club=club, rated=True, finished_at__isnull=False)
+        .order_by("finished_at")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    if first is not None:
+        request_recompute(pool=overall_pool(), since=first)
+
+
 def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> bool:
     later = Q(played_at__gt=played_at) | Q(played_at=played_at, match_id__gt=match_id)
     return RatedMatch.objects.filter(later, pool=pool).exists()
@@ -75,7 +145,7 @@ def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> b
 
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
-    if not is_rateable(match) and not RatedMatch.objects.filter(match=match).exists():
+    if not played_out(match) and not RatedMatch.objects.filter(match=match).exists():
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
     for pool in pools_for(match):
         apply_result(pool=pool, match=match)
@@ -88,7 +158,7 @@ def apply_result(*, pool: RatingPool, match: Match) -> str:
     # player; the pool row lock makes the second wait and read what the first wrote.
     pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
     existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
-    rateable = is_rateable(match)
+    rateable = is_rateable(match, pool)
     if existing is None and not rateable:
         return "ignored"
     if (
@@ -217,15 +287,6 @@ def recompute_now(*, pool: RatingPool) -> bool:
     return recompute_pool(pool_id=pool.pk)
 
 
-def _pool_matches(pool: RatingPool):
-    matches = Match.objects.filter(
-        rated=True, status=MatchStatus.FINISHED, winner__isnull=False, finished_at__isnull=False, length__gte=1
-    )
-    if pool.club_id is not None:
-        matches = matches.filter(club_id=pool.club_id)
-    return matches
-
-
 RATED_MATCH_FIELDS = (
     "pool", "played_at", "match", "winner", "loser", "length", "winner_rating", "loser_rating", "winner_experience",
     "loser_experience", "difference", "upset_probability", "winner_k", "loser_k", "winner_change", "loser_change",
@@ -314,7 +375,7 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
         RatedMatch.objects.filter(pool=pool, played_at__gte=since).delete()
     else:
         RatedMatch.objects.filter(pool=pool).delete()
-    matches = _pool_matches(pool)
+    matches = rateable_matches(pool)
     if since is not None:
         matches = matches.filter(finished_at__gte=since)
     stream = _raw(

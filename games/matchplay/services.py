@@ -17,11 +17,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs import selectors as club_selectors
+from clubs import access
 from clubs.models import Club, Player
 from core.api import Conflict
 from games.matchplay import hooks
 from games.matchplay import state as core
+from games.matchplay.rules import MatchDraft
 from games.models.matches import (
     Match,
     MatchContext,
@@ -49,13 +50,11 @@ def _scoring_error(field: str, exc: ScoringError) -> ValidationError:
 
 
 def _require_participant_or_director(actor, match: Match) -> None:
-    if not (match.user_is_participant(actor) or match.user_is_director(actor)):
-        raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
+    access.require(actor, "match.play", match)
 
 
 def _require_director(actor, match: Match) -> None:
-    if not match.user_is_director(actor):
-        raise PermissionDenied(_("Only a director or admin of this match's club can do this."))
+    access.require(actor, "match.direct", match)
 
 
 def _transition(match: Match, new_status: str) -> None:
@@ -87,19 +86,11 @@ def create_match(
     """Directors create matches at their club; a player may also start a casual match against someone."""
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDenied(_("Sign in to create a match."))
-    is_director = club is not None and club_selectors.is_club_director(user=actor, club=club)
-    own_player = club_selectors.player_for_user(actor)
-    plays_in_it = own_player is not None and own_player.pk in (player_a.pk, player_b.pk)
-    if not (is_director or (context == MatchContext.CASUAL and plays_in_it)):
-        raise PermissionDenied(
-            _("Only a director of the club can create this match; players can create casual matches they play in.")
-        )
     if player_a.pk == player_b.pk:
         raise ValidationError({"player_b": [_("A match needs two different players.")]})
     if length < 1:
         raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
-    if context == MatchContext.TOURNAMENT and not is_director:
-        raise PermissionDenied(_("Tournament matches are created by the tournament's directors."))
+    access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
     return Match.objects.create(
         player_a=player_a,
         player_b=player_b,
@@ -320,12 +311,10 @@ def submit_report(
         existing = match.reports.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
             return existing, False
-    is_director = match.user_is_director(actor)
+    if as_director:
+        access.require(actor, "match.override", match)
+    access.require(actor, "match.play", match)
     is_participant = match.user_is_participant(actor)
-    if as_director and not is_director:
-        raise PermissionDenied(_("Only a director or admin of this match's club can override a result."))
-    if not (is_participant or is_director):
-        raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
     role = ReporterRole.DIRECTOR if (as_director or not is_participant) else ReporterRole.PLAYER
     if role == ReporterRole.PLAYER:
         if match.status == MatchStatus.ABANDONED and match.outcome == MatchOutcome.ANNULLED:
@@ -396,12 +385,9 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
     if report.confirmed:
         return report
-    is_director = match.user_is_director(actor)
-    if not is_director:
-        if not match.user_is_participant(actor):
-            raise PermissionDenied(NOT_ALLOWED_TO_REPORT)
-        if report.submitted_by_id == actor.pk:
-            raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
+    access.require(actor, "match.play", match)
+    if not match.user_is_director(actor) and report.submitted_by_id == actor.pk:
+        raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
     if report.retired:
         raise Conflict(_("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version})
     _confirm(match=match, report=report, actor=actor)
@@ -411,8 +397,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
 @transaction.atomic
 def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchDispute:
     match = _lock_match(match)
-    if not match.user_is_participant(actor):
-        raise PermissionDenied(_("Only the players of this match can dispute its result."))
+    access.require(actor, "match.dispute", match)
     report = match.reports.filter(version=version).first()
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})

@@ -27,7 +27,6 @@ def _match(request, pk) -> Match:
         raise Http404(_("No such match.")) from None
 
 
-
 def match_list(request):
     matches = selectors.visible_matches(user=request.user).order_by("-created_at", "-id")
     status = request.GET.get("status")

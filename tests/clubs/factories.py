@@ -26,6 +26,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"club-{n}")
     city = "Berlin"
     is_public = True
+    is_approved = True  # an established club; tests of a new club's standing say is_approved=False
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

@@ -8,7 +8,7 @@ from django.utils import timezone
 from core.api import Conflict
 from games.matchplay import hooks, services
 from games.models.matches import Match, MatchOutcome, MatchReport, MatchStatus
-from tests.clubs.factories import PlayerFactory
+from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.games.matchplay.factories import MatchFactory
 
 pytestmark = pytest.mark.django_db
@@ -256,6 +256,11 @@ def test_casual_match_by_a_player_club_match_only_by_a_director(club, member_use
         )
     with pytest.raises(PermissionDenied):
         services.create_match(actor=outsider_user, player_a=own, player_b=other, length=3)
+    with pytest.raises(PermissionDenied, match="between players of the club"):
+        services.create_match(  # a stranger's match is not the club's, even for its director
+            actor=director_user, player_a=own, player_b=other, length=7, context="club_night", club=club
+        )
+    MembershipFactory(club=club, player=other)
     made = services.create_match(
         actor=director_user, player_a=own, player_b=other, length=7, context="club_night", club=club
     )

@@ -1,0 +1,223 @@
+"""The one place that decides who may do what.
+
+    can(user, "club.edit", club) -> bool          views and templates ask
+    require(user, "club.edit", club)              services enforce (django PermissionDenied, translated)
+
+Actions are dotted strings ("club.edit", "player.edit", "match.override", "chouette.enter_game", ...). Each app
+registers the rules for its own actions in `<app>/rules.py` with `@rule("action", message)`; ClubsConfig.ready
+imports every installed app's `rules` module, so a rule exists before the first request.
+
+Why one module: the checks used to be spread over services, models, selectors and views, and chains of steps
+that were each allowed (create a club, add someone else's player to it, then edit that player as its admin) let
+a stranger in. Here every rule sees the same facts:
+
+- `club_of(obj)` resolves any object (a club, an event, a flight, a match, a session, a membership, ...) to
+  its club, in one place;
+- `role_at(user, club)` is the user's role at the club through an *accepted*, active membership (invitations
+  not yet accepted give no rights), looked up once per user object: every club in one query, cached on the
+  user instance (Django and DRF build one user object per request, so this is per request);
+- site staff (superusers and staff users) pass every rule.
+
+Modelled on Tabbycat's users/permissions.py (`has_permission(user, permission, tournament)`, memoised on the
+user), with rules as functions so that consent (who accepted what) can be part of a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
+from django.db.models.signals import post_delete, post_save
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from clubs.models import ROLE_RANK, Club, Membership, Role
+
+RuleFunc = Callable[[Any, Any], bool]
+
+
+@dataclass(frozen=True)
+class Rule:
+    action: str
+    check: RuleFunc
+    message: str | Promise
+    anonymous: bool  # may the rule ever allow an anonymous visitor? (read actions only)
+
+
+_RULES: dict[str, Rule] = {}
+
+DEFAULT_MESSAGE = _("You do not have the right to do this.")
+
+
+def rule(action: str, message: str | Promise = DEFAULT_MESSAGE, *, anonymous: bool = False):
+    """Register the function (user, obj) -> bool deciding `action`. The message says who may do it, so the
+    refusal tells the user what to do. Rules run for signed-in users who are not site staff, unless
+    `anonymous` is set."""
+
+    def register(check: RuleFunc) -> RuleFunc:
+        existing = _RULES.get(action)
+        if existing is not None and existing.check.__qualname__ != check.__qualname__:
+            raise ImproperlyConfigured(f"Two rules for the action {action!r}.")
+        _RULES[action] = Rule(action, check, message, anonymous)
+        return check
+
+    return register
+
+
+def actions() -> list[str]:
+    """Every registered action (the permission matrix test walks them)."""
+    return sorted(_RULES)
+
+
+def _rule(action: str) -> Rule:
+    try:
+        return _RULES[action]
+    except KeyError:
+        raise ImproperlyConfigured(f"No rule for the action {action!r}: register one in <app>/rules.py.") from None
+
+
+def is_signed_in(user) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_active", True))
+
+
+def is_site_staff(user) -> bool:
+    return is_signed_in(user) and bool(getattr(user, "is_superuser", False) or getattr(user, "is_staff", False))
+
+
+def can(user, action: str, obj: Any = None) -> bool:
+    """May `user` do `action` on `obj`?"""
+    found = _rule(action)
+    if not is_signed_in(user):
+        return found.anonymous and bool(found.check(user, obj))
+    if is_site_staff(user):
+        return True
+    return bool(found.check(user, obj))
+
+
+def require(user, action: str, obj: Any = None, message: str | Promise | None = None) -> None:
+    """Raise PermissionDenied (with the rule's translated message) unless `user` may do `action` on `obj`."""
+    if not can(user, action, obj):
+        raise PermissionDenied(str(message or _rule(action).message))
+
+
+def message_for(action: str) -> str:
+    return str(_rule(action).message)
+
+
+# --- resolving objects ---------------------------------------------------------------------------------------
+
+# The attributes that lead from an object towards its club, tried in order: a membership or a match has a club,
+# a flight has an event, a seat has a session, ... An app whose objects reach their club some other way gives
+# them a `club` property.
+PARENTS = ("club", "event", "flight", "session", "ladder", "calcutta", "match", "pool")
+
+
+def club_of(obj: Any) -> Club | None:
+    """The club `obj` belongs to (None when it belongs to none, e.g. a casual match)."""
+    for _step in range(len(PARENTS) + 1):
+        if obj is None or isinstance(obj, Club):
+            return obj
+        for name in PARENTS:
+            if hasattr(obj, name):
+                obj = getattr(obj, name)
+                break
+        else:
+            return None
+    return None
+
+
+# --- roles, memoised per user object -------------------------------------------------------------------------
+
+# Bumped whenever a membership is written in this process: a user object that cached its roles before (a
+# script or test acting with the same user across several service calls) reloads them. Requests build a new
+# user object each time, so across processes the per-request cache is all there is.
+_generation = [0]
+
+
+def _membership_changed(**kwargs) -> None:
+    _generation[0] += 1
+
+
+post_save.connect(_membership_changed, sender=Membership, dispatch_uid="access_membership_saved")
+post_delete.connect(_membership_changed, sender=Membership, dispatch_uid="access_membership_deleted")
+
+
+def roles_of(user) -> dict[int, str]:
+    """{club id: role} of the user's accepted, active memberships."""
+    if not is_signed_in(user):
+        return {}
+    cached = getattr(user, "_access_roles", None)
+    if cached is not None and cached[0] == _generation[0]:
+        return cached[1]
+    roles = dict(
+        Membership.objects.filter(player__user=user, is_active=True, status=Membership.Status.ACCEPTED).values_list(
+            "club_id", "role"
+        )
+    )
+    user._access_roles = (_generation[0], roles)
+    return roles
+
+
+def role_at(user, club: Club | None) -> str | None:
+    if club is None:
+        return None
+    return roles_of(user).get(club.pk)
+
+
+def has_role(user, club: Club | None, at_least: str) -> bool:
+    """At least this role at the club (site staff always)."""
+    if is_site_staff(user):
+        return True
+    role = role_at(user, club)
+    return role is not None and ROLE_RANK[Role(role)] >= ROLE_RANK[Role(at_least)]
+
+
+def is_member(user, obj) -> bool:
+    return has_role(user, club_of(obj), Role.PLAYER)
+
+
+def is_director(user, obj) -> bool:
+    return has_role(user, club_of(obj), Role.DIRECTOR)
+
+
+def is_admin(user, obj) -> bool:
+    return has_role(user, club_of(obj), Role.ADMIN)
+
+
+def player_of(user):
+    """The user's player (None without one), cached on the user like Django caches the reverse one-to-one."""
+    if not is_signed_in(user):
+        return None
+    from clubs.models import Player
+
+    try:
+        return user.player
+    except Player.DoesNotExist:
+        return None
+
+
+# --- DRF glue ------------------------------------------------------------------------------------------------
+
+
+class Can(BasePermission):
+    """API views list the action each of their view actions needs on the object:
+
+        permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+        access_actions = {"update": "club.edit", "partial_update": "club.edit"}
+
+    Reads pass (what a user may see is the queryset's business), and so do view actions not listed; the
+    refusal carries the rule's message."""
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        action = getattr(view, "access_actions", {}).get(getattr(view, "action", None))
+        if action is None:
+            return True
+        if can(request.user, action, obj):
+            return True
+        self.message = message_for(action)
+        return False
