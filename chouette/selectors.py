@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Sum, Value
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum, Value
 
 from chouette import entries, rules
 from chouette.core import session as core
@@ -19,7 +19,7 @@ from chouette.models import (
     Transfer,
 )
 from clubs import selectors as club_selectors
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 
 
 def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
@@ -55,8 +55,10 @@ def seat_names(session: ChouetteSession) -> dict[int, str]:
 
 
 def active_members(*, club: Club) -> QuerySet[Player]:
-    """The players who may sit down at a table of this club, by name."""
-    return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
+    """The players who may sit down at a table of this club, by name: its members by their own acceptance (an
+    active membership is an accepted one) and its own walk-ins."""
+    member = Membership.objects.filter(club=club, player=OuterRef("pk"), is_active=True)
+    return Player.objects.filter(Exists(member) | Q(created_by_club=club)).order_by("name")
 
 
 def seatable_players(*, user, club: Club) -> QuerySet[Player]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -37,8 +37,8 @@ from chouette.models import (
     Transfer,
     TransferKind,
 )
-from clubs import selectors as club_selectors
-from clubs.models import Club, Membership, Player, Role
+from clubs import access as club_access
+from clubs.models import Club, Player
 from core.api import Conflict
 
 MAX_STAKE_CENTS = 1_000_000
@@ -86,8 +86,9 @@ def _stake(value, field: str) -> int:
 
 
 def _check_member(club: Club, players: Sequence[Player], field: str = "players") -> None:
+    """Only the club's players sit at its tables: members by their own acceptance, and its own walk-ins."""
     members = set(
-        Membership.objects.filter(club=club, player__in=players, is_active=True).values_list("player_id", flat=True)
+        selectors.active_members(club=club).filter(pk__in=[p.pk for p in players]).values_list("pk", flat=True)
     )
     strangers = [p.name for p in players if p.pk not in members]
     if strangers:
@@ -119,8 +120,7 @@ def create_session(
 ) -> ChouetteSession:
     """Open a table at a club with its players, stakes (one per player, default for all) and rule options.
     With `order` (player ids, box first) the session starts at once; otherwise the players roll for it."""
-    if not club_selectors.has_club_role(user=actor, club=club, at_least=Role.PLAYER):
-        raise PermissionDenied(_("Only members of this club can start a chouette here."))
+    club_access.require(actor, "chouette.start", club)
     try:
         rule_set = Rules.from_dict(rules)
     except (ChouetteError, TypeError) as exc:

@@ -20,6 +20,7 @@ from chouette.core.order import due_to_roll
 from chouette.core.rules import Rules
 from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, SessionForm
 from chouette.models import ChouetteSession, SessionStatus
+from clubs import access as club_access
 from clubs import selectors as club_selectors
 from clubs.models import Player
 from core.web import attempt
@@ -53,8 +54,7 @@ def session_list(request):
 @login_required
 def session_create(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    if not club_selectors.has_club_role(user=request.user, club=club, at_least="player"):
-        raise PermissionDenied(_("Only members of this club can start a chouette here."))
+    club_access.require(request.user, "chouette.start", club)
     form = SessionForm(request.POST or None, players=selectors.seatable_players(user=request.user, club=club))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

@@ -6,6 +6,7 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors, services
 from clubs.forms import WalkInPlayerForm
+from clubs.models import Membership
 from core import panels
 
 
@@ -49,7 +50,10 @@ def add_walk_in(request, slug):
 
 def player_detail(request, pk):
     player = get_object_or_404(selectors.visible_players(user=request.user), pk=pk)
-    memberships = player.memberships.filter(club__in=selectors.visible_clubs(user=request.user)).select_related("club")
+    # Only clubs the player joined by their own acceptance (now or before): an invitation says nothing about them.
+    memberships = player.memberships.filter(
+        club__in=selectors.visible_clubs(user=request.user), status=Membership.Status.ACCEPTED
+    ).select_related("club")
     return render(
         request,
         "clubs/player_detail.html",

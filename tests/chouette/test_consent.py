@@ -11,6 +11,7 @@ from django.test import Client
 
 from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, Seat, SessionEvent
+from clubs.models import Club
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 
@@ -156,3 +157,36 @@ def test_lifetime_balances_are_the_players_own_and_their_clubs_directors(club):
     for viewer in (None, p["B"].user, other_director):
         text = web(viewer).get(player_page).content.decode()
         assert "-30000.00" not in text and "chouette-balances" not in text
+
+
+def test_the_attackers_chain_a_new_club_cannot_seat_other_clubs_players_and_they_do_not_show_it(db):
+    """Hole 3: an outsider creates a club, "adds" other clubs' players, opens a 10,000.00 table with them."""
+    from clubs import services as club_services
+
+    attacker = PlayerFactory().user
+    victims = [MembershipFactory(club=ClubFactory(), player__name=f"Victim {n}").player for n in range(3)]
+    made = api(attacker).post("/api/v1/clubs/", {"name": "Mine"}, format="json")
+    assert made.status_code == 201, made.json()
+    mine = made.json()["slug"]
+    for victim in victims:  # the invitations wait for the victims' consent
+        invited = api(attacker).post("/api/v1/memberships/", {"club": mine, "player": victim.pk}, format="json")
+        assert invited.status_code in (201, 400, 403), invited.json()
+    body = {
+        "club": mine,
+        "players": [v.pk for v in victims],
+        "stake_cents": BIG_STAKE,
+        "order": [v.pk for v in victims],
+    }
+    response = api(attacker).post("/api/v1/chouette/sessions/", body, format="json")
+    assert response.status_code == 400 and "not a member of this club" in response.json()["players"][0]
+    assert not ChouetteSession.objects.exists()
+    for victim in victims:
+        assert "Mine" not in web().get(f"/players/{victim.pk}/").content.decode()
+    # The club's own walk-ins (no account) and members who accepted are the director's to seat.
+    club = Club.objects.get(slug=mine)
+    walk_ins = [club_services.create_player(actor=attacker, club=club, name=f"Walk-in {n}") for n in range(2)]
+    invitation = club.memberships.get(player=victims[0])
+    club_services.respond_to_invitation(actor=victims[0].user, membership=invitation, accept=True)
+    players = [*walk_ins, victims[0]]
+    body = {"club": mine, "players": [p.pk for p in players], "stake_cents": 100, "order": [p.pk for p in players]}
+    assert api(attacker).post("/api/v1/chouette/sessions/", body, format="json").status_code == 201
