@@ -90,8 +90,8 @@ def _can_attach(user, match: Match) -> bool:
 def upload_records(*, uploader, files: list[UploadedFile], match: Match | None = None) -> UploadBatch:
     """Store each new file once (by SHA-256), group them in a batch and verify each after commit.
 
-    A zip is expanded into its records. A file stored before is not stored again: the batch links the existing
-    record. Nothing is written when any file is refused.
+    A zip is expanded into its records. A file the uploader stored before is not stored again: the batch links
+    their existing record. Nothing is written when any file is refused.
     """
     if not uploader.is_authenticated:
         raise PermissionDenied(_("Sign in to upload game records."))
@@ -111,31 +111,47 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     batch = UploadBatch.objects.create(uploader=uploader)
     to_verify = []
     for upload in records:
-        digest = hashlib.sha256(upload.data).hexdigest()
-        record = GameRecord.objects.filter(sha256=digest).first()
-        if record is None:
-            # A concurrent upload of the same bytes trips the unique sha256: the savepoint lets us pick its row.
-            try:
-                with transaction.atomic():
-                    record = GameRecord(
-                        name=upload.name[:255],
-                        sha256=digest,
-                        size=len(upload.data),
-                        format=record_format(upload.data, name=upload.name),
-                        uploader=uploader,
-                        match=match,
-                    )
-                    record.file.save(f"{digest[:16]}_{_safe_name(upload.name)}", ContentFile(upload.data), save=False)
-                    record.save()
-            except IntegrityError:
-                record = GameRecord.objects.filter(sha256=digest).first()
-                if record is None:
-                    raise
-            else:
-                to_verify.append(record.pk)
+        record, created = _own_record(uploader, upload, match)
+        if created:
+            to_verify.append(record.pk)
         batch.records.add(record)
     transaction.on_commit(lambda: _enqueue(to_verify))
     return batch
+
+
+def _own_record(uploader, upload: UploadedFile, match: Match | None) -> tuple[GameRecord, bool]:
+    """The uploader's record of these bytes: the one they uploaded before, or a new one. Dedupe is per uploader
+    (it must never hand anyone another person's record, its uploader or its match); the bytes are stored once,
+    a second uploader's record points at the file already stored."""
+    digest = hashlib.sha256(upload.data).hexdigest()
+    mine = GameRecord.objects.filter(sha256=digest, uploader=uploader)
+    record = mine.first()
+    if record is not None:
+        return record, False
+    stored = GameRecord.objects.filter(sha256=digest).values_list("file", flat=True).first()
+    # A concurrent upload of the same bytes by the same person trips the unique (uploader, sha256): the
+    # savepoint lets us pick its row.
+    try:
+        with transaction.atomic():
+            record = GameRecord(
+                name=upload.name[:255],
+                sha256=digest,
+                size=len(upload.data),
+                format=record_format(upload.data, name=upload.name),
+                uploader=uploader,
+                match=match,
+            )
+            if stored:
+                record.file.name = stored
+            else:
+                record.file.save(f"{digest[:16]}_{_safe_name(upload.name)}", ContentFile(upload.data), save=False)
+            record.save()
+    except IntegrityError:
+        record = mine.first()
+        if record is None:
+            raise
+        return record, False
+    return record, True
 
 
 def _safe_name(name: str) -> str:
