@@ -7,33 +7,17 @@
 """
 
 import pytest
-from django.test import Client
 
 from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, Seat, SessionEvent
 from clubs.models import Club
 from tests.chouette.factories import table
+from tests.clients import api, web
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 BIG_STAKE = 1_000_000  # 10,000.00 a point, the stake the attacker chose
-
-
-def api(user=None):
-    from rest_framework.test import APIClient
-
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def web(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def played(club, games=3):
