@@ -16,9 +16,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import access
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
+from games.records import rules as _rules  # noqa: F401  registers record.attach (games/rules/ is a package)
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)
@@ -82,10 +84,6 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
         raise ValidationError({"file": [_("%(name)s is not a readable zip archive.") % {"name": name}]}) from error
 
 
-def _can_attach(user, match: Match) -> bool:
-    return bool(user.is_superuser or match.user_is_participant(user) or match.user_is_director(user))
-
-
 @transaction.atomic
 def upload_records(*, uploader, files: list[UploadedFile], match: Match | None = None) -> UploadBatch:
     """Store each new file once (by SHA-256), group them in a batch and verify each after commit.
@@ -95,8 +93,8 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     """
     if not uploader.is_authenticated:
         raise PermissionDenied(_("Sign in to upload game records."))
-    if match is not None and not _can_attach(uploader, match):
-        raise PermissionDenied(_("Only the players of this match and its directors can attach records to it."))
+    if match is not None:
+        access.require(uploader, "record.attach", match)
     records: list[UploadedFile] = []
     for upload in files:
         if upload.name.lower().endswith(".zip") or upload.data[:4] == b"PK\x03\x04":
