@@ -17,11 +17,11 @@ from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-BIG_STAKE = 1_000_000  # 10,000.00 a point, the stake the attacker chose
+BIG_STAKE = 999_999  # 9,999.99 a point: the attacker chose 10,000.00 (the top, 1,000,000, is the form's max)
 
 
 def played(club, games=3):
-    """A table at `club` where the team beats the box `games` times at the big stake (30,000.00 a lost box)."""
+    """A table at `club` where the team beats the box `games` times at the big stake (3 stakes a lost box)."""
     session, p, director = table(club, stake_cents=BIG_STAKE)
     for number in range(1, games + 1):
         box = ChouetteSession.objects.get(pk=session.pk).order[0]
@@ -99,7 +99,7 @@ def _money_texts(cents: int) -> list[str]:
 def test_the_money_of_a_table_is_hidden_from_everyone_but_its_players_and_directors(club):
     session, p, director = played(club)
     total = sum(LedgerEntry.objects.filter(session=session, player=p["A"]).values_list("cents", flat=True))
-    assert total == -10_000 * 100  # A lost game 1 as the box (-30,000.00) and won two in the crew (+20,000.00)
+    assert total == -BIG_STAKE  # A lost game 1 as the box (3 stakes) and won two in the crew (1 stake each)
     secret = _money_texts(3 * BIG_STAKE)  # the box's loss in every game (A's total is one stake: see below)
     other_member = MembershipFactory(club=club).player.user
     outsider = PlayerFactory().user
@@ -108,8 +108,7 @@ def test_the_money_of_a_table_is_hidden_from_everyone_but_its_players_and_direct
     pages = [f"/chouette/{club.slug}/{session.pk}/{tail}" for tail in ("", "live/", "state.json")]
     pages += [f"/players/{p['A'].pk}/", f"/clubs/{club.slug}/", "/chouette/"]
     for viewer in (None, outsider, other_member):
-        # A member who may sit down sees the table's stake (the terms they would play at), nobody else does.
-        hidden = secret + ([] if viewer is other_member else _money_texts(BIG_STAKE) + _money_texts(total))
+        hidden = secret + _money_texts(BIG_STAKE) + _money_texts(total)
         for url in api_urls:
             response = api(viewer).get(url)
             assert response.status_code == 200, url
@@ -123,7 +122,7 @@ def test_the_money_of_a_table_is_hidden_from_everyone_but_its_players_and_direct
     for insider in (p["A"].user, p["D"].user, director):
         detail = api(insider).get(f"/api/v1/chouette/sessions/{session.pk}/").json()
         assert {seat["name"]: seat["cents"] for seat in detail["seats"]}["A"] == total
-        assert "-10000.00" in web(insider).get(f"/chouette/{club.slug}/{session.pk}/settlement/").content.decode()
+        assert "-9999.99" in web(insider).get(f"/chouette/{club.slug}/{session.pk}/settlement/").content.decode()
 
 
 def test_lifetime_balances_are_the_players_own_and_their_clubs_directors(club):
@@ -135,12 +134,12 @@ def test_lifetime_balances_are_the_players_own_and_their_clubs_directors(club):
     assert [row["player__name"] for row in own] == ["B"]
     assert {row["player__name"] for row in api(director).get(url).json()} == {"A", "B", "C", "D"}
     player_page = f"/players/{p['A'].pk}/"
-    assert "-30000.00" in web(p["A"].user).get(player_page).content.decode()
-    assert "-30000.00" in web(director).get(player_page).content.decode()
+    assert "-29999.97" in web(p["A"].user).get(player_page).content.decode()
+    assert "-29999.97" in web(director).get(player_page).content.decode()
     other_director = MembershipFactory(club=ClubFactory(), role="director").player.user
     for viewer in (None, p["B"].user, other_director):
         text = web(viewer).get(player_page).content.decode()
-        assert "-30000.00" not in text and "chouette-balances" not in text
+        assert "-29999.97" not in text and "chouette-balances" not in text
 
 
 def test_the_attackers_chain_a_new_club_cannot_seat_other_clubs_players_and_they_do_not_show_it(db):

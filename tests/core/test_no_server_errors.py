@@ -7,22 +7,19 @@ The demo data gives the ids in the URLs real objects to act on; ids of objects t
 
 import io
 import json
-import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from clubs.models import Club
+from tests.sweep import api_operations, fill, page_patterns
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "sweep-password"
-WRITE_METHODS = ("post", "put", "patch", "delete")
 
 # Bodies that are broken as a whole, whatever the endpoint expects.
 BROKEN_BODIES = [
@@ -56,50 +53,26 @@ def _users():
 
 def _fill(path: str, club_slug: str) -> list[str]:
     """Concrete URLs for a templated path: an id that exists in the demo (1, 2) and one that does not."""
-    urls = []
-    for number in ("1", "2", "999999"):
-        url = re.sub(r"\{(slug|club_slug|club)\}", club_slug, path)
-        url = re.sub(r"\{[^}]*\}", number, url)
-        url = re.sub(r"<slug:[^>]+>", club_slug, url)
-        url = re.sub(r"<(?:int:)?[^>]+>", number, url)
-        urls.append(url)
+    slugs = ("slug", "club_slug", "club")
+    urls = [fill(path, lambda name, _i, n=number: club_slug if name in slugs else n) for number in ("1", "2", "999999")]
     return list(dict.fromkeys(urls))
 
 
-def _request_fields(operation: dict, components: dict) -> list[str]:
-    content = operation.get("requestBody", {}).get("content", {})
-    schema = next(iter(content.values()), {}).get("schema", {})
-    if "$ref" in schema:
-        schema = components.get(schema["$ref"].rsplit("/", 1)[-1], {})
-    return list(schema.get("properties", {}))
-
-
-def _api_operations():
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    components = schema.get("components", {}).get("schemas", {})
-    for path, operations in schema["paths"].items():
-        for method, operation in operations.items():
-            if method in ("get", *WRITE_METHODS):
-                yield path, method, _request_fields(operation, components)
-
-
 def test_every_api_operation_answers_malformed_input_without_a_server_error(demo):
-    assert len(list(_api_operations())) >= 30  # the sweep reaches the whole API, not an empty schema
+    assert len(list(api_operations())) >= 30  # the sweep reaches the whole API, not an empty schema
     failures = []
     for name, user in _users().items():
         client = APIClient()
         if user is not None:
             client.force_authenticate(user)
-        for path, method, fields in _api_operations():
+        for path, method, fields in api_operations():
             for url in _fill(path, demo.slug):
                 attempts = []
                 if method == "get":
                     attempts.append(("get", {"limit": "x", "offset": "-5", "ordering": "!!", "club": "x"}, None))
                 else:
                     attempts += [(method, body, content_type) for body, content_type in BROKEN_BODIES]
-                    attempts += [
-                        (method, dict.fromkeys(fields or ["x"], value), "json") for value in WRONG_VALUES
-                    ]
+                    attempts += [(method, dict.fromkeys(fields or ["x"], value), "json") for value in WRONG_VALUES]
                 for verb, body, content_type in attempts:
                     if verb == "get":
                         response = client.get(url, body)
@@ -116,18 +89,8 @@ def _json(body) -> str:
     return json.dumps(body, default=str)
 
 
-def _page_patterns(resolver=None, prefix=""):
-    resolver = resolver or get_resolver()
-    for entry in resolver.url_patterns:
-        pattern = prefix + str(entry.pattern)
-        if isinstance(entry, URLResolver):
-            if pattern.startswith(("admin/", "api/", "i18n/", "static/", "media/")):
-                continue
-            yield from _page_patterns(entry, pattern)
-        elif isinstance(entry, URLPattern):
-            url = "/" + pattern.lstrip("^").rstrip("$")
-            if url != "/accounts/logout/":  # it would sign the sweeping user out half-way
-                yield url
+def _page_patterns():
+    return [url for url in page_patterns() if url != "/accounts/logout/"]  # it would sign the sweeper out
 
 
 def test_every_page_answers_any_visitor_and_any_form_without_a_server_error(demo):
