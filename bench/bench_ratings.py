@@ -17,12 +17,15 @@ GOAL_SECONDS = 10.0
 
 
 def _create(seed: int = 2026):
-    from clubs.models import Club, Player
+    from clubs.models import Club, Membership, Player
     from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus
 
     rng = random.Random(seed)
-    club = Club.objects.create(name="Bench club", slug="bench-club")
+    # An approved club whose players accepted their membership: every director-decided club-night match counts
+    # in both pools, and each is checked against the consent rule (ratings.services.rateable_matches).
+    club = Club.objects.create(name="Bench club", slug="bench-club", is_approved=True)
     players = Player.objects.bulk_create([Player(name=f"Bench {n}") for n in range(PLAYERS)], batch_size=1000)
+    Membership.objects.bulk_create([Membership(club=club, player=p) for p in players], batch_size=1000)
     ids = [p.pk for p in players]
     strength = {pid: rng.gauss(0, 1) for pid in ids}
     start = datetime(2020, 1, 1, tzinfo=UTC)

@@ -34,7 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from clubs.models import ROLE_RANK, Club, Membership, Role
+from clubs.models import ROLE_RANK, Club, Membership, Player, Role
 
 RuleFunc = Callable[[Any, Any], bool]
 
@@ -191,8 +191,6 @@ def player_of(user):
     """The user's player (None without one), cached on the user like Django caches the reverse one-to-one."""
     if not is_signed_in(user):
         return None
-    from clubs.models import Player
-
     try:
         return user.player
     except Player.DoesNotExist:

@@ -1,15 +1,16 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
+from django.db.models import Exists, OuterRef
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from clubs import access, selectors, services
-from clubs.models import Club, Membership, Player, Role
+from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -71,7 +72,16 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    club = django_filters.CharFilter(field_name="memberships__club__slug", label="Club slug")
+    club = django_filters.CharFilter(method="filter_club", label="Club slug")
+
+    def filter_club(self, queryset, name, value):
+        """Active members of a club the caller can see: a private club's slug lists nobody to outsiders, even
+        players they can see through another club."""
+        user = getattr(self.request, "user", None)
+        members = Membership.objects.filter(
+            player=OuterRef("pk"), club__slug=value, club__in=selectors.visible_clubs(user=user), is_active=True
+        )
+        return queryset.filter(Exists(members))
 
     class Meta:
         model = Player
@@ -79,7 +89,12 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Players you can see. Creating one registers a walk-in player (no account) of a club you direct; a player
+    with an account is changed only by its person, a walk-in only by the club that registered it."""
+
     serializer_class = PlayerSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
+    access_actions = {"update": "player.edit", "partial_update": "player.edit"}
     filterset_class = PlayerFilter
 
     def get_queryset(self):
@@ -203,6 +218,54 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """The player leaves the club (or an admin ends the membership)."""
         membership = services.leave_club(actor=request.user, membership=self.get_object())
         return Response(MembershipSerializer(membership).data)
+
+
+class ClaimSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    club = serializers.SlugRelatedField(source="player.created_by_club", slug_field="slug", read_only=True)
+    username = serializers.CharField(source="user.get_username", read_only=True)
+
+    class Meta:
+        model = WalkInClaim
+        fields = ["id", "player", "player_name", "club", "username", "status", "created_at", "decided_at"]
+        read_only_fields = ["id", "player_name", "club", "username", "status", "created_at", "decided_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")
+        user = request.user if request is not None else None
+        # Only walk-ins the caller can see can be named.
+        self.fields["player"].queryset = selectors.visible_players(user=user).filter(user__isnull=True)
+
+
+class ClaimViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Walk-in claims: a signed-up person asks to become a walk-in player of a club (POST with the player's id);
+    a director of that club confirms (the player, its history and ratings become theirs) or refuses. You see
+    your own claims and those of the clubs you direct."""
+
+    serializer_class = ClaimSerializer
+    permission_classes = [IsAuthenticated, access.Can]
+    access_actions = {"confirm": "walk_in.decide", "refuse": "walk_in.decide"}
+
+    def get_queryset(self):
+        return selectors.visible_claims(user=self.request.user)
+
+    def perform_create(self, serializer):
+        serializer.instance = services.claim_walk_in(
+            actor=self.request.user, player=serializer.validated_data["player"]
+        )
+
+    @extend_schema(request=None, responses=ClaimSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        claim = services.decide_claim(actor=request.user, claim=self.get_object(), confirm=True)
+        return Response(ClaimSerializer(claim, context={"request": request}).data)
+
+    @extend_schema(request=None, responses=ClaimSerializer)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        claim = services.decide_claim(actor=request.user, claim=self.get_object(), confirm=False)
+        return Response(ClaimSerializer(claim, context={"request": request}).data)
 
 
 class MeSerializer(serializers.Serializer):

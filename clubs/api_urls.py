@@ -6,6 +6,7 @@ router = SimpleRouter()
 router.register("clubs", api.ClubViewSet, basename="club")
 router.register("players", api.PlayerViewSet, basename="player")
 router.register("memberships", api.MembershipViewSet, basename="membership")
+router.register("walk-in-claims", api.ClaimViewSet, basename="walk-in-claim")
 router.register("me", api.MeViewSet, basename="me")
 
 urlpatterns = router.urls

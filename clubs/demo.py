@@ -42,6 +42,7 @@ def load(context) -> None:
             "city": "Berlin",
             "country": "DE",
             "description": "Club nights every Tuesday from 19:00; monthly knockout with consolation.",
+            "is_approved": True,  # an established club: its directors' results count in the overall list
         },
     )
     director_user = _user("director", context.password, "Dana", "Direktor")
@@ -56,13 +57,25 @@ def load(context) -> None:
             user = _user(first.lower(), context.password, first, last)
         player = Player.objects.filter(name=name, memberships__club=club).first()
         if player is None:
-            player = Player.objects.create(name=name, user=user, country="DE")
+            # Players without a login are the club's walk-ins: the club registered them and edits them until
+            # their person signs up and claims them.
+            player = Player.objects.create(name=name, user=user, country="DE", created_by_club=None if user else club)
             Membership.objects.create(club=club, player=player, role=Role.PLAYER)
         players.append(player)
+
+    # A visitor with an account, invited but not yet answered: the Invitations page shows it to them.
+    visitor_user = _user("visitor", context.password, "Vera", "Visitor")
+    visitor, _ = Player.objects.get_or_create(user=visitor_user, defaults={"name": "Vera Visitor"})
+    Membership.objects.get_or_create(
+        club=club,
+        player=visitor,
+        defaults={"status": Membership.Status.INVITED, "is_active": False, "invited_by": director_user},
+    )
 
     context.club, context.director, context.players = club, director_user, players
     context.lines += [
         f"Demo club: {club.name} ({len(players)} players)",
         f"Director login: director / {context.password}",
         f"Player logins: {', '.join(p.user.username for p in players if p.user)} / {context.password}",
+        f"Invited, not yet answered: visitor / {context.password} (see /invitations/)",
     ]

@@ -3,7 +3,7 @@
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from clubs import access
-from clubs.models import Club, Membership, Player, Role
+from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
 
 def player_for_user(user) -> Player | None:
@@ -93,10 +93,8 @@ def invitations_for(*, user) -> QuerySet[Membership]:
     )
 
 
-def pending_claims(*, club: Club) -> QuerySet:
+def pending_claims(*, club: Club) -> QuerySet[WalkInClaim]:
     """Walk-in claims of the club's walk-ins waiting for a director."""
-    from clubs.models import WalkInClaim
-
     return (
         WalkInClaim.objects.filter(player__created_by_club=club, status=WalkInClaim.Status.PENDING)
         .select_related("player", "user")
@@ -115,3 +113,13 @@ def belongs_to(*, player: Player, club: Club) -> bool:
 def club_members(*, club: Club) -> QuerySet[Membership]:
     """The club's active members (accepted, by the database constraint), for member lists and pickers."""
     return club.memberships.filter(is_active=True).select_related("player").order_by("player__name")
+
+
+def visible_claims(*, user) -> QuerySet[WalkInClaim]:
+    """The user's own walk-in claims and those waiting at the clubs they direct."""
+    claims = WalkInClaim.objects.select_related("player__created_by_club", "user").order_by("-created_at", "-id")
+    if access.is_site_staff(user):
+        return claims
+    if not access.is_signed_in(user):
+        return claims.none()
+    return claims.filter(Q(user=user) | Q(player__created_by_club__in=directed_clubs(user=user)))

@@ -7,5 +7,12 @@ urlpatterns = [
     path("clubs/", views.club_list, name="club-list"),
     path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
     path("clubs/<slug:slug>/walk-in/", views.add_walk_in, name="add-walk-in"),
+    path("clubs/<slug:slug>/invite/", views.invite, name="invite"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
+    path("players/<int:pk>/claim/", views.claim, name="claim"),
+    path("invitations/", views.invitations, name="invitations"),
+    path("invitations/<int:pk>/accept/", views.answer_invitation, {"answer": "accept"}, name="accept-invitation"),
+    path("invitations/<int:pk>/decline/", views.answer_invitation, {"answer": "decline"}, name="decline-invitation"),
+    path("claims/<int:pk>/confirm/", views.decide_claim, {"answer": "confirm"}, name="confirm-claim"),
+    path("claims/<int:pk>/refuse/", views.decide_claim, {"answer": "refuse"}, name="refuse-claim"),
 ]

@@ -1,11 +1,12 @@
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubs import selectors, services
-from clubs.forms import WalkInPlayerForm
+from clubs import access, selectors, services
+from clubs.forms import InviteForm, WalkInPlayerForm
 from clubs.models import Membership
 from core import panels
 
@@ -17,14 +18,17 @@ def club_list(request):
 
 def club_detail(request, slug):
     club = get_object_or_404(selectors.visible_clubs(user=request.user), slug=slug)
+    can_direct = access.can(request.user, "club.direct", club)
     return render(
         request,
         "clubs/club_detail.html",
         {
             "club": club,
             "members": selectors.club_members(club=club),
-            "can_direct": selectors.is_club_director(user=request.user, club=club),
+            "can_direct": can_direct,
             "form": WalkInPlayerForm(),
+            "invite_form": InviteForm(),
+            "claims": selectors.pending_claims(club=club) if can_direct else [],
             "panels": panels.collect("club", request, club),
         },
     )
@@ -37,10 +41,8 @@ def add_walk_in(request, slug):
     if form.is_valid():
         try:
             player = services.create_player(actor=request.user, club=club, **form.cleaned_data)
-        except PermissionDenied:
-            messages.error(request, _("Only a director or admin of this club can add players."))
-        except ValidationError as exc:
-            messages.error(request, " ".join(exc.messages))
+        except (PermissionDenied, ValidationError) as exc:
+            _say_why(request, exc)
         else:
             messages.success(request, _("%(name)s joined the club.") % {"name": player.name})
     else:
@@ -50,7 +52,6 @@ def add_walk_in(request, slug):
 
 def player_detail(request, pk):
     player = get_object_or_404(selectors.visible_players(user=request.user), pk=pk)
-    # Only clubs the player joined by their own acceptance (now or before): an invitation says nothing about them.
     memberships = player.memberships.filter(
         club__in=selectors.visible_clubs(user=request.user), status=Membership.Status.ACCEPTED
     ).select_related("club")
@@ -60,6 +61,92 @@ def player_detail(request, pk):
         {
             "player": player,
             "memberships": memberships,
+            "can_claim": access.can(request.user, "walk_in.claim", player),
             "panels": panels.collect("player", request, player),
         },
     )
+
+
+def _say_why(request, exc: Exception) -> None:
+    """A refusal or a validation error as a message on the next page (services word them for the user)."""
+    if isinstance(exc, ValidationError):
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.error(request, str(exc) or _("You do not have the right to do this."))
+
+
+@require_POST
+def invite(request, slug):
+    club = get_object_or_404(selectors.visible_clubs(user=request.user), slug=slug)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the username of the person to invite."))
+        return redirect(club)
+    try:
+        membership = services.invite(actor=request.user, club=club, username=form.cleaned_data["username"])
+    except (PermissionDenied, ValidationError) as exc:
+        _say_why(request, exc)
+    else:
+        messages.success(
+            request, _("%(name)s is invited; they join once they accept.") % {"name": membership.player.name}
+        )
+    return redirect(club)
+
+
+@login_required
+def invitations(request):
+    """The signed-in user's invitations to answer, and their walk-in claims."""
+    return render(
+        request,
+        "clubs/invitations.html",
+        {
+            "invitations": selectors.invitations_for(user=request.user),
+            "claims": selectors.visible_claims(user=request.user).filter(user=request.user),
+        },
+    )
+
+
+@require_POST
+@login_required
+def answer_invitation(request, pk, answer):
+    membership = get_object_or_404(selectors.invitations_for(user=request.user), pk=pk)
+    try:
+        services.respond_to_invitation(actor=request.user, membership=membership, accept=answer == "accept")
+    except (PermissionDenied, ValidationError) as exc:
+        _say_why(request, exc)
+    else:
+        if answer == "accept":
+            messages.success(request, _("Welcome to %(club)s.") % {"club": membership.club.name})
+        else:
+            messages.success(request, _("You declined the invitation of %(club)s.") % {"club": membership.club.name})
+    return redirect("clubs:invitations")
+
+
+@require_POST
+@login_required
+def claim(request, pk):
+    player = get_object_or_404(selectors.visible_players(user=request.user), pk=pk)
+    try:
+        services.claim_walk_in(actor=request.user, player=player)
+    except (PermissionDenied, ValidationError) as exc:
+        _say_why(request, exc)
+    else:
+        messages.success(request, _("Asked the club to confirm that you are %(name)s.") % {"name": player.name})
+    return redirect(player)
+
+
+@require_POST
+@login_required
+def decide_claim(request, pk, answer):
+    found = get_object_or_404(selectors.visible_claims(user=request.user), pk=pk)
+    try:
+        services.decide_claim(actor=request.user, claim=found, confirm=answer == "confirm")
+    except (PermissionDenied, ValidationError) as exc:
+        _say_why(request, exc)
+    else:
+        names = {"user": found.user.get_username(), "name": found.player.name}
+        if answer == "confirm":
+            messages.success(request, _("%(user)s is now the player %(name)s, with its history.") % names)
+        else:
+            messages.success(request, _("The claim of %(user)s to be %(name)s was refused.") % names)
+    return redirect(found.player.created_by_club or "clubs:invitations")

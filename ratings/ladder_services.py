@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player
 from core.api import Conflict
@@ -53,8 +54,7 @@ def _set_status(challenge: LadderChallenge, status: str) -> None:
 
 @transaction.atomic
 def create_ladder(*, actor, club: Club, name: str, reach: int = 3, match_length: int = 11) -> Ladder:
-    if not club_selectors.is_club_director(user=actor, club=club):
-        raise PermissionDenied(_("Only a director or admin of this club can start a ladder."))
+    access.require(actor, "ladder.create", club)
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": [_("Give the ladder a name.")]})
@@ -75,8 +75,8 @@ def join_ladder(*, actor, ladder: Ladder, player: Player | None = None) -> Ladde
     player = player or own
     if player is None:
         raise ValidationError({"player": [_("Choose the player who joins the ladder.")]})
-    if player != own and not club_selectors.is_club_director(user=actor, club=ladder.club):
-        raise PermissionDenied(_("Only a director can put someone else on the ladder."))
+    if player != own:
+        access.require(actor, "ladder.place_player", ladder)
     if not Membership.objects.filter(club=ladder.club, player=player, is_active=True).exists():
         raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
     # Race: two players joining at once would both take the same bottom place; the ladder lock orders them.
@@ -123,10 +123,7 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
 @transaction.atomic
 def cancel_challenge(*, actor, challenge: LadderChallenge) -> LadderChallenge:
     challenge = LadderChallenge.objects.select_for_update().get(pk=challenge.pk)
-    own = club_selectors.player_for_user(actor)
-    plays_in_it = own is not None and own.pk in (challenge.challenger_id, challenge.defender_id)
-    if not plays_in_it and not club_selectors.is_club_director(user=actor, club=challenge.ladder.club):
-        raise PermissionDenied(_("Only the two players or a director can cancel a challenge."))
+    access.require(actor, "ladder.cancel_challenge", challenge)
     _set_status(challenge, ChallengeStatus.CANCELLED)
     challenge.decided_at = timezone.now()
     challenge.save(update_fields=["status", "decided_at"])

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Membership
 from ratings.core import chart
@@ -84,7 +85,7 @@ def pool_for(*, club=None) -> RatingPool | None:
 
 def _visible_rows(rows, user):
     """Rows of public matches at clubs the user can see (or at no club), plus the viewer's own matches."""
-    if getattr(user, "is_superuser", False):
+    if access.is_site_staff(user):
         return rows
     in_visible_club = Q(match__club__isnull=True) | Q(match__club__in=club_selectors.visible_clubs(user=user))
     visible = Q(match__is_public=True) & in_visible_club
@@ -272,7 +273,7 @@ def club_events(*, club, user):
     from tournaments.models import Event
 
     events = Event.objects.filter(club=club)
-    if not club_selectors.is_club_director(user=user, club=club):
+    if not access.can(user, "club.direct", club):
         events = events.filter(is_public=True)
     return events
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from clubs import selectors as club_selectors
+from clubs import access
 from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
@@ -255,11 +255,7 @@ def _enqueue(pool_id: int) -> None:
 @transaction.atomic
 def request_full_recompute(*, actor, pool: RatingPool) -> None:
     """A club admin (of the pool's club) or a superuser rebuilds a pool from its whole history."""
-    allowed = getattr(actor, "is_superuser", False) or (
-        pool.club_id is not None and club_selectors.is_club_admin(user=actor, club=pool.club)
-    )
-    if not allowed:
-        raise PermissionDenied(_("Only an admin of this club can recompute its ratings."))
+    access.require(actor, "ratings.recompute", pool)
     request_recompute(pool=pool, since=None)
 
 
@@ -406,8 +402,7 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
 
 @transaction.atomic
 def create_season(*, actor, club: Club, name: str, starts_on, ends_on) -> ClubSeason:
-    if not club_selectors.is_club_director(user=actor, club=club):
-        raise PermissionDenied(_("Only a director or admin of this club can add seasons."))
+    access.require(actor, "season.create", club)
     name = (name or "").strip()
     if not name:
         raise ValidationError({"name": [_("Give the season a name, e.g. 2026.")]})

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs import access
 from clubs import selectors as club_selectors
 from core.web import attempt
 from ratings import ladder_services, points_services, selectors, services
@@ -100,7 +101,7 @@ def leaderboard(request, slug):
             "scheme": scheme,
             "order": order,
             "standings": selectors.leaderboard(club=club, season=season, scheme=scheme or None, order=order),
-            "can_direct": club_selectors.is_club_director(user=request.user, club=club),
+            "can_direct": access.can(request.user, "club.direct", club),
             "events": selectors.events_with_points(club=club, user=request.user),
         },
     )

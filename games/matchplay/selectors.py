@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
+from clubs import access
 from clubs.models import Membership, Player
 from games.matchplay import state as core
 from games.matchplay.services import scoresheet_state
@@ -18,7 +19,7 @@ def visible_matches(*, user) -> QuerySet[Match]:
     """Anonymous users see public matches (of public clubs); members also see their clubs' matches; players
     always see their own."""
     matches = _list_queryset()
-    if getattr(user, "is_superuser", False):
+    if access.is_site_staff(user):
         return matches
     public = Q(is_public=True) & (Q(club__isnull=True) | Q(club__is_public=True))
     if not getattr(user, "is_authenticated", False):
@@ -53,7 +54,7 @@ def director_queue(*, user) -> QuerySet[Match]:
     matches = _list_queryset()
     if not getattr(user, "is_authenticated", False):
         return matches.none()
-    if not user.is_superuser:
+    if not access.is_site_staff(user):
         directs = Membership.objects.filter(
             club=OuterRef("club"), player__user=user, is_active=True, role__in=["director", "admin"]
         )

@@ -194,6 +194,8 @@ def create_match(request):
                 match = services.create_match(actor=request.user, **form.cleaned_data)
             except ValidationError as exc:
                 messages.error(request, " ".join(exc.messages))
+            except PermissionDenied as exc:  # e.g. a club-night match with a player who is not in the club
+                messages.error(request, str(exc))
             else:
                 messages.success(request, _("Match created."))
                 return redirect(match)

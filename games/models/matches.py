@@ -16,7 +16,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from clubs import selectors as club_selectors
+from clubs import access
 from clubs.models import Club, Player
 
 __all__ = [
@@ -140,17 +140,17 @@ class Match(models.Model):
             return None
         return self.side_of(player_id)
 
-    # Hooks for clubs.permissions.IsParticipantOrDirector / IsEventDirector.
+    # What the match rules (games/matchplay/rules.py) ask.
     def user_is_participant(self, user) -> bool:
         return self.side_of_user(user) is not None
 
     def user_is_director(self, user) -> bool:
-        """Directors and admins of the match's club, superusers, and whoever a registered check accepts."""
-        if not getattr(user, "is_authenticated", False):
+        """Directors and admins of the match's club, site staff, and whoever a registered check accepts."""
+        if not access.is_signed_in(user):
             return False
-        if user.is_superuser:
+        if access.is_site_staff(user):
             return True
-        if self.club_id is not None and club_selectors.is_club_director(user=user, club=self.club):
+        if self.club_id is not None and access.is_director(user, self.club):
             return True
         return any(check(self, user) for check in _DIRECTOR_CHECKS)
 

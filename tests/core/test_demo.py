@@ -15,7 +15,9 @@ def test_demo_load_is_idempotent_and_prints_the_director_login(capsys):
     assert (Club.objects.count(), Player.objects.count(), Membership.objects.count()) == counts
     assert "Director login: director / " in first
     club = Club.objects.get(slug="bc-berlin")
-    assert club.memberships.filter(role="player").count() == 16
+    assert club.memberships.filter(role="player", is_active=True).count() == 16
+    assert club.is_approved and club.walk_ins.count() == 12  # the players without a login
+    assert club.memberships.filter(status="invited", player__user__username="visitor").exists()
     assert club.memberships.filter(role="admin", player__user__username="director").exists()
 
 

@@ -1,6 +1,7 @@
 """Rating confirmed results: incrementally when the match is the latest, by recompute otherwise."""
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 from games.matchplay import services as matchplay
 from ratings import services
@@ -120,7 +121,7 @@ def test_a_corrected_score_with_the_same_winner_changes_nothing(club, people):
 
 def test_only_a_club_admin_may_request_a_full_recompute(club, admin_user, member_user):
     pool = services.club_pool(club.pk)
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(PermissionDenied):
         services.request_full_recompute(actor=member_user, pool=pool)
     services.request_full_recompute(actor=admin_user, pool=pool)
     assert RatingPool.objects.get(pk=pool.pk).recompute_pending

@@ -3,7 +3,7 @@
 import threading
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 
 from clubs import services
@@ -26,7 +26,7 @@ def test_simultaneous_mutual_demotion_keeps_one_admin():
             target = Membership.objects.select_related("club").get(pk=target_membership.pk)
             services.update_membership(actor=actor_membership.player.user, membership=target, role=Role.PLAYER)
             outcomes.append("demoted")
-        except (ValidationError, services.PermissionDenied) as exc:
+        except (ValidationError, PermissionDenied) as exc:
             outcomes.append(type(exc).__name__)
         finally:
             connection.close()

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
 from core.api import Conflict
@@ -16,13 +17,15 @@ from tournaments.core.draw import late_entry_position
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
+from tournaments.rules import EntryDraft
 from tournaments.services.common import DECIDED, _director_of, _lock_flight, _override, _require_director
 from tournaments.services.progression import BracketStore
 
 
 @transaction.atomic
 def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
-    """A director registers anyone; a player registers themself while registration is open. After the draw the
+    """A player registers themself while registration is open; a director enters the club's players (accepted
+    members and walk-ins) at any time — anyone else enters by their own registration (consent). After the draw the
     entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
     flight = _lock_flight(flight)
     event = flight.event
@@ -32,11 +35,9 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         player = own
     if player is None:
         raise ValidationError({"player": [_("Choose the player to register.")]})
-    if not is_director:
-        if own is None or own.pk != player.pk:
-            raise PermissionDenied(_("Players register themselves; a director registers others."))
-        if not event.registration_open:
-            raise Conflict(_("Registration is closed: ask a director to enter you."))
+    access.require(actor, "event.enter", EntryDraft(event=event, player=player))
+    if not is_director and not event.registration_open:
+        raise Conflict(_("Registration is closed: ask a director to enter you."))
     if flight.kind == FlightKind.SIDE_POOL:
         return _join_side_pool(actor=actor, flight=flight, player=player)
     if flight.feed_rule != FeedRule.DRAW:
