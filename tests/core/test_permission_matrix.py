@@ -189,6 +189,11 @@ API = {
     "POST /api/v1/ratings/clubs/{slug}/seasons/": May(write=DIRECTORS),
     "GET /api/v1/ratings/players/{id}/": May(),
     "GET /api/v1/ratings/players/{id}/vs/{other}/": May(),
+    "GET /api/v1/walk-in-claims/": May(read=SIGNED_IN),
+    "GET /api/v1/walk-in-claims/{id}/": May(read=SIGNED_IN),
+    "POST /api/v1/walk-in-claims/": May(write=SIGNED_IN),  # a signed-up person claims a walk-in player
+    "POST /api/v1/walk-in-claims/{id}/confirm/": May(write=DIRECTORS),
+    "POST /api/v1/walk-in-claims/{id}/refuse/": May(write=DIRECTORS),
     "GET /api/v1/record-uploads/": May(read=SIGNED_IN),
     "GET /api/v1/record-uploads/{id}/": May(read=frozenset({"admin", "staff"})),
 }
@@ -212,6 +217,13 @@ PAGES = {
     "/clubs/<slug:slug>/": May(),
     "/clubs/<slug:slug>/walk-in/": May(write=DIRECTORS),  # refused with a message on the club page
     "/players/<int:pk>/": May(),
+    "/players/<int:pk>/claim/": May(write=SIGNED_IN),
+    "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
+    "/invitations/": May(read=SIGNED_IN),
+    "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
+    "/invitations/<int:pk>/decline/": May(write=NOBODY),
+    "/claims/<int:pk>/confirm/": May(write=DIRECTORS),
+    "/claims/<int:pk>/refuse/": May(write=DIRECTORS),
     "/records/": May(read=SIGNED_IN),
     "/records/upload/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/records/uploads/<int:pk>/": May(read=frozenset({"admin", "staff"})),
