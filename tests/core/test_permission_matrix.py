@@ -73,7 +73,9 @@ API = {
     "GET /api/v1/calcuttas/{id}/bidders/": May(),
     "POST /api/v1/calcuttas/{id}/bidders/": May(write=SIGNED_IN),  # a signed-in user registers themselves
     "GET /api/v1/calcuttas/{id}/bids/": May(),
-    "POST /api/v1/calcuttas/{id}/bids/": May(write=SIGNED_IN),  # as their own bidder only (the service checks)
+    "POST /api/v1/calcuttas/{id}/bids/": May(  # for a guest: the auctioneer; a bidder bids only as themselves
+        write=DIRECTORS, body={"lot": 1, "bidder": "$guest_bidder", "amount": "50.00"}
+    ),
     "GET /api/v1/calcuttas/{id}/board/": May(),
     "POST /api/v1/calcuttas/{id}/buy-back/": May(
         write=DIRECTORS, body={"lot": 1, "bidder": "$guest_bidder", "share": "1/4"}
@@ -108,7 +110,9 @@ API = {
     "POST /api/v1/chouette/sessions/{id}/games/undo/": May(write=PLAYERS, body={}),
     "GET /api/v1/chouette/sessions/{id}/history/": May(),
     "GET /api/v1/chouette/sessions/{id}/live/": May(),
-    "POST /api/v1/chouette/sessions/{id}/order/": May(write=PLAYERS),  # the order is set already: 409 for them
+    "POST /api/v1/chouette/sessions/{id}/order/": May(  # the order is set already: 409 for them
+        write=PLAYERS, body={"order": "$three_members"}
+    ),
     "POST /api/v1/chouette/sessions/{id}/seats/": May(
         write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}
     ),
@@ -140,7 +144,9 @@ API = {
     "GET /api/v1/events/{club}/{slug}/prizes/": May(),
     "GET /api/v1/events/next-matches/": May(read=SIGNED_IN),
     "GET /api/v1/game-records/": May(read=SIGNED_IN),
-    "POST /api/v1/game-records/": May(write=SIGNED_IN),
+    "POST /api/v1/game-records/": May(  # anyone signed in uploads; attached to a match: its players, directors
+        write=PLAYERS, body={"text": "1 point match\n", "match": "$match"}
+    ),
     "GET /api/v1/game-records/{id}/": May(read=frozenset({"staff"}) | {"admin"}),  # the demo's uploader: director
     "GET /api/v1/matches/": May(),
     "POST /api/v1/matches/": May(  # a club-night match between two members: the club's directors only
