@@ -1,7 +1,9 @@
 """REST endpoints for chouette sessions (under /api/v1/chouette/): sessions, the starting order, games (enter,
 undo, correct), seats (join, sit out, come back, leave with cash-out), settlement and lifetime balances."""
 
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
@@ -10,6 +12,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from chouette import rules as access
 from chouette import selectors, services
 from chouette.core.rules import CHOICES, Rules
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
@@ -61,21 +64,54 @@ class ChouetteRulesSerializer(serializers.Serializer):
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=Rules.automatic_doubles)
 
 
-class ChouetteSeatSerializer(serializers.Serializer):
+class HidesMoney:
+    """Money fields come out null unless the context says the caller may see this table's money (its players,
+    also after leaving, and the club's directors): the table's games are public where its club is, its money
+    is not."""
+
+    money_fields: tuple[str, ...] = ()
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)  # type: ignore[misc]
+        if not self._shows_money(instance):
+            for name in self.money_fields:
+                data[name] = None
+        return data
+
+    def _shows_money(self, instance) -> bool:
+        return bool(self.context.get("show_money"))  # type: ignore[attr-defined]
+
+
+def money_context(request, session: ChouetteSession) -> dict:
+    return {"request": request, "show_money": access.may_see_money(request.user, session)}
+
+
+class ChouetteSeatSerializer(HidesMoney, serializers.Serializer):
+    money_fields = ("stake_cents", "cents")
+
     player = serializers.IntegerField(source="player.id")
     name = serializers.CharField(source="player.name")
     position = serializers.IntegerField(allow_null=True)
     role = serializers.CharField()
     status = serializers.CharField(source="seat.status")
-    stake_cents = serializers.IntegerField(source="seat.stake_cents")
+    stake_cents = serializers.IntegerField(source="seat.stake_cents", allow_null=True)
     rolls = serializers.ListField(child=serializers.IntegerField(), source="seat.rolls")
     points = DecimalField(max_digits=10, decimal_places=1)
-    cents = serializers.IntegerField()
+    cents = serializers.IntegerField(allow_null=True)
 
 
-class ChouetteSessionSerializer(serializers.ModelSerializer):
+class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     status = WordField(choices=["seating", "open", "finished"], read_only=True)
+    default_stake_cents = serializers.IntegerField(read_only=True, allow_null=True)
+    money_fields = ("default_stake_cents",)
+
+    def _shows_money(self, session) -> bool:
+        cache = self.context.setdefault("money_by_session", {})
+        if session.pk not in cache:
+            request = self.context.get("request")
+            cache[session.pk] = request is not None and access.may_see_money(request.user, session)
+        return cache[session.pk]
 
     class Meta:
         model = ChouetteSession
@@ -107,7 +143,8 @@ class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
 
     @extend_schema(responses=ChouetteSeatSerializer(many=True))
     def get_seats(self, session) -> list:
-        return ChouetteSeatSerializer(selectors.standings(session), many=True).data
+        context = {**self.context, "show_money": self._shows_money(session)}
+        return ChouetteSeatSerializer(selectors.standings(session), many=True, context=context).data
 
 
 class ChouetteSessionCreateSerializer(serializers.Serializer):
@@ -188,8 +225,10 @@ class ChouetteCorrectionInputSerializer(ChouetteGameInputSerializer):
     reason = serializers.CharField(max_length=500)
 
 
-class ChouetteLedgerLineSerializer(serializers.ModelSerializer):
+class ChouetteLedgerLineSerializer(HidesMoney, serializers.ModelSerializer):
     name = serializers.CharField(source="player.name", read_only=True)
+    cents = serializers.IntegerField(read_only=True, allow_null=True)
+    money_fields = ("cents",)
 
     class Meta:
         model = LedgerEntry
@@ -327,7 +366,9 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             currency=values["currency"],
             order=values.get("order"),
         )
-        return Response(ChouetteSessionDetailSerializer(session).data, status=status.HTTP_201_CREATED)
+        return Response(
+            ChouetteSessionDetailSerializer(session, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=ChouetteOrderInputSerializer, responses=ChouetteOrderResultSerializer)
     @action(detail=True, methods=["post"])
@@ -342,13 +383,16 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             rolls = data.validated_data["rolls"]
             session, ties = services.roll_for_order(actor=request.user, session=session, rolls=rolls)
         session.refresh_from_db()
-        return Response({"session": ChouetteSessionDetailSerializer(session).data, "roll_again": ties})
+        return Response(
+            {"session": ChouetteSessionDetailSerializer(session, context={"request": request}).data, "roll_again": ties}
+        )
 
     @extend_schema(responses=ChouetteLiveStateSerializer)
     @action(detail=True, methods=["get"])
     def live(self, request, pk=None):
         """The small state a table's phones poll (revision grows with every change)."""
-        return Response(selectors.live_state(self.get_object()))
+        session = self.get_object()
+        return Response(selectors.live_state(session, show_money=access.may_see_money(request.user, session)))
 
     @extend_schema(methods=["get"], responses=ChouetteGameSerializer(many=True))
     @extend_schema(
@@ -363,7 +407,9 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         session = self.get_object()
         if request.method == "GET":
             games = selectors.current_games(session).select_related("created_by").prefetch_related("ledger__player")
-            return paginated_response(self, games.order_by("game_number"), ChouetteGameSerializer)
+            rows = games.order_by("game_number")
+            context = money_context(request, session)
+            return paginated_response(self, rows, ChouetteGameSerializer, context=context)
         data = ChouetteGameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
@@ -375,29 +421,31 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             idempotency_key=values["idempotency_key"],
         )
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(ChouetteGameSerializer(event).data, status=code)
+        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data, status=code)
 
     @extend_schema(request=ChouetteUndoInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path="games/undo")
     def undo(self, request, pk=None):
         data = ChouetteUndoInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        event = services.undo_last_game(actor=request.user, session=self.get_object(), **data.validated_data)
-        return Response(ChouetteGameSerializer(event).data)
+        session = self.get_object()
+        event = services.undo_last_game(actor=request.user, session=session, **data.validated_data)
+        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
 
     @extend_schema(request=ChouetteCorrectionInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path=r"games/(?P<number>[0-9]+)/correct")
     def correct(self, request, pk=None, number=None):
         data = ChouetteCorrectionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        session = self.get_object()
         event = services.correct_game(
             actor=request.user,
-            session=self.get_object(),
+            session=session,
             number=int(number),
             game=_game_payload(data.validated_data),
             reason=data.validated_data["reason"],
         )
-        return Response(ChouetteGameSerializer(event).data)
+        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
 
     @extend_schema(responses=ChouetteEventSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -425,24 +473,30 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         else:
             services.leave(actor=request.user, session=session, player=values["player"])
         session.refresh_from_db()
-        return Response(ChouetteSessionDetailSerializer(session).data)
+        return Response(ChouetteSessionDetailSerializer(session, context={"request": request}).data)
 
     @extend_schema(methods=["get"], responses=ChouetteTransferSerializer(many=True))
     @extend_schema(methods=["post"], request=None, responses=ChouetteTransferSerializer(many=True))
     # A few transfers per player at the table (cash-outs, then the settlement): a small array, not a page.
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def settlement(self, request, pk=None):
-        """GET: cash-outs and settlement transfers so far. POST: finish the session and settle it."""
+        """GET: cash-outs and settlement transfers so far (the table's players and the club's directors).
+        POST: finish the session and settle it."""
         session = self.get_object()
         if request.method == "POST":
             services.finish_session(actor=request.user, session=session)
+        elif not access.may_see_money(request.user, session):
+            raise PermissionDenied(_("Only the players of this table and the club's directors see its money."))
         return Response(ChouetteTransferSerializer(selectors.settlement(session), many=True).data)
 
 
 class ClubBalancesView(APIView):
-    """Every player's lifetime chouette balance at a club (cents, all sessions)."""
+    """Lifetime chouette balances at a club (cents, all sessions): every player's for its directors, a player's
+    own for them, none for anyone else."""
 
     @extend_schema(responses=ChouetteBalanceSerializer(many=True))
     def get(self, request, slug):
         club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-        return Response(ChouetteBalanceSerializer(selectors.club_balances(club=club), many=True).data)
+        return Response(
+            ChouetteBalanceSerializer(selectors.club_balances(club=club, user=request.user), many=True).data
+        )

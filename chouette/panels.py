@@ -3,7 +3,7 @@
 from django.template.loader import render_to_string
 
 from chouette import selectors
-from clubs import selectors as club_selectors
+from clubs import access
 
 
 def player_panel(request, player):
@@ -15,13 +15,13 @@ def player_panel(request, player):
 
 def club_panel(request, club):
     sessions = list(selectors.club_sessions(club=club)[:10])
-    can_start = club_selectors.has_club_role(user=request.user, club=club, at_least="player")
+    can_start = access.can(request.user, "chouette.start", club)
     if not sessions and not can_start:
         return None
     context = {
         "club": club,
         "sessions": sessions,
         "can_start": can_start,
-        "balances": selectors.club_balances(club=club)[:20],
+        "balances": selectors.club_balances(club=club, user=request.user)[:20],
     }
     return render_to_string("chouette/club_panel.html", context, request=request)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum, Value
 
-from chouette import entries
+from chouette import entries, rules
 from chouette.core import session as core
 from chouette.core import settlement as money_core
 from chouette.core.rules import Rules
@@ -12,17 +12,25 @@ from chouette.models import (
     ChouetteSession,
     EventKind,
     LedgerEntry,
+    Seat,
     SeatStatus,
     SessionEvent,
     SessionStatus,
     Transfer,
 )
 from clubs import selectors as club_selectors
-from clubs.models import Club, Player
+from clubs.models import Club, Membership, Player
 
 
 def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
-    return ChouetteSession.objects.filter(club__in=club_selectors.visible_clubs(user=user)).select_related("club")
+    """The sessions at clubs the user can see, each annotated with `money_visible` (whether the user may see
+    its money: rules.may_see_money, answered in the same query for a whole list)."""
+    sessions = ChouetteSession.objects.filter(club__in=club_selectors.visible_clubs(user=user)).select_related("club")
+    if not getattr(user, "is_authenticated", False):
+        return sessions.annotate(money_visible=Value(False))
+    sat_here = Seat.objects.filter(session=OuterRef("pk"), player__user=user)
+    directs = club_selectors.directed_clubs(user=user).filter(pk=OuterRef("club_id"))
+    return sessions.annotate(money_visible=Exists(sat_here) | Exists(directs))
 
 
 def clubs_to_start_at(*, user) -> QuerySet[Club]:
@@ -41,29 +49,32 @@ def session_for_detail(*, user, slug: str, pk: int) -> ChouetteSession:
     return visible_sessions(user=user).get(club__slug=slug, pk=pk)
 
 
-def can_play(*, user, session: ChouetteSession) -> bool:
-    """Players at the table (any seat, even sitting out) and the club's directors enter games."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if club_selectors.is_club_director(user=user, club=session.club):
-        return True
-    return session.seats.filter(player__user=user).exists()
-
-
 def seat_names(session: ChouetteSession) -> dict[int, str]:
     """Player id -> name for everyone who sat at the table."""
     return dict(session.seats.values_list("player_id", "player__name"))
 
 
 def active_members(*, club: Club) -> QuerySet[Player]:
-    """The players who may sit down at a table of this club, by name."""
-    return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
+    """The players who may sit down at a table of this club, by name: its members by their own acceptance (an
+    active membership is an accepted one) and its own walk-ins."""
+    member = Membership.objects.filter(club=club, player=OuterRef("pk"), is_active=True)
+    return Player.objects.filter(Exists(member) | Q(created_by_club=club)).order_by("name")
 
 
-def members_to_seat(session: ChouetteSession) -> QuerySet[Player]:
-    """Active members not at the table now (someone who left may sit down again)."""
+def seatable_players(*, user, club: Club) -> QuerySet[Player]:
+    """Whom the user may seat at a table of this club: any member for a director, else only themselves."""
+    members = active_members(club=club)
+    if rules.directs(user, club):
+        return members
+    if not getattr(user, "is_authenticated", False):
+        return members.none()
+    return members.filter(user=user)
+
+
+def members_to_seat(session: ChouetteSession, *, user) -> QuerySet[Player]:
+    """The members the user may seat who are not at the table now (someone who left may sit down again)."""
     at_table = session.seats.exclude(status=SeatStatus.LEFT).values("player_id")
-    return active_members(club=session.club).exclude(pk__in=at_table)
+    return seatable_players(user=user, club=session.club).exclude(pk__in=at_table)
 
 
 def money_totals(session: ChouetteSession) -> dict[int, int]:
@@ -139,10 +150,10 @@ def history(session: ChouetteSession) -> QuerySet[SessionEvent]:
     return session.events.select_related("player", "created_by", "retired_by").order_by("seq", "version")
 
 
-def live_state(session: ChouetteSession) -> dict:
-    """The small JSON the live table polls."""
+def live_state(session: ChouetteSession, *, show_money: bool) -> dict:
+    """The small JSON the live table polls; the money totals only for those who may see them (else empty)."""
     names = seat_names(session)
-    totals = money_totals(session)
+    totals = money_totals(session) if show_money else {}
     return {
         "id": session.pk,
         "status": session.status,
@@ -151,7 +162,9 @@ def live_state(session: ChouetteSession) -> dict:
         "next_game": session.games_played + 1,
         "order": [{"player": pid, "name": names.get(pid, "")} for pid in session.order],
         "sitting_out": [{"player": pid, "name": names.get(pid, "")} for pid in session.sitting_out],
-        "totals_cents": [{"player": pid, "name": names[pid], "cents": totals.get(pid, 0)} for pid in names],
+        "totals_cents": [{"player": pid, "name": names[pid], "cents": totals.get(pid, 0)} for pid in names]
+        if show_money
+        else [],
     }
 
 
@@ -159,17 +172,14 @@ def settlement(session: ChouetteSession) -> list[Transfer]:
     return list(session.transfers.select_related("payer", "payee"))
 
 
-def lifetime_balance(*, player: Player, club: Club) -> dict:
-    row = LedgerEntry.objects.filter(player=player, session__club=club).aggregate(
-        cents=Sum("cents"), points=Sum("points"), sessions=Count("session", distinct=True)
-    )
-    return {"cents": row["cents"] or 0, "points": row["points"] or 0, "sessions": row["sessions"]}
-
-
 def lifetime_balances(*, player: Player, user) -> list[dict]:
-    """A player's chouette balance at each club the user can see."""
+    """A player's chouette balance at each club where the user may see it: all of them for the player, the
+    clubs they direct for a director, none for anyone else (not even that the player played there)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    clubs = Club.objects.all() if player.user_id == user.pk else club_selectors.directed_clubs(user=user)
     rows = (
-        LedgerEntry.objects.filter(player=player, session__club__in=club_selectors.visible_clubs(user=user))
+        LedgerEntry.objects.filter(player=player, session__club__in=clubs)
         .values("session__club__name", "session__club__slug", "session__currency")
         .annotate(cents=Sum("cents"), points=Sum("points"), sessions=Count("session", distinct=True))
         .order_by("session__club__name")
@@ -187,10 +197,16 @@ def lifetime_balances(*, player: Player, user) -> list[dict]:
     ]
 
 
-def club_balances(*, club: Club) -> list[dict]:
+def club_balances(*, club: Club, user) -> list[dict]:
+    """Lifetime balances at a club: every player's for its directors, only their own for a player, none for
+    anyone else."""
+    ledger = LedgerEntry.objects.filter(session__club=club)
+    if not rules.directs(user, club):
+        if not getattr(user, "is_authenticated", False):
+            return []
+        ledger = ledger.filter(player__user=user)
     rows = (
-        LedgerEntry.objects.filter(session__club=club)
-        .values("player_id", "player__name")
+        ledger.values("player_id", "player__name")
         .annotate(cents=Sum("cents"), sessions=Count("session", distinct=True))
         .order_by("-cents", "player__name")
     )

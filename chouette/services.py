@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chouette import entries, selectors
+from chouette import rules as access
 from chouette.core import order as order_core
 from chouette.core import session as core
 from chouette.core import settlement as money_core
@@ -36,8 +37,8 @@ from chouette.models import (
     Transfer,
     TransferKind,
 )
-from clubs import selectors as club_selectors
-from clubs.models import Club, Membership, Player, Role
+from clubs import access as club_access
+from clubs.models import Club, Player
 from core.api import Conflict
 
 MAX_STAKE_CENTS = 1_000_000
@@ -57,8 +58,7 @@ def _core(session: ChouetteSession, call):
 
 
 def _require_player_or_director(actor, session: ChouetteSession) -> None:
-    if not selectors.can_play(user=actor, session=session):
-        raise PermissionDenied(_("Only the players at this table and the club's directors can do this."))
+    access.require_play(actor, session)
 
 
 def _transition(session: ChouetteSession, new: str) -> None:
@@ -86,8 +86,9 @@ def _stake(value, field: str) -> int:
 
 
 def _check_member(club: Club, players: Sequence[Player], field: str = "players") -> None:
+    """Only the club's players sit at its tables: members by their own acceptance, and its own walk-ins."""
     members = set(
-        Membership.objects.filter(club=club, player__in=players, is_active=True).values_list("player_id", flat=True)
+        selectors.active_members(club=club).filter(pk__in=[p.pk for p in players]).values_list("pk", flat=True)
     )
     strangers = [p.name for p in players if p.pk not in members]
     if strangers:
@@ -119,18 +120,20 @@ def create_session(
 ) -> ChouetteSession:
     """Open a table at a club with its players, stakes (one per player, default for all) and rule options.
     With `order` (player ids, box first) the session starts at once; otherwise the players roll for it."""
-    if not club_selectors.has_club_role(user=actor, club=club, at_least=Role.PLAYER):
-        raise PermissionDenied(_("Only members of this club can start a chouette here."))
+    club_access.require(actor, "chouette.start", club)
     try:
         rule_set = Rules.from_dict(rules)
     except (ChouetteError, TypeError) as exc:
         message = exc.message if isinstance(exc, ChouetteError) else _("Unknown or malformed rule options.")
         raise ValidationError({"rules": [message]}) from None
     players = list(dict.fromkeys(players))
-    if not 3 <= len(players) <= rule_set.max_players:
+    # Without an order the table stays open for seating: the others sit down themselves before the dice.
+    fewest = 3 if order is not None else 1
+    if not fewest <= len(players) <= rule_set.max_players:
         raise ValidationError(
             {"players": [_("A chouette needs 3 to %(max)s players.") % {"max": rule_set.max_players}]}
         )
+    access.require_seat(actor, club, players)
     _check_member(club, players)
     _stake(stake_cents, "stake_cents")
     stakes = dict(stakes or {})
@@ -154,7 +157,15 @@ def create_session(
     return session
 
 
+def _require_enough_players(session: ChouetteSession) -> None:
+    if session.seats.count() < 3:
+        raise ValidationError(
+            {"order": [_("A chouette needs at least 3 players; wait until the others have sat down.")]}
+        )
+
+
 def _start(session: ChouetteSession, order: Sequence[int], actor) -> ChouetteSession:
+    _require_enough_players(session)
     seated = set(session.seats.values_list("player_id", flat=True))
     if sorted(order) != sorted(seated):
         raise ValidationError({"order": [_("List every player at the table exactly once, box first.")]})
@@ -184,6 +195,7 @@ def roll_for_order(*, actor, session: ChouetteSession, rolls: Mapping[int, int])
     session = _lock(session)
     _require_player_or_director(actor, session)
     _require_status(session, SessionStatus.SEATING, _("The starting order is already set."))
+    _require_enough_players(session)
     seats = {s.player_id: s for s in session.seats.select_related("player")}
     current = {pid: list(s.rolls) for pid, s in seats.items()}
     due = set(order_core.due_to_roll(current))
@@ -415,9 +427,10 @@ def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping,
 
 @transaction.atomic
 def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | None = None) -> Seat:
-    """A newcomer sits down (at the bottom, or ahead of the player who just lost, by the session's rule)."""
+    """A newcomer sits down (at the bottom, or ahead of the player who just lost, by the session's rule): the
+    player themselves, or seated by a director of the club."""
     session = _lock(session)
-    _require_player_or_director(actor, session)
+    access.require_seat(actor, session.club, [player])
     if session.status == SessionStatus.FINISHED:
         raise Conflict(_("This session is settled; start a new one."))
     _check_member(session.club, [player], "player")

@@ -15,10 +15,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from chouette import entries, selectors, services
+from chouette import rules as access
 from chouette.core.order import due_to_roll
 from chouette.core.rules import Rules
 from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, SessionForm
 from chouette.models import ChouetteSession, SessionStatus
+from clubs import access as club_access
 from clubs import selectors as club_selectors
 from clubs.models import Player
 from core.web import attempt
@@ -52,9 +54,8 @@ def session_list(request):
 @login_required
 def session_create(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    if not club_selectors.has_club_role(user=request.user, club=club, at_least="player"):
-        raise PermissionDenied(_("Only members of this club can start a chouette here."))
-    form = SessionForm(request.POST or None, players=selectors.active_members(club=club))
+    club_access.require(request.user, "chouette.start", club)
+    form = SessionForm(request.POST or None, players=selectors.seatable_players(user=request.user, club=club))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         chosen = list(data["players"])
@@ -98,7 +99,7 @@ def _table_context(request, session) -> dict:
     names = {row["player"].pk: row["player"].name for row in standings}
     rules = Rules.from_dict(session.rules)
     seated = [row for row in standings if row["position"] is not None]
-    can_play = selectors.can_play(user=request.user, session=session)
+    can_play = access.may_play(request.user, session)
     context = {
         "session": session,
         "rules": rules,
@@ -107,6 +108,7 @@ def _table_context(request, session) -> dict:
         "games": selectors.game_rows(session, last=20),
         "cash_outs": list(selectors.cash_outs(session)),
         "can_play": can_play,
+        "show_money": access.may_see_money(request.user, session),
         "is_open": session.status == SessionStatus.OPEN,
         "response_choices": RESPONSE_CHOICES,
         "box_answer_choices": BOX_ANSWER_CHOICES,
@@ -122,8 +124,8 @@ def _table_context(request, session) -> dict:
     if session.status == SessionStatus.SEATING:
         rolls = {row["player"].pk: list(row["seat"].rolls) for row in standings}
         context["due_to_roll"] = [(pid, names[pid]) for pid in due_to_roll(rolls)]
-    if can_play and session.status != SessionStatus.FINISHED:
-        context["others"] = selectors.members_to_seat(session)
+    if session.status != SessionStatus.FINISHED:
+        context["others"] = selectors.members_to_seat(session, user=request.user)
     return context
 
 
@@ -142,7 +144,8 @@ def session_fragment(request, slug, pk):
 
 def session_state(request, slug, pk):
     """The small JSON a phone polls every few seconds."""
-    return JsonResponse(selectors.live_state(_session(request, slug, pk)))
+    session = _session(request, slug, pk)
+    return JsonResponse(selectors.live_state(session, show_money=access.may_see_money(request.user, session)))
 
 
 @require_POST
@@ -182,8 +185,7 @@ def undo_game(request, slug, pk):
 @login_required
 def correct_game(request, slug, pk, number):
     session = _session(request, slug, pk)
-    if not selectors.can_play(user=request.user, session=session):
-        raise PermissionDenied(_("Only the players at this table and the club's directors can do this."))
+    access.require_play(request.user, session)
     event = selectors.current_game(session, number)
     if event is None:
         raise Http404(_("No such game."))
@@ -296,8 +298,11 @@ def finish(request, slug, pk):
 
 
 def settlement(request, slug, pk):
-    """Totals, cash-outs and settlement transfers, the games and the audit trail."""
+    """Totals, cash-outs and settlement transfers, the games and the audit trail: for the players of the table
+    and the club's directors only (it is all about money)."""
     session = _session(request, slug, pk)
+    if not access.may_see_money(request.user, session):
+        raise PermissionDenied(_("Only the players of this table and the club's directors see its money."))
     return render(
         request,
         "chouette/settlement.html",

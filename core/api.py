@@ -38,15 +38,19 @@ def exception_handler(exc, context):
     return drf_exception_handler(exc, context)
 
 
-def paginated_response(view, rows, serializer_class=None, *, to_data=None) -> Response:
+def paginated_response(view, rows, serializer_class=None, *, to_data=None, context=None) -> Response:
     """One page of a nested list that can grow without bound (a match's reports, a night's chouette games), in the
     same `{count, next, previous, results}` shape and under the same `?limit=`/`?offset=` rules as the top-level
     lists, so the answer is what the schema declares and a long list never comes back in one piece.
 
-    `rows` must be ordered; pass a serializer class, or `to_data` for rows that are turned into dicts by hand.
+    `rows` must be ordered; pass a serializer class (with its `context`, if it needs one), or `to_data` for rows
+    that are turned into dicts by hand.
     """
     page = view.paginate_queryset(rows)
-    data = serializer_class(page, many=True).data if serializer_class is not None else [to_data(row) for row in page]
+    if serializer_class is not None:
+        data = serializer_class(page, many=True, context=context or {}).data
+    else:
+        data = [to_data(row) for row in page]
     return view.get_paginated_response(data)
 
 

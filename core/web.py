@@ -8,15 +8,16 @@ from django.core.exceptions import ValidationError
 from core.api import Conflict
 
 
-def attempt(request, action: Callable[[], object], success: str) -> bool:
-    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403)."""
+def attempt(request, action: Callable[[], object], success: str | Callable[[object], str]) -> bool:
+    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403). `success` is
+    the message, or makes it from what the call returned."""
     try:
-        action()
+        result = action()
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return False
     except Conflict as exc:
         messages.error(request, str(exc.detail))
         return False
-    messages.success(request, success)
+    messages.success(request, success(result) if callable(success) else success)
     return True

@@ -1,8 +1,11 @@
 """Uploaded game records and their verification verdicts.
 
-A GameRecord is stored once per distinct file (its SHA-256 is unique) and moves through pending → verifying →
-valid / invalid / unreadable; `verdict` has the shape of `verify_match --json`. An UploadBatch groups the
-records of one upload (a zip or several files) so that the page and the API can show its progress.
+A GameRecord is one uploader's record of a file: the same bytes uploaded again by the same person link the
+record they already have (its SHA-256 is unique per uploader); another person gets a record of their own
+(sharing the stored file), so dedupe never shows them someone else's record, uploader or match. A record
+moves through pending → verifying → valid / invalid / unreadable; `verdict` has the shape of
+`verify_match --json`. An UploadBatch groups the records of one upload (a zip or several files) so that the
+page and the API can show its progress.
 """
 
 from django.conf import settings
@@ -54,7 +57,7 @@ class UploadBatch(models.Model):
 class GameRecord(models.Model):
     file = models.FileField(upload_to="game_records/%Y/%m/")
     name = models.CharField(max_length=255, help_text=_("The uploaded file's name."))
-    sha256 = models.CharField(max_length=64, unique=True)
+    sha256 = models.CharField(max_length=64, db_index=True)
     size = models.PositiveIntegerField()
     format = models.CharField(max_length=8, choices=RecordFormat.choices, default=RecordFormat.MAT)
     status = models.CharField(max_length=12, choices=RecordStatus.choices, default=RecordStatus.PENDING)
@@ -77,6 +80,7 @@ class GameRecord(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
+            models.UniqueConstraint(fields=["uploader", "sha256"], name="game_record_once_per_uploader"),
             models.CheckConstraint(
                 condition=models.Q(status__in=[s.value for s in RecordStatus]), name="game_record_status_known"
             ),

@@ -9,13 +9,14 @@ from games.models import GameRecord, RecordStatus, UploadBatch
 
 
 def visible_records(*, user) -> QuerySet[GameRecord]:
-    """Staff see every record; others the ones they uploaded (or uploaded again) and those of their matches."""
+    """Staff see every record; others the ones they uploaded and those of their matches. (Uploading the same
+    bytes again gives the uploader their own record: a batch never opens someone else's.)"""
     records = GameRecord.objects.select_related("uploader", "match")
     if not user.is_authenticated:
         return records.none()
     if user.is_staff or user.is_superuser:
         return records
-    mine = Q(uploader=user) | Q(batches__uploader=user)
+    mine = Q(uploader=user)
     player = getattr(user, "player", None)
     if player is not None:
         mine |= Q(match__player_a=player) | Q(match__player_b=player)

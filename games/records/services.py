@@ -17,11 +17,13 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import access
 from core.queue import enqueue_many_on_commit
 from core.text import clean_text
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
+from games.records import rules as _rules  # noqa: F401  registers record.attach (games/rules/ is a package)
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)
@@ -126,21 +128,17 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
         raise ValidationError({"file": [_("%(name)s is not a readable zip archive.") % {"name": name}]}) from error
 
 
-def _can_attach(user, match: Match) -> bool:
-    return bool(user.is_superuser or match.user_is_participant(user) or match.user_is_director(user))
-
-
 @transaction.atomic
 def upload_records(*, uploader, files: list[UploadedFile], match: Match | None = None) -> UploadBatch:
     """Store each new file once (by SHA-256), group them in a batch and verify each after commit.
 
-    A zip is expanded into its records. A file stored before is not stored again: the batch links the existing
-    record. Nothing is written when any file is refused.
+    A zip is expanded into its records. A file the uploader stored before is not stored again: the batch links
+    their existing record. Nothing is written when any file is refused.
     """
     if not uploader.is_authenticated:
         raise PermissionDenied(_("Sign in to upload game records."))
-    if match is not None and not _can_attach(uploader, match):
-        raise PermissionDenied(_("Only the players of this match and its directors can attach records to it."))
+    if match is not None:
+        access.require(uploader, "record.attach", match)
     records: list[UploadedFile] = []
     files = [UploadedFile(clean_text(upload.name).strip() or "record.mat", upload.data) for upload in files]
     for upload in files:
@@ -156,33 +154,47 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     batch = UploadBatch.objects.create(uploader=uploader)
     to_verify: list[int] = []
     for upload in records:
-        digest = hashlib.sha256(upload.data).hexdigest()
-        record = GameRecord.objects.filter(sha256=digest).first()
-        if record is None:
-            # A concurrent upload of the same bytes trips the unique sha256: the savepoint lets us pick its row.
-            try:
-                with transaction.atomic():
-                    record = GameRecord(
-                        name=upload.name[:255],
-                        sha256=digest,
-                        size=len(upload.data),
-                        format=record_format(upload.data, name=upload.name),
-                        uploader=uploader,
-                        match=match,
-                    )
-                    record.file.save(f"{digest[:16]}_{_safe_name(upload.name)}", ContentFile(upload.data), save=False)
-                    record.save()
-            except IntegrityError:
-                record = GameRecord.objects.filter(sha256=digest).first()
-                if record is None:
-                    raise
-            else:
-                to_verify.append(record.pk)
-        elif _is_due(record):
-            to_verify.append(record.pk)  # stored before but never verified: its task was lost, send it again
+        record, created = _own_record(uploader, upload, match)
+        if created or _is_due(record):
+            to_verify.append(record.pk)  # new, or stored before but never verified: its task was lost, send it again
         batch.records.add(record)
     _queue_verification(to_verify)
     return batch
+
+
+def _own_record(uploader, upload: UploadedFile, match: Match | None) -> tuple[GameRecord, bool]:
+    """The uploader's record of these bytes: the one they uploaded before, or a new one. Dedupe is per uploader
+    (it must never hand anyone another person's record, its uploader or its match); the bytes are stored once,
+    a second uploader's record points at the file already stored."""
+    digest = hashlib.sha256(upload.data).hexdigest()
+    mine = GameRecord.objects.filter(sha256=digest, uploader=uploader)
+    record = mine.first()
+    if record is not None:
+        return record, False
+    stored = GameRecord.objects.filter(sha256=digest).values_list("file", flat=True).first()
+    # A concurrent upload of the same bytes by the same person trips the unique (uploader, sha256): the
+    # savepoint lets us pick its row.
+    try:
+        with transaction.atomic():
+            record = GameRecord(
+                name=upload.name[:255],
+                sha256=digest,
+                size=len(upload.data),
+                format=record_format(upload.data, name=upload.name),
+                uploader=uploader,
+                match=match,
+            )
+            if stored:
+                record.file.name = stored
+            else:
+                record.file.save(f"{digest[:16]}_{_safe_name(upload.name)}", ContentFile(upload.data), save=False)
+            record.save()
+    except IntegrityError:
+        record = mine.first()
+        if record is None:
+            raise
+        return record, False
+    return record, True
 
 
 def _safe_name(name: str) -> str:

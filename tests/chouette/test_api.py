@@ -15,18 +15,23 @@ def ledger(session, number):
     return {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session, game_number=number)}
 
 
-def test_member_creates_a_session_by_dice_and_only_tied_players_roll_again(api_as, club):
+def test_member_opens_a_table_the_others_sit_down_themselves_and_only_tied_players_roll_again(api_as, club):
     creator = MembershipFactory(club=club).player
     others = [MembershipFactory(club=club, player__name=n).player for n in ("B", "C", "D")]
     ids = [creator.pk] + [p.pk for p in others]
     client = api_as(creator.user)
     response = client.post(
         "/api/v1/chouette/sessions/",
-        {"club": club.slug, "players": ids, "stake_cents": 200, "rules": {"cubes": "multi"}},
+        {"club": club.slug, "players": [creator.pk], "stake_cents": 200, "rules": {"cubes": "multi"}},
         format="json",
     )
     assert response.status_code == 201, response.json()
     session_id = response.json()["id"]
+    for other in others:
+        seated = api_as(other.user).post(
+            f"/api/v1/chouette/sessions/{session_id}/seats/", {"player": other.pk}, format="json"
+        )
+        assert seated.status_code == 200, seated.json()
     first = client.post(
         f"/api/v1/chouette/sessions/{session_id}/order/",
         {"rolls": {str(ids[0]): 6, str(ids[1]): 4, str(ids[2]): 4, str(ids[3]): 2}},
@@ -231,7 +236,7 @@ def test_a_correction_that_makes_a_later_game_impossible_is_refused_naming_that_
 
 def test_stakes_and_rolls_keyed_by_something_other_than_a_player_id_are_refused_naming_the_field(api_as, club):
     players = [MembershipFactory(club=club, player__name=n).player for n in ("A", "B", "C")]
-    client = api_as(players[0].user)
+    client = api_as(MembershipFactory(club=club, role="director").player.user)
     ids = [p.pk for p in players]
     body = {"club": club.slug, "players": ids, "stakes": {"anna": 300}}
     response = client.post("/api/v1/chouette/sessions/", body, format="json")

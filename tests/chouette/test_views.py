@@ -80,14 +80,17 @@ def test_rolls_then_play_then_settle_through_the_pages(club):
     response = client.post(
         f"/chouette/{club.slug}/new/",
         {
-            "players": [p.pk for p in players], "stake_cents": 100, "order_by": "roll", "cubes": "multi",
+            "players": [players[0].pk], "stake_cents": 100, "order_by": "roll", "cubes": "multi",
             "box_keeps": "beats_captain", "acting_captain": "highest_taker", "box_min_takes": "none",
             "partner_from": 6, "max_players": 10, "partner_split": "odd_to_box", "newcomer": "bottom",
-            "jacoby": "on", "beaver": "on", "automatic_doubles": 0, f"stake_{players[1].pk}": 50,
+            "jacoby": "on", "beaver": "on", "automatic_doubles": 0,
         },
     )  # fmt: skip
     assert response.status_code == 302
     url = response["Location"]
+    for player, stake in ((players[1], 50), (players[2], 100)):  # each sits down themselves, at their stake
+        joined = signed_in(player.user).post(url + "seats/", {"player": player.pk, "stake_cents": stake}, follow=True)
+        assert "sits down" in joined.content.decode()
     rolls = {f"roll_{players[0].pk}": 3, f"roll_{players[1].pk}": 3, f"roll_{players[2].pk}": 6}
     response = client.post(url + "order/", rolls, follow=True)
     assert b"Rolls noted." in response.content and b"roll_%d" % players[2].pk not in response.content
@@ -110,7 +113,7 @@ def test_outsider_cannot_post_and_anonymous_can_read(club, outsider_user):
 def test_player_and_club_pages_show_the_panels(club):
     session, p, _ = table(club)
     signed_in(p["A"].user).post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
-    player_page = Client().get(f"/players/{p['A'].pk}/").content.decode()
+    player_page = signed_in(p["A"].user).get(f"/players/{p['A'].pk}/").content.decode()
     assert "Chouette" in player_page and "-15.00" in player_page
     club_page = Client().get(f"/clubs/{club.slug}/").content.decode()
     assert str(session) in club_page

@@ -106,3 +106,16 @@ def page_patterns(resolver=None, prefix=""):
             url = "/" + pattern.lstrip("^").rstrip("$")
             if url != "/accounts/logout/":  # it would sign the sweeping user out half-way
                 yield url
+
+
+def fill_with(pattern: str, values) -> str:
+    """The pattern with each placeholder replaced by values(name, index), a function of its name and place (for
+    sweeps that pick a real object per placeholder, like the permission matrix)."""
+    index = [0]
+
+    def replace(match: re.Match) -> str:
+        name = match.group(1) or match.group(2)
+        index[0] += 1
+        return str(values(name, index[0] - 1))
+
+    return re.sub(r"\{([^}]+)\}|<(?:[a-z]+:)?([^>]+)>", replace, pattern)

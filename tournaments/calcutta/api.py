@@ -5,7 +5,7 @@ or a selector."""
 from decimal import Decimal
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -203,6 +203,39 @@ class CalcuttaBuyBackInputSerializer(serializers.Serializer):
 class CalcuttaPaidInputSerializer(serializers.Serializer):
     bidder = serializers.IntegerField(min_value=1, max_value=2**31 - 1)
     paid = serializers.BooleanField()
+
+
+class CalcuttaOfferShareSerializer(serializers.Serializer):
+    bidder = serializers.IntegerField()
+    name = serializers.CharField()
+    share = serializers.CharField()
+    accepted = serializers.BooleanField()
+
+
+class CalcuttaSyndicateOfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    lot = serializers.IntegerField(source="lot.number")
+    holder = serializers.IntegerField(source="holder_id")
+    status = serializers.ChoiceField(choices=["pending", "formed", "declined"], help_text="pending / formed / declined")
+    shares = serializers.SerializerMethodField()
+    waiting_for = serializers.SerializerMethodField(help_text="Ids of the bidders whose answer is still missing.")
+    created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(CalcuttaOfferShareSerializer(many=True))
+    def get_shares(self, offer) -> list[dict]:
+        names = self.context.get("names") or dict(offer.calcutta.bidders.values_list("pk", "name"))
+        return [
+            {"bidder": int(pk), "name": names.get(int(pk), ""), "share": share, "accepted": int(pk) in offer.consents}
+            for pk, share in offer.shares.items()
+        ]
+
+    def get_waiting_for(self, offer) -> list[int]:
+        return sorted(offer.waiting_for())
+
+
+class CalcuttaAnswerInputSerializer(serializers.Serializer):
+    accept = serializers.BooleanField()
 
 
 class CalcuttaHoldingSerializer(serializers.Serializer):
@@ -442,22 +475,44 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(
         request=CalcuttaSyndicateInputSerializer,
-        responses=CalcuttaHoldingSerializer(many=True),
-        description="Split a lot among a syndicate; answers the lot's holdings after the change.",
+        responses={201: CalcuttaSyndicateOfferSerializer},
+        description="Offer a syndicate for a lot. It forms (status formed) once every bidder named has accepted; "
+        "the proposer's word counts for the bidders they answer for (themselves; a director for guests without a "
+        "login).",
     )
-    @action(detail=True, methods=["post"], pagination_class=None)
+    @action(detail=True, methods=["post"])
     def syndicate(self, request, pk=None):
         calcutta = self.get_object()
         values = self._input(CalcuttaSyndicateInputSerializer).validated_data
         shares = {self._bidder(calcutta, s["bidder"]): s["share"] for s in values["shares"]}
-        services.form_syndicate(
+        offer = services.offer_syndicate(
             actor=request.user,
             calcutta=calcutta,
             lot_number=values["lot"],
             holder=self._bidder(calcutta, values["holder"]),
             shares=shares,
         )
-        return self._lot_holdings(calcutta, values["lot"])
+        return Response(CalcuttaSyndicateOfferSerializer(offer).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=CalcuttaSyndicateOfferSerializer(many=True))
+    # The offers of one Calcutta: a handful per lot at most, a small array rather than a page.
+    @action(detail=True, methods=["get"], url_path="syndicate-offers", pagination_class=None)
+    def syndicate_offers(self, request, pk=None):
+        """The syndicate offers the caller is a party to (all of them for a director)."""
+        calcutta = self.get_object()
+        offers = selectors.syndicate_offers(calcutta=calcutta, user=request.user)
+        names = dict(calcutta.bidders.values_list("pk", "name"))
+        return Response(CalcuttaSyndicateOfferSerializer(offers, many=True, context={"names": names}).data)
+
+    @extend_schema(request=CalcuttaAnswerInputSerializer, responses=CalcuttaSyndicateOfferSerializer)
+    @action(detail=True, methods=["post"], url_path=r"syndicate-offers/(?P<offer_id>[0-9]{1,9})/answer")
+    def answer_offer(self, request, pk=None, offer_id=None):
+        """Accept or decline a syndicate offer (for yourself; a director for guests without a login)."""
+        calcutta = self.get_object()
+        offer = get_object_or_404(calcutta.syndicate_offers.all(), pk=offer_id)
+        values = self._input(CalcuttaAnswerInputSerializer).validated_data
+        offer = services.answer_syndicate(actor=request.user, offer=offer, accept=values["accept"])
+        return Response(CalcuttaSyndicateOfferSerializer(offer).data)
 
     @extend_schema(
         request=CalcuttaBuyBackInputSerializer,

@@ -83,13 +83,15 @@ def _run_auction(context, event, flight) -> Calcutta:
     guests = [b for b in bidders if b.name in GUESTS]
     shared = calcutta.lots.filter(is_field=False, phase="sold").exclude(buyer__in=guests).order_by("number").first()
     if shared is not None:  # a player's lot shared half and half with the guests' syndicate
-        services.form_syndicate(
+        offer = services.offer_syndicate(
             actor=director,
             calcutta=calcutta,
             lot_number=shared.number,
             holder=shared.buyer,
             shares={shared.buyer: "1/2", guests[1]: "1/2"},
         )
+        if offer.waiting_for():  # the director spoke for the guests; the player with a login accepts themselves
+            services.answer_syndicate(actor=shared.buyer.user, offer=offer, accept=True)
     for bidder in bidders:
         own_lot = calcutta.lots.filter(is_field=False, phase="sold", entries__player=bidder.player_id).first()
         if bidder.player_id and own_lot is not None and own_lot.buyer_id != bidder.pk:

@@ -274,6 +274,60 @@ class OwnershipChange(models.Model):
         ]
 
 
+class OfferStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for answers")
+    FORMED = "formed", _("Formed")
+    DECLINED = "declined", _("Declined")
+
+
+class SyndicateOffer(models.Model):
+    """A syndicate proposed for a lot: it takes effect (as an OwnershipChange) only when every party consents.
+
+    Why: a share of a lot is money owed. Nobody may put a bidder into a syndicate (or split a holder's lot)
+    without their word: each party with a login accepts for themselves; the director speaks for the bidders
+    they registered without one (guests in the room). One refusal declines the offer."""
+
+    Status = OfferStatus
+
+    calcutta = models.ForeignKey(Calcutta, on_delete=models.CASCADE, related_name="syndicate_offers")
+    lot = models.ForeignKey(Lot, on_delete=models.CASCADE, related_name="+")
+    holder = models.ForeignKey(Bidder, on_delete=models.PROTECT, related_name="+")
+    shares = models.JSONField(default=dict, help_text=_("Bidder id → share of the holding."))
+    consents = models.JSONField(default=list, blank=True, help_text=_("Ids of the parties who accepted."))
+    status = models.CharField(max_length=12, choices=OfferStatus.choices, default=OfferStatus.PENDING)
+    declined_by = models.ForeignKey(Bidder, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    change = models.OneToOneField(
+        OwnershipChange, null=True, blank=True, on_delete=models.CASCADE, related_name="offer"
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["calcutta", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=OfferStatus.values), name="calcutta_syndicate_offer_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending", decided_at__isnull=True)
+                | (~Q(status="pending") & Q(decided_at__isnull=False)),
+                name="calcutta_syndicate_offer_decided_when_not_pending",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="formed") | Q(change__isnull=False),
+                name="calcutta_syndicate_offer_formed_has_change",
+            ),
+        ]
+
+    def parties(self) -> set[int]:
+        """The holder and every member: each must consent."""
+        return {self.holder_id, *(int(k) for k in self.shares)}
+
+    def waiting_for(self) -> set[int]:
+        return self.parties() - set(self.consents)
+
+
 class Holding(models.Model):
     """Who owns which exact fraction of a sold lot, and what they pay for it (rebuilt after every change)."""
 

@@ -19,6 +19,7 @@ from tournaments.calcutta.models import (
     Lot,
     LotPhase,
     Payout,
+    SyndicateOffer,
 )
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
@@ -256,3 +257,17 @@ def player_holdings(*, user, player) -> list[dict]:
     )
     lines = {line.bidder_id: line for line in OwnerLine.objects.filter(bidder__in=bidders, settlement__is_current=True)}
     return [{"bidder": b, "paid_in": b.amount_due or 0, "line": lines.get(b.pk)} for b in bidders if b.amount_due]
+
+
+def syndicate_offers(*, calcutta: Calcutta, user, bidder: Bidder | None = None) -> list[SyndicateOffer]:
+    """The syndicate offers the user may see, newest first: all of them for a director, else those naming the
+    user's own bidder (as holder or member). With `bidder`, only those naming that bidder."""
+    offers = list(calcutta.syndicate_offers.select_related("lot", "holder", "calcutta"))
+    if bidder is not None:
+        offers = [o for o in offers if bidder.pk in o.parties()]
+    if not offers or calcutta.user_is_director(user):
+        return offers
+    if not getattr(user, "is_authenticated", False):
+        return []
+    mine = set(calcutta.bidders.filter(user=user).values_list("pk", flat=True))
+    return [o for o in offers if o.parties() & mine]

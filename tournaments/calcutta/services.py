@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs import access
 from core import numbers
 from core.api import Conflict
 from tournaments.calcutta import core
@@ -38,6 +39,7 @@ from tournaments.calcutta.models import (
     OwnershipChange,
     Payout,
     Settlement,
+    SyndicateOffer,
 )
 
 logger = logging.getLogger(__name__)
@@ -545,35 +547,38 @@ def _write_holdings(state: State, ownership: core.Ownership) -> None:
     Holding.objects.bulk_create(rows)
 
 
-def _change_ownership(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, kind: str, **values) -> None:
+def _locked_for_change(actor, calcutta: Calcutta, lot_number: int, bidder: Bidder) -> tuple[State, Lot]:
     calcutta = _lock(calcutta)
     _require_status(calcutta, CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED, doing=_("change who owns a lot"))
     if bidder.calcutta_id != calcutta.pk:
         raise ValidationError({"bidder": [_("This bidder is not registered at this Calcutta.")]})
-    if not (calcutta.user_is_director(actor) or (actor.is_authenticated and bidder.user_id == actor.pk)):
-        raise PermissionDenied(_("Only the owner concerned or a director can do this."))
     state = load(calcutta)
     lot = state.lots.get(core.FIELD if lot_number == 0 else lot_number)
     if lot is None:
         raise ValidationError({"lot": [_("There is no lot %(n)s in this Calcutta.") % {"n": lot_number}]})
-    change = OwnershipChange(
-        calcutta=calcutta,
-        number=OwnershipChange.objects.filter(calcutta=calcutta).count() + 1,
-        kind=kind,
-        lot=lot,
-        bidder=bidder,
-        at=timezone.now(),
-        actor=actor,
-        **values,
-    )
+    return state, lot
+
+
+def _record_change(state: State, change: OwnershipChange, *, save: bool = True) -> OwnershipChange:
+    """Replay the change onto the current ownership (refused as the core says), then store it, rewrite the
+    holdings and settle again. With save=False only the check runs (an offer is tried before it is sent)."""
     entry_of_player = {entry.player_id: entry.pk for entry in state.entries}
     try:
         ownership = _apply_change(_ownership(state), change, state, entry_of_player)
     except core.CalcuttaError as exc:
         raise refusal(exc) from None
-    change.save()
-    _write_holdings(state, ownership)
-    settle_calcutta(calcutta=calcutta)
+    if save:
+        change.number = OwnershipChange.objects.filter(calcutta=state.calcutta).count() + 1
+        change.save()
+        _write_holdings(state, ownership)
+        settle_calcutta(calcutta=state.calcutta)
+    return change
+
+
+def _change(state: State, lot: Lot, bidder: Bidder, kind: str, actor, **values) -> OwnershipChange:
+    return OwnershipChange(
+        calcutta=state.calcutta, number=0, kind=kind, lot=lot, bidder=bidder, at=timezone.now(), actor=actor, **values
+    )
 
 
 def _check_share(share, *, field: str) -> None:
@@ -583,36 +588,85 @@ def _check_share(share, *, field: str) -> None:
         raise ValidationError({field: [_("Write a share as 1/4, 0.25 or 25%.")]}) from None
 
 
+def _speaks_for(actor, bidders) -> set[int]:
+    return {b.pk for b in bidders if access.can(actor, "calcutta.consent_for", b)}
+
+
 @transaction.atomic
-def form_syndicate(*, actor, calcutta: Calcutta, lot_number: int, holder: Bidder, shares: Mapping[Bidder, str]) -> None:
-    """`holder` splits their holding of a lot among a syndicate (shares of that holding, totalling 100%)."""
+def offer_syndicate(
+    *, actor, calcutta: Calcutta, lot_number: int, holder: Bidder, shares: Mapping[Bidder, str]
+) -> SyndicateOffer:
+    """`holder` offers to split their holding of a lot among a syndicate (shares of that holding, totalling
+    100%). The syndicate forms once every party has accepted (answer_syndicate); the proposer's word counts for
+    the parties they may answer for, so a director sharing a lot among guests without logins forms it at once.
+    The offer is tried on the current ownership first: one that could not take effect is refused now."""
     for member in shares:
         if member.calcutta_id != calcutta.pk:
             raise ValidationError({"shares": [_("Every member of the syndicate must be a bidder at this Calcutta.")]})
     for share in shares.values():
         _check_share(share, field="shares")
-    _change_ownership(
-        actor=actor,
-        calcutta=calcutta,
-        lot_number=lot_number,
-        bidder=holder,
-        kind=OwnershipChange.Kind.SYNDICATE,
-        shares={str(member.pk): str(share) for member, share in shares.items()},
+    access.require(actor, "calcutta.offer_syndicate", holder)
+    state, lot = _locked_for_change(actor, calcutta, lot_number, holder)
+    values = {str(member.pk): str(share) for member, share in shares.items()}
+    _record_change(state, _change(state, lot, holder, OwnershipChange.Kind.SYNDICATE, actor, shares=values), save=False)
+    parties = [holder, *shares]
+    offer = SyndicateOffer.objects.create(
+        calcutta=state.calcutta,
+        lot=lot,
+        holder=holder,
+        shares=values,
+        consents=sorted(_speaks_for(actor, parties)),
+        created_by=actor,
     )
+    if not offer.waiting_for():
+        _form(offer, state, actor)
+    return offer
+
+
+def _form(offer: SyndicateOffer, state: State, actor) -> None:
+    change = _change(state, offer.lot, offer.holder, OwnershipChange.Kind.SYNDICATE, actor, shares=offer.shares)
+    offer.change = _record_change(state, change)
+    offer.status, offer.decided_at = SyndicateOffer.Status.FORMED, timezone.now()
+    offer.save(update_fields=["change", "status", "decided_at", "consents"])
+
+
+@transaction.atomic
+def answer_syndicate(*, actor, offer: SyndicateOffer, accept: bool) -> SyndicateOffer:
+    """A party accepts or declines a syndicate offer (for themselves; a director for guests without a login).
+    The last acceptance forms the syndicate; one refusal declines the offer."""
+    calcutta = _lock(offer.calcutta)
+    offer = SyndicateOffer.objects.select_for_update().select_related("lot", "holder").get(pk=offer.pk)
+    if offer.status != SyndicateOffer.Status.PENDING:
+        raise Conflict(_("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()})
+    waiting = list(calcutta.bidders.filter(pk__in=offer.waiting_for()))
+    mine = _speaks_for(actor, waiting)
+    if not mine:
+        raise PermissionDenied(
+            _("Only the bidders this offer still waits for answer it (a director for guests without a login).")
+        )
+    if not accept:
+        offer.status, offer.decided_at = SyndicateOffer.Status.DECLINED, timezone.now()
+        offer.declined_by_id = min(mine)
+        offer.save(update_fields=["status", "decided_at", "declined_by"])
+        return offer
+    offer.consents = sorted(set(offer.consents) | mine)
+    if offer.waiting_for():
+        offer.save(update_fields=["consents"])
+        return offer
+    state, _lot = _locked_for_change(actor, calcutta, offer.lot.number, offer.holder)
+    _form(offer, state, actor)
+    return offer
 
 
 @transaction.atomic
 def buy_back(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, share: str) -> None:
-    """A player buys back `share` of their own lot from its owners, at the same fraction of the price."""
+    """A player buys back `share` of their own lot from its owners, at the same fraction of the price (a right
+    the Calcutta's settings give, within their limit and deadline: the owners' consent is not asked)."""
     _check_share(share, field="share")
-    _change_ownership(
-        actor=actor,
-        calcutta=calcutta,
-        lot_number=lot_number,
-        bidder=bidder,
-        kind=OwnershipChange.Kind.BUY_BACK,
-        share=str(share),
-    )
+    if not (calcutta.user_is_director(actor) or (actor.is_authenticated and bidder.user_id == actor.pk)):
+        raise PermissionDenied(_("Only the owner concerned or a director can do this."))
+    state, lot = _locked_for_change(actor, calcutta, lot_number, bidder)
+    _record_change(state, _change(state, lot, bidder, OwnershipChange.Kind.BUY_BACK, actor, share=str(share)))
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ urlpatterns = [
     path("calcuttas/<int:pk>/owners/<int:bidder>/paid/", views.set_paid, name="paid"),
     path("calcuttas/<int:pk>/owners/<int:bidder>/syndicate/", views.syndicate, name="syndicate"),
     path("calcuttas/<int:pk>/owners/<int:bidder>/buy-back/", views.buy_back, name="buy-back"),
+    path("calcuttas/<int:pk>/syndicate-offers/<int:offer>/answer/", views.answer_offer, name="answer-offer"),
     path("calcuttas/<int:pk>/settlement/", views.settlement, name="settlement"),
     path("calcuttas/<int:pk>/settle/", views.settle, name="settle"),
 ]

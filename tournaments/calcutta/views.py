@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubs import access as club_access
 from core.web import attempt
 from tournaments.calcutta import core, forms, selectors, services
 from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
@@ -295,8 +296,33 @@ def owner(request, pk, bidder):
         "can_change": (is_director or is_self) and calcutta.status in (CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED),
         "syndicate_form": forms.SyndicateForm(),
         "buy_back_form": forms.OwnershipForm(),
+        "offers": _offers(request, calcutta, the_bidder),
     }
     return render(request, "calcutta/owner.html", context)
+
+
+def _offers(request, calcutta: Calcutta, bidder: Bidder) -> list[dict]:
+    """The syndicate offers naming this bidder that the visitor may see, each with its parties' answers and
+    whether the visitor can answer it now."""
+    offers = selectors.syndicate_offers(calcutta=calcutta, user=request.user, bidder=bidder)
+    if not offers:
+        return []
+    bidders = {b.pk: b for b in calcutta.bidders.all()}
+    rows = []
+    for offer in offers:
+        waiting = [bidders[pk] for pk in offer.waiting_for() if pk in bidders]
+        rows.append(
+            {
+                "offer": offer,
+                "members": [
+                    (bidders.get(int(pk)), share, int(pk) in offer.consents) for pk, share in offer.shares.items()
+                ],
+                "waiting": waiting,
+                "can_answer": offer.status == "pending"
+                and any(club_access.can(request.user, "calcutta.consent_for", b) for b in waiting),
+            }
+        )
+    return rows
 
 
 @require_POST
@@ -332,12 +358,35 @@ def syndicate(request, pk, bidder):
     shares = {by_name[name.casefold()]: share for name, share in form.cleaned_data["shares"]}
     attempt(
         request,
-        lambda: services.form_syndicate(
+        lambda: services.offer_syndicate(
             actor=request.user, calcutta=calcutta, lot_number=form.cleaned_data["lot"], holder=holder, shares=shares
         ),
-        _("Syndicate formed."),
+        _offer_said,
     )
     return redirect(holder)
+
+
+def _offer_said(offer) -> str:
+    if offer.status == "formed":
+        return _("Syndicate formed.")
+    if offer.status == "declined":
+        return _("Offer declined.")
+    names = ", ".join(sorted(b.name for b in offer.calcutta.bidders.filter(pk__in=offer.waiting_for())))
+    return _("Offer noted; the syndicate forms when %(names)s accept.") % {"names": names}
+
+
+@require_POST
+@login_required
+def answer_offer(request, pk, offer):
+    """Accept or decline a syndicate offer (for yourself; a director for guests without a login)."""
+    calcutta = _calcutta(request, pk)
+    found = calcutta.syndicate_offers.filter(pk=offer).select_related("holder").first()
+    if found is None:
+        raise Http404(_("No such syndicate offer."))
+    accept = request.POST.get("accept") == "1"
+    attempt(request, lambda: services.answer_syndicate(actor=request.user, offer=found, accept=accept), _offer_said)
+    back = _bidder(calcutta, request.POST.get("bidder")) if request.POST.get("bidder") else found.holder
+    return redirect(back)
 
 
 @require_POST

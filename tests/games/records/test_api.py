@@ -110,3 +110,35 @@ def test_an_outsider_cannot_attach_a_record_to_a_match(api_as, valid_bytes):
     )
     assert response.status_code == 403
     assert GameRecord.objects.count() == 0
+
+
+def test_uploading_someone_elses_bytes_never_opens_their_record(
+    api_as, client, valid_bytes, django_capture_on_commit_callbacks
+):
+    """Hole 5: the same bytes as another user's private record made that record readable (404 -> 200), with its
+    uploader and its private match id. The second uploader gets a record of their own."""
+    match = MatchFactory()
+    owner = match.player_a.user
+    with django_capture_on_commit_callbacks(execute=True):
+        api_as(owner).post("/api/v1/game-records/", {"text": valid_bytes.decode(), "match": match.pk}, format="json")
+    private = GameRecord.objects.get()
+    prober = UserFactory()
+    api = api_as(prober)
+    assert api.get(f"/api/v1/game-records/{private.pk}/").status_code == 404
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post("/api/v1/game-records/", {"text": valid_bytes.decode()}, format="json")
+    assert response.status_code == 201
+    batch = response.json()
+    assert [r["id"] for r in batch["records"]] != [private.pk]
+    assert api.get(f"/api/v1/game-records/{private.pk}/").status_code == 404
+    own = api.get(f"/api/v1/game-records/{batch['records'][0]['id']}/").json()
+    assert own["uploader"] == prober.get_username() and own["match"] is None and own["status"] == "valid"
+    listed = api.get("/api/v1/game-records/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [row["id"] for row in rows] == [own["id"]]
+    client.force_login(prober)
+    page = client.post("/records/upload/", {"text": valid_bytes.decode()}, follow=True)
+    assert page.status_code == 200
+    assert client.get(f"/records/{private.pk}/").status_code == 404
+    assert owner.get_username() not in client.get("/records/").content.decode()
+    assert set(GameRecord.objects.exclude(uploader=prober).values_list("uploader", flat=True)) == {owner.pk}

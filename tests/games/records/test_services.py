@@ -51,13 +51,19 @@ def test_garbage_is_unreadable_with_a_format_error(django_capture_on_commit_call
     assert [e["code"] for e in record.verdict["errors"]] == ["format"]
 
 
-def test_same_file_is_stored_once(django_capture_on_commit_callbacks, valid_bytes):
+def test_same_file_is_stored_once_and_each_uploader_gets_their_own_record(
+    django_capture_on_commit_callbacks, valid_bytes
+):
     first, second = UserFactory(), UserFactory()
     with django_capture_on_commit_callbacks(execute=True):
         one = services.upload_records(uploader=first, files=[UploadedFile("a.mat", valid_bytes)])
+        again = services.upload_records(uploader=first, files=[UploadedFile("a again.mat", valid_bytes)])
         two = services.upload_records(uploader=second, files=[UploadedFile("copy.mat", valid_bytes)])
-    assert GameRecord.objects.count() == 1
-    assert one.records.get() == two.records.get()
+    assert one.records.get() == again.records.get()  # the same person: the record they already have
+    mine, theirs = one.records.get(), two.records.get()
+    assert mine != theirs and (mine.uploader, theirs.uploader) == (first, second)
+    assert mine.file.name == theirs.file.name  # the bytes are on disk once
+    assert theirs.status == "valid" and theirs.name == "copy.mat"
 
 
 def test_zip_of_records_becomes_one_batch(django_capture_on_commit_callbacks, valid_bytes, flawed_bytes):

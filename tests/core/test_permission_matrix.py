@@ -1,0 +1,589 @@
+"""The permission matrix: every API operation (from the OpenAPI schema) and every page (from the URL resolver),
+as each role — anonymous, outsider, member, involved player, director, club admin, site staff.
+
+- Every operation and page has an entry in the declared policy below (who may); a new endpoint without one, or
+  an entry for an endpoint that is gone, fails the test, so nothing is routed without a decision.
+- Each write by a role without the right is refused and writes nothing to the database: 401/403/404 where the
+  entry gives a body the right roles would succeed with (the refusal is about the role, not the input); for
+  the rest never 2xx and never 5xx.
+- Each read, by every role: the money of a chouette table (its unique stake and totals) appears only to the
+  table's players and the club's directors, and a private club's member only to site staff.
+
+The objects in the URLs are real: the demo club's event, match, session, Calcutta, … so a refusal is never the
+404 of a missing object, except where noted.
+"""
+
+import io
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chouette import services as chouette_services
+from clubs.models import Club, Membership, Player, Role
+from games.models import GameRecord, Match
+from ratings.models import Ladder
+from tests.clients import api, web
+from tests.core.api_sweep import api_operations, fill_with, page_patterns
+from tournaments.calcutta.models import Calcutta
+from tournaments.models import Entry, Event, Slot
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "matrix-password"
+ROLES = ("anonymous", "outsider", "member", "involved", "director", "admin", "staff")
+
+ANYONE = frozenset(ROLES)
+SIGNED_IN = ANYONE - {"anonymous"}
+MEMBERS = frozenset({"member", "involved", "director", "admin", "staff"})
+PLAYERS = frozenset({"involved", "director", "admin", "staff"})  # the involved player and the club's directors
+DIRECTORS = frozenset({"director", "admin", "staff"})
+ADMINS = frozenset({"admin", "staff"})
+STAFF = frozenset({"staff"})
+NOBODY = frozenset()  # pages that only show or do something for the user themselves (their own data)
+
+STAKE = 987_654  # the secret table's stake: its money is 9876.54 a point
+MONEY_SEEN_BY = PLAYERS
+PRIVATE_NAME = "Zyxwv Secretmember"
+PRIVATE_SEEN_BY = STAFF
+
+
+@dataclass(frozen=True)
+class May:
+    """Who may: `write` for POST/PUT/PATCH/DELETE, `read` for GET. `body` is a request the allowed roles would
+    succeed with (its keys are filled from the world: see _body); with it, a refusal must be 401/403/404."""
+
+    read: frozenset = ANYONE
+    write: frozenset = NOBODY
+    body: dict | None = None
+
+
+# --- the declared policy: API operations -------------------------------------------------------------------
+
+API = {
+    "POST /api/v1/auth/token/": May(write=ANYONE),
+    "GET /api/v1/calcuttas/": May(),
+    "POST /api/v1/calcuttas/": May(write=DIRECTORS),
+    "GET /api/v1/calcuttas/{id}/": May(),
+    "POST /api/v1/calcuttas/{id}/auctioneer/": May(write=DIRECTORS, body={"action": "open"}),
+    "GET /api/v1/calcuttas/{id}/bidders/": May(),
+    "POST /api/v1/calcuttas/{id}/bidders/": May(write=SIGNED_IN),  # a signed-in user registers themselves
+    "GET /api/v1/calcuttas/{id}/bids/": May(),
+    "POST /api/v1/calcuttas/{id}/bids/": May(  # for a guest: the auctioneer; a bidder bids only as themselves
+        write=DIRECTORS, body={"lot": 1, "bidder": "$guest_bidder", "amount": "50.00"}
+    ),
+    "GET /api/v1/calcuttas/{id}/board/": May(),
+    "POST /api/v1/calcuttas/{id}/buy-back/": May(
+        write=DIRECTORS, body={"lot": 1, "bidder": "$guest_bidder", "share": "1/4"}
+    ),
+    "GET /api/v1/calcuttas/{id}/holdings/": May(),
+    "GET /api/v1/calcuttas/{id}/lots/": May(),
+    "PUT /api/v1/calcuttas/{id}/lots/": May(write=DIRECTORS, body={"lots": []}),
+    "POST /api/v1/calcuttas/{id}/lots/propose/": May(write=DIRECTORS, body={"style": "pair_lesser", "singles": 2}),
+    "POST /api/v1/calcuttas/{id}/order/": May(write=DIRECTORS, body={"reseed": True}),
+    "GET /api/v1/calcuttas/{id}/owners/{bidder_id}/": May(),
+    "POST /api/v1/calcuttas/{id}/paid/": May(write=DIRECTORS, body={"bidder": "$bidder", "paid": True}),
+    "PATCH /api/v1/calcuttas/{id}/settings/": May(write=DIRECTORS, body={"self_bidding": True}),
+    "POST /api/v1/calcuttas/{id}/settle/": May(write=DIRECTORS, body={}),
+    "GET /api/v1/calcuttas/{id}/settlement/": May(),
+    "POST /api/v1/calcuttas/{id}/syndicate/": May(
+        write=DIRECTORS,
+        body={"lot": 1, "holder": "$guest_bidder", "shares": [{"bidder": "$guest_bidder", "share": "1"}]},
+    ),
+    "GET /api/v1/calcuttas/{id}/syndicate-offers/": May(),
+    "POST /api/v1/calcuttas/{id}/syndicate-offers/{offer_id}/answer/": May(write=NOBODY),  # no offer waits
+    "GET /api/v1/chouette/clubs/{slug}/balances/": May(),  # rows filtered: see the money check
+    "GET /api/v1/chouette/sessions/": May(),
+    "POST /api/v1/chouette/sessions/": May(
+        write=DIRECTORS, body={"club": "$club", "players": "$three_members", "stake_cents": 100}
+    ),
+    "GET /api/v1/chouette/sessions/{id}/": May(),
+    "GET /api/v1/chouette/sessions/{id}/games/": May(),
+    "POST /api/v1/chouette/sessions/{id}/games/": May(write=PLAYERS, body={"winner": "team"}),
+    "POST /api/v1/chouette/sessions/{id}/games/{number}/correct/": May(
+        write=PLAYERS, body={"winner": "box", "reason": "misread"}
+    ),
+    "POST /api/v1/chouette/sessions/{id}/games/undo/": May(write=PLAYERS, body={}),
+    "GET /api/v1/chouette/sessions/{id}/history/": May(),
+    "GET /api/v1/chouette/sessions/{id}/live/": May(),
+    "POST /api/v1/chouette/sessions/{id}/order/": May(  # the order is set already: 409 for them
+        write=PLAYERS, body={"order": "$three_members"}
+    ),
+    "POST /api/v1/chouette/sessions/{id}/seats/": May(
+        write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}
+    ),
+    "GET /api/v1/chouette/sessions/{id}/settlement/": May(read=MONEY_SEEN_BY),
+    "POST /api/v1/chouette/sessions/{id}/settlement/": May(write=PLAYERS, body={}),
+    "GET /api/v1/clubs/": May(),
+    "POST /api/v1/clubs/": May(write=SIGNED_IN),
+    "GET /api/v1/clubs/{slug}/": May(),
+    "PUT /api/v1/clubs/{slug}/": May(write=ADMINS, body={"name": "Renamed", "slug": "$club"}),
+    "PATCH /api/v1/clubs/{slug}/": May(write=ADMINS, body={"name": "Renamed"}),
+    "GET /api/v1/events/": May(),
+    "POST /api/v1/events/": May(write=DIRECTORS),
+    "GET /api/v1/events/{club}/{slug}/": May(),
+    "PATCH /api/v1/events/{club}/{slug}/": May(write=DIRECTORS, body={"name": "Renamed"}),
+    "GET /api/v1/events/{club}/{slug}/dashboard/": May(read=DIRECTORS),
+    "POST /api/v1/events/{club}/{slug}/flights/": May(write=DIRECTORS),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/": May(),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/": May(write=DIRECTORS),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/confirm/": May(write=DIRECTORS),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/release/": May(write=DIRECTORS),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/": May(write=SIGNED_IN),  # oneself, or a director
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/check-in/": May(write=PLAYERS),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/withdraw/": May(write=PLAYERS),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/override/": May(read=DIRECTORS),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/override/": May(write=DIRECTORS),
+    "GET /api/v1/events/{club}/{slug}/prizes/": May(),
+    "GET /api/v1/events/next-matches/": May(read=SIGNED_IN),
+    "GET /api/v1/game-records/": May(read=SIGNED_IN),
+    "POST /api/v1/game-records/": May(  # anyone signed in uploads; attached to a match: its players, directors
+        write=PLAYERS, body={"text": "1 point match\n", "match": "$match"}
+    ),
+    "GET /api/v1/game-records/{id}/": May(read=frozenset({"staff"}) | {"admin"}),  # the demo's uploader: director
+    "GET /api/v1/matches/": May(),
+    "POST /api/v1/matches/": May(  # a club-night match between two members: the club's directors only
+        write=DIRECTORS,
+        body={"player_a": "$other", "player_b": "$third", "length": 5, "context": "club_night", "club": "$club"},
+    ),
+    "GET /api/v1/matches/{id}/": May(),
+    "POST /api/v1/matches/{id}/annul/": May(write=DIRECTORS, body={"comment": "test"}),
+    "POST /api/v1/matches/{id}/confirm/": May(write=PLAYERS),
+    "GET /api/v1/matches/{id}/disputes/": May(),
+    "POST /api/v1/matches/{id}/disputes/": May(write=PLAYERS),
+    "GET /api/v1/matches/{id}/games/": May(),
+    "POST /api/v1/matches/{id}/games/": May(write=PLAYERS),
+    "POST /api/v1/matches/{id}/lateness/": May(write=DIRECTORS),
+    "POST /api/v1/matches/{id}/override/": May(
+        write=DIRECTORS, body={"method": "final_score", "score_a": 0, "score_b": 0, "comment": "matrix"}
+    ),
+    "GET /api/v1/matches/{id}/reports/": May(),
+    "POST /api/v1/matches/{id}/reports/": May(write=PLAYERS),
+    "POST /api/v1/matches/{id}/start/": May(write=PLAYERS),
+    "GET /api/v1/me/": May(read=SIGNED_IN),
+    "GET /api/v1/memberships/": May(),
+    "POST /api/v1/memberships/": May(write=DIRECTORS, body={"club": "$club", "username": "outsider"}),
+    "GET /api/v1/memberships/{id}/": May(),
+    "PATCH /api/v1/memberships/{id}/": May(write=ADMINS, body={"role": "director"}),
+    "POST /api/v1/memberships/{id}/accept/": May(write=NOBODY),  # the membership is accepted already
+    "POST /api/v1/memberships/{id}/decline/": May(write=NOBODY),
+    "POST /api/v1/memberships/{id}/leave/": May(write=frozenset({"involved", "admin", "staff"}), body={}),
+    "GET /api/v1/players/": May(),
+    "POST /api/v1/players/": May(write=DIRECTORS, body={"club": "$club", "name": "Walk In"}),
+    "GET /api/v1/players/{id}/": May(),
+    "PUT /api/v1/players/{id}/": May(write=frozenset({"involved", "staff"}), body={"name": "Renamed"}),
+    "PATCH /api/v1/players/{id}/": May(write=frozenset({"involved", "staff"}), body={"name": "Renamed"}),
+    "GET /api/v1/ratings/": May(),
+    "GET /api/v1/ratings/clubs/{slug}/events/{event}/points/": May(),
+    "PUT /api/v1/ratings/clubs/{slug}/events/{event}/points/": May(write=DIRECTORS),
+    "GET /api/v1/ratings/clubs/{slug}/ladders/": May(),
+    "POST /api/v1/ratings/clubs/{slug}/ladders/": May(write=DIRECTORS, body={"name": "Matrix ladder"}),
+    "GET /api/v1/ratings/clubs/{slug}/ladders/{ladder}/": May(),
+    "POST /api/v1/ratings/clubs/{slug}/ladders/{ladder}/challenges/": May(write=MEMBERS),
+    "POST /api/v1/ratings/clubs/{slug}/ladders/{ladder}/challenges/{id}/cancel/": May(write=PLAYERS),
+    "POST /api/v1/ratings/clubs/{slug}/ladders/{ladder}/join/": May(write=MEMBERS),
+    "GET /api/v1/ratings/clubs/{slug}/leaderboard/": May(),
+    "POST /api/v1/ratings/clubs/{slug}/recompute/": May(write=ADMINS, body={}),
+    "GET /api/v1/ratings/clubs/{slug}/seasons/": May(),
+    "POST /api/v1/ratings/clubs/{slug}/seasons/": May(write=DIRECTORS),
+    "GET /api/v1/ratings/players/{id}/": May(),
+    "GET /api/v1/ratings/players/{id}/vs/{other}/": May(),
+    "GET /api/v1/walk-in-claims/": May(read=SIGNED_IN),
+    "GET /api/v1/walk-in-claims/{id}/": May(read=SIGNED_IN),
+    "POST /api/v1/walk-in-claims/": May(write=SIGNED_IN),  # a signed-up person claims a walk-in player
+    "POST /api/v1/walk-in-claims/{id}/confirm/": May(write=DIRECTORS),
+    "POST /api/v1/walk-in-claims/{id}/refuse/": May(write=DIRECTORS),
+    "GET /api/v1/record-uploads/": May(read=SIGNED_IN),
+    "GET /api/v1/record-uploads/{id}/": May(read=frozenset({"admin", "staff"})),
+}
+
+# --- the declared policy: pages (GET shows, POST acts) --------------------------------------------------------
+
+PAGES = {
+    "/": May(),
+    "/health/": May(),
+    "/accounts/login/": May(write=ANYONE),
+    "/accounts/logout/": May(write=ANYONE),
+    "/accounts/password_change/": May(read=SIGNED_IN, write=SIGNED_IN),
+    "/accounts/password_change/done/": May(read=SIGNED_IN),
+    "/accounts/password_reset/": May(write=ANYONE),
+    "/accounts/password_reset/done/": May(),
+    "/accounts/reset/<uidb64>/<token>/": May(),
+    "/accounts/reset/done/": May(),
+    "/api/schema/": May(),
+    "/api/docs/": May(),
+    "/clubs/": May(write=SIGNED_IN),
+    "/clubs/<slug:slug>/": May(),
+    "/clubs/<slug:slug>/walk-in/": May(write=DIRECTORS),  # refused with a message on the club page
+    "/players/<int:pk>/": May(),
+    "/players/<int:pk>/claim/": May(write=SIGNED_IN),
+    "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
+    "/invitations/": May(read=SIGNED_IN),
+    "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
+    "/invitations/<int:pk>/decline/": May(write=NOBODY),
+    "/claims/<int:pk>/confirm/": May(write=DIRECTORS),
+    "/claims/<int:pk>/refuse/": May(write=DIRECTORS),
+    "/records/": May(read=SIGNED_IN),
+    "/records/upload/": May(read=SIGNED_IN, write=SIGNED_IN),
+    "/records/uploads/<int:pk>/": May(read=frozenset({"admin", "staff"})),
+    "/records/<int:pk>/": May(read=frozenset({"admin", "staff"})),
+    "/matches/": May(),
+    "/matches/new/": May(read=SIGNED_IN, write=SIGNED_IN),
+    "/matches/<int:pk>/lateness/": May(write=DIRECTORS),
+    "/matches/mine/": May(read=SIGNED_IN),
+    "/matches/to-decide/": May(read=SIGNED_IN),
+    "/matches/<int:pk>/": May(),
+    "/matches/<int:pk>/games/": May(write=PLAYERS),
+    "/matches/<int:pk>/games/undo/": May(write=PLAYERS),
+    "/matches/<int:pk>/report/": May(read=PLAYERS, write=PLAYERS),
+    "/matches/<int:pk>/reports/<int:version>/confirm/": May(write=PLAYERS),
+    "/matches/<int:pk>/reports/<int:version>/dispute/": May(write=PLAYERS),
+    "/matches/<int:pk>/annul/": May(write=DIRECTORS, body={"comment": "test"}),
+    "/events/": May(write=DIRECTORS),
+    "/events/next-match/": May(read=SIGNED_IN),
+    "/events/<slug:club>/<slug:slug>/": May(),
+    "/events/<slug:club>/<slug:slug>/dashboard/": May(read=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/registration/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/register/": May(write=SIGNED_IN),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/draw/<str:step>/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/withdraw/": May(write=PLAYERS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/check-in/": May(write=PLAYERS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/re-enter/": May(write=PLAYERS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/slots/<int:pk>/override/": May(read=DIRECTORS, write=DIRECTORS),
+    "/calcuttas/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/": May(),
+    "/calcuttas/<int:pk>/settings/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/lots/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/lots/propose/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/order/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/bidders/": May(write=SIGNED_IN),
+    "/calcuttas/<int:pk>/auctioneer/": May(read=DIRECTORS),
+    "/calcuttas/<int:pk>/auctioneer/step/": May(write=DIRECTORS, body={"action": "open"}),
+    "/calcuttas/<int:pk>/bids/": May(write=SIGNED_IN),
+    "/calcuttas/<int:pk>/board/": May(),
+    "/calcuttas/<int:pk>/owners/<int:bidder>/": May(),
+    "/calcuttas/<int:pk>/owners/<int:bidder>/paid/": May(write=DIRECTORS, body={"paid": "1"}),
+    "/calcuttas/<int:pk>/owners/<int:bidder>/syndicate/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/owners/<int:bidder>/buy-back/": May(write=DIRECTORS),
+    "/calcuttas/<int:pk>/syndicate-offers/<int:offer>/answer/": May(write=NOBODY),
+    "/calcuttas/<int:pk>/settlement/": May(),
+    "/calcuttas/<int:pk>/settle/": May(write=DIRECTORS),
+    "/ratings/": May(),
+    "/players/<int:pk>/rating/": May(),
+    "/players/<int:pk>/vs/<int:other>/": May(),
+    "/clubs/<slug:slug>/leaderboard/": May(),
+    "/clubs/<slug:slug>/seasons/add/": May(read=DIRECTORS, write=DIRECTORS),
+    "/clubs/<slug:slug>/events/<slug:event>/points/": May(write=DIRECTORS),
+    "/clubs/<slug:slug>/ladders/": May(write=DIRECTORS),
+    "/clubs/<slug:slug>/ladders/<slug:ladder>/": May(),
+    "/clubs/<slug:slug>/ladders/<slug:ladder>/join/": May(write=MEMBERS),
+    "/clubs/<slug:slug>/ladders/<slug:ladder>/challenge/": May(write=MEMBERS),
+    "/chouette/": May(),
+    "/chouette/<slug:slug>/new/": May(read=MEMBERS, write=MEMBERS),
+    "/chouette/<slug:slug>/<int:pk>/": May(),
+    "/chouette/<slug:slug>/<int:pk>/live/": May(),
+    "/chouette/<slug:slug>/<int:pk>/state.json": May(),
+    "/chouette/<slug:slug>/<int:pk>/order/": May(write=PLAYERS),
+    "/chouette/<slug:slug>/<int:pk>/games/": May(write=PLAYERS, body={"winner": "team"}),
+    "/chouette/<slug:slug>/<int:pk>/games/undo/": May(write=PLAYERS, body={}),
+    "/chouette/<slug:slug>/<int:pk>/games/<int:number>/correct/": May(
+        read=PLAYERS, write=PLAYERS, body={"winner": "box", "reason": "misread"}
+    ),
+    "/chouette/<slug:slug>/<int:pk>/seats/": May(write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}),
+    "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
+    "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
+}
+
+REFUSED = (401, 403, 404)
+WRITE_SQL = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+NOT_DATA = ("django_session", "axes_")  # sign-in bookkeeping, not the data a refusal must leave alone
+
+
+# --- the world ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """The demo, plus one user per role, a chouette table at the demo club with a unique stake (its money is
+    the secret), and a private club with a member whose name is the other secret. Built once for the module."""
+    with django_db_blocker.unblock():
+        from django.db import transaction
+
+        with transaction.atomic():
+            yield _build_world()
+            transaction.set_rollback(True)
+
+
+def _build_world() -> dict:
+    import os
+
+    os.environ["DEMO_PASSWORD"] = PASSWORD
+    call_command("load_demo", stdout=io.StringIO())
+    User = get_user_model()
+    club = Club.objects.get(slug="bc-berlin")
+
+    def user_with_player(name: str, role: str | None = None, **flags):
+        user = User.objects.create_user(username=name, password=PASSWORD, **flags)
+        player = Player.objects.create(name=name.title(), user=user)
+        if role is not None:
+            Membership.objects.create(club=club, player=player, role=role)
+        return user
+
+    users = {
+        "anonymous": None,
+        "outsider": user_with_player("outsider"),
+        "member": user_with_player("member", Role.PLAYER),
+        "involved": User.objects.get(username="anna"),
+        "director": user_with_player("tdirector", Role.DIRECTOR),
+        "admin": User.objects.get(username="director"),  # the demo's club admin
+        "staff": user_with_player("staff", is_staff=True, is_superuser=True),
+    }
+    anna, bernd, clara = (User.objects.get(username=n).player for n in ("anna", "bernd", "clara"))
+    session = chouette_services.create_session(
+        actor=users["admin"],
+        club=club,
+        players=[anna, bernd, clara],
+        stake_cents=STAKE,
+        order=[anna.pk, bernd.pk, clara.pk],
+    )
+    chouette_services.record_game(actor=users["admin"], session=session, game={"winner": "team"})
+    hidden = Club.objects.create(name="Hidden", slug="hidden", is_public=False)
+    Membership.objects.create(club=hidden, player=Player.objects.create(name=PRIVATE_NAME, created_by_club=hidden))
+
+    event = Event.objects.filter(club=club).order_by("pk").first()
+    flight = event.flights.order_by("pk").first()
+    calcutta = Calcutta.objects.filter(flight__event__club=club).first()
+    match = Match.objects.filter(player_a=anna).first() or Match.objects.filter(player_b=anna).first()
+    ladder = Ladder.objects.filter(club=club).first()
+    record = GameRecord.objects.first()
+    ids = {
+        "club": club.slug,
+        "slug": club.slug,
+        "event": event.slug,
+        "flight": flight.slug,
+        "entry": Entry.objects.filter(flight=flight).values_list("pk", flat=True).first() or 999999,
+        "slot": Slot.objects.filter(flight=flight).values_list("pk", flat=True).first() or 999999,
+        "session": session.pk,
+        "calcutta": calcutta.pk if calcutta else 999999,
+        "bidder": calcutta.bidders.values_list("pk", flat=True).first() if calcutta else 999999,
+        "guest_bidder": calcutta.bidders.filter(user=None).values_list("pk", flat=True).first() if calcutta else 0,
+        "match": match.pk if match else 999999,
+        "ladder": ladder.slug if ladder else "none",
+        "record": record.pk if record else 999999,
+        "batch": record.batches.values_list("pk", flat=True).first() if record else 999999,
+        "membership": Membership.objects.get(club=club, player=anna).pk,
+        "player": anna.pk,
+        "other": bernd.pk,
+        "third": clara.pk,
+        "number": 1,
+        "version": 1,
+        "outsider_player": users["outsider"].player.pk,
+        "seated_other": bernd.pk,
+        "three_members": [p.pk for p in (anna, bernd, clara)],
+    }
+    return {"users": users, "ids": ids, "session": session}
+
+
+# The object a path's placeholder stands for, by the path segment before it ({id} after "matches/" is a match).
+SEGMENT = {
+    "calcuttas": "calcutta",
+    "sessions": "session",
+    "matches": "match",
+    "memberships": "membership",
+    "players": "player",
+    "game-records": "record",
+    "records": "record",
+    "record-uploads": "batch",
+    "uploads": "batch",
+    "entries": "entry",
+    "slots": "slot",
+    "challenges": "match",
+    "owners": "bidder",
+    "chouette": "session",
+    "reports": "version",
+}
+BY_NAME = {"bidder_id": "bidder", "bidder": "bidder", "offer_id": "number", "offer": "number", "step": "draw"}
+
+
+def _url(pattern: str, ids: dict) -> str:
+    segments = re.split(r"/", pattern)
+
+    for_event = "{club}" in pattern or "<slug:club>" in pattern
+
+    def value(name: str, index: int):
+        if name == "slug" and for_event:
+            return ids["event"]
+        if name in ids and name not in ("player",):
+            return ids[name]
+        if name in BY_NAME:
+            return ids.get(BY_NAME[name], "x")
+        if name in ("uidb64", "token", "path"):
+            return "x"
+        before = [
+            s for s in segments[: segments.index(_placeholder(segments, index))] if s and "{" not in s and "<" not in s
+        ]
+        kind = SEGMENT.get(before[-1] if before else "", "player")
+        return ids.get(kind, 999999)
+
+    return fill_with(pattern, value)
+
+
+def _placeholder(segments: list[str], index: int) -> str:
+    found = [s for s in segments if "{" in s or "<" in s]
+    return found[index]
+
+
+def _body(body: dict | None, ids: dict) -> dict:
+    def resolve(value):
+        if isinstance(value, str) and value.startswith("$"):
+            return ids[value[1:]]
+        if isinstance(value, list):
+            return [resolve(v) for v in value]
+        if isinstance(value, dict):
+            return {k: resolve(v) for k, v in value.items()}
+        return value
+
+    return resolve(body or {})
+
+
+def _data_writes(context) -> list[str]:
+    writes = [q["sql"] for q in context.captured_queries if WRITE_SQL.match(q["sql"])]
+    return [sql for sql in writes if not any(table in sql for table in NOT_DATA)]
+
+
+# --- the tests ----------------------------------------------------------------------------------------------
+
+
+def test_every_operation_and_page_has_a_declared_policy_and_no_entry_is_stale(db):
+    operations = {f"{op.method.upper()} {op.path}" for op in api_operations()}
+    pages = {p for p in page_patterns() if not p.startswith("/media/")}  # uploaded files, served in DEBUG only
+    assert sorted(operations - set(API)) == [], "API operations without a declared policy"
+    assert sorted(set(API) - operations) == [], "policies for API operations that are gone"
+    assert sorted(pages - set(PAGES)) == [], "pages without a declared policy"
+    assert sorted(set(PAGES) - pages) == [], "policies for pages that are gone"
+
+
+def _refusals(world, client_for, entries, method_of):
+    problems = []
+    ids = world["ids"]
+    for key, policy in entries.items():
+        for method in method_of(key):
+            allowed = policy.write if method != "GET" else policy.read
+            for role in ROLES:
+                if role in allowed:
+                    continue
+                url = _url(key.split(" ", 1)[-1], ids)
+                client = client_for(world["users"][role])
+                with CaptureQueriesContext(connection) as context:
+                    if method == "GET":
+                        response = client.get(url)
+                    elif client_for is api:
+                        response = client.generic(
+                            method, url, _json(_body(policy.body, ids)), content_type="application/json"
+                        )
+                    else:
+                        response = client.post(url, _body(policy.body, ids))
+                status = response.status_code
+                strict = method == "GET" or policy.body is not None
+                if client_for is web:
+                    if status == 302 and "/login" in response["Location"]:
+                        status = 401  # the sign-in page is the web's 401
+                    if status == 405:
+                        status = 404  # a page that does not take this method
+                if strict:
+                    ok = status in REFUSED
+                elif client_for is web:
+                    ok = status < 500  # a page that shows something ignores a POST; writes are checked below
+                else:
+                    ok = status < 500 and not 200 <= status < 300
+                writes = _data_writes(context) if method != "GET" else []
+                if not ok or writes:
+                    problems.append(
+                        f"{role:9} {method} {url} -> {status}{' writes: ' + writes[0][:80] if writes else ''}"
+                    )
+    return problems
+
+
+def _json(body) -> str:
+    import json
+
+    return json.dumps(body)
+
+
+def test_no_api_write_or_private_read_lets_a_role_without_the_right_in(world):
+    def methods(key):
+        return [key.split(" ", 1)[0]]
+
+    problems = _refusals(world, api, API, methods)
+    assert problems == [], "\n".join(problems)
+
+
+def test_no_page_lets_a_role_without_the_right_in(world):
+    def methods(key):
+        policy = PAGES[key]
+        return (["GET"] if policy.read != ANYONE else []) + (["POST"] if policy.write != ANYONE else [])
+
+    pages = {key: policy for key, policy in PAGES.items() if key != "/accounts/logout/"}
+    problems = _refusals(world, web, pages, methods)
+    assert problems == [], "\n".join(problems)
+
+
+def _markers(cents: int) -> list[str]:
+    whole, rest = divmod(abs(cents), 100)
+    return [str(abs(cents)), f"{whole}.{rest:02d}", f"{whole},{rest:02d}", f"{whole:,}.{rest:02d}"]
+
+
+def test_money_and_private_members_are_read_only_by_those_who_may(world):
+    secrets = {"money": _markers(STAKE) + _markers(2 * STAKE), "private member": [PRIVATE_NAME]}
+    seen_by = {"money": MONEY_SEEN_BY, "private member": PRIVATE_SEEN_BY}
+    ids = world["ids"]
+    urls = [(api, _url(key.split(" ", 1)[1], ids)) for key in API if key.startswith("GET ")]
+    urls += [(web, _url(key, ids)) for key in PAGES if key != "/accounts/logout/"]
+    leaks = []
+    for role in ROLES:
+        hidden = [text for kind, texts in secrets.items() if role not in seen_by[kind] for text in texts]
+        for client_for, url in urls:
+            response = client_for(world["users"][role]).get(url)
+            body = response.content.decode(errors="replace")
+            leaks += [f"{role:9} GET {url}: {text}" for text in hidden if text in body]
+    assert leaks == [], "\n".join(leaks)
+    # The check sees the secrets where they are allowed: it is not blind.
+    table = f"/api/v1/chouette/sessions/{ids['session']}/"
+    assert str(-2 * STAKE) in api(world["users"]["involved"]).get(table).content.decode()
+
+
+def test_the_roles_with_the_right_get_past_the_check_so_the_refusals_above_are_about_the_role(world):
+    """Each entry with a body is tried by every role it allows (each in a savepoint rolled back after): none is
+    refused (401/403), so the body is one the check judges, not one refused for its input."""
+    from django.db import transaction
+
+    ids = world["ids"]
+    refused = []
+    for entries, client_for in ((API, api), (PAGES, web)):
+        for key, policy in entries.items():
+            if policy.body is None:
+                continue
+            method, path = key.split(" ", 1) if client_for is api else ("POST", key)
+            url = _url(path, ids)
+            for role in sorted(policy.write):
+                with transaction.atomic():
+                    client = client_for(world["users"][role])
+                    if client_for is api:
+                        body = _json(_body(policy.body, ids))
+                        response = client.generic(method, url, body, content_type="application/json")
+                    else:
+                        response = client.post(url, _body(policy.body, ids))
+                    transaction.set_rollback(True)
+                if response.status_code in (401, 403) or response.status_code >= 500:
+                    refused.append(f"{role:9} {method} {url} -> {response.status_code}")
+    assert refused == [], "\n".join(refused)
