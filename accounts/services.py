@@ -66,6 +66,12 @@ def create_token(*, user, name: str) -> tuple[ApiToken, str]:
 
 
 def revoke_token(*, user, token_id: int) -> bool:
-    """Delete one of `user`'s own tokens; False when they have no such token (another user's counts as none)."""
-    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
-    return deleted > 0
+    """Delete one of `user`'s own tokens; False when they have no such token (another user's counts as none).
+
+    Looked up first, so a refused revoke sends no DELETE at all (the permission matrix holds every refused write
+    to writing nothing)."""
+    token = ApiToken.objects.filter(user=user, pk=token_id).first()
+    if token is None:
+        return False
+    token.delete()
+    return True

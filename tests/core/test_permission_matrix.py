@@ -66,6 +66,8 @@ class May:
 
 API = {
     "POST /api/v1/auth/token/": May(write=ANYONE),
+    "GET /api/v1/auth/tokens/": May(read=SIGNED_IN),  # each user's own tokens only
+    "DELETE /api/v1/auth/tokens/{id}/": May(write=NOBODY),  # only one's own token: none of the roles owns this id
     "GET /api/v1/calcuttas/": May(),
     "POST /api/v1/calcuttas/": May(write=DIRECTORS),
     "GET /api/v1/calcuttas/{id}/": May(),
@@ -210,7 +212,10 @@ PAGES = {
     "/": May(),
     "/health/": May(),
     "/accounts/login/": May(write=ANYONE),
-    "/accounts/logout/": May(write=ANYONE),
+    # /accounts/logout/ is left out of the sweeps (it would sign the sweeping user out half-way)
+    "/accounts/": May(read=SIGNED_IN),
+    "/accounts/tokens/": May(read=NOBODY, write=SIGNED_IN),  # POST makes a token for oneself
+    "/accounts/tokens/<int:token_id>/revoke/": May(read=NOBODY, write=NOBODY),  # only one's own token
     "/accounts/password_change/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/accounts/password_change/done/": May(read=SIGNED_IN),
     "/accounts/password_reset/": May(write=ANYONE),
