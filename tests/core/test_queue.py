@@ -60,9 +60,10 @@ def test_a_zip_upload_with_the_broker_down_asks_the_broker_once_and_leaves_every
     assert list(GameRecord.objects.filter(queued_at__isnull=True).order_by("pk").values_list("pk", flat=True)) == ids
 
 
-def upload() -> GameRecord:
+def upload(uploader=None) -> GameRecord:
     """A record as stored by an upload whose task never reached a worker (no commit runs in this test)."""
-    return services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", VALID_RECORD)]).records.get()
+    files = [UploadedFile("a.mat", VALID_RECORD)]
+    return services.upload_records(uploader=uploader or UserFactory(), files=files).records.get()
 
 
 def test_the_sweep_verifies_records_whose_task_was_lost_and_sends_each_once(django_capture_on_commit_callbacks):
@@ -97,7 +98,7 @@ def test_uploading_a_stuck_record_again_sends_it_again(django_capture_on_commit_
     stuck = upload()
     GameRecord.objects.filter(pk=stuck.pk).update(queued_at=None)
     with django_capture_on_commit_callbacks(execute=True):
-        again = upload()
+        again = upload(stuck.uploader)  # the same person's same bytes: their own record, sent again
     assert again.pk == stuck.pk
     again.refresh_from_db()
     assert again.status == RecordStatus.VALID
