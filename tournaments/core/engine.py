@@ -84,8 +84,7 @@ class SimEvent:
     def release(self, name: str, line: Sequence[Hashable | None]) -> None:
         """Lay out the flight (and the brackets linked to it) and place the round-1 line."""
         flight = self.flights[name]
-        size = len(line)
-        flight.layout = Layout.double(size) if flight.kind == "double" else Layout.knockout(size)
+        flight.layout = Layout.for_flight(size=len(line), double=flight.kind == "double")
         self._lay_out_fed(flight)
         self._place_line(flight, line)
 
@@ -93,11 +92,11 @@ class SimEvent:
         fed = self.fed_by(source.name)
         if fed is None or fed.rule == rules.FRESH_DRAW:
             return
-        round_one = source.shape.rounds(source.shape.first_section)[0].slots
-        if round_one < 2:
+        size = source.shape.linked_size()
+        if size < 4:
             fed.finished = True  # one round-1 match cannot feed a bracket: the linked flight has no players
             return
-        fed.layout = Layout.fed(2 * round_one, fed.feed_rounds if fed.rule == rules.PROGRESSIVE else 1)
+        fed.layout = Layout.for_flight(size=size, feed_rule=fed.rule or rules.FIRST_PLAYED, feed_rounds=fed.feed_rounds)
         self._init_sides(fed)
         self._lay_out_fed(fed)
 
@@ -142,7 +141,7 @@ class SimEvent:
         if bracket_size(len(entrants)) - len(entrants) > len(entrants) - had_bye:
             entrants = [DrawEntrant(e.key) for e in entrants]  # not enough players without a bye to take them
         line = draw(entrants, rng_seed=rng_seed)
-        flight.layout = Layout.knockout(len(line))
+        flight.layout = Layout.for_flight(size=len(line), feed_rule=flight.rule)
         self._place_line(flight, line)
         return line
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments.core.layout import FIRST_PLAYED as FIRST_PLAYED  # the feed rules are named here too
+from tournaments.core.layout import FRESH_DRAW as FRESH_DRAW
+from tournaments.core.layout import PROGRESSIVE as PROGRESSIVE
 from tournaments.core.layout import Key, Layout, Target
 
 PLAYED, WALKOVER, BYE, DOUBLE_FORFEIT, EMPTY = "played", "walkover", "bye", "double_forfeit", "empty"
-FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
 
 class _Marker:

@@ -73,14 +73,12 @@ class BracketStore:
 
     def layout(self, flight: Flight) -> Layout:
         if flight.pk not in self._layouts:
-            if flight.kind == FlightKind.DOUBLE_ELIMINATION:
-                layout = Layout.double(flight.size)
-            elif flight.feed_rule in (FeedRule.FIRST_PLAYED, FeedRule.PROGRESSIVE):
-                rounds = flight.feed_rounds if flight.feed_rule == FeedRule.PROGRESSIVE else 1
-                layout = Layout.fed(flight.size, rounds)
-            else:
-                layout = Layout.knockout(flight.size)
-            self._layouts[flight.pk] = layout
+            self._layouts[flight.pk] = Layout.for_flight(
+                size=flight.size,
+                double=flight.kind == FlightKind.DOUBLE_ELIMINATION,
+                feed_rule=flight.feed_rule,
+                feed_rounds=flight.feed_rounds,
+            )
         return self._layouts[flight.pk]
 
     def fed_flight(self, flight: Flight) -> Flight | None:
