@@ -334,8 +334,10 @@ class BracketStore:
             elif isinstance(action, (rules.Out, rules.Champion)):
                 Entry.objects.filter(pk=action.entry).update(place=None, out_round=None)
                 if isinstance(action, rules.Champion):
+                    # Kept in step in memory too: the hooks told of this change get these objects.
                     Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
                     Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
+                    flight.status, self.event.status = FlightStatus.RUNNING, EventStatus.RUNNING
         if slot.result == SlotResult.BYE and winner is not None:
             Entry.objects.filter(pk=winner.pk).update(had_bye=False)
         slot.result = SlotResult.READY if slot.match_id else SlotResult.PENDING
