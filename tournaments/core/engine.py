@@ -129,12 +129,14 @@ class SimEvent:
         flight = self.flights[name]
         if not self.fresh_draw_ready(name):
             raise BracketError("draw", "Not every player of the source flight has played a match yet.")
+        source = self.source_of(flight)
         if len(flight.pool) < 2:
+            # Nothing to draw: the one player (if any) wins the flight, as an entry of it like any winner.
             flight.finished = True
             if flight.pool:
-                flight.champion = flight.pool[0]
+                winner = self._new_entry(flight, source.entries[flight.pool[0]].player)
+                winner.place, flight.champion = 1, winner.id
             return []
-        source = self.source_of(flight)
         pool = [source.entries[e] for e in flight.pool]
         entrants = [DrawEntrant(e.player, on_time=e.byes + e.earlier_byes == 0) for e in pool]
         had_bye = sum(1 for e in entrants if not e.on_time)
@@ -142,6 +144,7 @@ class SimEvent:
             entrants = [DrawEntrant(e.key) for e in entrants]  # not enough players without a bye to take them
         line = draw(entrants, rng_seed=rng_seed)
         flight.layout = Layout.for_flight(size=len(line), feed_rule=flight.rule)
+        self._lay_out_fed(flight)  # a flight linked to this one is laid out with it, as on a release
         self._place_line(flight, line)
         return line
 
