@@ -1,8 +1,9 @@
 """The in-memory bracket engine (tournaments.core.engine.SimEvent) against the database adapter
 (tournaments.services): random events — field sizes that are and are not powers of two (so byes), double
 elimination, consolations linked by first played match, progressive over k rounds or drawn afresh, last
-chances fed by them — run through both with the same draws and the same random results (played, walkover,
-double forfeit). After every batch of reports both must offer the same matches between the same players; at
+chances fed by them — run through both with the same draws, the same random results (played, walkover,
+double forfeit) and the same withdrawals after the draw (of players playing or waiting for an opponent).
+After every batch of reports both must offer the same matches between the same players; at
 the end every slot's result and winner, every entry's place and every flight's finish must be the same.
 The engine is the reference the property tests check; this holds the adapter to it."""
 
@@ -102,6 +103,22 @@ def report_in_both(director, sim, flights, name, key, side, result) -> None:
         win(director, slot, side, outcome=OUTCOMES[result])
 
 
+def withdraw_in_both(director, sim, flights, rng) -> None:
+    """A random player still in a laid-out flight (playing, or waiting for an opponent) withdraws."""
+    still_in = [
+        (name, entry)
+        for name, flight in sim.flights.items()
+        if flight.layout is not None
+        for entry in flight.entries.values()
+        if entry.place is None and not entry.withdrawn
+    ]
+    if not still_in:
+        return
+    name, entry = rng.choice(still_in)
+    sim.withdraw(name, entry.id)
+    services.withdraw(actor=director, entry=Entry.objects.get(flight=flights[name], player_id=entry.player))
+
+
 def draw_fresh_in_both(director, sim, flights, rng) -> bool:
     """Draw every fresh-draw flight the engine can draw now, in both; False if there was none."""
     drew = False
@@ -158,12 +175,16 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(spec=event_specs(), seed=st.integers(0, 2**32 - 1))
-@example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1)
-@example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2)
-@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3)
-@example(spec=(True, 6, None, None), seed=4)
-def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(club, director_user, spec, seed):
+@given(spec=event_specs(), seed=st.integers(0, 2**32 - 1), withdrawals=st.booleans())
+@example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1, withdrawals=False)
+@example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2, withdrawals=True)
+@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3, withdrawals=False)
+@example(spec=(True, 6, None, None), seed=4, withdrawals=True)
+@example(spec=(False, 2, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=5, withdrawals=False)
+@example(spec=(False, 2, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=6, withdrawals=False)
+def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
+    club, director_user, spec, seed, withdrawals
+):
     sim, event, flights = build(club, director_user, spec, seed)
     rng = random.Random(seed)
     while True:
@@ -173,6 +194,9 @@ def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(c
             if draw_fresh_in_both(director_user, sim, flights, rng):
                 continue
             break
+        if withdrawals and rng.random() < 0.3:
+            withdraw_in_both(director_user, sim, flights, rng)
+            continue
         for name, key, _a, _b in sorted(ready, key=lambda r: (list(sim.flights).index(r[0]), r[1])):
             roll = rng.random()
             result = rules.PLAYED if roll < 0.8 else rules.WALKOVER if roll < 0.92 else rules.DOUBLE_FORFEIT

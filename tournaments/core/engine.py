@@ -22,6 +22,7 @@ class SimEntry:
     byes: int = 0  # byes in this flight
     earlier_byes: int = 0  # byes in the flights that fed this one
     place: int | None = None
+    withdrawn: bool = False
 
 
 @dataclass
@@ -93,12 +94,19 @@ class SimEvent:
         if fed is None or fed.rule == rules.FRESH_DRAW:
             return
         size = source.shape.linked_size()
-        if size < 4:
-            fed.finished = True  # one round-1 match cannot feed a bracket: the linked flight has no players
+        if size < 4:  # one round-1 match cannot feed a bracket: the linked flight has no players
+            self._finish_unfed(fed)
             return
         fed.layout = Layout.for_flight(size=size, feed_rule=fed.rule or rules.FIRST_PLAYED, feed_rounds=fed.feed_rounds)
         self._init_sides(fed)
         self._lay_out_fed(fed)
+
+    def _finish_unfed(self, flight: SimFlight) -> None:
+        """A flight that gets no bracket finishes, and so does every flight it would feed: nobody reaches them."""
+        empty: SimFlight | None = flight
+        while empty is not None:
+            empty.finished = True
+            empty = self.fed_by(empty.name)
 
     def _init_sides(self, flight: SimFlight) -> None:
         flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.shape.slot_keys()}
@@ -132,12 +140,12 @@ class SimEvent:
         source = self.source_of(flight)
         if len(flight.pool) < 2:
             # Nothing to draw: the one player (if any) wins the flight, as an entry of it like any winner.
-            flight.finished = True
+            self._finish_unfed(flight)
             if flight.pool:
                 winner = self._new_entry(flight, source.entries[flight.pool[0]].player)
                 winner.place, flight.champion = 1, winner.id
             return []
-        pool = [source.entries[e] for e in flight.pool]
+        pool = [source.entries[e] for e in flight.pool]  # nobody withdraws from a pool: it holds source entries
         entrants = [DrawEntrant(e.player, on_time=e.byes + e.earlier_byes == 0) for e in pool]
         had_bye = sum(1 for e in entrants if not e.on_time)
         if bracket_size(len(entrants)) - len(entrants) > len(entrants) - had_bye:
@@ -169,13 +177,35 @@ class SimEvent:
             winner, loser = (a, b) if winner_side == 0 else (b, a)
             self._decide(flight, key, result, winner, (loser,))
 
+    def withdraw(self, name: str, entry_id: int) -> None:
+        """A player leaves after the draw: the opponent wins by walkover, now or as soon as one arrives; a bye
+        the player would get goes to nobody."""
+        flight = self.flights[name]
+        entry = flight.entries[entry_id]
+        if entry.place is not None:
+            raise BracketError("entry", "This player is out of the flight already.")
+        entry.withdrawn = True
+        for key, (a, b) in flight.sides.items():
+            if key not in flight.decided and entry_id in (a, b) and isinstance(a, int) and isinstance(b, int):
+                self.report(name, key, 1 if a == entry_id else 0, rules.WALKOVER)
+                return
+
     def _set_side(self, flight: SimFlight, target: Target, value) -> None:
         sides = flight.sides[target.key]
         if sides[target.side] is not PENDING_SIDE:
             raise BracketError("slot", f"{flight.name} {target} is already taken.")
         sides[target.side] = value
         state, side = rules.resolve(*sides)
-        if state == rules.BYE and side is not None:
+        gone = [x for x in sides if isinstance(x, int) and flight.entries[x].withdrawn]
+        if state == "ready" and gone:
+            a, b = sides
+            if len(gone) == 2:
+                self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, (a, b))
+            else:
+                self._decide(flight, target.key, rules.WALKOVER, b if gone[0] == a else a, (gone[0],))
+        elif state == rules.BYE and gone:
+            self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, tuple(gone))  # nobody to give it to
+        elif state == rules.BYE and side is not None:
             winner = sides[side]
             flight.entries[winner].byes += 1
             self._decide(flight, target.key, rules.BYE, winner, ())

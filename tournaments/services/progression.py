@@ -250,8 +250,7 @@ class BracketStore:
             pool = list(fed.entries.exclude(status=EntryStatus.WITHDRAWN))
             if len(pool) < 2:
                 Entry.objects.filter(pk__in=[e.pk for e in pool]).update(place=1)
-                Flight.objects.filter(pk=fed.pk).update(status=FlightStatus.FINISHED)
-                self.touched.setdefault(fed.pk, fed)
+                self.finish_unfed(fed)
         unfinished = (
             self.event.flights.filter(kind__in=BRACKET_KINDS)
             .exclude(pk=flight.pk)
@@ -262,6 +261,16 @@ class BracketStore:
             # A finished event takes no more entries: registration closes with it.
             Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED, registration_open=False)
             self.event.status, self.event.registration_open = EventStatus.FINISHED, False
+
+    def finish_unfed(self, flight: Flight) -> None:
+        """A flight that gets no bracket (one round-1 match cannot feed one, a fresh draw of fewer than two)
+        finishes, and so does every flight it would feed: left open, they would hold the event open for ever."""
+        empty: Flight | None = flight
+        while empty is not None:
+            Flight.objects.filter(pk=empty.pk).update(status=FlightStatus.FINISHED)
+            empty.status = FlightStatus.FINISHED
+            self.touched.setdefault(empty.pk, empty)
+            empty = self.fed_flight(empty)
 
     # --- undoing ---------------------------------------------------------------------------------------------
 
