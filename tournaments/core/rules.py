@@ -172,9 +172,4 @@ def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedT
     for loser in losers:
         if not loser.has_played and (t := place_of(loser)) is not None:
             out.append(FeedTo(t, None))
-    # Won the flight by byes and walkovers: no first played match will come, so its place stays empty (left
-    # waiting, the fed flight and the event would never finish).
-    final = layout.winner_target(key) is None
-    if final and winner is not None and not winner.has_played and (t := place_of(winner)) is not None:
-        out.append(FeedTo(t, None))
     return out
