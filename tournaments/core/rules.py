@@ -172,4 +172,9 @@ def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedT
     for loser in losers:
         if not loser.has_played and (t := place_of(loser)) is not None:
             out.append(FeedTo(t, None))
+    # won the whole flight on byes and walkovers: no played loss will ever come, so its place in the linked
+    # flight stays empty instead of waiting for ever (that flight could never finish)
+    champion_unplayed = winner is not None and not winner.has_played and layout.winner_target(key) is None
+    if champion_unplayed and (t := place_of(winner)) is not None:
+        out.append(FeedTo(t, None))
     return out
