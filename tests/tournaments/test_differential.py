@@ -2,7 +2,8 @@
 (tournaments.services): random events — field sizes that are and are not powers of two (so byes), double
 elimination, consolations linked by first played match, progressive over k rounds or drawn afresh, last
 chances fed by them — run through both with the same draws, the same random results (played, walkover,
-double forfeit) and the same withdrawals after the draw (of players playing or waiting for an opponent).
+double forfeit), the same late entries into byes after the release and the same withdrawals (of players
+playing or waiting for an opponent).
 After every batch of reports both must offer the same matches between the same players; at
 the end every slot's result and winner, every entry's place and every flight's finish must be the same.
 The engine is the reference the property tests check; this holds the adapter to it."""
@@ -22,7 +23,7 @@ from tournaments.core.engine import SimEvent
 from tournaments.core.layout import Key
 from tournaments.models import Entry, FlightStatus, Slot
 
-from .builders import drawn_event, win
+from .builders import drawn_event, members, win
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def event_specs(draw):
     return False, draw(st.integers(2, 13)), consolation, last_chance
 
 
-def build(club, director, spec, seed):
+def build(club, director, spec, seed, late):
     """The event in the database (drawn and released by the services) and in memory (released with the line
     the engine draws from the same seed, which must be the adapter's line)."""
     double, n, consolation, last_chance = spec
@@ -65,6 +66,9 @@ def build(club, director, spec, seed):
     entries = list(flights["main"].entries.order_by("pk"))
     line = sim.draw("main", [DrawEntrant(e.player_id) for e in entries], rng_seed=seed)
     assert line == db_line(flights["main"])
+    for player in members(club, min(late, line.count(None))):  # late entries take byes' places
+        services.register(actor=director, flight=flights["main"], player=player)
+        sim.late_entry("main", player.pk)
     return sim, event, flights
 
 
@@ -175,17 +179,17 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(spec=event_specs(), seed=st.integers(0, 2**32 - 1), withdrawals=st.booleans())
-@example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1, withdrawals=False)
-@example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2, withdrawals=True)
-@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3, withdrawals=False)
-@example(spec=(True, 6, None, None), seed=4, withdrawals=True)
-@example(spec=(False, 2, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=5, withdrawals=False)
-@example(spec=(False, 2, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=6, withdrawals=False)
+@given(spec=event_specs(), seed=st.integers(0, 2**32 - 1), withdrawals=st.booleans(), late=st.integers(0, 2))
+@example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1, withdrawals=False, late=2)
+@example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2, withdrawals=True, late=1)
+@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3, withdrawals=False, late=0)
+@example(spec=(True, 6, None, None), seed=4, withdrawals=True, late=1)
+@example(spec=(False, 2, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=5, withdrawals=False, late=0)
+@example(spec=(False, 2, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=6, withdrawals=False, late=0)
 def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
-    club, director_user, spec, seed, withdrawals
+    club, director_user, spec, seed, withdrawals, late
 ):
-    sim, event, flights = build(club, director_user, spec, seed)
+    sim, event, flights = build(club, director_user, spec, seed, late)
     rng = random.Random(seed)
     while True:
         ready = sim_ready(sim)

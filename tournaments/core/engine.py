@@ -217,10 +217,15 @@ class SimEvent:
         if flight.shape.winner_target(key) is None:
             flight.finished = True  # the final is decided (with nobody in it if everyone withdrew)
         fed = self.fed_by(flight.name)
+        for action in self._consequences(flight, fed, key):
+            self._apply(flight, fed, action)
+
+    def _consequences(self, flight: SimFlight, fed: SimFlight | None, key: Key) -> list:
+        result, winner, losers = flight.decided[key]
         feed = None
         if fed is not None and (fed.layout is not None or fed.rule == rules.FRESH_DRAW):
             feed = rules.Feed(fed.rule or rules.FIRST_PLAYED, fed.layout, fed.feed_rounds)
-        actions = rules.consequences(
+        return rules.consequences(
             layout=flight.shape,
             key=key,
             result=result,
@@ -228,8 +233,56 @@ class SimEvent:
             losers=tuple(flight.facts(e) for e in losers),
             feed=feed,
         )
+
+    # --- late entries -----------------------------------------------------------------------------------------
+
+    def late_entry(self, name: str, player: Hashable) -> int:
+        """A player entered after the release takes the first bye's place along the line, so its holder gets
+        an opponent and the late entrant no bye. Only before any match is played: what a bye led to is taken
+        back here only while it is byes and empty places (the adapter also takes back unstarted matches)."""
+        flight = self.flights[name]
+        section = flight.shape.first_section
+        byes = sorted(
+            k for k, d in flight.decided.items() if k.section == section and k.round == 1 and d[0] == rules.BYE
+        )
+        if not byes:
+            raise BracketError("player", "No bye is left in the draw: a late entry needs a free place next to a bye.")
+        key = byes[0]
+        self._undo(flight, key)
+        side = 0 if flight.sides[key][0] is EMPTY_SIDE else 1
+        flight.sides[key][side] = PENDING_SIDE
+        entry = self._new_entry(flight, player, key.position * 2 + side)
+        self._set_side(flight, Target(key, side), entry.id)
+        return entry.id
+
+    def _undo(self, flight: SimFlight, key: Key) -> None:
+        """Take back a decision that played no match (a bye, an empty place, a walkover or double forfeit of
+        absent players) and everything it led to."""
+        result, winner, _losers = flight.decided[key]
+        if result == rules.PLAYED:
+            raise BracketError("slot", "A played result is not taken back by the in-memory engine.")
+        fed = self.fed_by(flight.name)
+        actions = self._consequences(flight, fed, key)
+        del flight.decided[key]
         for action in actions:
-            self._apply(flight, fed, action)
+            if isinstance(action, rules.Move):
+                self._clear(flight, action.target)
+            elif isinstance(action, rules.FeedTo) and fed is not None and action.target is not None:
+                self._clear(fed, action.target)
+            elif isinstance(action, rules.Out):
+                flight.entries[action.entry].place = None
+            elif isinstance(action, rules.Champion):
+                flight.entries[action.entry].place = None
+                flight.champion = None
+        if result == rules.BYE and winner is not None:
+            flight.entries[winner].byes -= 1
+        if flight.shape.winner_target(key) is None:
+            flight.finished = False
+
+    def _clear(self, flight: SimFlight, target: Target) -> None:
+        if target.key in flight.decided:
+            self._undo(flight, target.key)
+        flight.sides[target.key][target.side] = PENDING_SIDE
 
     def _apply(self, flight: SimFlight, fed: SimFlight | None, action) -> None:
         if isinstance(action, rules.FirstPlayed):
