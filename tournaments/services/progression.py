@@ -216,6 +216,7 @@ class BracketStore:
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
         if isinstance(action, rules.FirstPlayed):
             Entry.objects.filter(pk=action.entry).update(first_played_slot=slot)
+            entries[action.entry].first_played_slot_id = slot.pk  # the winner object moves on with it
         elif isinstance(action, rules.Out):
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
         elif isinstance(action, rules.Champion):
