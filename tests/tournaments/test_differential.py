@@ -181,6 +181,7 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
 )
 @given(spec=event_specs(), seed=st.integers(0, 2**32 - 1), withdrawals=st.booleans(), late=st.integers(0, 2))
 @example(spec=(False, 3, (rules.FIRST_PLAYED, 1), None), seed=8516, withdrawals=True, late=0)
+@example(spec=(False, 3, (rules.FRESH_DRAW, 1), None), seed=8516, withdrawals=True, late=0)
 @example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1, withdrawals=False, late=2)
 @example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2, withdrawals=True, late=1)
 @example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3, withdrawals=False, late=0)
