@@ -149,6 +149,13 @@ def draw_fresh_in_both(director, sim, flights, rng) -> bool:
     return drew
 
 
+def side(entry, empty) -> object:
+    """A slot side as the engine shows it: the player, or its EMPTY / PENDING marker."""
+    if empty:
+        return repr(rules.EMPTY_SIDE)
+    return repr(rules.PENDING_SIDE) if entry is None else entry.player_id
+
+
 def assert_same_outcome(sim: SimEvent, flights, event) -> None:
     for name, flight in sim.flights.items():
         db = flights[name]
@@ -164,7 +171,12 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
             if s.result not in ("pending", "ready")
         }
         assert db_slots == sim_slots, name
-        assert set(flight.sides) == {Key(*k) for k in db.slots.values_list("section", "round", "position")}, name
+        sim_sides = {key: tuple(players.get(x, repr(x)) for x in sides) for key, sides in flight.sides.items()}
+        db_sides = {
+            Key(s.section, s.round, s.position): (side(s.entry_a, s.a_empty), side(s.entry_b, s.b_empty))
+            for s in Slot.objects.filter(flight=db).select_related("entry_a", "entry_b")
+        }
+        assert db_sides == sim_sides, name  # who met in every slot, and which places stayed empty or open
         sim_places = Counter((e.player, e.place) for e in flight.entries.values())
         db_places = Counter(Entry.objects.filter(flight=db).values_list("player_id", "place"))
         assert db_places == sim_places, name
