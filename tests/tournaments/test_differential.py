@@ -187,7 +187,7 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
