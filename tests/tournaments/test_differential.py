@@ -3,10 +3,10 @@
 elimination, consolations linked by first played match, progressive over k rounds or drawn afresh, last
 chances fed by them — run through both with the same draws, the same random results (played, walkover,
 double forfeit), the same late entries into byes after the release and the same withdrawals (of players
-playing or waiting for an opponent).
-After every batch of reports both must offer the same matches between the same players; at
-the end every slot's result and winner, every entry's place and every flight's finish must be the same.
-The engine is the reference the property tests check; this holds the adapter to it."""
+playing or waiting for an opponent). After every batch of reports both must offer the same matches between
+the same players; at the end every slot's two sides, result and winner, every entry's place and every
+flight's finish must be the same, and the event must be finished. The engine is the reference the property
+tests check; this holds the adapter to it."""
 
 import random
 from collections import Counter
@@ -140,10 +140,9 @@ def draw_fresh_in_both(director, sim, flights, rng) -> bool:
             assert db.status == FlightStatus.FINISHED  # nothing to draw: the adapter finished it already
             continue
         assert services.fresh_draw_ready(flight=db)
-        director_of = db.event.directors.first()
-        services.draw_flight(actor=director_of, flight=db, seed=seed)
-        services.confirm_draw(actor=director_of, flight=db)
-        services.release_draw(actor=director_of, flight=db)
+        services.draw_flight(actor=director, flight=db, seed=seed)
+        services.confirm_draw(actor=director, flight=db)
+        services.release_draw(actor=director, flight=db)
         db.refresh_from_db()
         assert sim.draw_fresh(name, rng_seed=seed) == db_line(db), name
     return drew
