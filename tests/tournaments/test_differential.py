@@ -199,6 +199,7 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
 @example(spec=(True, 6, None, None), seed=4, withdrawals=True, late=1)
 @example(spec=(False, 2, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=5, withdrawals=False, late=0)
 @example(spec=(False, 2, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=6, withdrawals=False, late=0)
+@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FRESH_DRAW), seed=0, withdrawals=True, late=0)
 def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
     club, director_user, spec, seed, withdrawals, late
 ):

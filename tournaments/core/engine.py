@@ -111,7 +111,9 @@ class SimEvent:
     def _init_sides(self, flight: SimFlight) -> None:
         flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.shape.slot_keys()}
 
-    def _place_line(self, flight: SimFlight, line) -> None:
+    def _place_line(self, flight: SimFlight, line, earlier_byes: dict | None = None) -> None:
+        """`earlier_byes`: a fresh draw's players keep the byes they had in the flights that fed it (the next
+        fresh draw prefers players without one)."""
         self._init_sides(flight)
         for position, player in enumerate(line):
             target = flight.shape.round_one_target(position)
@@ -119,6 +121,7 @@ class SimEvent:
                 self._set_side(flight, target, EMPTY_SIDE)
             else:
                 entry = self._new_entry(flight, player, position)
+                entry.earlier_byes = (earlier_byes or {}).get(player, 0)
                 self._set_side(flight, target, entry.id)
 
     def fresh_draw_ready(self, name: str) -> bool:
@@ -153,7 +156,7 @@ class SimEvent:
         line = draw(entrants, rng_seed=rng_seed)
         flight.layout = Layout.for_flight(size=len(line), feed_rule=flight.rule)
         self._lay_out_fed(flight)  # a flight linked to this one is laid out with it, as on a release
-        self._place_line(flight, line)
+        self._place_line(flight, line, {e.player: e.byes + e.earlier_byes for e in pool})
         return line
 
     # --- play -----------------------------------------------------------------------------------------------
