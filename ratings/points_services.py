@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
 from ratings.models import EventPoints, PointsAward, PointsScheme
-from tournaments.models import EventStatus, FlightKind
+from tournaments.models import Event, EventStatus, FlightKind
 
 MAX_WEIGHT = 1000  # far above any federation's weights; keeps points finite
 
@@ -54,7 +54,8 @@ def set_event_scheme(
 
 
 def on_flight_results_changed(flight) -> None:
-    """tournaments.hooks callback, inside the tournaments service's transaction."""
+    """tournaments.hooks callback, inside the tournaments service's transaction. Only the event's id is taken
+    from the caller: award_event_points reads the event's state from the database itself."""
     award_event_points(event=flight.event)
 
 
@@ -87,12 +88,18 @@ def _match_wins(event) -> dict[int, list[int]]:
 
 @transaction.atomic
 def award_event_points(*, event) -> list[PointsAward]:
-    """Replace the event's awards: none until it is finished, then by its scheme. Safe to run again."""
+    """Replace the event's awards: none unless it is finished, then by its scheme. Safe to run again.
+
+    The one place awards are derived, always from the stored state: a caller's event object may be stale
+    (an override that reopens a finished event marks it running with a database-only update), and awards
+    computed from a stale "finished" would count a field with its reopened places missing. An event that
+    leaves FINISHED loses its awards here."""
     # Race: two flights of one event reporting at once would both delete and insert the event's awards; the
     # scheme row lock makes the second wait and write over the first with the same (or newer) numbers.
     row = EventPoints.objects.select_for_update().filter(event=event).first()
     if row is None:
         return []
+    event = Event.objects.get(pk=event.pk)  # read after the lock: the state a concurrent change committed
     PointsAward.objects.filter(event=event).delete()
     if event.status != EventStatus.FINISHED:
         return []

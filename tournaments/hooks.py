@@ -9,8 +9,9 @@ Calcutta re-settles).
 
 The tournaments services call every callback inside their transaction whenever a result in a flight is
 confirmed, corrected, re-routed or voided (after the bracket has been updated), and when the flight or its
-event finishes. Read `tournaments.selectors.flight_placements(flight=flight)` and `flight.event.status`.
-A callback that raises aborts the change.
+event finishes. Read `tournaments.selectors.flight_placements(flight=flight)`, and the event's status from
+the database (`Event.objects.get(pk=flight.event_id)`): the flight and event objects passed along are the
+caller's and may be behind the stored state. A callback that raises aborts the change.
 """
 
 from core.hooks import Hook

@@ -5,11 +5,15 @@ import datetime
 import pytest
 
 from ratings import points_services
-from ratings.models import EventPoints, PlayerRating, PointsAward
+from ratings import selectors as points_selectors
+from ratings.models import ClubSeason, EventPoints, PlayerRating, PointsAward
 from ratings.services import overall_pool
 from tests.clubs.factories import MembershipFactory, PlayerFactory
+from tests.tournaments.builders import drawn_event, play_all
+from tournaments import selectors as tournament_selectors
+from tournaments import services
 from tournaments.hooks import flight_results_changed
-from tournaments.models import Entry, Event, Flight
+from tournaments.models import Entry, Event, Flight, Slot
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +94,46 @@ def test_an_event_without_a_scheme_gets_no_points(event):
     finish(event)
     assert not PointsAward.objects.exists()
     assert PlayerFactory()  # the event's players keep no award rows
+
+
+def test_an_override_that_reopens_a_finished_event_takes_its_awards_back_until_it_finishes_again(club, director_user):
+    """A semi-final overridden after the final was played: the event is running again, so it has no awards
+    (none computed from the 14 places still stored), and once the final is replayed the awards follow the new
+    places and the season standings count the event once."""
+    event, flights = drawn_event(club, director_user, 16)
+    main = flights["main"]
+    points_services.set_event_scheme(actor=director_user, event=event, scheme="gammonpoints")
+    play_all(director_user, [main])
+    event.refresh_from_db()
+    assert event.status == "finished"
+    assert PointsAward.objects.filter(event=event).count() == 16
+    semi = Slot.objects.select_related("flight__event", "match").get(flight=main, round=3, position=0)
+    old_winner, old_loser = semi.winner.player_id, semi.loser.player_id
+    flip = 1 if semi.winner_id == semi.entry_a_id else 0
+    length = semi.match.length
+    services.override_result(
+        actor=director_user,
+        slot=semi,
+        winner_side=flip,
+        scores=(length, 1) if flip == 0 else (1, length),
+        comment="The score sheet was read the wrong way round",
+    )
+    event.refresh_from_db()
+    assert event.status == "running"
+    assert not PointsAward.objects.filter(event=event).exists()
+    assert points_selectors.event_points(event=event)[1] == []
+    assert all(s.points == 0 for s in points_selectors.leaderboard(club=club))
+
+    play_all(director_user, [main])  # the final again, with the new finalist
+    event.refresh_from_db()
+    assert event.status == "finished"
+    places = {p.player_id: p.place for p in tournament_selectors.flight_placements(flight=main)}
+    awards = {a.player_id: a for a in PointsAward.objects.filter(event=event)}
+    assert {player: a.place for player, a in awards.items()} == places
+    assert len(awards) == 16 and awards[old_loser].place in (1, 2) and awards[old_winner].place == 3
+    assert "of 16" in awards[old_winner].explanation
+    season = ClubSeason.objects.create(club=club, name="2026", starts_on=event.starts_on, ends_on=event.ends_on)
+    standings = {s.player.pk: s for s in points_selectors.leaderboard(club=club, season=season)}
+    for player, award in awards.items():
+        assert standings[player].events == 1
+        assert standings[player].points == pytest.approx(award.points)

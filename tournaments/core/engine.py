@@ -22,6 +22,7 @@ class SimEntry:
     byes: int = 0  # byes in this flight
     earlier_byes: int = 0  # byes in the flights that fed this one
     place: int | None = None
+    withdrawn: bool = False
 
 
 @dataclass
@@ -84,8 +85,7 @@ class SimEvent:
     def release(self, name: str, line: Sequence[Hashable | None]) -> None:
         """Lay out the flight (and the brackets linked to it) and place the round-1 line."""
         flight = self.flights[name]
-        size = len(line)
-        flight.layout = Layout.double(size) if flight.kind == "double" else Layout.knockout(size)
+        flight.layout = Layout.for_flight(size=len(line), double=flight.kind == "double")
         self._lay_out_fed(flight)
         self._place_line(flight, line)
 
@@ -93,18 +93,27 @@ class SimEvent:
         fed = self.fed_by(source.name)
         if fed is None or fed.rule == rules.FRESH_DRAW:
             return
-        round_one = source.shape.rounds(source.shape.first_section)[0].slots
-        if round_one < 2:
-            fed.finished = True  # one round-1 match cannot feed a bracket: the linked flight has no players
+        size = source.shape.linked_size()
+        if size < 4:  # one round-1 match cannot feed a bracket: the linked flight has no players
+            self._finish_unfed(fed)
             return
-        fed.layout = Layout.fed(2 * round_one, fed.feed_rounds if fed.rule == rules.PROGRESSIVE else 1)
+        fed.layout = Layout.for_flight(size=size, feed_rule=fed.rule or rules.FIRST_PLAYED, feed_rounds=fed.feed_rounds)
         self._init_sides(fed)
         self._lay_out_fed(fed)
+
+    def _finish_unfed(self, flight: SimFlight) -> None:
+        """A flight that gets no bracket finishes, and so does every flight it would feed: nobody reaches them."""
+        empty: SimFlight | None = flight
+        while empty is not None:
+            empty.finished = True
+            empty = self.fed_by(empty.name)
 
     def _init_sides(self, flight: SimFlight) -> None:
         flight.sides = {key: [PENDING_SIDE, PENDING_SIDE] for key in flight.shape.slot_keys()}
 
-    def _place_line(self, flight: SimFlight, line) -> None:
+    def _place_line(self, flight: SimFlight, line, earlier_byes: dict | None = None) -> None:
+        """`earlier_byes`: a fresh draw's players keep the byes they had in the flights that fed it (the next
+        fresh draw prefers players without one)."""
         self._init_sides(flight)
         for position, player in enumerate(line):
             target = flight.shape.round_one_target(position)
@@ -112,6 +121,7 @@ class SimEvent:
                 self._set_side(flight, target, EMPTY_SIDE)
             else:
                 entry = self._new_entry(flight, player, position)
+                entry.earlier_byes = (earlier_byes or {}).get(player, 0)
                 self._set_side(flight, target, entry.id)
 
     def fresh_draw_ready(self, name: str) -> bool:
@@ -130,20 +140,23 @@ class SimEvent:
         flight = self.flights[name]
         if not self.fresh_draw_ready(name):
             raise BracketError("draw", "Not every player of the source flight has played a match yet.")
-        if len(flight.pool) < 2:
-            flight.finished = True
-            if flight.pool:
-                flight.champion = flight.pool[0]
-            return []
         source = self.source_of(flight)
-        pool = [source.entries[e] for e in flight.pool]
+        if len(flight.pool) < 2:
+            # Nothing to draw: the one player (if any) wins the flight, as an entry of it like any winner.
+            self._finish_unfed(flight)
+            if flight.pool:
+                winner = self._new_entry(flight, source.entries[flight.pool[0]].player)
+                winner.place, flight.champion = 1, winner.id
+            return []
+        pool = [source.entries[e] for e in flight.pool]  # nobody withdraws from a pool: it holds source entries
         entrants = [DrawEntrant(e.player, on_time=e.byes + e.earlier_byes == 0) for e in pool]
         had_bye = sum(1 for e in entrants if not e.on_time)
         if bracket_size(len(entrants)) - len(entrants) > len(entrants) - had_bye:
             entrants = [DrawEntrant(e.key) for e in entrants]  # not enough players without a bye to take them
         line = draw(entrants, rng_seed=rng_seed)
-        flight.layout = Layout.knockout(len(line))
-        self._place_line(flight, line)
+        flight.layout = Layout.for_flight(size=len(line), feed_rule=flight.rule)
+        self._lay_out_fed(flight)  # a flight linked to this one is laid out with it, as on a release
+        self._place_line(flight, line, {e.player: e.byes + e.earlier_byes for e in pool})
         return line
 
     # --- play -----------------------------------------------------------------------------------------------
@@ -167,13 +180,35 @@ class SimEvent:
             winner, loser = (a, b) if winner_side == 0 else (b, a)
             self._decide(flight, key, result, winner, (loser,))
 
+    def withdraw(self, name: str, entry_id: int) -> None:
+        """A player leaves after the draw: the opponent wins by walkover, now or as soon as one arrives; a bye
+        the player would get goes to nobody."""
+        flight = self.flights[name]
+        entry = flight.entries[entry_id]
+        if entry.place is not None:
+            raise BracketError("entry", "This player is out of the flight already.")
+        entry.withdrawn = True
+        for key, (a, b) in flight.sides.items():
+            if key not in flight.decided and entry_id in (a, b) and isinstance(a, int) and isinstance(b, int):
+                self.report(name, key, 1 if a == entry_id else 0, rules.WALKOVER)
+                return
+
     def _set_side(self, flight: SimFlight, target: Target, value) -> None:
         sides = flight.sides[target.key]
         if sides[target.side] is not PENDING_SIDE:
             raise BracketError("slot", f"{flight.name} {target} is already taken.")
         sides[target.side] = value
         state, side = rules.resolve(*sides)
-        if state == rules.BYE and side is not None:
+        gone = [x for x in sides if isinstance(x, int) and flight.entries[x].withdrawn]
+        if state == "ready" and gone:
+            a, b = sides
+            if len(gone) == 2:
+                self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, (a, b))
+            else:
+                self._decide(flight, target.key, rules.WALKOVER, b if gone[0] == a else a, (gone[0],))
+        elif state == rules.BYE and gone:
+            self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, tuple(gone))  # nobody to give it to
+        elif state == rules.BYE and side is not None:
             winner = sides[side]
             flight.entries[winner].byes += 1
             self._decide(flight, target.key, rules.BYE, winner, ())
@@ -185,10 +220,15 @@ class SimEvent:
         if flight.shape.winner_target(key) is None:
             flight.finished = True  # the final is decided (with nobody in it if everyone withdrew)
         fed = self.fed_by(flight.name)
+        for action in self._consequences(flight, fed, key):
+            self._apply(flight, fed, action)
+
+    def _consequences(self, flight: SimFlight, fed: SimFlight | None, key: Key) -> list:
+        result, winner, losers = flight.decided[key]
         feed = None
         if fed is not None and (fed.layout is not None or fed.rule == rules.FRESH_DRAW):
             feed = rules.Feed(fed.rule or rules.FIRST_PLAYED, fed.layout, fed.feed_rounds)
-        actions = rules.consequences(
+        return rules.consequences(
             layout=flight.shape,
             key=key,
             result=result,
@@ -196,8 +236,56 @@ class SimEvent:
             losers=tuple(flight.facts(e) for e in losers),
             feed=feed,
         )
+
+    # --- late entries -----------------------------------------------------------------------------------------
+
+    def late_entry(self, name: str, player: Hashable) -> int:
+        """A player entered after the release takes the first bye's place along the line, so its holder gets
+        an opponent and the late entrant no bye. Only before any match is played: what a bye led to is taken
+        back here only while it is byes and empty places (the adapter also takes back unstarted matches)."""
+        flight = self.flights[name]
+        section = flight.shape.first_section
+        byes = sorted(
+            k for k, d in flight.decided.items() if k.section == section and k.round == 1 and d[0] == rules.BYE
+        )
+        if not byes:
+            raise BracketError("player", "No bye is left in the draw: a late entry needs a free place next to a bye.")
+        key = byes[0]
+        self._undo(flight, key)
+        side = 0 if flight.sides[key][0] is EMPTY_SIDE else 1
+        flight.sides[key][side] = PENDING_SIDE
+        entry = self._new_entry(flight, player, key.position * 2 + side)
+        self._set_side(flight, Target(key, side), entry.id)
+        return entry.id
+
+    def _undo(self, flight: SimFlight, key: Key) -> None:
+        """Take back a decision that played no match (a bye, an empty place, a walkover or double forfeit of
+        absent players) and everything it led to."""
+        result, winner, _losers = flight.decided[key]
+        if result == rules.PLAYED:
+            raise BracketError("slot", "A played result is not taken back by the in-memory engine.")
+        fed = self.fed_by(flight.name)
+        actions = self._consequences(flight, fed, key)
+        del flight.decided[key]
         for action in actions:
-            self._apply(flight, fed, action)
+            if isinstance(action, rules.Move):
+                self._clear(flight, action.target)
+            elif isinstance(action, rules.FeedTo) and fed is not None and action.target is not None:
+                self._clear(fed, action.target)
+            elif isinstance(action, rules.Out):
+                flight.entries[action.entry].place = None
+            elif isinstance(action, rules.Champion):
+                flight.entries[action.entry].place = None
+                flight.champion = None
+        if result == rules.BYE and winner is not None:
+            flight.entries[winner].byes -= 1
+        if flight.shape.winner_target(key) is None:
+            flight.finished = False
+
+    def _clear(self, flight: SimFlight, target: Target) -> None:
+        if target.key in flight.decided:
+            self._undo(flight, target.key)
+        flight.sides[target.key][target.side] = PENDING_SIDE
 
     def _apply(self, flight: SimFlight, fed: SimFlight | None, action) -> None:
         if isinstance(action, rules.FirstPlayed):

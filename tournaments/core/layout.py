@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from tournaments.core.errors import BracketError
 
 W, C, L, G = "w", "c", "l", "g"
+# How a fed flight takes its players (tournaments.core.rules routes them); the shape depends on it.
+FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
 
 @dataclass(frozen=True, order=True)
@@ -85,6 +87,26 @@ class Layout:
             raise BracketError("size", "Double elimination needs at least 3 entrants.")
         rounds = log2(size)
         return cls("double", size, rounds, {W: knockout_rounds(size), L: fed_rounds(size, rounds), G: [RoundSpec(1)]})
+
+    @classmethod
+    def for_flight(
+        cls, *, size: int, double: bool = False, feed_rule: str | None = None, feed_rounds: int = 1
+    ) -> Layout:
+        """The one place a flight's shape is chosen, for the in-memory engine and the database adapter alike.
+        `size` is the flight's own bracket size, or for a linked fed flight its source's `linked_size()`.
+        A fresh draw (or a flight with its own draw) is a knockout of its own line; a linked fed flight
+        (first_played, progressive) is laid out from its source; only a progressive one feeds more than
+        round 1."""
+        if double:
+            return cls.double(size)
+        if feed_rule in (FIRST_PLAYED, PROGRESSIVE):
+            return cls.fed(size, feed_rounds if feed_rule == PROGRESSIVE else 1)
+        return cls.knockout(size)
+
+    def linked_size(self) -> int:
+        """The size a fed flight linked to this one is laid out from: two places per round-1 slot of the first
+        section. Below 4 (one round-1 match) it cannot be fed: the linked flight gets no players."""
+        return 2 * self.rounds(self.first_section)[0].slots
 
     # --- the slots ----------------------------------------------------------------------------------------
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournaments.core.layout import FIRST_PLAYED as FIRST_PLAYED  # the feed rules are named here too
+from tournaments.core.layout import FRESH_DRAW as FRESH_DRAW
+from tournaments.core.layout import PROGRESSIVE as PROGRESSIVE
 from tournaments.core.layout import Key, Layout, Target
 
 PLAYED, WALKOVER, BYE, DOUBLE_FORFEIT, EMPTY = "played", "walkover", "bye", "double_forfeit", "empty"
-FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
 
 class _Marker:
@@ -107,32 +109,31 @@ def consequences(
     losers: tuple[EntryFacts, ...],
     feed: Feed | None,
 ) -> list[object]:
+    """The actions in the order they are applied: everything about this slot itself (first played matches,
+    places, losers fed on) before the players move on, because a move can decide the next slot at once (a
+    withdrawn opponent waiting there) and set off a chain — up to the final and the end of the flight, which
+    closes a fresh-draw flight's pool — that must see this slot's effects complete."""
     played = result == PLAYED
     actions: list[object] = []
     if played:
-        # first: a Move below can decide the next slot at once (a bye), and that slot must already see these
-        # players as having played, or it would feed their linked-flight places a second time
         actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
+    moves: list[object] = []
+    internal = layout.internal_loser_target(key)
+    if internal is not None:
+        routed = losers[0].id if (played and losers) else None
+        moves.append(Move(internal, routed))
+        actions.extend(Out(x.id, layout.place_of_loser(internal.key)) for x in losers if x.id != routed)
+    else:
+        actions.extend(Out(loser.id, layout.place_of_loser(key)) for loser in losers)
+    if feed is not None:
+        actions.extend(_feed_actions(layout, key, result, winner, losers, feed))
     target = layout.winner_target(key)
     if target is None:
         if winner is not None:
             actions.append(Champion(winner.id))
     else:
         actions.append(Move(target, None if winner is None else winner.id))
-
-    internal = layout.internal_loser_target(key)
-    if internal is not None:
-        routed = losers[0].id if (played and losers) else None
-        actions.append(Move(internal, routed))
-        for loser in losers:
-            if loser.id != routed:
-                actions.append(Out(loser.id, layout.place_of_loser(internal.key)))
-    else:
-        actions.extend(Out(loser.id, layout.place_of_loser(key)) for loser in losers)
-
-    if feed is not None:
-        actions.extend(_feed_actions(layout, key, result, winner, losers, feed))
-    return actions
+    return actions + moves
 
 
 def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedTo]:

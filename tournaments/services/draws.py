@@ -133,11 +133,11 @@ def release_draw(*, actor, flight: Flight) -> Flight:
         fed = store.fed_flight(linked)
         if fed is None or fed.feed_rule == FeedRule.FRESH_DRAW:
             break
-        size = 2 * store.layout(linked).rounds(store.layout(linked).first_section)[0].slots
+        size = store.layout(linked).linked_size()
         fed.draw_status, fed.released_at = DrawStatus.RELEASED, timezone.now()
         if size < 4:  # one round-1 match cannot feed a bracket: the linked flight stays empty
-            fed.status = FlightStatus.FINISHED
-            fed.save(update_fields=["draw_status", "status", "released_at"])
+            fed.save(update_fields=["draw_status", "released_at"])
+            store.finish_unfed(fed)
             break
         fed.size, fed.status = size, FlightStatus.RUNNING
         fed.save(update_fields=["size", "draw_status", "status", "released_at"])

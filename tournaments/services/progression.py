@@ -73,14 +73,12 @@ class BracketStore:
 
     def layout(self, flight: Flight) -> Layout:
         if flight.pk not in self._layouts:
-            if flight.kind == FlightKind.DOUBLE_ELIMINATION:
-                layout = Layout.double(flight.size)
-            elif flight.feed_rule in (FeedRule.FIRST_PLAYED, FeedRule.PROGRESSIVE):
-                rounds = flight.feed_rounds if flight.feed_rule == FeedRule.PROGRESSIVE else 1
-                layout = Layout.fed(flight.size, rounds)
-            else:
-                layout = Layout.knockout(flight.size)
-            self._layouts[flight.pk] = layout
+            self._layouts[flight.pk] = Layout.for_flight(
+                size=flight.size,
+                double=flight.kind == FlightKind.DOUBLE_ELIMINATION,
+                feed_rule=flight.feed_rule,
+                feed_rounds=flight.feed_rounds,
+            )
         return self._layouts[flight.pk]
 
     def fed_flight(self, flight: Flight) -> Flight | None:
@@ -218,6 +216,7 @@ class BracketStore:
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
         if isinstance(action, rules.FirstPlayed):
             Entry.objects.filter(pk=action.entry).update(first_played_slot=slot)
+            entries[action.entry].first_played_slot_id = slot.pk  # the winner object moves on with it
         elif isinstance(action, rules.Out):
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
         elif isinstance(action, rules.Champion):
@@ -252,8 +251,7 @@ class BracketStore:
             pool = list(fed.entries.exclude(status=EntryStatus.WITHDRAWN))
             if len(pool) < 2:
                 Entry.objects.filter(pk__in=[e.pk for e in pool]).update(place=1)
-                Flight.objects.filter(pk=fed.pk).update(status=FlightStatus.FINISHED)
-                self.touched.setdefault(fed.pk, fed)
+                self.finish_unfed(fed)
         unfinished = (
             self.event.flights.filter(kind__in=BRACKET_KINDS)
             .exclude(pk=flight.pk)
@@ -264,6 +262,16 @@ class BracketStore:
             # A finished event takes no more entries: registration closes with it.
             Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED, registration_open=False)
             self.event.status, self.event.registration_open = EventStatus.FINISHED, False
+
+    def finish_unfed(self, flight: Flight) -> None:
+        """A flight that gets no bracket (one round-1 match cannot feed one, a fresh draw of fewer than two)
+        finishes, and so does every flight it would feed: left open, they would hold the event open for ever."""
+        empty: Flight | None = flight
+        while empty is not None:
+            Flight.objects.filter(pk=empty.pk).update(status=FlightStatus.FINISHED)
+            empty.status = FlightStatus.FINISHED
+            self.touched.setdefault(empty.pk, empty)
+            empty = self.fed_flight(empty)
 
     # --- undoing ---------------------------------------------------------------------------------------------
 
@@ -336,8 +344,10 @@ class BracketStore:
             elif isinstance(action, (rules.Out, rules.Champion)):
                 Entry.objects.filter(pk=action.entry).update(place=None, out_round=None)
                 if isinstance(action, rules.Champion):
+                    # Kept in step in memory too: the hooks told of this change get these objects.
                     Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
                     Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
+                    flight.status, self.event.status = FlightStatus.RUNNING, EventStatus.RUNNING
         if slot.result == SlotResult.BYE and winner is not None:
             Entry.objects.filter(pk=winner.pk).update(had_bye=False)
         slot.result = SlotResult.READY if slot.match_id else SlotResult.PENDING
