@@ -87,7 +87,7 @@ API = {
     "PUT /api/v1/calcuttas/{id}/lots/": May(write=DIRECTORS, body={"lots": []}),
     "POST /api/v1/calcuttas/{id}/lots/propose/": May(write=DIRECTORS, body={"style": "pair_lesser", "singles": 2}),
     "POST /api/v1/calcuttas/{id}/order/": May(write=DIRECTORS, body={"reseed": True}),
-    "GET /api/v1/calcuttas/{id}/owners/{bidder_id}/": May(),
+    "GET /api/v1/calcuttas/{id}/owners/{bidder_id}/": May(read=PLAYERS),  # the bidder (Anna) and the directors
     "POST /api/v1/calcuttas/{id}/paid/": May(write=DIRECTORS, body={"bidder": "$bidder", "paid": True}),
     "PATCH /api/v1/calcuttas/{id}/settings/": May(write=DIRECTORS, body={"self_bidding": True}),
     "POST /api/v1/calcuttas/{id}/settle/": May(write=DIRECTORS, body={}),
@@ -276,7 +276,7 @@ PAGES = {
     "/calcuttas/<int:pk>/auctioneer/step/": May(write=DIRECTORS, body={"action": "open"}),
     "/calcuttas/<int:pk>/bids/": May(write=SIGNED_IN),
     "/calcuttas/<int:pk>/board/": May(),
-    "/calcuttas/<int:pk>/owners/<int:bidder>/": May(),
+    "/calcuttas/<int:pk>/owners/<int:bidder>/": May(read=PLAYERS),  # the bidder (Anna) and the directors
     "/calcuttas/<int:pk>/owners/<int:bidder>/paid/": May(write=DIRECTORS, body={"paid": "1"}),
     "/calcuttas/<int:pk>/owners/<int:bidder>/syndicate/": May(write=DIRECTORS),
     "/calcuttas/<int:pk>/owners/<int:bidder>/buy-back/": May(write=DIRECTORS),

@@ -11,6 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from clubs import access as club_access
 from core.api import paginated_response
 from core.fields import DecimalField, MoneyField
 from tournaments.calcutta import core, selectors, services
@@ -570,6 +571,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def owner(self, request, pk=None, bidder_id=None):
         calcutta = self.get_object()
         bidder = get_object_or_404(Bidder, calcutta=calcutta, pk=bidder_id)
+        club_access.require(request.user, "calcutta.see_owner_report", bidder)
         report = selectors.owner_report(calcutta=calcutta, bidder=bidder)
         return Response(
             {

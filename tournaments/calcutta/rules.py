@@ -26,3 +26,13 @@ def consent_for(user, bidder: Bidder) -> bool:
     if bidder.user_id is not None:
         return bidder.user_id == user.pk
     return bidder.calcutta.user_is_director(user)
+
+
+@rule(
+    "calcutta.see_owner_report",
+    _("An owner's money (paid in, won, net) is seen only by that owner and the directors of the event."),
+)
+def see_owner_report(user, bidder: Bidder) -> bool:
+    """The board shows the public auction (who bought which lot for how much); what one person paid and won in
+    all is their own business and the directors', like a chouette balance."""
+    return bidder.user_id == user.pk or bidder.calcutta.user_is_director(user)

@@ -287,6 +287,7 @@ def board(request, pk):
 def owner(request, pk, bidder):
     calcutta = _calcutta(request, pk)
     the_bidder = _bidder(calcutta, bidder)
+    club_access.require(request.user, "calcutta.see_owner_report", the_bidder)
     is_director = calcutta.user_is_director(request.user)
     is_self = request.user.is_authenticated and the_bidder.user_id == request.user.pk
     context = {

@@ -145,7 +145,8 @@ def test_settlement_and_owner_report_through_the_api(running, flight, director_u
     settlement = api.get(url(running, "settlement")).json()
     assert (settlement["pool"], settlement["house_take"], settlement["net_pool"]) == (6000, 600, 5400)
     assert sum(line["won"] for line in settlement["owners"]) == 5400
-    owner = api.get(url(running, f"owners/{paul.pk}")).json()
+    assert api.get(url(running, f"owners/{paul.pk}")).status_code == 403  # an owner's money is not public
+    owner = client.get(url(running, f"owners/{paul.pk}")).json()
     assert (owner["paid_in"], owner["won"]) == (1000, 1350)  # half of lot 1 (50% of 54.00) for half its price
     assert client.post(url(running, "paid"), {"bidder": paul.pk, "paid": True}, format="json").json()["paid"] is True
 

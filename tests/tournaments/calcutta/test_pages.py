@@ -126,7 +126,9 @@ def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_u
     hooks.flight_results_changed(flight)
     calcutta.refresh_from_db()
     assert calcutta.status == CalcuttaStatus.SETTLED
-    owner = anonymous.get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").content.decode()
+    # an owner's money is the owner's and the directors' (olga is a guest without a login: the directors')
+    assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").status_code == 403
+    owner = client_for(director_user).get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").content.decode()
     assert "30.00" in owner and "27.00" in owner  # paid in 30.00; the whole net pool 27.00 won
     report = anonymous.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
     assert "Net pool" in report and "27.00" in report and "@media print" not in report
@@ -204,7 +206,8 @@ def test_pages_cost_the_same_queries_whatever_the_number_of_lots(
     client = client_for(director_user)
     for url, most in (
         (f"/calcuttas/{calcutta.pk}/settlement/", 10),  # measured: 10, 11, 6, 11 for 2 and for 7 lots alike
-        (f"/calcuttas/{calcutta.pk}/owners/{owners[0].pk}/", 12),  # + the syndicate offers naming the owner
+        # + the syndicate offers naming the owner, + who may see the owner's money
+        (f"/calcuttas/{calcutta.pk}/owners/{owners[0].pk}/", 13),
         (f"/calcuttas/{calcutta.pk}/board/", 6),
         (f"/calcuttas/{calcutta.pk}/", 11),
     ):
