@@ -23,12 +23,15 @@ from clubs.models import Club, Membership, Player
 
 
 def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
-    """The sessions at clubs the user can see, each annotated with `money_visible` (whether the user may see
+    """The sessions at clubs the user can see, and every table the user sat at (a player who left a private club
+    still sees what was booked against them there), each annotated with `money_visible` (whether the user may see
     its money: rules.may_see_money, answered in the same query for a whole list)."""
-    sessions = ChouetteSession.objects.filter(club__in=club_selectors.visible_clubs(user=user)).select_related("club")
+    visible_club = Q(club__in=club_selectors.visible_clubs(user=user))
     if not getattr(user, "is_authenticated", False):
-        return sessions.annotate(money_visible=Value(False))
+        return ChouetteSession.objects.filter(visible_club).select_related("club").annotate(money_visible=Value(False))
     sat_here = Seat.objects.filter(session=OuterRef("pk"), player__user=user)
+    sessions = ChouetteSession.objects.filter(visible_club | Q(seats__player__user=user)).distinct()
+    sessions = sessions.select_related("club")
     directs = club_selectors.directed_clubs(user=user).filter(pk=OuterRef("club_id"))
     return sessions.annotate(money_visible=Exists(sat_here) | Exists(directs))
 

@@ -475,8 +475,12 @@ def sit_out(*, actor, session: ChouetteSession, player: Player) -> Seat:
 
 @transaction.atomic
 def come_back(*, actor, session: ChouetteSession, player: Player) -> Seat:
-    """Back from sitting out: seated like a newcomer (session rule)."""
-    return _seat_event(_open_for_seat_change(actor, session), actor, player, EventKind.RETURN)
+    """Back from sitting out: seated like a newcomer (session rule), so with a newcomer's consent: the player
+    themselves, or a director seating a player who still belongs to the club."""
+    session = _open_for_seat_change(actor, session)
+    access.require_seat(actor, session.club, [player])
+    _check_member(session.club, [player], "player")
+    return _seat_event(session, actor, player, EventKind.RETURN)
 
 
 @transaction.atomic

@@ -293,14 +293,15 @@ def _result_from_input(
 
 
 def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str, Any]:
-    """The verdict of a game record the actor may use: one they uploaded, one already linked to this match, or
-    any record for a director of the match."""
+    """The verdict of a game record the actor may use: one they uploaded or one already linked to this match, and
+    for a director of the match also one its players uploaded. Never anyone else's record: its verdict would
+    tell a stranger the names and games in a private upload."""
     from games.models.records import GameRecord
 
-    records = GameRecord.objects.filter(pk=game_record_id)
-    if not match.user_is_director(actor):
-        records = records.filter(Q(uploader=actor) | Q(match=match))
-    record = records.first()
+    usable = Q(uploader=actor) | Q(match=match)
+    if match.user_is_director(actor):
+        usable |= Q(uploader__player__in=[match.player_a_id, match.player_b_id])
+    record = GameRecord.objects.filter(usable, pk=game_record_id).first()
     if record is None or not isinstance(record.verdict, dict):
         raise ValidationError({"game_record": [_("No verified game record with this number.")]})
     return record.verdict

@@ -173,3 +173,24 @@ def test_the_attackers_chain_a_new_club_cannot_seat_other_clubs_players_and_they
     players = [*walk_ins, victims[0]]
     body = {"club": mine, "players": [p.pk for p in players], "stake_cents": 100, "order": [p.pk for p in players]}
     assert api(attacker).post("/api/v1/chouette/sessions/", body, format="json").status_code == 201
+
+
+def test_a_player_who_left_the_club_is_not_brought_back_to_its_table_and_still_sees_what_they_played(club):
+    """Found by probing: a player sat out, left the club, and its director brought them back and booked a lost
+    backgammon against them at a table they could no longer see."""
+    from clubs import services as club_services
+    from clubs.models import Membership
+
+    session, p, director = table(club)
+    leaver = p["D"]
+    services.sit_out(actor=director, session=session, player=leaver)
+    membership = Membership.objects.get(club=club, player=leaver)
+    club_services.leave_club(actor=leaver.user, membership=membership)
+    url = f"/api/v1/chouette/sessions/{session.pk}/seats/"
+    back = api(director).post(url, {"player": leaver.pk, "action": "come_back"}, format="json")
+    assert back.status_code == 400 and "not a member of this club" in str(back.json())
+    assert Seat.objects.get(session=session, player=leaver).status == "sitting_out"
+    Club.objects.filter(pk=club.pk).update(is_public=False)  # a private club: only its members see its tables
+    seen = api(leaver.user).get(f"/api/v1/chouette/sessions/{session.pk}/")
+    assert seen.status_code == 200 and seen.json()["id"] == session.pk  # what was booked against them stays theirs
+    assert api(PlayerFactory().user).get(f"/api/v1/chouette/sessions/{session.pk}/").status_code == 404

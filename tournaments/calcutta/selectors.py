@@ -60,10 +60,12 @@ def flights_to_start(*, user) -> QuerySet:
 
 
 def club_players(*, calcutta: Calcutta) -> QuerySet:
-    """The players of the event's club, by name: whom the director may register as bidders."""
+    """The players of the event's club (members by their own acceptance, and its walk-ins), by name: whom the
+    director may register as bidders."""
     from clubs.models import Player
 
-    return Player.objects.filter(memberships__club=calcutta.flight.event.club_id).order_by("name")
+    club = calcutta.flight.event.club_id
+    return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
 
 
 def display_order(calcutta: Calcutta, numbers: list[int]) -> list[int]:

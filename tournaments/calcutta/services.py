@@ -21,11 +21,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from clubs import access
 from core import numbers
 from core.api import Conflict
-from tournaments.calcutta import core
+from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import (
     AuctionAction,
     Bid,
@@ -378,9 +379,16 @@ def set_order(*, actor, calcutta: Calcutta, order: Sequence[int] | None = None, 
     return calcutta
 
 
+NOT_THE_CLUBS_PLAYER = gettext_lazy(
+    "A director registers the club's own players (members by their own acceptance, and its walk-ins) and guests "
+    "by name; anyone else registers as a bidder themselves."
+)
+
+
 @transaction.atomic
 def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, player=None) -> Bidder:
-    """A director registers anyone (a bidder need not be a player); a signed-in user may register themselves."""
+    """A signed-in user registers themselves; a director registers guests by name and players without an account
+    (a bidder need not be a player)."""
     from clubs import selectors as club_selectors
 
     calcutta = _lock(calcutta)
@@ -398,6 +406,17 @@ def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, pla
                 existing.user = actor
                 existing.save(update_fields=["user"])
             return existing
+    else:
+        # A bid is money owed: the director registers only the club's own players (members by their own
+        # acceptance, and its walk-ins) and guests by name; anyone else registers themselves
+        if user is not None and user != actor and player is None:
+            player = club_selectors.player_for_user(user)
+            if player is None:
+                raise PermissionDenied(NOT_THE_CLUBS_PLAYER)
+        if player is not None and player.user_id != actor.pk:
+            if not selectors.club_players(calcutta=calcutta).filter(pk=player.pk).exists():
+                raise PermissionDenied(NOT_THE_CLUBS_PLAYER)
+            user = player.user  # the bidder is theirs: they see it and answer for their own shares
     if user is not None and player is None:
         player = club_selectors.player_for_user(user)
     name = (name or "").strip() or (player.name if player else "") or (user.get_username() if user else "")

@@ -370,3 +370,26 @@ def test_invalid_game_record_is_refused_with_the_verifiers_message(match, user_a
 def test_a_refusal_without_its_numbers_falls_back_to_the_cores_words(match):
     assert messages.readable(ScoringError("no_deciding_game", "The core's words."), match) == "The core's words."
     assert messages.readable(ScoringError("unknown_code", "Other words."), match) == "Other words."
+
+
+def test_a_director_cannot_use_a_strangers_record_to_read_it(club):
+    """Found by probing: any director (of a club of their own) reported another user's private record against
+    a match of theirs and read the record's players, length and errors in the refusal."""
+    from django.core.exceptions import ValidationError
+
+    from games.records import services as record_services
+    from games.records.services import UploadedFile
+    from tests.paths import CORPUS
+
+    stranger = PlayerFactory().user
+    data = (CORPUS / "gnubg" / "standard_0001_3p.mat").read_bytes()
+    record = record_services.upload_records(uploader=stranger, files=[UploadedFile("private.mat", data)]).records.get()
+    director = MembershipFactory(club=club, role="director").player.user
+    a, b = MembershipFactory(club=club).player, MembershipFactory(club=club).player
+    match = MatchFactory(club=club, player_a=a, player_b=b)
+    with pytest.raises(ValidationError) as refused:
+        services.submit_report(
+            actor=director, match=match, method="record", game_record_id=record.pk, as_director=True
+        )
+    assert "No verified game record with this number" in str(refused.value)
+    assert "gnubg" not in str(refused.value)

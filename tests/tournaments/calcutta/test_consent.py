@@ -110,3 +110,23 @@ def test_the_owner_page_offers_and_the_other_bidder_accepts_there(sold):
     )
     assert "Syndicate formed." in done.content.decode()
     assert shares_of_lot_1(calcutta) == {"Holly": "1/4", "Mia": "3/4"}
+
+
+def test_a_director_registers_only_the_clubs_own_players_and_their_bidder_is_theirs(calcutta, club, director_user):
+    """A bid is money owed. Found by probing: a director of any club registered another club's player (by
+    player id, the bidder then had no login, so the player could not even refuse a share) or any user (by user
+    id, with the name echoed back) as a bidder, and bought lots in their name."""
+    from django.core.exceptions import PermissionDenied
+
+    from tests.clubs.factories import MembershipFactory, PlayerFactory
+
+    stranger = PlayerFactory()  # has an account, belongs to no club of this event
+    invited = MembershipFactory(club=club, status="invited", is_active=False).player  # never accepted
+    for kwargs in ({"player": stranger}, {"user": stranger.user}, {"player": invited}, {"user": invited.user}):
+        with pytest.raises(PermissionDenied, match="registers as a bidder themselves"):
+            services.register_bidder(actor=director_user, calcutta=calcutta, **kwargs)
+    member = MembershipFactory(club=club).player
+    bidder = services.register_bidder(actor=director_user, calcutta=calcutta, player=member)
+    assert bidder.user_id == member.user_id  # theirs: they see it and answer for their own shares
+    stranger_registers = services.register_bidder(actor=stranger.user, calcutta=calcutta)
+    assert stranger_registers.user_id == stranger.user_id  # anyone may still register themselves
