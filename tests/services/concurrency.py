@@ -27,6 +27,23 @@ def then_wait(step: Callable) -> Callable:
     return waiting
 
 
+def then_meet(step: Callable, parties: int = 2) -> Callable:
+    """`step`, after which each caller waits until `parties` callers have done it: for the controls without a
+    lock, so both requests certainly read the same state before either writes, however slowly a busy machine
+    brings them there (a fixed wait let one request finish first under load and hid the race)."""
+    barrier = threading.Barrier(parties)
+
+    def meeting(*args, **kwargs):
+        result = step(*args, **kwargs)
+        try:
+            barrier.wait(timeout=20)
+        except threading.BrokenBarrierError:
+            barrier.reset()
+        return result
+
+    return meeting
+
+
 def run_at_once(*calls, timeout: float = 60) -> list:
     """Call each function at the same instant; return what each returned, or the exception it raised."""
     barrier = threading.Barrier(len(calls))

@@ -13,7 +13,7 @@ from games.matchplay import services
 from games.models.matches import Match, MatchReport
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
-from tests.services.concurrency import post_at_once, then_wait
+from tests.services.concurrency import post_at_once, then_meet, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +37,7 @@ def no_lock(monkeypatch):
     def read(match):
         return Match.objects.select_related("player_a", "player_b", "club").get(pk=match.pk)
 
-    monkeypatch.setattr(services, "_lock_match", then_wait(read))
+    monkeypatch.setattr(services, "_lock_match", then_meet(read))
 
 
 def simultaneously(*calls):
