@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from django.db import connection
 
-from tests.schema_check import SchemaCheckingClient
+from tests.schema_check import SchemaCheckingClient, api_schema
 
 # How long a patched step keeps what it took (a row lock, or an unlocked read) before the request goes on. The
 # barrier releases the requests together; this wait inside the critical step makes the second one certainly
@@ -81,6 +81,7 @@ def post_at_once(*requests) -> list[tuple[int, object]]:
 
         return send
 
+    api_schema()  # built once before the threads: drf-spectacular's lazy set-up is not thread-safe
     answers = run_at_once(*(sender(*request) for request in requests), timeout=30)
     for answer in answers:
         if isinstance(answer, Exception):
