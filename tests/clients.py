@@ -1,7 +1,8 @@
 """Test clients signed in as a user (or anonymous), for the page and API tests that act as several people."""
 
 from django.test import Client
-from rest_framework.test import APIClient
+
+from tests.schema_check import SchemaCheckingClient
 
 
 def web(user=None) -> Client:
@@ -11,8 +12,9 @@ def web(user=None) -> Client:
     return client
 
 
-def api(user=None) -> APIClient:
-    client = APIClient()
+def api(user=None) -> SchemaCheckingClient:
+    """An API client whose every answer is checked against the OpenAPI schema (tests/schema_check.py)."""
+    client = SchemaCheckingClient()
     if user is not None:
         client.force_authenticate(user)
     return client

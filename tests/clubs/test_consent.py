@@ -112,6 +112,7 @@ def test_a_walk_in_is_claimed_by_its_person_and_keeps_its_history(api_as, club, 
 
     claim = api_as(person).post("/api/v1/walk-in-claims/", {"player": walk_in.pk}, format="json")
     assert claim.status_code == 201 and claim.json()["status"] == "pending"
+    assert api_as(person).get(f"/api/v1/walk-in-claims/{claim.json()['id']}/").json()["status"] == "pending"
     assert api_as(stranger_director).post(f"/api/v1/walk-in-claims/{claim.json()['id']}/confirm/").status_code in (
         403,
         404,
@@ -198,3 +199,14 @@ def test_a_private_clubs_slug_lists_none_of_its_members_to_outsiders(api_as, out
 
     assert listed(outsider_user) == set() and listed(None) == set()
     assert both.pk in listed(inside)
+
+
+def test_a_director_refuses_a_claim_and_the_walk_in_stays_the_clubs(club, director_user, api_as):
+    walk_in = PlayerFactory(user=None, created_by_club=club)
+    MembershipFactory(club=club, player=walk_in)
+    person = UserFactory()
+    claim = api_as(person).post("/api/v1/walk-in-claims/", {"player": walk_in.pk}, format="json").json()
+    refused = api_as(director_user).post(f"/api/v1/walk-in-claims/{claim['id']}/refuse/")
+    assert refused.status_code == 200 and refused.json()["status"] == "refused"
+    walk_in.refresh_from_db()
+    assert walk_in.user is None

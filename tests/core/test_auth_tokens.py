@@ -5,11 +5,11 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
 from accounts.services import MAX_TOKENS_PER_USER
 from tests.clubs.factories import UserFactory
+from tests.schema_check import SchemaCheckingClient
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +18,13 @@ def obtain(username: str, name: str | None = None) -> dict:
     data = {"username": username, "password": "pw-for-tests"}
     if name is not None:
         data["name"] = name
-    response = APIClient().post("/api/v1/auth/token/", data, format="json")
+    response = SchemaCheckingClient().post("/api/v1/auth/token/", data, format="json")
     assert response.status_code == 200, response.content
     return response.json()
 
 
-def with_token(key: str) -> APIClient:
-    client = APIClient()
+def with_token(key: str) -> SchemaCheckingClient:
+    client = SchemaCheckingClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
@@ -66,8 +66,8 @@ def test_nobody_revokes_another_users_token():
     annas = ApiToken.objects.get(user=anna)
     assert with_token(bernd_key).delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 404
     assert ApiToken.objects.filter(pk=annas.pk).exists()
-    assert APIClient().delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 403
-    assert APIClient().get("/api/v1/auth/tokens/").status_code == 403
+    assert SchemaCheckingClient().delete(f"/api/v1/auth/tokens/{annas.pk}/").status_code == 403
+    assert SchemaCheckingClient().get("/api/v1/auth/tokens/").status_code == 403
 
 
 def test_an_expired_token_is_refused_with_a_clear_401(settings):
