@@ -12,14 +12,14 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.api import paginated_response
+from base.fields import DecimalField
 from chouette import rules as access
 from chouette import selectors, services
 from chouette.core.rules import CHOICES, Rules
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
-from core.api import paginated_response
-from core.fields import DecimalField
 
 
 @extend_schema_field(OpenApiTypes.STR)

@@ -1,9 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from base.fields import ModelMultipleChoiceField
 from chouette.core.rules import Rules
 from clubs.models import Player
-from core.fields import ModelMultipleChoiceField
 
 RESPONSE_CHOICES = [
     ("", "—"),

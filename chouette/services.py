@@ -17,6 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.api import Conflict
 from chouette import entries, selectors
 from chouette import rules as access
 from chouette.core import order as order_core
@@ -39,7 +40,6 @@ from chouette.models import (
 )
 from clubs import access as club_access
 from clubs.models import Club, Player
-from core.api import Conflict
 
 MAX_STAKE_CENTS = 1_000_000
 

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.web import attempt
 from chouette import entries, selectors, services
 from chouette import rules as access
 from chouette.core.order import due_to_roll
@@ -23,7 +24,6 @@ from chouette.models import ChouetteSession, SessionStatus
 from clubs import access as club_access
 from clubs import selectors as club_selectors
 from clubs.models import Player
-from core.web import attempt
 
 
 def _session(request, slug, pk) -> ChouetteSession:

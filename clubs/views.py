@@ -5,10 +5,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base import panels
 from clubs import access, selectors, services
 from clubs.forms import InviteForm, WalkInPlayerForm
 from clubs.models import Membership
-from core import panels
 
 
 def club_list(request):

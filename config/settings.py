@@ -42,7 +42,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "core",
+    "base.apps.BaseConfig",
     "accounts",
     "clubs",
     "games",
@@ -54,11 +54,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "core.csp.ContentSecurityPolicyMiddleware",
+    "base.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "core.middleware.RequestLimitsMiddleware",  # 413 for oversized bodies, 400 for NUL in the URL
+    "base.middleware.RequestLimitsMiddleware",  # 413 for oversized bodies, 400 for NUL in the URL
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -82,7 +82,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "core.context_processors.navigation",
+                "base.context_processors.navigation",
             ],
         },
     },
@@ -147,7 +147,7 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
 # Request and upload limits (README: Configuration). A body above REQUEST_MAX_BODY_SIZE is refused with 413
-# before it is read (core.middleware); form and JSON data above DATA_UPLOAD_MAX_MEMORY_SIZE with 400 (a pasted
+# before it is read (base.middleware); form and JSON data above DATA_UPLOAD_MAX_MEMORY_SIZE with 400 (a pasted
 # record of 2 MiB, escaped, fits); an uploaded file above FILE_UPLOAD_MAX_MEMORY_SIZE is spooled to a
 # temporary file instead of memory. A zip of records may expand to RECORDS_ZIP_MAX_UNCOMPRESSED in all.
 MIB = 1024 * 1024
@@ -165,17 +165,17 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    # NUL is refused in any parsed payload (PostgreSQL cannot store it): core/parsers.py.
+    # NUL is refused in any parsed payload (PostgreSQL cannot store it): base/parsers.py.
     "DEFAULT_PARSER_CLASSES": [
-        "core.parsers.JSONParser",
-        "core.parsers.FormParser",
-        "core.parsers.MultiPartParser",
+        "base.parsers.JSONParser",
+        "base.parsers.FormParser",
+        "base.parsers.MultiPartParser",
     ],
-    # limit and offset clamped (at most 200 rows a page): core/pagination.py.
-    "DEFAULT_PAGINATION_CLASS": "core.pagination.BoundedLimitOffsetPagination",
+    # limit and offset clamped (at most 200 rows a page): base/pagination.py.
+    "DEFAULT_PAGINATION_CLASS": "base.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "core.api.exception_handler",
+    "EXCEPTION_HANDLER": "base.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Backgammon club, tournament and chouette API",
@@ -188,8 +188,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Choice sets that several apps share a field name for get one stable name each in the schema.
-    # Every operation declares the error bodies it can answer with (written once, in core.api).
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "core.api.declare_error_responses"],
+    # Every operation declares the error bodies it can answer with (written once, in base.api).
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "base.api.declare_error_responses"],
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "games.models.matches.MatchStatus",
         "MembershipRoleEnum": "clubs.models.Role",
@@ -209,7 +209,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker that dies mid-task (killed, out of memory) gives its message back instead of acknowledging it.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-# Sending a task while the broker is down fails within about a second (core.queue logs it and the row stays
+# Sending a task while the broker is down fails within about a second (base.queue logs it and the row stays
 # due) instead of holding the request while kombu retries.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
@@ -249,7 +249,7 @@ if not DEBUG:
         SECURE_HSTS_SECONDS = _env_int_between("HSTS_SECONDS", 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600)
         SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-# Content-Security-Policy (core.csp): scripts, styles and everything else only from this site.
+# Content-Security-Policy (base.csp): scripts, styles and everything else only from this site.
 CONTENT_SECURITY_POLICY = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],

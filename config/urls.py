@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from core import views as core_views
+from base import views as core_views
 
 APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "chouette"]
 

@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     nav_items = [(_("Matches"), "games:match-list"), (_("Game records"), "games:record-list")]
 
     def ready(self) -> None:
-        from core.queue import sweepers
+        from base.queue import sweepers
         from games.records.services import sweep_due_records
 
         sweepers.register(sweep_due_records)

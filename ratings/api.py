@@ -9,8 +9,8 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.numbers import parse_id
 from clubs import selectors as club_selectors
-from core.numbers import parse_id
 from ratings import ladder_services, points_services, selectors, services
 from ratings.models import (
     ClubSeason,

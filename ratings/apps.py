@@ -13,8 +13,8 @@ class RatingsConfig(AppConfig):
     }
 
     def ready(self) -> None:
+        from base.queue import sweepers
         from clubs.hooks import approval_changed
-        from core.queue import sweepers
         from games.matchplay.hooks import on_result_confirmed
         from ratings import ladder_services, points_services, services
         from tournaments.hooks import on_flight_results_changed

@@ -9,10 +9,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from base.api import Conflict
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player
-from core.api import Conflict
 from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext, MatchOutcome
 from ratings.core import ladder as core

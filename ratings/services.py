@@ -20,9 +20,9 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.queue import enqueue_on_commit
 from clubs import access
 from clubs.models import Club, Membership
-from core.queue import enqueue_on_commit
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
 from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
@@ -252,7 +252,7 @@ def _requeue_after() -> timedelta:
 
 
 def _queue_recompute(pool_id: int) -> None:
-    """Send the recompute after commit (core.queue); when the broker is down the pool stays pending, marked as
+    """Send the recompute after commit (base.queue); when the broker is down the pool stays pending, marked as
     not sent, so the next sweep sends it."""
     from ratings.tasks import recompute_rating_pool
 

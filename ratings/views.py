@@ -11,9 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from core.web import attempt
 from ratings import ladder_services, points_services, selectors, services
 from ratings.models import Ladder, PointsScheme
 
@@ -123,7 +123,7 @@ def ladder_detail(request, slug, ladder):
 
 
 def _act(request, action, done: str) -> None:
-    """core.web.attempt, but a refusal is shown on the page the form came from rather than as a 403."""
+    """base.web.attempt, but a refusal is shown on the page the form came from rather than as a 403."""
     try:
         attempt(request, action, done)
     except PermissionDenied as error:

@@ -13,9 +13,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.fields import DecimalField
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
-from core.fields import DecimalField
 from games.models.matches import MatchOutcome
 from tournaments import selectors, services
 from tournaments.models import (

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.fields import DecimalFormField
+from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
 from tournaments.models import FeedRule, FlightKind, Seeding
 

@@ -14,7 +14,7 @@ the database (`Event.objects.get(pk=flight.event_id)`): the flight and event obj
 caller's and may be behind the stored state. A callback that raises aborts the change.
 """
 
-from core.hooks import Hook
+from base.hooks import Hook
 
 # Called as flight_results_changed(flight).
 flight_results_changed = Hook()

@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base import panels
+from base.web import attempt
 from clubs import selectors as club_selectors
-from core import panels
-from core.web import attempt
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
 from tournaments.models import DrawStatus, FeedRule

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from core.text import clean_text
+from base.text import clean_text
 from games.formats.notation import MAX_ACTIONS, MAX_GAMES, MAX_NAME, RecordFormatError, decode_move
 
 __all__ = ["Action", "ActionKind", "MatchRecord", "RecordedGame", "RecordFormatError", "parse_mat", "write_mat"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from core.text import clean_text
+from base.text import clean_text
 from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
 from games.formats.notation import BAR, MAX_ACTIONS, MAX_GAMES, MAX_NAME, OFF, RecordFormatError, Step, decode_move
 from games.rules.board import Board
@@ -118,7 +118,7 @@ def _read_value(text: str, position: int, line: int) -> tuple[str, int, int]:
     """The unescaped value starting at `position` (after its `[`): (value, position after `]`, lines in it).
 
     One possessive regex scan (no backtracking state kept, so no memory per escape) over a window just large
-    enough for MAX_VALUE_CHARS escaped characters. Control characters are dropped (core.text): a NUL in a
+    enough for MAX_VALUE_CHARS escaped characters. Control characters are dropped (base.text): a NUL in a
     player name cannot be stored by PostgreSQL.
     """
     window = min(len(text), position + 2 * MAX_VALUE_CHARS + 2)

@@ -8,11 +8,11 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from base.api import paginated_response
+from base.numbers import MAX_ID
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
-from core.api import paginated_response
-from core.numbers import MAX_ID
 from games.matchplay import selectors, services
 from games.models.matches import (
     Match,

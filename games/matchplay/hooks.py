@@ -12,7 +12,7 @@ that raises aborts the confirmation. `report.outcome` says what happened (an ann
 and no winner); `match` already carries the new denormalised result.
 """
 
-from core.hooks import Hook
+from base.hooks import Hook
 
 # Called as result_confirmed(match, report).
 result_confirmed = Hook()

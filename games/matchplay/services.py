@@ -17,9 +17,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from base.api import Conflict
 from clubs import access
 from clubs.models import Club, Player
-from core.api import Conflict
 from games.matchplay import hooks, messages
 from games.matchplay import state as core
 from games.matchplay.rules import MatchDraft

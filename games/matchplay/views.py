@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.web import attempt
 from clubs import selectors as club_selectors
-from core.web import attempt
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
 from games.matchplay.forms import CommentForm, GameForm, LatenessForm, MatchForm, ReportForm

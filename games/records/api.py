@@ -6,7 +6,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from core.parsers import FormParser, JSONParser, MultiPartParser
+from base.parsers import FormParser, JSONParser, MultiPartParser
 from games.models import GameRecord, Match, UploadBatch
 from games.records import selectors, services
 
@@ -68,7 +68,7 @@ def _read(upload) -> services.UploadedFile:
 class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticated]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]  # core.parsers: NUL refused
+    parser_classes = [MultiPartParser, FormParser, JSONParser]  # base.parsers: NUL refused
 
     def get_queryset(self):
         return selectors.visible_records(user=self.request.user)

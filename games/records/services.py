@@ -17,9 +17,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.queue import enqueue_many_on_commit
+from base.text import clean_text
 from clubs import access
-from core.queue import enqueue_many_on_commit
-from core.text import clean_text
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
@@ -223,7 +223,7 @@ def _is_due(record: GameRecord) -> bool:
 
 
 def _queue_verification(record_ids: list[int]) -> None:
-    """Mark the records as sent and send each one's verification after commit (core.queue: a broker that is
+    """Mark the records as sent and send each one's verification after commit (base.queue: a broker that is
     down is logged, and the record is marked unsent so the next sweep sends it)."""
     from games.records.tasks import verify_game_record
 

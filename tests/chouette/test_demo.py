@@ -1,9 +1,9 @@
 import pytest
 
+from base.management.commands.load_demo import DemoContext
 from chouette import demo
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent, Transfer
 from clubs import demo as clubs_demo
-from core.management.commands.load_demo import DemoContext
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 import pytest
 
-from core.hooks import Hook
+from base.hooks import Hook
 
 
 def test_a_hook_calls_each_registered_callback_once_in_order_until_removed():

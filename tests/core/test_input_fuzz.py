@@ -24,7 +24,7 @@ from django.db import models
 from django.test import Client
 from rest_framework.test import APIClient
 
-from core.pagination import MAX_LIMIT
+from base.pagination import MAX_LIMIT
 from tests.core.api_sweep import Operation, api_operations, demo, fill, page_patterns, sweep_users
 from tests.paths import REPO
 from tournaments.calcutta.models import Calcutta
@@ -399,7 +399,7 @@ def test_every_form_field_refuses_bad_numbers_quickly(demo):
 
 
 def test_every_decimal_field_in_the_apps_is_the_shared_bounded_one():
-    """serializers.DecimalField and forms.DecimalField trust the text as far as Decimal goes; core.fields bounds
+    """serializers.DecimalField and forms.DecimalField trust the text as far as Decimal goes; base.fields bounds
     it first. A new plain one would slip past the fuzz where no demo object reaches it, so none may be added."""
     plain = re.compile(r"\b(serializers|forms)\.DecimalField\(")
     apps_dirs = [d for d in REPO.iterdir() if d.is_dir() and not d.name.startswith(".") and d.name != "tests"]
@@ -407,7 +407,7 @@ def test_every_decimal_field_in_the_apps_is_the_shared_bounded_one():
         f"{path.relative_to(REPO)}:{number}"
         for folder in apps_dirs
         for path in sorted(folder.rglob("*.py"))
-        if path != REPO / "core" / "fields.py"
+        if path != REPO / "base" / "fields.py"
         for number, line in enumerate(path.read_text().splitlines(), start=1)
         if plain.search(line)
     ]

@@ -14,8 +14,9 @@ PURE = [
     "games/rules",
     "games/formats",
     "games/verification.py",
-    "core/numbers.py",
-    "core/text.py",
+    "base/numbers.py",
+    "base/text.py",
+    "base/errors.py",
     "games/matchplay/state.py",
     "tournaments/core",
     "tournaments/calcutta/core",
@@ -24,7 +25,7 @@ PURE = [
     "accounts/core",
 ]
 FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "django_filters", "celery"}
-PROJECT_APPS = {"accounts", "clubs", "core", "config", "games", "tournaments", "ratings", "chouette"}
+PROJECT_APPS = {"accounts", "base", "clubs", "config", "games", "tournaments", "ratings", "chouette"}
 
 
 def _module_name(path: Path) -> str:

@@ -1,4 +1,4 @@
-"""core.queue and the sweep, in-process: a send the broker refuses is logged and leaves the row due instead of
+"""base.queue and the sweep, in-process: a send the broker refuses is logged and leaves the row due instead of
 raising; the sweep sends due rows once (a second sweep right after finds nothing) and leaves work under way alone.
 (The same with a real broker stopped and restarted, a real worker and beat: tests/services/test_lost_work.py.)"""
 
@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from base.queue import enqueue
+from base.tasks import heartbeat, sweep
 from config.celery import app as celery_app
-from core.queue import enqueue
-from core.tasks import heartbeat, sweep
 from games.models import GameRecord, RecordStatus
 from games.records import services
 from games.records.services import UploadedFile
@@ -34,7 +34,7 @@ def broker_down(monkeypatch):
 
 def test_a_send_the_broker_refuses_is_logged_not_raised(broker_down, caplog):
     failed = []
-    with caplog.at_level(logging.ERROR, logger="core.queue"):
+    with caplog.at_level(logging.ERROR, logger="base.queue"):
         sent = enqueue(heartbeat, "probe", on_failure=lambda: failed.append(True))
     assert sent is False and failed == [True]
     assert "could not queue core.heartbeat for [('probe',)]" in caplog.text
@@ -52,7 +52,7 @@ def test_a_zip_upload_with_the_broker_down_asks_the_broker_once_and_leaves_every
     broker_down, caplog, django_capture_on_commit_callbacks
 ):
     files = [UploadedFile(f"{n}.mat", VALID_RECORD + b"\n" * n) for n in range(3)]
-    with caplog.at_level(logging.ERROR, logger="core.queue"), django_capture_on_commit_callbacks(execute=True):
+    with caplog.at_level(logging.ERROR, logger="base.queue"), django_capture_on_commit_callbacks(execute=True):
         batch = services.upload_records(uploader=UserFactory(), files=files)
     assert [r.levelname for r in caplog.records] == ["ERROR"]  # one failed send, not one per record
     ids = sorted(batch.records.values_list("pk", flat=True))

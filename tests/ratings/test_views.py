@@ -219,7 +219,7 @@ def test_a_private_clubs_pool_is_not_shown_to_outsiders(client, director_user):
 
 
 def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user):
-    from core import panels
+    from base import panels
     from ratings import points_services
 
     event = event_of(club, slug="summer-cup")

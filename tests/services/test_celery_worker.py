@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.models import WorkerHeartbeat
-from core.tasks import heartbeat
+from base.models import WorkerHeartbeat
+from base.tasks import heartbeat
 from tests.services.worker import wait_for, worker  # noqa: F401 - the real-worker fixture
 
 pytestmark = [pytest.mark.services, pytest.mark.real_worker, pytest.mark.django_db(transaction=True)]

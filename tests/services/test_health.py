@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from core.models import WorkerHeartbeat
+from base.models import WorkerHeartbeat
 from tests.services.worker import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.real_worker, pytest.mark.django_db(transaction=True)]

@@ -4,8 +4,8 @@ claims are proved with threads in test_ratings_recompute.py.)"""
 
 import pytest
 
-from core.models import WorkerHeartbeat
-from core.tasks import heartbeat
+from base.models import WorkerHeartbeat
+from base.tasks import heartbeat
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.tasks import recompute_rating_pool
 from tests.clubs.factories import ClubFactory, MembershipFactory

@@ -1,7 +1,7 @@
 import pytest
 from django.core.management import call_command
 
-from core.management.commands.load_demo import DemoContext
+from base.management.commands.load_demo import DemoContext
 from tournaments import demo, selectors
 from tournaments.models import Event, Slot
 

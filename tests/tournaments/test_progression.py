@@ -100,7 +100,7 @@ def test_fresh_draw_last_chance_waits_for_every_first_played_consolation_match(c
     )
     main, cons, lc = flights["main"], flights["cons"], flights["lc"]
     play_all(director_user, [main])
-    from core.api import Conflict
+    from base.api import Conflict
 
     with pytest.raises(Conflict):
         services.draw_flight(actor=director_user, flight=lc)
@@ -169,7 +169,7 @@ def test_after_a_later_match_started_only_the_override_changes_it_and_shows_the_
     win(director_user, second, 0)
     r2 = Slot.objects.select_related("match").get(flight=main, round=2, position=0)
     match_services.start_match(actor=director_user, match=r2.match)
-    from core.api import Conflict
+    from base.api import Conflict
 
     with pytest.raises(Conflict):
         win(director_user, Slot.objects.select_related("match").get(pk=first.pk), 1)
@@ -231,14 +231,14 @@ def test_reentry_for_a_fee_places_the_player_again(club, director_user):
     win(director_user, slot, 0)
     again = services.reenter(actor=director_user, flight=main, player=slot.entry_b.player)
     assert again.is_reentry and again.fee == 10 and again.draw_position is not None
-    from core.api import Conflict
+    from base.api import Conflict
 
     with pytest.raises(Conflict):
         services.reenter(actor=director_user, flight=main, player=slot.entry_b.player)
 
 
 def test_redraw_only_before_confirmation(club, director_user):
-    from core.api import Conflict
+    from base.api import Conflict
     from tests.tournaments.builders import make_event, members
 
     event = make_event(club, director_user)
@@ -316,7 +316,7 @@ def test_match_lengths_by_round_and_for_the_final(club, director_user):
 
 
 def test_closed_registration_refuses_players_but_not_directors(club, director_user, member_user):
-    from core.api import Conflict
+    from base.api import Conflict
     from tests.tournaments.builders import make_event
 
     event = make_event(club, director_user, registration_open=False)

@@ -11,9 +11,9 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from base.api import paginated_response
+from base.fields import DecimalField, MoneyField
 from clubs import access as club_access
-from core.api import paginated_response
-from core.fields import DecimalField, MoneyField
 from tournaments.calcutta import core, selectors, services
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
 

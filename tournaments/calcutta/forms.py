@@ -5,7 +5,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.fields import DecimalFormField, MoneyFormField
+from base.fields import DecimalFormField, MoneyFormField
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
 

@@ -4,7 +4,7 @@ This is the one adapter between the rows and the pure core (`tournaments.calcutt
 Calcutta row lock, rebuilds the `core.Auction` by replaying the stored steps, lets the core decide, then stores
 the new step and keeps the lot rows in step with the core's state. No rule is re-implemented here.
 
-A refusal from the core becomes a 409 (`core.api.Conflict`) when it is about the auction's state (a sold lot, a
+A refusal from the core becomes a 409 (`base.api.Conflict`) when it is about the auction's state (a sold lot, a
 closed auction, a step out of turn) and a 400 naming the field otherwise.
 """
 
@@ -23,9 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from base import numbers
+from base.api import Conflict
 from clubs import access
-from core import numbers
-from core.api import Conflict
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import (
     AuctionAction,

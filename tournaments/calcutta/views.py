@@ -12,8 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.web import attempt
 from clubs import access as club_access
-from core.web import attempt
 from tournaments.calcutta import core, forms, selectors, services
 from tournaments.calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
 

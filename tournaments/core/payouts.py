@@ -9,7 +9,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from core.numbers import parse_decimal
+from base.numbers import parse_decimal
 from tournaments.core.errors import BracketError
 
 MAX_PLACE = 1024  # no bracket has more places; also keeps a typed place from becoming a huge number

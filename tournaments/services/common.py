@@ -9,7 +9,7 @@ import threading
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from core.api import Conflict
+from base.api import Conflict
 from games.models.matches import MatchContext
 from tournaments.core import rules
 from tournaments.core.errors import BracketError

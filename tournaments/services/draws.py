@@ -10,8 +10,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.api import Conflict
 from clubs.models import Membership
-from core.api import Conflict
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
 from tournaments.core.errors import BracketError

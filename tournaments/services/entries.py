@@ -8,10 +8,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.api import Conflict
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
-from core.api import Conflict
 from games.models.matches import MatchOutcome, MatchStatus
 from tournaments.core.draw import late_entry_position
 from tournaments.core.errors import BracketError

@@ -9,11 +9,11 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from base import numbers
+from base.api import Conflict
+from base.fields import message as number_message
 from clubs import selectors as club_selectors
 from clubs.models import Club
-from core import numbers
-from core.api import Conflict
-from core.fields import message as number_message
 from tournaments.core.errors import BracketError
 from tournaments.core.payouts import validate_template
 from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding

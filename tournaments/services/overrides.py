@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from core.api import Conflict
+from base.api import Conflict
 from games.models.matches import MatchOutcome
 from tournaments.models import BracketChange, Slot
 from tournaments.services.common import _override, _require_director

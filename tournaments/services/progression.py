@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.api import Conflict
+from base.api import Conflict
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus
 from tournaments import hooks
 from tournaments.core import rules

@@ -1,7 +1,7 @@
 import pytest
 
+from base.management.commands.load_demo import DemoContext
 from clubs import demo as clubs_demo
-from core.management.commands.load_demo import DemoContext
 from games.matchplay import demo
 from games.models.matches import Match, MatchStatus
 

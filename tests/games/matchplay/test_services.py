@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.api import Conflict
+from base.api import Conflict
 from games.matchplay import hooks, messages, services
 from games.models.matches import Match, MatchOutcome, MatchReport, MatchStatus
 from games.rules.scoring import ScoringError

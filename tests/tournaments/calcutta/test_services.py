@@ -3,7 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from core.api import Conflict
+from base.api import Conflict
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
 from tournaments.calcutta import services

@@ -16,8 +16,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TypeVar
 
-from core.numbers import NumberError, format_cents, parse_decimal, parse_fraction
-from core.numbers import parse_money as parse_cents
+from base.numbers import NumberError, format_cents, parse_decimal, parse_fraction
+from base.numbers import parse_money as parse_cents
 
 from .errors import CalcuttaError
 
@@ -28,7 +28,7 @@ HUNDRED = Decimal(100)
 
 def parse_money(value: str | int | Decimal, *, field: str = "amount") -> int:
     """Cents from '12.50', 12 or Decimal('12.5'); refuses floats, negatives, fractions of a cent and amounts
-    above MAX_MONEY_CENTS (core.numbers bounds the text before any arithmetic)."""
+    above MAX_MONEY_CENTS (base.numbers bounds the text before any arithmetic)."""
     try:
         return parse_cents(value)
     except NumberError as error:

@@ -1,7 +1,7 @@
 """Bounded parsing of numbers people type: decimals, money and shares, checked BEFORE any arithmetic.
 
 Pure: no Django import, so pure cores (Calcutta money, payouts) and services parse with the same rules as
-the API serializers and web forms (core/fields.py wraps these functions).
+the API serializers and web forms (base/fields.py wraps these functions).
 
 Why bounded first: Python's Decimal reads "1e999997" in an instant (a coefficient of 1 and an exponent), but
 the first multiplication, quantize or int() of it builds a number of a million digits, holding a worker for

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
+from base.models import WorkerHeartbeat
 from config.celery import app
-from core.models import WorkerHeartbeat
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 
-from core.api import Conflict
+from base.api import Conflict
 
 
 def attempt(request, action: Callable[[], object], success: str | Callable[[object], str]) -> bool:

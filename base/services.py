@@ -4,7 +4,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.models import WorkerHeartbeat
+from base.models import WorkerHeartbeat
 
 
 @transaction.atomic

@@ -20,7 +20,7 @@ from functools import partial
 from celery import Task
 from django.db import transaction
 
-from core.hooks import Hook
+from base.hooks import Hook
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 DRF's CharField already refuses NUL, but dict keys, JSONField and DictField payloads are stored unchecked,
 and PostgreSQL refuses NUL in text and jsonb: the write failed with a 500. One check here covers every
 field of every endpoint, whatever its serializer declares. (Form pages use Django forms, whose CharField
-refuses NUL, and core.middleware refuses NUL in query strings and paths.)
+refuses NUL, and base.middleware refuses NUL in query strings and paths.)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from core.text import has_nul
+from base.text import has_nul
 
 NUL_MESSAGE = "Text may not contain NUL (0x00) characters."
 

@@ -1,5 +1,5 @@
 """The one way numbers people type enter the site: API serializer fields and web form fields for decimals
-and money, all parsing with core.numbers, which bounds digits, decimals and range before any arithmetic.
+and money, all parsing with base.numbers, which bounds digits, decimals and range before any arithmetic.
 
 Use these instead of serializers.DecimalField / forms.DecimalField (a test greps for the plain ones), so that
 "1e999999", "NaN" or forty nines answer a clear 400 or form error everywhere, never a 500 or a busy worker.
@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core import numbers
+from base import numbers
 
 MESSAGES = {
     "float": _("Write the number as text, e.g. 12.50."),

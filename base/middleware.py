@@ -2,7 +2,7 @@
 
 A NUL character in the path, the query string (`?club=%00`) or a page's posted form is refused with 400:
 PostgreSQL cannot store or compare text holding one, so a filter on it or a comment read straight from
-request.POST failed with a 500. (API bodies: core.parsers.)
+request.POST failed with a 500. (API bodies: base.parsers.)
 
 Django streams an upload above FILE_UPLOAD_MAX_MEMORY_SIZE into a temporary file, however large: a 500 MiB
 body was accepted and written to disk before the view could refuse it. This middleware refuses a body whose

@@ -1,8 +1,8 @@
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from base.health import report as health_report
 from clubs import selectors as club_selectors
-from core.health import report as health_report
 
 
 def home(request):

@@ -1,7 +1,7 @@
 from celery import shared_task
 
-from core import services
-from core.queue import sweepers
+from base import services
+from base.queue import sweepers
 
 
 @shared_task(name="core.heartbeat")
