@@ -67,10 +67,10 @@ def random_match(
     """A whole match to `length` points of random legal play, as the record a scorer would write."""
     rng = random.Random(seed)
     scores = [0, 0]
-    games = []
+    games: list[NardyGame] = []
     while max(scores) < length:
         game = random_game(rng, settings)
-        actions = []
+        actions: list[NardyAction] = []
         move_number = 0
         for turn in game.turns:
             if turn.player == 0 or move_number == 0:

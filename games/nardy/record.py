@@ -136,7 +136,9 @@ def _cells(raw: str, offset: int, number: int, move_number: int) -> list[NardyAc
     starts = list(_CELL.finditer(body))
     if not starts:
         if body.strip():
-            raise NardyRecordError(f"'{body.strip()}' is neither a roll ('64: 24/18 18/14') nor 'Wins n points'", line=number)
+            raise NardyRecordError(
+                f"'{body.strip()}' is neither a roll ('64: 24/18 18/14') nor 'Wins n points'", line=number
+            )
         return []
     if body[: starts[0].start()].strip():
         raise NardyRecordError(f"'{body[: starts[0].start()].strip()}' before the first roll", line=number)
@@ -146,10 +148,8 @@ def _cells(raw: str, offset: int, number: int, move_number: int) -> list[NardyAc
     for index, found in enumerate(starts):
         end = starts[index + 1].start() if index + 1 < len(starts) else len(body)
         text = body[found.start() : end].strip()
-        if len(starts) == 2:
-            player = index
-        else:
-            player = 1 if offset + found.start() >= RIGHT_COLUMN else 0
+        # two cells: left and right; a lone cell: its column tells
+        player = index if len(starts) == 2 else int(offset + found.start() >= RIGHT_COLUMN)
         if found.group("d1"):
             dice = (int(found.group("d1")), int(found.group("d2")))
             move = text[3:].strip()

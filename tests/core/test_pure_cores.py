@@ -14,6 +14,7 @@ PURE = [
     "games/rules",
     "games/formats",
     "games/verification.py",
+    "games/nardy",
     "base/numbers.py",
     "base/text.py",
     "base/errors.py",
