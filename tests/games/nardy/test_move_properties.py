@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.nardy.board import CHECKERS, HEAD, NardyBoard
-from games.nardy.moves import generate, legal_plays, view_block
+from games.nardy.moves import generate, legal_plays
 from games.nardy.random_play import random_positions
 from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
 from tests.games.nardy.oracle import forbidden, oracle_results
@@ -104,7 +104,7 @@ def test_every_play_keeps_the_rules(position, dice, rules):
             assert on_board + result.off[each] == CHECKERS
         assert result.off[1 - side] == board.off[1 - side]
         assert result.view(side) != view or not play.steps
-        for start, end in play.steps:  # never onto an opposing checker (the opponent does not move)
+        for _, end in play.steps:  # never onto an opposing checker (the opponent does not move)
             assert end == 0 or view[end - 1] >= 0
         assert sum(1 for start, _ in play.steps if start == HEAD) <= budget
         assert len(play.steps) <= 2 or dice[0] == dice[1]
