@@ -4,7 +4,8 @@ Why a search and not one lookup: a written segment such as `24/14` may stand for
 and only the realisation the player could have meant tells which rule was broken (a checker passing over an
 opposing point, a second checker off the head, a bear-off with a checker outside the home). Every way of giving
 the dice to the written segments is played step by step; the first realisation whose result is a legal play
-makes the move legal, otherwise the rule broken furthest into the move is reported.
+makes the move legal, otherwise the rule broken furthest into the move, played in the order written, is
+reported (a legal play written in another order than it was played is still accepted).
 
 Codes: illegal_move (no checker there, dice that do not fit, the higher-die rule), lands_on_opponent, head_rule,
 bear_off_not_home, six_block (the end position holds a forbidden block), incomplete_play (fewer dice than the
@@ -131,8 +132,8 @@ def check_play(
             if after in plays:
                 return NardyCheck(True, None, "", result_board(board, side, after), tuple(s for s, _ in steps))
             played.append((after, steps))
-        elif worst is None or failure.depth > worst.depth:
-            worst = failure
+        elif worst is None or (failure.depth > worst.depth and list(written) == segments):
+            worst = failure  # the order written is what the player meant: its furthest failure is reported
     if played:
         return _judge_complete(played[0], most, plays, dice, opponent_off, settings)
     if worst is not None:

@@ -212,7 +212,8 @@ def parse_nardy(data: bytes | str) -> NardyRecord:
         if not move_line:
             raise NardyRecordError(f"'{stripped}': a move line starts with its number, as '12) '", line=number)
         game["actions"] += _cells(raw, move_line.start(2), number, int(move_line.group(1)))
-    _check_whole(headers, length, games, players, len(lines))
+    last = max((number for number, raw in enumerate(lines, start=1) if raw.strip()), default=1)
+    _check_whole(headers, length, games, players, last)
     assert length is not None and players is not None
     return NardyRecord(
         length=length,
