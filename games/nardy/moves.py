@@ -16,8 +16,6 @@ The rules, as docs/variants.md reads the texts:
 
 Public interface:
     legal_plays(board, side, dice, *, first_turn=False, settings=DEFAULT_SETTINGS) -> list[NardyPlay]
-    legal_results(...) -> set[NardyBoard]
-    max_dice_playable(...) -> int
     forbidden_block(board, side, settings) -> tuple[int, ...]     the mover's points of a block not allowed
 """
 
@@ -206,29 +204,7 @@ def legal_plays(
     first_turn: bool = False,
     settings: NardySettings = DEFAULT_SETTINGS,
 ) -> list[NardyPlay]:
-    """One play per distinct result (a roll with no legal step gives the one empty play)."""
+    """One play per distinct result (a roll with no legal step gives the one empty play). Every play uses the
+    same number of dice, the most the position allows: len(plays[0].steps)."""
     _, plays = _generate(board, side, dice, first_turn, settings)
     return [NardyPlay(steps, result_board(board, side, view)) for view, steps in plays.items()]
-
-
-def legal_results(
-    board: NardyBoard,
-    side: int,
-    dice: tuple[int, int],
-    *,
-    first_turn: bool = False,
-    settings: NardySettings = DEFAULT_SETTINGS,
-) -> set[NardyBoard]:
-    _, plays = _generate(board, side, dice, first_turn, settings)
-    return {result_board(board, side, view) for view in plays}
-
-
-def max_dice_playable(
-    board: NardyBoard,
-    side: int,
-    dice: tuple[int, int],
-    *,
-    first_turn: bool = False,
-    settings: NardySettings = DEFAULT_SETTINGS,
-) -> int:
-    return _generate(board, side, dice, first_turn, settings)[0]

@@ -56,14 +56,8 @@ class _Outcome:
 
 def unreadable(error: NardyRecordError) -> Verdict:
     """The verdict for a text that is no long nardy record: one `format` error at its line."""
-    return Verdict(
-        valid=False,
-        match_length=None,
-        players=[],
-        final_score=[],
-        winner=None,
-        errors=[RecordError(None, None, error.line, None, "", "format", error.message)],
-    )
+    problem = RecordError(None, None, error.line, None, "", "format", error.message)
+    return Verdict(False, None, [], [], None, errors=[problem])
 
 
 def verify_nardy(record: NardyRecord, *, expect_finished: bool = True) -> Verdict:
@@ -120,30 +114,21 @@ def verify_nardy(record: NardyRecord, *, expect_finished: bool = True) -> Verdic
     winner = None
     if record.length and max(scores) >= record.length:
         winner = names[0] if scores[0] >= record.length else names[1]
-    elif record.length and expect_finished and not any(e.game == record.games[-1].number for e in errors):
-        last = record.games[-1]
-        action = last.actions[-1] if last.actions else None
-        errors.append(
-            RecordError(
-                last.number,
-                action.move_number if action else None,
-                action.line if action else last.line,
-                None,
-                "",
-                "match_unfinished",
-                f"The record ends at {scores[0]}–{scores[1]}: nobody has reached {record.length} points, so the "
-                "match is not finished.",
-            )
-        )
-    return Verdict(
-        valid=not errors,
-        match_length=record.length,
-        players=list(names),
-        final_score=list(scores),
-        winner=winner,
-        games=games,
-        errors=errors,
+    last = record.games[-1]
+    # When the last game itself is wrong its result is unknown, so "unfinished" would be a guess.
+    if record.length and winner is None and expect_finished and all(e.game != last.number for e in errors):
+        errors.append(_unfinished(last, scores, record.length))
+    return Verdict(not errors, record.length, list(names), list(scores), winner, games, errors)
+
+
+def _unfinished(game: NardyGame, scores: tuple[int, int], length: int) -> RecordError:
+    action = game.actions[-1] if game.actions else None
+    where = (action.move_number, action.line) if action else (None, game.line)
+    message = (
+        f"The record ends at {scores[0]}–{scores[1]}: nobody has reached {length} points, so the match is not "
+        "finished."
     )
+    return RecordError(game.number, where[0], where[1], None, "", "match_unfinished", message)
 
 
 def _game_error(game: NardyGame, code: str, message: str) -> RecordError:

@@ -11,7 +11,7 @@ import pytest
 
 from games.nardy.board import NardyBoard
 from games.nardy.check import check_play
-from games.nardy.moves import legal_plays, legal_results, max_dice_playable
+from games.nardy.moves import legal_plays
 from games.nardy.notation import parse_move
 from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
 from tests.games.nardy.positions import apply_steps, nardy_board
@@ -110,9 +110,9 @@ def test_the_legal_plays_are_exactly_the_hand_checked_ones(name, mine, theirs, d
     board = nardy_board(mine, theirs, side=side)
     wanted = {apply_steps(board, side, steps) for steps in _plays(expected)}
     assert len(wanted) == len(expected), "two expected plays reach the same position"
-    found = legal_results(board, side, dice, first_turn=first_turn, settings=settings)
-    assert found == wanted
-    for play in legal_plays(board, side, dice, first_turn=first_turn, settings=settings):
+    plays = legal_plays(board, side, dice, first_turn=first_turn, settings=settings)
+    assert {play.result for play in plays} == wanted
+    for play in plays:
         check = check_play(board, side, dice, list(play.steps), first_turn=first_turn, settings=settings)
         assert check.ok and check.result == play.result, check.message
 
@@ -126,6 +126,6 @@ def test_the_table_holds_thirty_positions_of_every_kind():
 
 def test_the_number_of_dice_played_on_the_start_board():
     board = NardyBoard.start()
-    assert max_dice_playable(board, 0, (6, 6), first_turn=True) == 2
-    assert max_dice_playable(board, 0, (6, 6)) == 1
-    assert max_dice_playable(board, 1, (4, 4), first_turn=True) == 4
+    assert [len(play.steps) for play in legal_plays(board, 0, (6, 6), first_turn=True)] == [2]
+    assert [len(play.steps) for play in legal_plays(board, 0, (6, 6))] == [1]
+    assert [len(play.steps) for play in legal_plays(board, 1, (4, 4), first_turn=True)] == [4]
