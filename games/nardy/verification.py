@@ -20,31 +20,19 @@ from games.nardy.scoring import NardyResult, allowed_points, game_result
 from games.nardy.settings import NardySettings
 from games.verification import GameVerdict, RecordError, Verdict
 
-CODES = (
-    "format",
-    "illegal_move",
-    "lands_on_opponent",
-    "head_rule",
-    "six_block",
-    "bear_off_not_home",
-    "incomplete_play",
-    "larger_die_required",
-    "out_of_turn",
-    "play_after_game_end",
-    "game_unfinished",
-    "wrong_points",
-    "score_mismatch",
-    "play_after_match_end",
-    "match_unfinished",
-)
+# The codes the backgammon verifier also uses mean the same here; the last four are the nardy rules'.
+SHARED_CODES = ("format", "illegal_move", "incomplete_play", "larger_die_required", "out_of_turn",
+                "play_after_game_end", "game_unfinished", "wrong_points", "score_mismatch", "play_after_match_end",
+                "match_unfinished")
+CODES = (*SHARED_CODES, "lands_on_opponent", "head_rule", "six_block", "bear_off_not_home")
 
 
-class _GameError(Exception):
+class _GameError(NardyError):
+    """A game's replay stopped at `action` (None: at the game itself)."""
+
     def __init__(self, action: NardyAction | None, code: str, message: str):
-        super().__init__(message)
+        super().__init__(code, message)
         self.action = action
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ from games.nardy.check import check_play
 from games.nardy.notation import parse_move
 from games.nardy.random_play import random_match
 from games.nardy.record import NardyAction, NardyRecord, parse_nardy, write_nardy
-from games.nardy.verification import CODES, check_nardy_record, verify_nardy
+from games.nardy.verification import CODES, SHARED_CODES, check_nardy_record, verify_nardy
+from games.verification import CODES as BACKGAMMON_CODES
 from games.verification import verify as verify_backgammon
 
 SEEDS = [11, 12, 13, 14]
@@ -184,7 +185,8 @@ def test_a_record_cut_short_is_unfinished():
     assert verify_nardy(parse_nardy(write_nardy(cut)), expect_finished=False).valid
 
 
-def test_every_code_the_verifier_reports_is_listed():
+def test_the_codes_shared_with_backgammon_are_the_backgammon_verifiers_own():
+    assert set(SHARED_CODES) <= set(BACKGAMMON_CODES)
     assert set(CODES) >= {
         "head_rule", "lands_on_opponent", "six_block", "bear_off_not_home", "incomplete_play",
         "larger_die_required", "wrong_points", "illegal_move",
