@@ -7,7 +7,7 @@ With no positions the benchmark stops with an error: a figure for zero work woul
 """
 
 import sys
-import time
+import timeit
 
 from games.nardy.moves import legal_plays as nardy_plays
 from games.nardy.random_play import random_positions as nardy_positions
@@ -21,12 +21,7 @@ REPEATS = 5  # the machine is shared: the best of a few passes is the figure lea
 
 
 def best_time(run) -> float:
-    timings = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run()
-        timings.append(time.perf_counter() - start)
-    return min(timings)
+    return min(timeit.repeat(run, number=1, repeat=REPEATS))
 
 
 def main() -> None:
