@@ -30,24 +30,14 @@ def main() -> None:
     if not nardy or len(nardy) != len(backgammon):
         sys.exit(f"nardy_movegen: {len(nardy)} nardy and {len(backgammon)} backgammon positions; need {SAMPLE} of each")
 
-    def run_nardy() -> None:
-        for board, side, dice, first_turn in nardy:
-            nardy_plays(board, side, dice, first_turn=first_turn)
-
-    def run_backgammon_plays() -> None:
-        for board, side, dice in backgammon:
-            backgammon_plays(board, side, dice)
-
-    def run_backgammon_results() -> None:
-        for board, side, dice in backgammon:
-            backgammon_results(board, side, dice)
-
-    count = len(nardy)
-    ours = best_time(run_nardy) / count * 1e6
-    plays = best_time(run_backgammon_plays) / count * 1e6
-    results = best_time(run_backgammon_results) / count * 1e6
-    print(f"nardy_movegen_positions: {count} positions")
-    print(f"nardy_movegen: {ours:.1f} us/call")
-    print(f"nardy_movegen_backgammon_plays: {plays:.1f} us/call")
-    print(f"nardy_movegen_backgammon_results: {results:.1f} us/call")
-    print(f"nardy_movegen_ratio: {ours / plays:.2f} x backgammon legal_plays")
+    runs = {
+        "nardy_movegen": lambda: [nardy_plays(b, side, dice, first_turn=first) for b, side, dice, first in nardy],
+        "nardy_movegen_backgammon_plays": lambda: [backgammon_plays(*position) for position in backgammon],
+        "nardy_movegen_backgammon_results": lambda: [backgammon_results(*position) for position in backgammon],
+    }
+    per_call = {name: best_time(run) / len(nardy) * 1e6 for name, run in runs.items()}
+    print(f"nardy_movegen_positions: {len(nardy)} positions")
+    for name, micros in per_call.items():
+        print(f"{name}: {micros:.1f} us/call")
+    ratio = per_call["nardy_movegen"] / per_call["nardy_movegen_backgammon_plays"]
+    print(f"nardy_movegen_ratio: {ratio:.2f} x backgammon legal_plays")
