@@ -2,14 +2,17 @@
 code of the rule they break, at the move and line where it is broken."""
 
 import dataclasses
+import random
 
 import pytest
 
 from games.nardy.board import HEAD, NardyBoard
 from games.nardy.check import check_play
-from games.nardy.notation import parse_move
+from games.nardy.moves import ROUTE, legal_plays, successors, view_block
+from games.nardy.notation import format_steps, parse_move
 from games.nardy.random_play import random_match
-from games.nardy.record import NardyAction, NardyRecord, parse_nardy, write_nardy
+from games.nardy.record import NardyAction, NardyGame, NardyRecord, parse_nardy, write_nardy
+from games.nardy.settings import NardySettings
 from games.nardy.verification import CODES, SHARED_CODES, check_nardy_record, verify_nardy
 from games.verification import CODES as BACKGAMMON_CODES
 from games.verification import verify as verify_backgammon
@@ -48,20 +51,20 @@ def test_the_verdict_has_the_backgammon_verifiers_shape():
 # --- mutations ----------------------------------------------------------------------------------------------
 
 
-def _replay(record: NardyRecord, game_index: int = 0):
-    """(action index, action, board before it, first turn of its player) for every roll of a game."""
-    board = NardyBoard.start()
-    played = [False, False]
-    game = record.games[game_index]
-    for index, action in enumerate(game.actions):
-        if action.dice is None:
-            return
-        yield index, action, board, not played[action.player]
-        check = check_play(board, action.player, action.dice, parse_move(action.move),
-                           first_turn=not played[action.player], settings=record.settings)
-        assert check.ok and check.result is not None
-        board = check.result
-        played[action.player] = True
+def _replay(record: NardyRecord):
+    """(game index, action index, action, board before it, first turn of its player) for every roll."""
+    for game_index, game in enumerate(record.games):
+        board = NardyBoard.start()
+        played = [False, False]
+        for index, action in enumerate(game.actions):
+            if action.dice is None:
+                break
+            yield game_index, index, action, board, not played[action.player]
+            check = check_play(board, action.player, action.dice, parse_move(action.move),
+                               first_turn=not played[action.player], settings=record.settings)
+            assert check.ok and check.result is not None
+            board = check.result
+            played[action.player] = True
 
 
 def _replace(record: NardyRecord, index: int, action: NardyAction, game_index: int = 0) -> NardyRecord:
@@ -110,6 +113,20 @@ def _incomplete(action, board, first_turn):
     return shorter if check.code == "incomplete_play" else None
 
 
+def _larger_die(action, board, first_turn):
+    """The smaller die alone, where only one die of two can be played and the larger is playable."""
+    high, low = max(action.dice), min(action.dice)
+    if high == low or len(parse_move(action.move)) != 1:
+        return None
+    budget = NardySettings().head_budget(action.dice, first_turn=first_turn)
+    legal = {play.result.view(action.player) for play in legal_plays(board, action.player, action.dice,
+                                                                      first_turn=first_turn)}
+    for step, after, _ in successors(board.view(action.player), low, budget):
+        if after not in legal and not view_block(after, board.off[1 - action.player], NardySettings()):
+            return format_steps([step])  # (the smaller die bearing off the checker the larger would is legal)
+    return None
+
+
 def _cannot_move(action, board, first_turn):
     return "Cannot Move" if action.move != "Cannot Move" else None
 
@@ -127,21 +144,89 @@ MUTATIONS = [
 @pytest.mark.parametrize(("code", "mutate"), MUTATIONS, ids=[f"{code}-{f.__name__}" for code, f in MUTATIONS])
 def test_a_move_mutated_to_break_a_rule_is_rejected_at_that_move(seed, code, mutate):
     record = _match(seed)
-    mutated = None
-    for index, action, board, first_turn in _replay(record):
+    found = None
+    for game_index, index, action, board, first_turn in _replay(record):
         move = mutate(action, board, first_turn)
         if move is not None and index > 4:  # past the opening moves, so the move number is not trivially 1
-            mutated = _replace(record, index, dataclasses.replace(action, move=move))
+            found = game_index, index, action, move
             break
-    assert mutated is not None, f"seed {seed}: no move to mutate for {code}"
+    assert found is not None, f"seed {seed}: no move to mutate for {code}"
+    game_index, index, action, move = found
+    _assert_rejected_at(_replace(record, index, dataclasses.replace(action, move=move), game_index), code,
+                        game_index + 1, action, move)
+
+
+def test_the_smaller_die_written_where_only_the_larger_may_be_played_is_rejected():
+    """Such rolls are rare in random play (mostly in the bear-off, where both dice usually take the same
+    checker off): the first match of these seeds that has one is mutated there."""
+    for seed in range(11, 40):
+        record = _match(seed)
+        for game_index, index, action, board, first_turn in _replay(record):
+            move = _larger_die(action, board, first_turn)
+            if move is not None:
+                mutated = _replace(record, index, dataclasses.replace(action, move=move), game_index)
+                _assert_rejected_at(mutated, "larger_die_required", game_index + 1, action, move)
+                return
+    raise AssertionError("no match of seeds 11–39 has a roll where only one die of two can be played")
+
+
+def _assert_rejected_at(mutated: NardyRecord, code: str, game: int, action: NardyAction, move: str) -> None:
     text = write_nardy(mutated)
     verdict = verify_nardy(parse_nardy(text))
     assert not verdict.valid
     error = verdict.errors[0]
-    assert (error.code, error.game, error.move) == (code, 1, action.move_number), error.message
-    assert error.player == ("Anna", "Boris")[action.player]
+    assert (error.code, error.game, error.move) == (code, game, action.move_number), error.message
+    assert error.player == mutated.players[action.player]
     assert move in text.splitlines()[error.line - 1]  # the line the director is sent to holds the mutated move
-    assert len(verdict.errors) == 1  # the later games still verify: their scores are as written
+    assert len(verdict.errors) == 1  # the other games still verify: their scores are as written
+
+
+def _longest_run(view: tuple[int, ...]) -> int:
+    best = run = 0
+    for index in ROUTE:
+        run = run + 1 if view[index] > 0 else 0
+        best = max(best, run)
+    return best
+
+
+def test_a_move_mutated_to_close_a_forbidden_block_is_rejected_at_that_move():
+    """Random play seldom builds six in a row, so Anna here prefers the play with the longest run (Boris plays
+    at random) until a roll lets her close a six-block nobody is ahead of; that play is written instead."""
+    rng = random.Random(0)
+    board, player, played = NardyBoard.start(), 0, [False, False]
+    actions: list[NardyAction] = []
+    rules = NardySettings()
+    while True:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        first_turn = not played[player]
+        number = len(actions) // 2 + 1
+        if player == 0 and dice[0] != dice[1]:
+            budget = rules.head_budget(dice, first_turn=first_turn)
+            view = board.view(0)
+            closing = [
+                [first, second]
+                for first, after, left in successors(view, dice[0], budget)
+                for second, end, _ in successors(after, dice[1], left)
+                if view_block(end, board.off[1], rules)
+            ]
+            if closing:
+                break
+        plays = legal_plays(board, player, dice, first_turn=first_turn)
+        play = max(plays, key=lambda p: (_longest_run(p.result.view(0)), rng.random())) if player == 0 else (
+            rng.choice(plays))
+        actions.append(NardyAction(player, number, dice=dice, move=format_steps(play.steps)))
+        board, played[player], player = play.result, True, 1 - player
+        assert len(actions) < 200, "no chance to close a block"
+    legal = format_steps(legal_plays(board, 0, dice)[0].steps)
+    record = NardyRecord(1, ("Anna", "Boris"), (NardyGame(1, (0, 0), (*actions, NardyAction(0, number, dice, legal))),))
+    assert verify_nardy(parse_nardy(write_nardy(record)), expect_finished=False).valid
+    move = format_steps(closing[0])
+    last = len(record.games[0].actions) - 1
+    mutated = _replace(record, last, dataclasses.replace(record.games[0].actions[last], move=move))
+    text = write_nardy(mutated)
+    verdict = verify_nardy(parse_nardy(text), expect_finished=False)
+    assert [(error.code, error.move) for error in verdict.errors] == [("six_block", number)]
+    assert move in text.splitlines()[verdict.errors[0].line - 1]
 
 
 def test_a_win_written_with_the_wrong_points_is_rejected():
