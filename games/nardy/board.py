@@ -28,8 +28,9 @@ def rotate(point: int) -> int:
 
 
 def rotate_cells(cells: tuple[int, ...]) -> tuple[int, ...]:
-    """Signed cells seen from the other side: its checkers become the positive ones, on its own numbering."""
-    return tuple(-cells[(index + 12) % POINTS] for index in range(POINTS))
+    """Signed cells seen from the other side: its checkers become the positive ones, on its own numbering
+    (the other side's point i + 1 is my point i + 13, or i − 11 past the 24)."""
+    return tuple([-value for value in cells[12:]] + [-value for value in cells[:12]])
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,19 @@ class NardyBoard:
         return cls(tuple(cells))
 
     @classmethod
-    def from_view(cls, side: int, view: tuple[int, ...], off: tuple[int, int]) -> NardyBoard:
-        """The board from `side`'s view (its own numbering, its checkers positive); `off` is (side's, other's)."""
-        if side == 0:
-            return cls(tuple(view), off)
-        return cls(rotate_cells(view), (off[1], off[0]))
+    def from_view(
+        cls, side: int, view: tuple[int, ...], off: tuple[int, int], *, trusted: bool = False
+    ) -> NardyBoard:
+        """The board from `side`'s view (its own numbering, its checkers positive); `off` is (side's, other's).
+        `trusted`: the move generator made the view from a valid board, so the checks are skipped (its hot
+        path builds a board per legal play)."""
+        cells, offs = (tuple(view), off) if side == 0 else (rotate_cells(view), (off[1], off[0]))
+        if not trusted:
+            return cls(cells, offs)
+        board = object.__new__(cls)
+        object.__setattr__(board, "cells", cells)
+        object.__setattr__(board, "off", offs)
+        return board
 
     def view(self, side: int) -> tuple[int, ...]:
         """The cells in `side`'s own numbering, `side`'s checkers positive: what the move generator works on."""

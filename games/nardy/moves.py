@@ -52,45 +52,35 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def view_block(view: View, opponent_off: int, settings: NardySettings = DEFAULT_SETTINGS) -> tuple[int, ...]:
-    """The mover's points (highest run first, on the mover's numbering) of a six-block the settings forbid, or
-    () when the position is allowed.
+    """The mover's points (in the opponent's route order) of a six-block the settings forbid, or () when the
+    position is allowed.
 
-    AHEAD: an opposing checker is ahead of a run when it stands further along the opponent's route than the run's
-    last point; it cannot stand inside the run, so a run is forbidden exactly when it lies wholly beyond the
-    opponent's furthest checker. Borne-off checkers are not on the route and do not count.
+    Bit k of `held` / `theirs` is route position k (the opponent's point 24 − k) held by the mover / the
+    opponent; bit k of `runs` says positions k..k+5 are all the mover's. AHEAD: an opposing checker is ahead of
+    a run when it stands further along the route than the run's last point; it cannot stand inside the run, so
+    a run is forbidden exactly when it starts beyond the opponent's furthest checker. Borne-off checkers are not
+    on the route and do not count.
     """
-    run: list[int] = []
-    furthest = -1  # route position of the opponent's furthest checker on the board
-    home_reached = opponent_off > 0
-    found: list[int] = []
+    held = theirs = 0
     for position, index in enumerate(ROUTE):
         value = view[index]
-        if value < 0:
-            furthest = position
-            home_reached = home_reached or position >= OPPONENT_HOME_START
         if value > 0:
-            run.append(position)
-            if len(run) >= BLOCK and not found:
-                found = run[-BLOCK:]
-        else:
-            run = []
-    if not found:
+            held |= 1 << position
+        elif value < 0:
+            theirs |= 1 << position
+    runs = held & (held >> 1) & (held >> 2) & (held >> 3) & (held >> 4) & (held >> 5)
+    if not runs:
         return ()
     if settings.block_rule == BlockRule.OPPONENT_HOME:
-        blocked = not home_reached
+        if opponent_off or theirs >> OPPONENT_HOME_START:
+            return ()
     else:
-        # every run of six beyond the furthest opponent is forbidden; find one (runs before it are allowed)
-        blocked = False
-        run = []
-        for position in range(furthest + 1, POINTS):
-            if view[ROUTE[position]] > 0:
-                run.append(position)
-                if len(run) >= BLOCK:
-                    found, blocked = run[-BLOCK:], True
-                    break
-            else:
-                run = []
-    return tuple(ROUTE[position] + 1 for position in found) if blocked else ()
+        beyond = theirs.bit_length()  # the first route position past the opponent's furthest checker
+        runs = runs >> beyond << beyond
+        if not runs:
+            return ()
+    start = (runs & -runs).bit_length() - 1
+    return tuple(ROUTE[position] + 1 for position in range(start, start + BLOCK))
 
 
 def forbidden_block(board: NardyBoard, side: int, settings: NardySettings = DEFAULT_SETTINGS) -> tuple[int, ...]:
@@ -191,9 +181,9 @@ def _generate(
 
 
 def result_board(board: NardyBoard, side: int, view: View) -> NardyBoard:
-    """The board after the mover (`side`) reached `view`."""
+    """The board after the mover (`side`) reached `view` (made by the generator: not validated again)."""
     mover_off = CHECKERS - sum(value for value in view if value > 0)
-    return NardyBoard.from_view(side, view, (mover_off, board.off[1 - side]))
+    return NardyBoard.from_view(side, view, (mover_off, board.off[1 - side]), trusted=True)
 
 
 def legal_plays(
