@@ -102,7 +102,7 @@ def verify_nardy(record: NardyRecord, *, expect_finished: bool = True) -> Verdic
     winner = None
     if record.length and max(scores) >= record.length:
         winner = names[0] if scores[0] >= record.length else names[1]
-    last = record.games[-1]
+    last = record.games[-1] if record.games else NardyGame(0, (0, 0), ())
     # When the last game itself is wrong its result is unknown, so "unfinished" would be a guess.
     if record.length and winner is None and expect_finished and all(e.game != last.number for e in errors):
         errors.append(_unfinished(last, scores, record.length))
