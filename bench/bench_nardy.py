@@ -3,19 +3,24 @@
 Both samples are positions real play reaches: seeded random legal games of each game (games.nardy.random_play
 and games.rules.random_play), the same number of positions with the dice rolled there. Both calls list one play
 per distinct result with its steps; backgammon's legal_results (its fast road, results only) is printed too.
-With no positions the benchmark stops with an error: a figure for zero work would only look fast.
+Then the time to verify a whole self-played 3-point match record (read and replay every roll), per roll.
+With no positions or no records the benchmark stops with an error: a figure for zero work would only look fast.
 """
 
 import sys
 import timeit
 
 from games.nardy.moves import legal_plays as nardy_plays
+from games.nardy.random_play import random_match
 from games.nardy.random_play import random_positions as nardy_positions
+from games.nardy.record import write_nardy
+from games.nardy.verification import check_nardy_record
 from games.rules.moves import legal_plays as backgammon_plays
 from games.rules.moves import legal_results as backgammon_results
 from games.rules.random_play import random_positions as backgammon_positions
 
 SAMPLE = 2000
+MATCHES = 5
 SEED = 2026
 REPEATS = 5  # the machine is shared: the best of a few passes is the figure least disturbed by others
 
@@ -41,3 +46,18 @@ def main() -> None:
         print(f"{name}: {micros:.1f} us/call")
     ratio = per_call["nardy_movegen"] / per_call["nardy_movegen_backgammon_plays"]
     print(f"nardy_movegen_ratio: {ratio:.2f} x backgammon legal_plays")
+    verify_records()
+
+
+def verify_records() -> None:
+    records = [write_nardy(random_match(seed=SEED + index, length=3)) for index in range(MATCHES)]
+    rolls = sum(text.count(":") - text.count(" : ") for text in records)  # a roll is `dd:`, a score `A : n`
+    if not records or not rolls:
+        sys.exit(f"nardy_verify: {len(records)} records holding {rolls} rolls; need {MATCHES} matches")
+    statuses = [check_nardy_record(text)[0] for text in records]
+    if statuses != ["valid"] * len(records):
+        sys.exit(f"nardy_verify: the self-played records verify as {statuses}, not all valid")
+    seconds = best_time(lambda: [check_nardy_record(text) for text in records])
+    print(f"nardy_verify_records: {len(records)} matches, {rolls} rolls")
+    print(f"nardy_verify_per_match: {seconds / len(records) * 1e3:.1f} ms")
+    print(f"nardy_verify_per_roll: {seconds / rolls * 1e6:.1f} us")
