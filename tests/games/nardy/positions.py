@@ -2,7 +2,7 @@
 points, the opponent's checkers by the MOVER's points too (the opponent's head is the mover's 12, its home the
 mover's 13–18). Checkers not placed have been borne off."""
 
-from games.nardy.board import CHECKERS, NardyBoard, rotate
+from games.nardy.board import CHECKERS, NardyBoard
 from games.nardy.moves import Step
 
 
@@ -29,7 +29,3 @@ def apply_steps(board: NardyBoard, side: int, steps: list[Step] | tuple[Step, ..
             off += 1
     return NardyBoard.from_view(side, tuple(view), (off, board.off[1 - side]))
 
-
-def opponent_point(point: int) -> int:
-    """The opponent's own number of the mover's `point`."""
-    return rotate(point)

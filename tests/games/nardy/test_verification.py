@@ -16,6 +16,8 @@ from games.nardy.settings import NardySettings
 from games.nardy.verification import CODES, SHARED_CODES, check_nardy_record, verify_nardy
 from games.verification import CODES as BACKGAMMON_CODES
 from games.verification import verify as verify_backgammon
+from tests.games.nardy.oracle import forbidden
+from tests.games.nardy.positions import apply_steps
 
 SEEDS = [11, 12, 13, 14]
 
@@ -107,10 +109,13 @@ def _incomplete(action, board, first_turn):
     steps = parse_move(action.move)
     if len(steps) < 2:
         return None
-    shorter = " ".join(f"{a}/{b or 'off'}" for a, b in steps[:-1])
-    check = check_play(board, action.player, action.dice, steps[:-1], first_turn=first_turn)
-    # only where the shorter play is refused for its length (not for a block it happens to leave)
-    return shorter if check.code == "incomplete_play" else None
+    result = apply_steps(board, action.player, steps[:-1])
+    view = result.view(action.player)
+    mine = {index + 1: value for index, value in enumerate(view) if value > 0}
+    theirs = {index + 1: -value for index, value in enumerate(view) if value < 0}
+    if forbidden(mine, theirs, result.off[1 - action.player], NardySettings()):
+        return None  # the shorter play would be refused for the block it leaves, not for its length
+    return format_steps(steps[:-1])
 
 
 def _larger_die(action, board, first_turn):
