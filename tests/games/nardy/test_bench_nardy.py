@@ -5,20 +5,16 @@ import pytest
 from bench import bench_nardy
 
 
-def test_no_positions_stop_the_benchmark_before_any_figure(monkeypatch, capsys):
-    monkeypatch.setattr(bench_nardy, "SAMPLE", 0)
+@pytest.mark.parametrize(
+    ("emptied", "run", "words", "figure"),
+    [("SAMPLE", "main", "need 0 of each", "us/call"), ("MATCHES", "verify_records", "need 0 matches", "nardy_verify_per")],
+)
+def test_missing_input_stops_the_benchmark_before_any_figure(monkeypatch, capsys, emptied, run, words, figure):
+    monkeypatch.setattr(bench_nardy, emptied, 0)
     with pytest.raises(SystemExit) as stopped:
-        bench_nardy.main()
-    assert "need 0 of each" in str(stopped.value.code)
-    assert "us/call" not in capsys.readouterr().out
-
-
-def test_no_records_stop_the_verify_figure(monkeypatch, capsys):
-    monkeypatch.setattr(bench_nardy, "MATCHES", 0)
-    with pytest.raises(SystemExit) as stopped:
-        bench_nardy.verify_records()
-    assert "need 0 matches" in str(stopped.value.code)
-    assert "nardy_verify_per" not in capsys.readouterr().out
+        getattr(bench_nardy, run)()
+    assert words in str(stopped.value.code)
+    assert figure not in capsys.readouterr().out
 
 
 def test_the_benchmark_reports_both_games_on_the_positions_it_timed(monkeypatch, capsys):
