@@ -7,7 +7,10 @@ from bench import bench_nardy
 
 @pytest.mark.parametrize(
     ("emptied", "run", "words", "figure"),
-    [("SAMPLE", "main", "need 0 of each", "us/call"), ("MATCHES", "verify_records", "need 0 matches", "nardy_verify_per")],
+    [
+        ("SAMPLE", "main", "need 0 of each", "us/call"),
+        ("MATCHES", "verify_records", "need 0 matches", "nardy_verify_per"),
+    ],
 )
 def test_missing_input_stops_the_benchmark_before_any_figure(monkeypatch, capsys, emptied, run, words, figure):
     monkeypatch.setattr(bench_nardy, emptied, 0)
