@@ -36,12 +36,12 @@ RIGHT_COLUMN = 20  # a lone cell starting here or further right is the second pl
 _LEFT_WIDTH = 30
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^(\d+)\s+point\s+match$", re.IGNORECASE)
-_GAME = re.compile(r"^Game\s+(\d+)$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_MOVE_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
-_CELL = re.compile(r"(?<!\S)(?:(?P<d1>[1-6])(?P<d2>[1-6]):|Wins\s+(?P<points>\d+)\s+points?)", re.IGNORECASE)
-_WIN = re.compile(r"^Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_LENGTH = re.compile(r"^(\d{1,4})\s+point\s+match$", re.IGNORECASE)
+_GAME = re.compile(r"^Game\s+(\d{1,4})$", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})\s+(.+?)\s*:\s*(\d{1,4})\s*$")
+_MOVE_LINE = re.compile(r"^\s*(\d{1,4})\)(.*)$")
+_CELL = re.compile(r"(?<!\S)(?:(?P<d1>[1-6])(?P<d2>[1-6]):|Wins\s+(?P<points>\d{1,4})\s+points?)", re.IGNORECASE)
+_WIN = re.compile(r"^Wins\s+(\d{1,4})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

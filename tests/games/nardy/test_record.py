@@ -3,6 +3,8 @@
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.nardy.errors import NardyRecordError
 from games.nardy.random_play import random_match
@@ -79,3 +81,27 @@ def test_text_that_is_no_nardy_record_is_refused_at_its_line(text, line, words):
     assert words in refused.value.message
     status, verdict = check_nardy_record(text)
     assert status == "unreadable" and verdict.errors[0].code == "format" and verdict.errors[0].line == line
+
+
+VALID = write_nardy(random_match(seed=5, length=1, players=("Anna", "Boris")))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, len(VALID)), st.integers(0, 8), st.text(alphabet="0123456789/: offWins()\n?", max_size=12)
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_a_damaged_record_is_judged_never_crashes(edits):
+    """Any damage (characters cut out, others put in) gives a verdict: unreadable, invalid or valid."""
+    text = VALID
+    for start, length, inserted in edits:
+        text = text[:start] + inserted + text[start + length :]
+    status, verdict = check_nardy_record(text)
+    assert status in ("valid", "invalid", "unreadable")
+    assert verdict.valid == (status == "valid")
+    assert all(error.code for error in verdict.errors)
