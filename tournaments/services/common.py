@@ -1,15 +1,12 @@
-"""What every part of the tournament services uses: the director check, the flight lock, the results that
-count as decided, and the flag a service sets while it changes a match result itself.
+"""What every part of the tournament services uses: the director check, the flight lock and the results that
+count as decided.
 """
 
 from __future__ import annotations
 
-import threading
-
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
 from games.models.matches import MatchContext
 from tournaments.core import rules
 from tournaments.core.errors import BracketError
@@ -24,11 +21,6 @@ SLOT_RESULT = {
     rules.EMPTY: SlotResult.EMPTY,
 }
 DECIDED = set(SLOT_RESULT.values())
-
-# Set while a tournaments service itself changes match results (an override, a walkover for a withdrawal), so
-# the result hook knows the bracket change was asked for and shown first.
-_override = threading.local()
-
 
 def _bracket_error(exc: BracketError) -> ValidationError:
     return ValidationError({exc.field: [exc.message]})
@@ -55,10 +47,3 @@ def _lock_flight(flight: Flight) -> Flight:
     # the same free positions; the flight row lock serialises them.
     return Flight.objects.select_for_update(of=("self",)).select_related("event__club").get(pk=flight.pk)
 
-
-def _director_of(event: Event):
-    """A director account to sign a walkover the player asked for themself."""
-    director = event.directors.order_by("pk").first()
-    if director is None:
-        raise Conflict(_("This event has no director to record the walkover; ask the club."))
-    return director

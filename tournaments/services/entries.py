@@ -12,13 +12,13 @@ from base.api import Conflict
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
-from games.models.matches import MatchOutcome, MatchStatus
+from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
 from tournaments.core.draw import late_entry_position
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
-from tournaments.services.common import DECIDED, _director_of, _lock_flight, _override, _require_director
+from tournaments.services.common import DECIDED, _lock_flight, _require_director
 from tournaments.services.progression import BracketStore
 
 
@@ -55,7 +55,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         is_late=flight.draw_status != DrawStatus.NONE,
     )
     if entry.is_late:
-        _place_late(flight, entry)
+        _place_late(flight, entry, actor=actor)
     return entry
 
 
@@ -74,7 +74,7 @@ def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     return Entry.objects.create(flight=flight, player=player, fee=flight.entry_fee, registered_by=actor)
 
 
-def _place_late(flight: Flight, entry: Entry) -> None:
+def _place_late(flight: Flight, entry: Entry, *, actor) -> None:
     """A late entrant takes a bye's place: in the drawn line before release, in the bracket after it."""
     if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED):
         line = _line(flight, exclude=entry.pk)
@@ -84,12 +84,12 @@ def _place_late(flight: Flight, entry: Entry) -> None:
             raise Conflict(exc.message) from None
         entry.save(update_fields=["draw_position"])
         return
-    store = BracketStore(flight.event)
+    store = BracketStore(flight.event, actor=actor)
     byes = flight.slots.filter(section=store.layout(flight).first_section, round=1, result=SlotResult.BYE)
     for slot in byes.order_by("position"):
         if store.cascade(slot, include_self=False, started_only=True):
             continue  # the bye holder has started playing on: this bye cannot be taken back
-        store.undo(slot, actor=None)
+        store.undo(slot, actor=actor)  # a match it voids names who entered the player
         slot.refresh_from_db()
         side = 0 if slot.a_empty else 1
         entry.draw_position = slot.position * 2 + side
@@ -157,19 +157,14 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
         from games.matchplay import services as match_services
 
         winner_side = 1 if slot.entry_a_id == entry.pk else 0
-        _override.active = True
-        try:
-            match_services.submit_report(
-                actor=actor if event.user_is_director(actor) else _director_of(event),
-                match=match,
-                method="no_play",
-                outcome=MatchOutcome.WALKOVER,
-                winner_side=winner_side,
-                comment=comment or _("Withdrawn from the event."),
-                as_director=True,
-            )
-        finally:
-            _override.active = False
+        match_services.record_consequence(
+            actor=actor,
+            match=match,
+            origin=ReportOrigin.SYSTEM,
+            outcome=MatchOutcome.WALKOVER,
+            winner_side=winner_side,
+            comment=comment or _("Withdrawn from the event."),
+        )
     return entry
 
 
@@ -190,7 +185,7 @@ def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     entry = Entry.objects.create(
         flight=flight, player=player, fee=flight.reentry_fee, registered_by=actor, is_late=True, is_reentry=True
     )
-    _place_late(flight, entry)
+    _place_late(flight, entry, actor=actor)
     # The player leaves the flights their loss fed: a walkover there for whoever they would have met.
     for fed in Entry.objects.filter(flight__source=flight, player=player, place__isnull=True).exclude(
         flight__kind=FlightKind.SIDE_POOL

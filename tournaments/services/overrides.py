@@ -7,9 +7,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
-from games.models.matches import MatchOutcome
+from games.models.matches import MatchOutcome, ReportOrigin
 from tournaments.models import BracketChange, Slot
-from tournaments.services.common import _override, _require_director
+from tournaments.services.common import _require_director
 from tournaments.services.progression import BracketStore, Step
 
 
@@ -35,20 +35,17 @@ def override_result(
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:
         raise ValidationError({"scores": [_("Give the final score, or choose a forfeit or walkover.")]})
-    _override.active = True
-    try:
-        match_services.submit_report(
-            actor=actor,
-            match=slot.match,
-            method=method,
-            outcome=outcome,
-            scores=scores,
-            winner_side=winner_side,
-            comment=comment,
-            as_director=True,
-        )
-    finally:
-        _override.active = False
+    match_services.submit_report(
+        actor=actor,
+        match=slot.match,
+        method=method,
+        outcome=outcome,
+        scores=scores,
+        winner_side=winner_side,
+        comment=comment,
+        as_director=True,
+        origin=ReportOrigin.OVERRIDE,  # tells the result hook the director saw what this voids
+    )
     BracketChange.objects.create(flight=slot.flight, slot=slot, actor=actor, kind="override", comment=comment)
     slot.refresh_from_db()
     return slot
