@@ -13,7 +13,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from base.api import validated
 from base.fields import DecimalField
+from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.matches import MatchOutcome
@@ -316,7 +318,7 @@ def _flight(request, club: str, slug: str, flight: str) -> Flight:
 
 
 def _entry(flight: Flight, pk: int) -> Entry:
-    entry = flight.entries.select_related("flight__event__club").filter(pk=pk).first()
+    entry = selectors.entry_in(flight=flight, pk=pk)
     if entry is None:
         raise Http404("No such entry in this flight.")
     return entry
@@ -327,14 +329,14 @@ class EventListView(APIView):
 
     @extend_schema(responses=EventSerializer(many=True))
     def get(self, request):
-        events = selectors.visible_events(user=request.user).prefetch_related("flights__source")[:200]
+        events = selectors.events_with_flights(user=request.user)[:200]
         return Response(EventSerializer(events, many=True).data)
 
     @extend_schema(request=EventInputSerializer, responses={201: EventSerializer})
     def post(self, request):
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in to create an event.")
-        data = _valid(EventInputSerializer, request)
+        data = validated(EventInputSerializer, request)
         event = services.create_event(actor=request.user, **data)
         return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
 
@@ -349,7 +351,7 @@ class EventDetailView(APIView):
     @extend_schema(request=EventUpdateSerializer, responses=EventSerializer)
     def patch(self, request, club, slug):
         event = _event(request, club, slug)
-        data = _valid(EventUpdateSerializer, request)
+        data = validated(EventUpdateSerializer, request)
         return Response(EventSerializer(services.update_event(actor=request.user, event=event, **data)).data)
 
 
@@ -359,7 +361,7 @@ class FlightListView(APIView):
     @extend_schema(request=FlightInputSerializer, responses={201: FlightSerializer})
     def post(self, request, club, slug):
         event = _event(request, club, slug)
-        data = _valid(FlightInputSerializer, request)
+        data = validated(FlightInputSerializer, request)
         source, source_slug = None, data.pop("source")
         if source_slug:
             source = selectors.flight_for(event=event, slug=source_slug)
@@ -375,7 +377,7 @@ class FlightDetailView(APIView):
     @extend_schema(responses=FlightDetailSerializer)
     def get(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        entries = found.entries.select_related("player").order_by("place", "draw_position", "id")
+        entries = selectors.flight_entries(flight=found)
         data = {"flight": found, "entries": entries, "rounds": selectors.bracket(flight=found)}
         return Response(FlightDetailSerializer(data).data)
 
@@ -386,7 +388,7 @@ class EntryListView(APIView):
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def post(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PlayerInputSerializer, request)
+        data = validated(PlayerInputSerializer, request)
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -397,7 +399,7 @@ class ReentryView(APIView):
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def post(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PlayerInputSerializer, request)
+        data = validated(PlayerInputSerializer, request)
         player = data.get("player") or club_selectors.player_for_user(request.user)
         if player is None:
             raise DjangoValidationError({"player": ["Choose the player who re-enters."]})
@@ -420,7 +422,7 @@ class WithdrawView(APIView):
     @extend_schema(request=WithdrawInputSerializer, responses={200: EntrySerializer, 204: None})
     def post(self, request, club, slug, flight, pk):
         entry = _entry(_flight(request, club, slug, flight), pk)
-        data = _valid(WithdrawInputSerializer, request)
+        data = validated(WithdrawInputSerializer, request)
         kept = services.withdraw(actor=request.user, entry=entry, comment=data["comment"])
         if kept is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
@@ -435,7 +437,7 @@ class DrawView(APIView):
     @extend_schema(request=DrawInputSerializer, responses=FlightSerializer)
     def post(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(DrawInputSerializer, request)
+        data = validated(DrawInputSerializer, request)
         found = services.draw_flight(actor=request.user, flight=found, seed=data.get("seed"))
         return Response(FlightSerializer(found).data)
 
@@ -477,7 +479,7 @@ class PayoutTemplateView(APIView):
     @extend_schema(request=PayoutInputSerializer, responses=FlightSerializer)
     def put(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PayoutInputSerializer, request)
+        data = validated(PayoutInputSerializer, request)
         flight_obj = services.set_payout_template(actor=request.user, flight=found, template=data["payout_template"])
         return Response(FlightSerializer(flight_obj).data)
 
@@ -497,8 +499,7 @@ class DashboardView(APIView):
     @extend_schema(responses=DashboardSerializer)
     def get(self, request, club, slug):
         event = _event(request, club, slug)
-        if not event.user_is_director(request.user):
-            raise PermissionDenied("Only a director of this event sees its dashboard.")
+        access.require(request.user, "event.direct", event)
         return Response(DashboardSerializer(selectors.dashboard(event=event)).data)
 
 
@@ -509,7 +510,7 @@ class OverrideView(APIView):
 
     def _slot(self, request, club, slug, flight, pk) -> Slot:
         found = _flight(request, club, slug, flight)
-        slot = found.slots.select_related("flight__event__club", "match", "winner", "loser").filter(pk=pk).first()
+        slot = selectors.slot_in(flight=found, pk=pk)
         if slot is None:
             raise Http404("No such slot in this flight.")
         return slot
@@ -522,7 +523,7 @@ class OverrideView(APIView):
     @extend_schema(request=OverrideInputSerializer, responses=SlotSerializer)
     def post(self, request, club, slug, flight, pk):
         slot = self._slot(request, club, slug, flight, pk)
-        data = _valid(OverrideInputSerializer, request)
+        data = validated(OverrideInputSerializer, request)
         scores = (data["score_a"], data["score_b"]) if "score_a" in data and "score_b" in data else None
         slot = services.override_result(
             actor=request.user,
@@ -532,7 +533,7 @@ class OverrideView(APIView):
             scores=scores,
             comment=data["comment"],
         )
-        slot = Slot.objects.select_related("entry_a__player", "entry_b__player", "match", "winner").get(pk=slot.pk)
+        slot = selectors.slot_in(flight=slot.flight, pk=slot.pk)
         return Response(SlotSerializer(slot).data)
 
 
@@ -544,9 +545,3 @@ class NextMatchesView(APIView):
         player = club_selectors.player_for_user(request.user)
         slots = [] if player is None else selectors.next_matches(player=player)
         return Response(NextMatchSerializer(slots, many=True).data)
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)

@@ -11,7 +11,7 @@ from tests.clubs.factories import UserFactory
 from tournaments import services
 from tournaments.models import Slot
 
-from .builders import drawn_event, ready_slots, win
+from .builders import drawn_event, ready_slots, started_second_round, win
 
 pytestmark = pytest.mark.django_db
 
@@ -53,13 +53,8 @@ def test_a_director_who_withdraws_a_player_signs_the_walkover(club, director_use
 def test_an_override_and_every_match_it_voids_name_the_overriding_director(club, director_user):
     event, flights = drawn_event(club, director_user, 8, consolation={})
     other = _second_director(event, director_user)
-    main = flights["main"]
-    first, second = ready_slots(main)[:2]
-    win(director_user, first, 0)
-    win(director_user, second, 0)
-    r2 = Slot.objects.select_related("match").get(flight=main, round=2, position=0)
+    first, r2 = started_second_round(director_user, flights["main"])
     voided = r2.match
-    match_services.start_match(actor=director_user, match=voided)
     slot = Slot.objects.select_related("flight__event", "match").get(pk=first.pk)
     services.override_result(actor=other, slot=slot, winner_side=1, outcome="forfeit", comment="Wrong score")
 
@@ -74,12 +69,7 @@ def test_the_same_director_typing_the_result_on_the_match_is_refused_once_a_late
     # Only the override (shown the cascade first) may void a started match; a result reported on the match page
     # is MANUAL even when a director sends it.
     event, flights = drawn_event(club, director_user, 8)
-    main = flights["main"]
-    first, second = ready_slots(main)[:2]
-    win(director_user, first, 0)
-    win(director_user, second, 0)
-    r2 = Slot.objects.select_related("match").get(flight=main, round=2, position=0)
-    match_services.start_match(actor=director_user, match=r2.match)
+    first, r2 = started_second_round(director_user, flights["main"])
     with pytest.raises(Conflict):
         win(director_user, Slot.objects.select_related("match").get(pk=first.pk), 1)
     assert not r2.match.reports.exists()

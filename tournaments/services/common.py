@@ -4,13 +4,12 @@ count as decided.
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils.translation import gettext as _
+from django.core.exceptions import ValidationError
 
 from games.models.matches import MatchContext
 from tournaments.core import rules
 from tournaments.core.errors import BracketError
-from tournaments.models import Event, Flight, Slot, SlotResult
+from tournaments.models import Flight, Slot, SlotResult
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -24,14 +23,6 @@ DECIDED = set(SLOT_RESULT.values())
 
 def _bracket_error(exc: BracketError) -> ValidationError:
     return ValidationError({exc.field: [exc.message]})
-
-
-# --- permissions ------------------------------------------------------------------------------------------
-
-
-def _require_director(actor, event: Event) -> None:
-    if not event.user_is_director(actor):
-        raise PermissionDenied(_("Only a director of this event can do this."))
 
 
 def directs_match(match, user) -> bool:

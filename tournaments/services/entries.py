@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -18,7 +18,7 @@ from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
-from tournaments.services.common import DECIDED, _lock_flight, _require_director
+from tournaments.services.common import DECIDED, _lock_flight
 from tournaments.services.progression import BracketStore
 
 
@@ -29,7 +29,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
     flight = _lock_flight(flight)
     event = flight.event
-    is_director = event.user_is_director(actor)
+    is_director = access.can(actor, "event.direct", event)
     own = club_selectors.player_for_user(actor)
     if player is None:
         player = own
@@ -115,10 +115,7 @@ def _line(flight: Flight, *, exclude: int | None = None) -> list:
 
 @transaction.atomic
 def check_in(*, actor, entry: Entry) -> Entry:
-    event = entry.flight.event
-    own = club_selectors.player_for_user(actor)
-    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
-        raise PermissionDenied(_("Players check themselves in; a director checks in anyone."))
+    access.require(actor, "entry.check_in", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         raise Conflict(_("This entry was withdrawn."))
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
@@ -132,10 +129,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     arrives). Returns None when the entry was removed."""
     flight = _lock_flight(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
-    event = flight.event
-    own = club_selectors.player_for_user(actor)
-    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
-        raise PermissionDenied(_("Players withdraw themselves; a director withdraws anyone."))
+    access.require(actor, "entry.withdraw", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
     if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
@@ -172,7 +166,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
 def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     """Buy back in after a loss: for the flight's re-entry fee, until its deadline, into a bye's place."""
     flight = _lock_flight(flight)
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     if flight.reentry_fee is None:
         raise Conflict(_("This flight does not allow re-entry."))
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
