@@ -64,3 +64,15 @@ def enter(user, draft: EntryDraft) -> bool:
     if own is not None and own.pk == draft.player.pk:
         return True
     return draft.event.user_is_director(user) and club_selectors.belongs_to(player=draft.player, club=draft.event.club)
+
+
+def directs_match(match, user) -> bool:
+    """Registered with games (register_director_check): an event's directors direct the matches of its bracket,
+    so match play's own rules (match.direct, match.override) let them settle those matches."""
+    from games.models.matches import MatchContext
+    from tournaments.models import Slot
+
+    if match.context != MatchContext.TOURNAMENT:
+        return False
+    slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
+    return slot is not None and slot.flight.event.user_is_director(user)

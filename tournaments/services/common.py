@@ -1,15 +1,13 @@
-"""What every part of the tournament services uses: the director check, the flight lock and the results that
-count as decided.
-"""
+"""What every part of the tournament services uses: the flight lock, the results that count as decided and the
+core's bracket errors as field errors. Who may do what is in tournaments/rules.py."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from games.models.matches import MatchContext
 from tournaments.core import rules
 from tournaments.core.errors import BracketError
-from tournaments.models import Flight, Slot, SlotResult
+from tournaments.models import Flight, SlotResult
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -21,16 +19,10 @@ SLOT_RESULT = {
 }
 DECIDED = set(SLOT_RESULT.values())
 
-def _bracket_error(exc: BracketError) -> ValidationError:
+
+def bracket_error(exc: BracketError) -> ValidationError:
+    """The core's refusal as a 400 naming the field it is about."""
     return ValidationError({exc.field: [exc.message]})
-
-
-def directs_match(match, user) -> bool:
-    """Registered with games: an event's directors direct the matches of its bracket."""
-    if match.context != MatchContext.TOURNAMENT:
-        return False
-    slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
-    return slot is not None and slot.flight.event.user_is_director(user)
 
 
 def _lock_flight(flight: Flight) -> Flight:

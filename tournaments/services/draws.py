@@ -27,7 +27,7 @@ from tournaments.models import (
     FlightStatus,
     Seeding,
 )
-from tournaments.services.common import _bracket_error, _lock_flight
+from tournaments.services.common import _lock_flight, bracket_error
 from tournaments.services.progression import BracketStore
 
 
@@ -84,7 +84,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
             drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
         )
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     by_id = {e.pk: e for e in entries}
     seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
     Entry.objects.filter(flight=flight).update(draw_position=None)

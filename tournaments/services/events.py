@@ -17,7 +17,7 @@ from clubs.models import Club
 from tournaments.core.errors import BracketError
 from tournaments.core.payouts import validate_template
 from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
-from tournaments.services.common import _bracket_error
+from tournaments.services.common import bracket_error
 
 
 @transaction.atomic
@@ -158,7 +158,7 @@ def add_flight(
     try:
         validate_template(payout_template)
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     slug = slugify(slug or name)[:40] or kind
     if event.flights.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
@@ -190,7 +190,7 @@ def set_payout_template(*, actor, flight: Flight, template: list) -> Flight:
     try:
         validate_template(template)
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     slugs = set(flight.event.flights.values_list("slug", flat=True))
     for line in template:
         if line.get("flight") and line["flight"] not in slugs:

@@ -9,13 +9,7 @@ from django.utils.translation import gettext as _
 
 from clubs import access
 from tournaments.calcutta import core
-from tournaments.calcutta.models import (
-    AuctionAction,
-    Bid,
-    Bidder,
-    Calcutta,
-    CalcuttaStatus,
-)
+from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, CalcuttaStatus
 from tournaments.calcutta.services.common import MAX_CENTS, lock, refusal, require_status
 from tournaments.calcutta.services.settlement import settle_calcutta
 from tournaments.calcutta.services.state import load, sync_lots, write_holdings

@@ -9,9 +9,7 @@ from django.utils.translation import gettext as _
 from base import numbers
 from base.api import Conflict
 from tournaments.calcutta import core
-from tournaments.calcutta.models import (
-    Calcutta,
-)
+from tournaments.calcutta.models import Calcutta
 
 CONFLICT_CODES = frozenset(
     {

@@ -13,14 +13,7 @@ from django.utils.translation import gettext as _
 from base.api import Conflict
 from clubs import access
 from tournaments.calcutta import core
-from tournaments.calcutta.models import (
-    Bidder,
-    Calcutta,
-    CalcuttaStatus,
-    Lot,
-    OwnershipChange,
-    SyndicateOffer,
-)
+from tournaments.calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot, OwnershipChange, SyndicateOffer
 from tournaments.calcutta.services.common import lock, refusal, require_status
 from tournaments.calcutta.services.settlement import settle_calcutta
 from tournaments.calcutta.services.state import State, apply_change, load, replay_ownership, write_holdings

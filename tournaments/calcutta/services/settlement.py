@@ -11,14 +11,7 @@ from django.db import transaction
 from base.api import Conflict
 from clubs import access
 from tournaments.calcutta import core
-from tournaments.calcutta.models import (
-    Calcutta,
-    CalcuttaStatus,
-    Lot,
-    OwnerLine,
-    Payout,
-    Settlement,
-)
+from tournaments.calcutta.models import Calcutta, CalcuttaStatus, Lot, OwnerLine, Payout, Settlement
 from tournaments.calcutta.services.common import lock, refusal_message
 from tournaments.calcutta.services.state import State, load, replay_ownership
 

@@ -13,12 +13,7 @@ from django.utils.translation import gettext_lazy
 from base.api import Conflict
 from clubs import access
 from tournaments.calcutta import core, selectors
-from tournaments.calcutta.models import (
-    Bidder,
-    Calcutta,
-    CalcuttaStatus,
-    Lot,
-)
+from tournaments.calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot
 from tournaments.calcutta.services.common import MAX_CENTS, SETTING_FIELDS, lock, refusal, require_status
 from tournaments.calcutta.services.state import core_settings, lot_plan
 

@@ -12,16 +12,7 @@ from fractions import Fraction
 from django.core.exceptions import ValidationError
 
 from tournaments.calcutta import core
-from tournaments.calcutta.models import (
-    AuctionAction,
-    Bid,
-    Bidder,
-    Calcutta,
-    Holding,
-    Lot,
-    LotPhase,
-    OwnershipChange,
-)
+from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Holding, Lot, LotPhase, OwnershipChange
 from tournaments.calcutta.selectors import calcutta_entries
 from tournaments.calcutta.services.common import refusal, refusal_message
 
