@@ -444,9 +444,7 @@ def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchD
 
 
 @transaction.atomic
-def annul_match(
-    *, actor, match: Match, comment: str, source: str = ReportSource.WEB, ip_address=None, origin=ReportOrigin.MANUAL
-) -> MatchReport:
+def annul_match(*, actor, match: Match, comment: str, source: str = ReportSource.WEB, ip_address=None) -> MatchReport:
     """A director declares the match void: a confirmed 'annulled' version with no winner; not rated."""
     match = _lock_match(match)
     _require_director(actor, match)
@@ -456,7 +454,7 @@ def annul_match(
         actor=actor,
         match=match,
         role=ReporterRole.DIRECTOR,
-        origin=origin,
+        origin=ReportOrigin.MANUAL,
         outcome=MatchOutcome.ANNULLED,
         comment=comment.strip(),
         source=source,
@@ -465,7 +463,7 @@ def annul_match(
 
 
 # What another app's rule may decide about a match without anyone reporting it.
-CONSEQUENCES = (MatchOutcome.WALKOVER, MatchOutcome.DOUBLE_FORFEIT, MatchOutcome.ANNULLED)
+CONSEQUENCES = (MatchOutcome.WALKOVER, MatchOutcome.ANNULLED)
 
 
 @transaction.atomic

@@ -107,3 +107,14 @@ def test_the_api_shows_how_each_version_came(api_as, club, director_user):
     assert response.status_code == 200, response.content
     rows = response.json()["results"]
     assert [(r["submitted_by"], r["origin"]) for r in rows] == [(quitter.username, "system")]
+
+
+def test_the_match_page_history_says_who_voided_it_and_how(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    other = _second_director(event, director_user)
+    first, r2 = started_second_round(director_user, flights["main"])
+    slot = Slot.objects.select_related("flight__event", "match").get(pk=first.pk)
+    services.override_result(actor=other, slot=slot, winner_side=1, outcome="forfeit", comment="Wrong score")
+    client.force_login(director_user)
+    page = client.get(r2.match.get_absolute_url()).content.decode()
+    assert "Voided by a bracket change" in page and other.username in page
