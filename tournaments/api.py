@@ -7,13 +7,14 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from base.api import validated
 from base.fields import DecimalField
+from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.matches import MatchOutcome
@@ -299,6 +300,9 @@ class NextMatchSerializer(SlotSerializer):
 
 
 # --- views ------------------------------------------------------------------------------------------------
+#
+# ViewSets like the rest of the API, with their actions routed by hand in api_urls.py: an event is named by two
+# slugs (club and event) and a flight by a third, which a router's single lookup cannot express.
 
 
 def _event(request, club: str, slug: str) -> Event:
@@ -316,50 +320,56 @@ def _flight(request, club: str, slug: str, flight: str) -> Flight:
 
 
 def _entry(flight: Flight, pk: int) -> Entry:
-    entry = flight.entries.select_related("flight__event__club").filter(pk=pk).first()
+    entry = selectors.entry_in(flight=flight, pk=pk)
     if entry is None:
         raise Http404("No such entry in this flight.")
     return entry
 
 
-class EventListView(APIView):
+def _slot(flight: Flight, pk: int) -> Slot:
+    slot = selectors.slot_in(flight=flight, pk=pk)
+    if slot is None:
+        raise Http404("No such slot in this flight.")
+    return slot
+
+
+# Events the caller may see; writes by the club's and the event's directors (checked by the services). No class
+# docstrings on these ViewSets: the schema would repeat one as the description of every operation.
+class EventViewSet(viewsets.ViewSet):
     permission_classes = [AllowAny]
 
+    def get_permissions(self):
+        if self.action in ("dashboard", "next_matches"):
+            return [IsAuthenticated()]
+        return super().get_permissions()
+
     @extend_schema(responses=EventSerializer(many=True))
-    def get(self, request):
-        events = selectors.visible_events(user=request.user).prefetch_related("flights__source")[:200]
+    def list(self, request):
+        events = selectors.events_with_flights(user=request.user)[:200]
         return Response(EventSerializer(events, many=True).data)
 
     @extend_schema(request=EventInputSerializer, responses={201: EventSerializer})
-    def post(self, request):
+    def create(self, request):
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in to create an event.")
-        data = _valid(EventInputSerializer, request)
+        data = validated(EventInputSerializer, request)
         event = services.create_event(actor=request.user, **data)
         return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
 
-
-class EventDetailView(APIView):
-    permission_classes = [AllowAny]
-
     @extend_schema(responses=EventSerializer)
-    def get(self, request, club, slug):
+    def retrieve(self, request, club, slug):
         return Response(EventSerializer(_event(request, club, slug)).data)
 
     @extend_schema(request=EventUpdateSerializer, responses=EventSerializer)
-    def patch(self, request, club, slug):
+    def partial_update(self, request, club, slug):
         event = _event(request, club, slug)
-        data = _valid(EventUpdateSerializer, request)
+        data = validated(EventUpdateSerializer, request)
         return Response(EventSerializer(services.update_event(actor=request.user, event=event, **data)).data)
 
-
-class FlightListView(APIView):
-    permission_classes = [AllowAny]
-
     @extend_schema(request=FlightInputSerializer, responses={201: FlightSerializer})
-    def post(self, request, club, slug):
+    def add_flight(self, request, club, slug):
         event = _event(request, club, slug)
-        data = _valid(FlightInputSerializer, request)
+        data = validated(FlightInputSerializer, request)
         source, source_slug = None, data.pop("source")
         if source_slug:
             source = selectors.flight_for(event=event, slug=source_slug)
@@ -368,161 +378,120 @@ class FlightListView(APIView):
         flight = services.add_flight(actor=request.user, event=event, source=source, **data)
         return Response(FlightSerializer(flight).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(responses=PrizeSerializer(many=True))
+    def prizes(self, request, club, slug):
+        event = _event(request, club, slug)
+        return Response(PrizeSerializer(selectors.prize_list(event=event), many=True).data)
 
-class FlightDetailView(APIView):
-    permission_classes = [AllowAny]
+    @extend_schema(responses=DashboardSerializer)
+    def dashboard(self, request, club, slug):
+        event = _event(request, club, slug)
+        access.require(request.user, "event.direct", event)
+        return Response(DashboardSerializer(selectors.dashboard(event=event)).data)
+
+    @extend_schema(responses=NextMatchSerializer(many=True))
+    def next_matches(self, request):
+        player = club_selectors.player_for_user(request.user)
+        slots = [] if player is None else selectors.next_matches(player=player)
+        return Response(NextMatchSerializer(slots, many=True).data)
+
+
+# A flight's bracket, entries, draw, payouts and overrides. Reads are public with the event; every write needs a
+# signed-in caller and is checked by the service (a director, or the player themself).
+class FlightViewSet(viewsets.ViewSet):
+    def get_permissions(self):
+        return [AllowAny()] if self.action in ("retrieve", "placements") else [IsAuthenticated()]
 
     @extend_schema(responses=FlightDetailSerializer)
-    def get(self, request, club, slug, flight):
+    def retrieve(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        entries = found.entries.select_related("player").order_by("place", "draw_position", "id")
+        entries = selectors.flight_entries(flight=found)
         data = {"flight": found, "entries": entries, "rounds": selectors.bracket(flight=found)}
         return Response(FlightDetailSerializer(data).data)
 
-
-class EntryListView(APIView):
-    permission_classes = [IsAuthenticated]
+    @extend_schema(responses=PlacementSerializer(many=True))
+    def placements(self, request, club, slug, flight):
+        found = _flight(request, club, slug, flight)
+        return Response(PlacementSerializer(selectors.flight_placements(flight=found), many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
-    def post(self, request, club, slug, flight):
+    def register(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PlayerInputSerializer, request)
+        data = validated(PlayerInputSerializer, request)
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-
-class ReentryView(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
-    def post(self, request, club, slug, flight):
+    def reenter(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PlayerInputSerializer, request)
+        data = validated(PlayerInputSerializer, request)
         player = data.get("player") or club_selectors.player_for_user(request.user)
         if player is None:
             raise DjangoValidationError({"player": ["Choose the player who re-enters."]})
         entry = services.reenter(actor=request.user, flight=found, player=player)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-
-class CheckInView(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(request=None, responses=EntrySerializer)
-    def post(self, request, club, slug, flight, pk):
+    def check_in(self, request, club, slug, flight, pk):
         entry = _entry(_flight(request, club, slug, flight), pk)
         return Response(EntrySerializer(services.check_in(actor=request.user, entry=entry)).data)
 
-
-class WithdrawView(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(request=WithdrawInputSerializer, responses={200: EntrySerializer, 204: None})
-    def post(self, request, club, slug, flight, pk):
+    def withdraw(self, request, club, slug, flight, pk):
         entry = _entry(_flight(request, club, slug, flight), pk)
-        data = _valid(WithdrawInputSerializer, request)
+        data = validated(WithdrawInputSerializer, request)
         kept = services.withdraw(actor=request.user, entry=entry, comment=data["comment"])
         if kept is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(EntrySerializer(kept).data)
 
-
-class DrawView(APIView):
-    """Draw round 1 (again, while the draw is a draft)."""
-
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=DrawInputSerializer, responses=FlightSerializer)
-    def post(self, request, club, slug, flight):
+    @extend_schema(
+        request=DrawInputSerializer,
+        responses=FlightSerializer,
+        description="Draw round 1 (again, while the draw is a draft).",
+    )
+    def draw(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(DrawInputSerializer, request)
+        data = validated(DrawInputSerializer, request)
         found = services.draw_flight(actor=request.user, flight=found, seed=data.get("seed"))
         return Response(FlightSerializer(found).data)
 
-
-class _DrawStepView(APIView):
-    permission_classes = [IsAuthenticated]
-    step = staticmethod(services.confirm_draw)
-
-    @extend_schema(request=None, responses=FlightSerializer)
-    def post(self, request, club, slug, flight):
-        found = self.step(actor=request.user, flight=_flight(request, club, slug, flight))
+    @extend_schema(request=None, responses=FlightSerializer, description="Confirm a draft draw: no redraw after this.")
+    def confirm_draw(self, request, club, slug, flight):
+        found = services.confirm_draw(actor=request.user, flight=_flight(request, club, slug, flight))
         return Response(FlightSerializer(found).data)
 
-
-class ConfirmDrawView(_DrawStepView):
-    """Confirm a draft draw: no redraw after this."""
-
-    step = staticmethod(services.confirm_draw)
-
-
-class ReleaseDrawView(_DrawStepView):
-    """Publish a confirmed draw: the bracket is laid out and round-1 matches are created."""
-
-    step = staticmethod(services.release_draw)
-
-
-class PlacementsView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses=PlacementSerializer(many=True))
-    def get(self, request, club, slug, flight):
-        found = _flight(request, club, slug, flight)
-        return Response(PlacementSerializer(selectors.flight_placements(flight=found), many=True).data)
-
-
-class PayoutTemplateView(APIView):
-    permission_classes = [IsAuthenticated]
+    @extend_schema(
+        request=None,
+        responses=FlightSerializer,
+        description="Publish a confirmed draw: the bracket is laid out and round-1 matches are created.",
+    )
+    def release_draw(self, request, club, slug, flight):
+        found = services.release_draw(actor=request.user, flight=_flight(request, club, slug, flight))
+        return Response(FlightSerializer(found).data)
 
     @extend_schema(request=PayoutInputSerializer, responses=FlightSerializer)
-    def put(self, request, club, slug, flight):
+    def payouts(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
-        data = _valid(PayoutInputSerializer, request)
+        data = validated(PayoutInputSerializer, request)
         flight_obj = services.set_payout_template(actor=request.user, flight=found, template=data["payout_template"])
         return Response(FlightSerializer(flight_obj).data)
 
-
-class PrizeListView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses=PrizeSerializer(many=True))
-    def get(self, request, club, slug):
-        event = _event(request, club, slug)
-        return Response(PrizeSerializer(selectors.prize_list(event=event), many=True).data)
-
-
-class DashboardView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=DashboardSerializer)
-    def get(self, request, club, slug):
-        event = _event(request, club, slug)
-        if not event.user_is_director(request.user):
-            raise PermissionDenied("Only a director of this event sees its dashboard.")
-        return Response(DashboardSerializer(selectors.dashboard(event=event)).data)
-
-
-class OverrideView(APIView):
-    """GET shows which later matches an override would void; POST applies it."""
-
-    permission_classes = [IsAuthenticated]
-
-    def _slot(self, request, club, slug, flight, pk) -> Slot:
-        found = _flight(request, club, slug, flight)
-        slot = found.slots.select_related("flight__event__club", "match", "winner", "loser").filter(pk=pk).first()
-        if slot is None:
-            raise Http404("No such slot in this flight.")
-        return slot
-
-    @extend_schema(responses=CascadeSerializer(many=True))
-    def get(self, request, club, slug, flight, pk):
-        slot = self._slot(request, club, slug, flight, pk)
+    @extend_schema(
+        responses=CascadeSerializer(many=True), description="Which later matches an override would void."
+    )
+    def override_preview(self, request, club, slug, flight, pk):
+        slot = _slot(_flight(request, club, slug, flight), pk)
         return Response(CascadeSerializer(services.override_preview(actor=request.user, slot=slot), many=True).data)
 
-    @extend_schema(request=OverrideInputSerializer, responses=SlotSerializer)
-    def post(self, request, club, slug, flight, pk):
-        slot = self._slot(request, club, slug, flight, pk)
-        data = _valid(OverrideInputSerializer, request)
+    @extend_schema(
+        request=OverrideInputSerializer,
+        responses=SlotSerializer,
+        description="Apply an override: the later matches it voids are annulled and the players routed again.",
+    )
+    def override(self, request, club, slug, flight, pk):
+        slot = _slot(_flight(request, club, slug, flight), pk)
+        data = validated(OverrideInputSerializer, request)
         scores = (data["score_a"], data["score_b"]) if "score_a" in data and "score_b" in data else None
         slot = services.override_result(
             actor=request.user,
@@ -532,21 +501,4 @@ class OverrideView(APIView):
             scores=scores,
             comment=data["comment"],
         )
-        slot = Slot.objects.select_related("entry_a__player", "entry_b__player", "match", "winner").get(pk=slot.pk)
-        return Response(SlotSerializer(slot).data)
-
-
-class NextMatchesView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(responses=NextMatchSerializer(many=True))
-    def get(self, request):
-        player = club_selectors.player_for_user(request.user)
-        slots = [] if player is None else selectors.next_matches(player=player)
-        return Response(NextMatchSerializer(slots, many=True).data)
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+        return Response(SlotSerializer(_slot(slot.flight, slot.pk)).data)

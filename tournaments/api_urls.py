@@ -4,23 +4,31 @@ from tournaments import api
 
 EVENT = "events/<slug:club>/<slug:slug>/"
 FLIGHT = EVENT + "flights/<slug:flight>/"
+ENTRY = FLIGHT + "entries/<int:pk>/"
+
+events = api.EventViewSet.as_view
+flights = api.FlightViewSet.as_view
 
 urlpatterns = [
-    path("events/", api.EventListView.as_view(), name="api-event-list"),
-    path("events/next-matches/", api.NextMatchesView.as_view(), name="api-next-matches"),
-    path(EVENT, api.EventDetailView.as_view(), name="api-event-detail"),
-    path(EVENT + "flights/", api.FlightListView.as_view(), name="api-flight-list"),
-    path(EVENT + "prizes/", api.PrizeListView.as_view(), name="api-event-prizes"),
-    path(EVENT + "dashboard/", api.DashboardView.as_view(), name="api-event-dashboard"),
-    path(FLIGHT, api.FlightDetailView.as_view(), name="api-flight-detail"),
-    path(FLIGHT + "entries/", api.EntryListView.as_view(), name="api-flight-entries"),
-    path(FLIGHT + "entries/<int:pk>/check-in/", api.CheckInView.as_view(), name="api-entry-check-in"),
-    path(FLIGHT + "entries/<int:pk>/withdraw/", api.WithdrawView.as_view(), name="api-entry-withdraw"),
-    path(FLIGHT + "reentries/", api.ReentryView.as_view(), name="api-flight-reentries"),
-    path(FLIGHT + "draw/", api.DrawView.as_view(), name="api-flight-draw"),
-    path(FLIGHT + "draw/confirm/", api.ConfirmDrawView.as_view(), name="api-flight-draw-confirm"),
-    path(FLIGHT + "draw/release/", api.ReleaseDrawView.as_view(), name="api-flight-draw-release"),
-    path(FLIGHT + "placements/", api.PlacementsView.as_view(), name="api-flight-placements"),
-    path(FLIGHT + "payouts/", api.PayoutTemplateView.as_view(), name="api-flight-payouts"),
-    path(FLIGHT + "slots/<int:pk>/override/", api.OverrideView.as_view(), name="api-slot-override"),
+    path("events/", events({"get": "list", "post": "create"}), name="api-event-list"),
+    path("events/next-matches/", events({"get": "next_matches"}), name="api-next-matches"),
+    path(EVENT, events({"get": "retrieve", "patch": "partial_update"}), name="api-event-detail"),
+    path(EVENT + "flights/", events({"post": "add_flight"}), name="api-flight-list"),
+    path(EVENT + "prizes/", events({"get": "prizes"}), name="api-event-prizes"),
+    path(EVENT + "dashboard/", events({"get": "dashboard"}), name="api-event-dashboard"),
+    path(FLIGHT, flights({"get": "retrieve"}), name="api-flight-detail"),
+    path(FLIGHT + "entries/", flights({"post": "register"}), name="api-flight-entries"),
+    path(ENTRY + "check-in/", flights({"post": "check_in"}), name="api-entry-check-in"),
+    path(ENTRY + "withdraw/", flights({"post": "withdraw"}), name="api-entry-withdraw"),
+    path(FLIGHT + "reentries/", flights({"post": "reenter"}), name="api-flight-reentries"),
+    path(FLIGHT + "draw/", flights({"post": "draw"}), name="api-flight-draw"),
+    path(FLIGHT + "draw/confirm/", flights({"post": "confirm_draw"}), name="api-flight-draw-confirm"),
+    path(FLIGHT + "draw/release/", flights({"post": "release_draw"}), name="api-flight-draw-release"),
+    path(FLIGHT + "placements/", flights({"get": "placements"}), name="api-flight-placements"),
+    path(FLIGHT + "payouts/", flights({"put": "payouts"}), name="api-flight-payouts"),
+    path(
+        FLIGHT + "slots/<int:pk>/override/",
+        flights({"get": "override_preview", "post": "override"}),
+        name="api-slot-override",
+    ),
 ]

@@ -4,7 +4,7 @@
 def register() -> None:
     from games.matchplay.hooks import on_result_confirmed
     from games.models.matches import register_director_check
-    from tournaments import services
+    from tournaments import rules, services
 
     on_result_confirmed(services.result_confirmed)
-    register_director_check(services.directs_match)
+    register_director_check(rules.directs_match)

@@ -77,6 +77,57 @@ def flight_for(*, event, slug: str) -> Flight | None:
     return event.flights.filter(slug=slug).select_related("event__club", "source").first()
 
 
+def newest_events(*, user):
+    """The events the user may see, latest first (the list page and the API)."""
+    return visible_events(user=user).order_by("-starts_on", "name")
+
+
+def events_with_flights(*, user):
+    """The events the user may see with their flights loaded (the API's list)."""
+    return visible_events(user=user).prefetch_related("flights__source")
+
+
+def flights(*, event) -> list[Flight]:
+    """The event's flights in the director's order, with the flight each is fed by."""
+    return list(event.flights.select_related("source").order_by("order", "id"))
+
+
+def entered_flights(*, event, player) -> set[int]:
+    """The ids of the event's flights the player has entered (none without a player)."""
+    if player is None:
+        return set()
+    return set(player.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
+
+
+def flight_entries(*, flight: Flight):
+    """The flight's entries, placed ones first (the standings under a bracket)."""
+    return flight.entries.select_related("player").order_by("place", "draw_position", "id")
+
+
+def club_member(*, club, player_id: int):
+    """The player with this id if they are an active member of the club (whom the register form may name)."""
+    from clubs import selectors as club_selectors
+
+    membership = club_selectors.club_members(club=club).filter(player_id=player_id).first()
+    return None if membership is None else membership.player
+
+
+def entry_in(*, flight: Flight, pk) -> Entry | None:
+    """An entry of this flight (None for another flight's or an unknown id)."""
+    return flight.entries.select_related("flight__event__club").filter(pk=pk).first()
+
+
+def slot_in(*, flight: Flight, pk):
+    """A slot of this flight with what the override page and the API show of it (None if it is not there)."""
+    return (
+        flight.slots.select_related(
+            "flight__event__club", "entry_a__player", "entry_b__player", "match", "winner__player", "loser"
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
 # --- bracket ----------------------------------------------------------------------------------------------
 
 

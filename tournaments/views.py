@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from base import panels
 from base.web import attempt
+from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
@@ -33,12 +34,12 @@ def _flight(request, club, slug, flight):
 
 
 def event_list(request):
-    events = selectors.visible_events(user=request.user).order_by("-starts_on", "name")[:100]
+    events = selectors.newest_events(user=request.user)[:100]
     clubs = list(club_selectors.directed_clubs(user=request.user))
     form = EventForm(request.POST or None, clubs=clubs) if clubs else None
     if request.method == "POST":
         if form is None:
-            raise PermissionDenied(_("Only a club's directors create events."))
+            raise PermissionDenied(access.message_for("event.create"))
         if form.is_valid():
             data = form.cleaned_data
             club = next(c for c in clubs if c.slug == data["club"])
@@ -62,12 +63,10 @@ def event_list(request):
 
 def event_detail(request, club, slug):
     event = _event(request, club, slug)
-    flights = list(event.flights.select_related("source").order_by("order", "id"))
-    is_director = event.user_is_director(request.user)
+    flights = selectors.flights(event=event)
+    is_director = access.can(request.user, "event.direct", event)
     own = club_selectors.player_for_user(request.user)
-    entered = set()
-    if own is not None:
-        entered = set(own.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
+    entered = selectors.entered_flights(event=event, player=own)
     context = {
         "event": event,
         "flights": flights,
@@ -100,7 +99,7 @@ def toggle_registration(request, club, slug):
 @require_POST
 def add_flight(request, club, slug):
     event = _event(request, club, slug)
-    flights = list(event.flights.all())
+    flights = selectors.flights(event=event)
     form = FlightForm(request.POST, flights=flights)
     if not form.is_valid():
         messages.error(request, " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
@@ -127,8 +126,8 @@ def flight_bracket(request, club, slug, flight):
         "pairs": selectors.draft_pairs(flight=found)
         if found.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED)
         else [],
-        "is_director": event.user_is_director(request.user),
-        "entries": found.entries.select_related("player").order_by("place", "draw_position", "id"),
+        "is_director": access.can(request.user, "event.direct", event),
+        "entries": selectors.flight_entries(flight=found),
     }
     return render(request, "tournaments/flight_bracket.html", context)
 
@@ -140,12 +139,11 @@ def register(request, club, slug, flight):
     player = None
     if request.POST.get("player"):
         wanted = request.POST["player"]
-        members = club_selectors.club_members(club=found.event.club)
-        player = members.filter(player_id=int(wanted)).first() if wanted.isdigit() and len(wanted) < 12 else None
+        if wanted.isdigit() and len(wanted) < 12:
+            player = selectors.club_member(club=found.event.club, player_id=int(wanted))
         if player is None:
             messages.error(request, _("Choose a member of the club."))
             return redirect(found.event)
-        player = player.player
     attempt(request, lambda: services.register(actor=request.user, flight=found, player=player), _("Registered."))
     return redirect(found.event)
 
@@ -166,7 +164,7 @@ def draw_step(request, club, slug, flight, step):
 
 
 def _entry(found, pk):
-    entry = found.entries.filter(pk=pk).first()
+    entry = selectors.entry_in(flight=found, pk=pk)
     if entry is None:
         raise Http404(_("No such entry."))
     return entry
@@ -207,9 +205,8 @@ def reenter(request, club, slug, flight, pk):
 @login_required
 def dashboard(request, club, slug):
     event = _event(request, club, slug)
-    if not event.user_is_director(request.user):
-        raise PermissionDenied(_("Only a director of this event sees its dashboard."))
-    flights = list(event.flights.order_by("order", "id"))
+    access.require(request.user, "event.direct", event)
+    flights = selectors.flights(event=event)
     context = {"event": event, "board": selectors.dashboard(event=event), "flights": flights, "FeedRule": FeedRule}
     return render(request, "tournaments/dashboard.html", context)
 
@@ -217,11 +214,7 @@ def dashboard(request, club, slug):
 @login_required
 def override(request, club, slug, flight, pk):
     found = _flight(request, club, slug, flight)
-    slot = (
-        found.slots.select_related("entry_a__player", "entry_b__player", "match", "winner__player")
-        .filter(pk=pk)
-        .first()
-    )
+    slot = selectors.slot_in(flight=found, pk=pk)
     if slot is None or slot.match_id is None:
         raise Http404(_("No such match in this flight."))
     steps = services.override_preview(actor=request.user, slot=slot)

@@ -131,6 +131,7 @@ class ReportSerializer(serializers.ModelSerializer):
             "submitted_by",
             "role",
             "source",
+            "origin",
             "method",
             "outcome",
             "winner",

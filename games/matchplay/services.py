@@ -33,6 +33,7 @@ from games.models.matches import (
     MatchStatus,
     ReporterRole,
     ReportMethod,
+    ReportOrigin,
     ReportSource,
 )
 from games.rules.scoring import ScoringError
@@ -323,9 +324,11 @@ def submit_report(
     ip_address: str | None = None,
     idempotency_key: str = "",
     as_director: bool = False,
+    origin: str = ReportOrigin.MANUAL,
 ) -> tuple[MatchReport, bool]:
     """A new version of the result; returns (report, created). A director's report is confirmed at once
-    (an override); a player's waits for the opponent. The same idempotency key returns the first report."""
+    (an override); a player's waits for the opponent. The same idempotency key returns the first report.
+    `origin` is stored for the result hooks: OVERRIDE says the director saw what the change voids first."""
     # Race: two reports (or one report retried by a phone) arriving together would both read the same highest
     # version and the same "no report with this key yet"; the match row lock makes the second wait and see the first.
     match = _lock_match(match)
@@ -362,6 +365,7 @@ def submit_report(
         submitted_by=actor,
         role=role,
         source=source,
+        origin=origin,
         method=method,
         outcome=outcome,
         winner=None if side is None else match.players[side],
@@ -446,18 +450,65 @@ def annul_match(*, actor, match: Match, comment: str, source: str = ReportSource
     _require_director(actor, match)
     if not comment.strip():
         raise ValidationError({"comment": [_("Give the reason for annulling the match.")]})
+    return _write_confirmed(
+        actor=actor,
+        match=match,
+        role=ReporterRole.DIRECTOR,
+        origin=ReportOrigin.MANUAL,
+        outcome=MatchOutcome.ANNULLED,
+        comment=comment.strip(),
+        source=source,
+        ip_address=ip_address,
+    )
+
+
+# What another app's rule may decide about a match without anyone reporting it.
+CONSEQUENCES = (MatchOutcome.WALKOVER, MatchOutcome.ANNULLED)
+
+
+@transaction.atomic
+def record_consequence(
+    *, actor, match: Match, origin: str, outcome: str, winner_side: int | None = None, comment: str
+) -> MatchReport:
+    """A result decided by another app's rule, confirmed at once in the name of the person whose action caused it:
+    the walkover for a player who withdrew (origin SYSTEM, `actor` the player or the director who withdrew them),
+    a match voided because an earlier result changed (origin BRACKET, `actor` whoever changed that result).
+
+    Why not submit_report: a player who withdraws may not override their own match, yet their withdrawal decides
+    it; signing it with some director's name would put words in that director's mouth. The caller has checked its
+    own rule for `actor` (the withdrawal rule, the override rule); no match rule is asked here, so only services
+    call this, never a view."""
+    if origin not in (ReportOrigin.SYSTEM, ReportOrigin.BRACKET) or outcome not in CONSEQUENCES:
+        raise ValueError(f"Not a consequence: {origin} {outcome}")
+    match = _lock_match(match)
+    return _write_confirmed(
+        actor=actor,
+        match=match,
+        role=ReporterRole.DIRECTOR if match.user_is_director(actor) else ReporterRole.PLAYER,
+        origin=origin,
+        outcome=outcome,
+        winner=None if winner_side is None else match.players[winner_side],
+        comment=comment,
+    )
+
+
+def _write_confirmed(
+    *, actor, match: Match, role: str, origin: str, outcome: str, comment: str, winner=None, **extra
+) -> MatchReport:
+    """A result without play as the next version, confirmed at once (the match row must be locked)."""
     version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
     report = MatchReport.objects.create(
         match=match,
         version=version,
         submitted_by=actor,
-        role=ReporterRole.DIRECTOR,
-        source=source,
+        role=role,
+        origin=origin,
         method=ReportMethod.NO_PLAY,
-        outcome=MatchOutcome.ANNULLED,
+        outcome=outcome,
+        winner=winner,
         rated=False,
-        comment=comment.strip(),
-        ip_address=ip_address,
+        comment=comment,
+        **extra,
     )
     _confirm(match=match, report=report, actor=actor)
     return report
@@ -490,6 +541,7 @@ def record_lateness(
             % {"minutes": minutes_late, "points": penalty},
             source=source,
             as_director=True,
+            origin=ReportOrigin.SYSTEM,
         )
         match.refresh_from_db()
         return match

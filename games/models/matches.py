@@ -28,6 +28,7 @@ __all__ = [
     "MatchReport",
     "MatchStatus",
     "ReportMethod",
+    "ReportOrigin",
     "ReportSource",
     "ReporterRole",
     "register_director_check",
@@ -198,6 +199,22 @@ class ReportSource(models.TextChoices):
     API = "api", _("API")
 
 
+class ReportOrigin(models.TextChoices):
+    """How a version came to be written (Tabbycat's submitter kinds: tab room / public / automation).
+
+    MANUAL: someone reported it on the match (a player, or a director settling the match).
+    OVERRIDE: a director overrode the result from the event's bracket after seeing which later matches it voids.
+    SYSTEM: written by a rule on someone's action (the walkover for a player who withdrew, a lateness forfeit).
+    BRACKET: a change earlier in the bracket voided this match.
+    `submitted_by` always names the person whose action it was; the origin says whether they typed the result.
+    """
+
+    MANUAL = "manual", _("Reported")
+    OVERRIDE = "override", _("Director's override")
+    SYSTEM = "system", _("Automatic (on a player's or director's action)")
+    BRACKET = "bracket", _("Voided by a bracket change")
+
+
 class ReporterRole(models.TextChoices):
     PLAYER = "player", _("Player")
     DIRECTOR = "director", _("Director")
@@ -218,6 +235,7 @@ class MatchReport(models.Model):
     submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     role = models.CharField(max_length=12, choices=ReporterRole.choices)
     source = models.CharField(max_length=8, choices=ReportSource.choices, default=ReportSource.WEB)
+    origin = models.CharField(max_length=12, choices=ReportOrigin.choices, default=ReportOrigin.MANUAL)
     method = models.CharField(max_length=12, choices=ReportMethod.choices)
     outcome = models.CharField(max_length=16, choices=MatchOutcome.choices, default=MatchOutcome.PLAYED)
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")

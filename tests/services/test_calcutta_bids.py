@@ -15,6 +15,7 @@ from tests.services.concurrency import post_at_once, then_wait
 from tests.tournaments.calcutta.rows import entry_ids, make_flight
 from tournaments.calcutta import services
 from tournaments.calcutta.models import Bid, Calcutta
+from tournaments.calcutta.services import auction as bidding
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -38,16 +39,16 @@ def auction():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    monkeypatch.setattr(services, "_lock", then_wait(services._lock))
+    monkeypatch.setattr(bidding, "lock", then_wait(bidding.lock))
 
 
 @pytest.fixture
 def no_lock(monkeypatch):
     """The lock taken away: both requests read the Calcutta and its bids, then wait, then decide and write."""
     monkeypatch.setattr(
-        services, "_lock", lambda calcutta: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
+        bidding, "lock", lambda calcutta: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
     )
-    monkeypatch.setattr(services, "load", then_wait(services.load))
+    monkeypatch.setattr(bidding, "load", then_wait(bidding.load))
 
 
 def at_once(user, *requests):

@@ -63,6 +63,17 @@ def win(director, slot, side=0, *, outcome="played"):
         )
 
 
+def started_second_round(director, flight):
+    """The first two round-1 matches won by player A and the round-2 match they lead to started: a result of the
+    first can then change only by an override. Returns (first round-1 slot, round-2 slot)."""
+    first, second = ready_slots(flight)[:2]
+    win(director, first, 0)
+    win(director, second, 0)
+    later = Slot.objects.select_related("match").get(flight=flight, round=2, position=0)
+    match_services.start_match(actor=director, match=later.match)
+    return first, later
+
+
 def play_all(director, flights, choose=lambda slot: 0):
     """Play every ready match of the flights until none is left."""
     while True:

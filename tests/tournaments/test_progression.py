@@ -8,7 +8,7 @@ from games.models.matches import Match
 from tournaments import hooks, selectors, services
 from tournaments.models import Entry, Slot
 
-from .builders import drawn_event, play_all, ready_slots, win
+from .builders import drawn_event, play_all, ready_slots, started_second_round, win
 
 pytestmark = pytest.mark.django_db
 
@@ -163,12 +163,7 @@ def test_correction_before_later_matches_start_reroutes_the_players(club, direct
 
 def test_after_a_later_match_started_only_the_override_changes_it_and_shows_the_cascade(club, director_user):
     event, flights = drawn_event(club, director_user, 8, consolation={})
-    main = flights["main"]
-    first, second = ready_slots(main)[:2]
-    win(director_user, first, 0)
-    win(director_user, second, 0)
-    r2 = Slot.objects.select_related("match").get(flight=main, round=2, position=0)
-    match_services.start_match(actor=director_user, match=r2.match)
+    first, r2 = started_second_round(director_user, flights["main"])
     from base.api import Conflict
 
     with pytest.raises(Conflict):

@@ -4,18 +4,19 @@ or a selector."""
 
 from decimal import Decimal
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import paginated_response
+from base.api import paginated_response, validated
 from base.fields import DecimalField, MoneyField
 from clubs import access as club_access
 from tournaments.calcutta import core, selectors, services
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
+from tournaments.calcutta.services.common import SETTING_FIELDS
 
 
 class CalcuttaSerializer(serializers.ModelSerializer):
@@ -28,14 +29,7 @@ class CalcuttaSerializer(serializers.ModelSerializer):
             "flight",
             "event",
             "status",
-            "house_take_percent",
-            "payout_places",
-            "consolation_percent",
-            "minimum_opening_bid",
-            "increment",
-            "buy_back_limit_percent",
-            "buy_back_deadline",
-            "self_bidding",
+            *SETTING_FIELDS,
             "seed",
             "order",
             "settlement_note",
@@ -63,11 +57,10 @@ class CalcuttaSettingsSerializer(serializers.Serializer):
     buy_back_deadline = serializers.DateTimeField(allow_null=True, required=False)
     self_bidding = serializers.BooleanField(required=False)
 
-    def values(self) -> dict:
-        values = dict(self.validated_data)
-        if "payout_places" in values:
-            values["payout_places"] = [str(p) for p in values["payout_places"]]
-        return values
+    def validate(self, attrs):
+        if "payout_places" in attrs:  # the model stores percentages as text
+            attrs["payout_places"] = [str(p) for p in attrs["payout_places"]]
+        return attrs
 
 
 class CalcuttaCreateSerializer(CalcuttaSettingsSerializer):
@@ -225,7 +218,7 @@ class CalcuttaSyndicateOfferSerializer(serializers.Serializer):
 
     @extend_schema_field(CalcuttaOfferShareSerializer(many=True))
     def get_shares(self, offer) -> list[dict]:
-        names = self.context.get("names") or dict(offer.calcutta.bidders.values_list("pk", "name"))
+        names = self.context.get("names") or selectors.bidder_names(offer.calcutta)
         return [
             {"bidder": int(pk), "name": names.get(int(pk), ""), "share": share, "accepted": int(pk) in offer.consents}
             for pk, share in offer.shares.items()
@@ -284,7 +277,7 @@ class CalcuttaSettlementSerializer(serializers.ModelSerializer):
                 "won": line.won,
                 "net": line.net,
             }
-            for line in settlement.owner_lines.select_related("bidder").order_by("bidder__name")
+            for line in selectors.owner_lines(settlement)
         ]
 
 
@@ -315,26 +308,18 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self):
-        return selectors.visible_calcuttas(user=self.request.user).order_by("-created_at", "-id")
+        return selectors.newest_calcuttas(user=self.request.user)
 
     def _bidder(self, calcutta, bidder_id) -> Bidder:
-        try:
-            return calcutta.bidders.get(pk=bidder_id)
-        except Bidder.DoesNotExist:
-            raise serializers.ValidationError({"bidder": ["No such bidder at this Calcutta."]}) from None
-
-    def _input(self, serializer_class):
-        data = serializer_class(data=self.request.data)
-        data.is_valid(raise_exception=True)
-        return data
+        found = selectors.bidder_at(calcutta, bidder_id)
+        if found is None:
+            raise serializers.ValidationError({"bidder": ["No such bidder at this Calcutta."]})
+        return found
 
     @extend_schema(request=CalcuttaCreateSerializer, responses={201: CalcuttaSerializer})
     def create(self, request, *args, **kwargs):
-        from tournaments.models import Flight
-
-        data = self._input(CalcuttaCreateSerializer)
-        values = data.values()
-        flight = Flight.objects.select_related("event").filter(pk=values.pop("flight")).first()
+        values = dict(validated(CalcuttaCreateSerializer, request))
+        flight = selectors.flight_by_id(values.pop("flight"))
         if flight is None:
             raise serializers.ValidationError({"flight": ["No such flight."]})
         calcutta = services.create_calcutta(actor=request.user, flight=flight, **values)
@@ -347,9 +332,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["patch"], url_path="settings")
     def change_settings(self, request, pk=None):
-        data = CalcuttaSettingsSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        calcutta = services.update_settings(actor=request.user, calcutta=self.get_object(), **data.values())
+        values = validated(CalcuttaSettingsSerializer, request, partial=True)
+        calcutta = services.update_settings(actor=request.user, calcutta=self.get_object(), **values)
         return Response(CalcuttaSerializer(calcutta).data)
 
     @extend_schema(
@@ -366,18 +350,14 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         calcutta = self.get_object()
         if request.method == "GET":
             return paginated_response(self, selectors.bidders(calcutta=calcutta), CalcuttaBidderSerializer)
-        values = self._input(CalcuttaBidderInputSerializer).validated_data
-        from django.contrib.auth import get_user_model
-
-        from clubs.models import Player
-
+        values = validated(CalcuttaBidderInputSerializer, request)
         player = user = None
         if values.get("player"):
-            player = Player.objects.filter(pk=values["player"], memberships__club=calcutta.flight.event.club_id).first()
+            player = selectors.club_player(calcutta, values["player"])
             if player is None:
                 raise serializers.ValidationError({"player": ["No such player at this club."]})
         if values.get("user"):
-            user = get_user_model().objects.filter(pk=values["user"]).first()
+            user = selectors.user_by_id(values["user"])
             if user is None:
                 raise serializers.ValidationError({"user": ["No such user."]})
         bidder = services.register_bidder(
@@ -397,7 +377,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             services.set_lots(
                 actor=request.user,
                 calcutta=calcutta,
-                groups=self._input(CalcuttaLotsInputSerializer).validated_data["lots"],
+                groups=validated(CalcuttaLotsInputSerializer, request)["lots"],
             )
             calcutta.refresh_from_db()
         return Response(selectors.board(calcutta=calcutta)["lots"])
@@ -410,9 +390,8 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="lots/propose")
     def propose(self, request, pk=None):
         calcutta = self.get_object()
-        if not calcutta.user_is_director(request.user):
-            self.permission_denied(request, message="Only a director of this event can do this.")
-        values = self._input(CalcuttaProposeInputSerializer).validated_data
+        club_access.require(request.user, "calcutta.direct", calcutta)
+        values = validated(CalcuttaProposeInputSerializer, request)
         try:
             groups = selectors.propose_lots(calcutta=calcutta, **values)
         except core.CalcuttaError as exc:
@@ -422,7 +401,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=CalcuttaOrderInputSerializer, responses=CalcuttaSerializer)
     @action(detail=True, methods=["post"])
     def order(self, request, pk=None):
-        values = self._input(CalcuttaOrderInputSerializer).validated_data
+        values = validated(CalcuttaOrderInputSerializer, request)
         calcutta = services.set_order(actor=request.user, calcutta=self.get_object(), **values)
         return Response(CalcuttaSerializer(calcutta).data)
 
@@ -433,7 +412,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def auctioneer(self, request, pk=None):
-        values = self._input(CalcuttaStepInputSerializer).validated_data
+        values = validated(CalcuttaStepInputSerializer, request)
         calcutta = services.auctioneer_step(actor=request.user, calcutta=self.get_object(), **values)
         return Response(selectors.board(calcutta=calcutta))
 
@@ -449,9 +428,9 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def bids(self, request, pk=None):
         calcutta = self.get_object()
         if request.method == "GET":
-            bids = calcutta.bids.select_related("lot", "bidder").order_by("step")
+            bids = selectors.bids(calcutta=calcutta)
             return paginated_response(self, bids, CalcuttaBidSerializer)
-        values = self._input(CalcuttaBidInputSerializer).validated_data
+        values = validated(CalcuttaBidInputSerializer, request)
         bid, created = services.place_bid(
             actor=request.user,
             calcutta=calcutta,
@@ -484,7 +463,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def syndicate(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(CalcuttaSyndicateInputSerializer).validated_data
+        values = validated(CalcuttaSyndicateInputSerializer, request)
         shares = {self._bidder(calcutta, s["bidder"]): s["share"] for s in values["shares"]}
         offer = services.offer_syndicate(
             actor=request.user,
@@ -502,7 +481,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         """The syndicate offers the caller is a party to (all of them for a director)."""
         calcutta = self.get_object()
         offers = selectors.syndicate_offers(calcutta=calcutta, user=request.user)
-        names = dict(calcutta.bidders.values_list("pk", "name"))
+        names = selectors.bidder_names(calcutta)
         return Response(CalcuttaSyndicateOfferSerializer(offers, many=True, context={"names": names}).data)
 
     @extend_schema(request=CalcuttaAnswerInputSerializer, responses=CalcuttaSyndicateOfferSerializer)
@@ -510,8 +489,10 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def answer_offer(self, request, pk=None, offer_id=None):
         """Accept or decline a syndicate offer (for yourself; a director for guests without a login)."""
         calcutta = self.get_object()
-        offer = get_object_or_404(calcutta.syndicate_offers.all(), pk=offer_id)
-        values = self._input(CalcuttaAnswerInputSerializer).validated_data
+        offer = selectors.offer_at(calcutta, offer_id)
+        if offer is None:
+            raise Http404
+        values = validated(CalcuttaAnswerInputSerializer, request)
         offer = services.answer_syndicate(actor=request.user, offer=offer, accept=values["accept"])
         return Response(CalcuttaSyndicateOfferSerializer(offer).data)
 
@@ -523,7 +504,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="buy-back", pagination_class=None)
     def buy_back(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(CalcuttaBuyBackInputSerializer).validated_data
+        values = validated(CalcuttaBuyBackInputSerializer, request)
         services.buy_back(
             actor=request.user,
             calcutta=calcutta,
@@ -537,7 +518,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def paid(self, request, pk=None):
         calcutta = self.get_object()
-        values = self._input(CalcuttaPaidInputSerializer).validated_data
+        values = validated(CalcuttaPaidInputSerializer, request)
         bidder = services.set_paid(
             actor=request.user, calcutta=calcutta, bidder=self._bidder(calcutta, values["bidder"]), paid=values["paid"]
         )
@@ -570,7 +551,9 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], url_path=r"owners/(?P<bidder_id>[0-9]{1,9})")
     def owner(self, request, pk=None, bidder_id=None):
         calcutta = self.get_object()
-        bidder = get_object_or_404(Bidder, calcutta=calcutta, pk=bidder_id)
+        bidder = selectors.bidder_at(calcutta, bidder_id)
+        if bidder is None:
+            raise Http404
         club_access.require(request.user, "calcutta.see_owner_report", bidder)
         report = selectors.owner_report(calcutta=calcutta, bidder=bidder)
         return Response(

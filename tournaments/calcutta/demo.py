@@ -44,7 +44,7 @@ def _run_auction(context, event, flight) -> Calcutta:
         minimum_opening_bid=1000,
         increment=500,
     )
-    count = len(services.calcutta_entries(calcutta))
+    count = len(selectors.calcutta_entries(calcutta))
     singles = min(4, count)
     field = max(0, min(4, count - singles - 2))
     groups = selectors.propose_lots(calcutta=calcutta, style="pair_lesser", singles=singles, field=field)

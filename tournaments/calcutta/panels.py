@@ -3,11 +3,12 @@ starts one) and the player page (what the player holds and won)."""
 
 from django.template.loader import render_to_string
 
+from clubs import access
 from tournaments.calcutta import selectors
 
 
 def club_panel(request, club):
-    calcuttas = list(selectors.visible_calcuttas(user=request.user).filter(flight__event__club=club)[:10])
+    calcuttas = list(selectors.newest_calcuttas(user=request.user, club=club)[:10])
     if not calcuttas:
         return None
     return render_to_string("calcutta/club_panel.html", {"calcuttas": calcuttas}, request=request)
@@ -21,8 +22,8 @@ def player_panel(request, player):
 
 
 def event_panel(request, event):
-    calcuttas = list(selectors.visible_calcuttas(user=request.user).filter(flight__event=event))
-    can_start = event.user_is_director(request.user)
+    calcuttas = list(selectors.newest_calcuttas(user=request.user, event=event))
+    can_start = access.can(request.user, "event.direct", event)
     if not calcuttas and not can_start:
         return None
     return render_to_string(

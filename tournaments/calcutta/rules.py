@@ -7,7 +7,35 @@ they registered without a login (guests in the room, who have no other way to an
 from django.utils.translation import gettext_lazy as _
 
 from clubs.access import rule
-from tournaments.calcutta.models import Bidder
+from tournaments.calcutta.models import Bidder, Calcutta
+
+
+@rule("calcutta.create", _("Only a director of this event can set up its Calcutta."))
+def create(user, flight) -> bool:
+    return flight.event.user_is_director(user)
+
+
+@rule("calcutta.direct", _("Only a director of this event can do this."))
+def direct(user, calcutta: Calcutta) -> bool:
+    """The auctioneer's work, the lots, the settings, payments and settling: the event's directors."""
+    return calcutta.user_is_director(user)
+
+
+@rule("calcutta.register_bidder", _("Only a director can register someone else as a bidder."))
+def register_bidder(user, calcutta: Calcutta) -> bool:
+    """Registering someone else (a guest by name, a player of the club); anyone signed in registers themself."""
+    return calcutta.user_is_director(user)
+
+
+@rule("calcutta.bid_as", _("You can only bid as yourself; the auctioneer takes bids from the room."))
+def bid_as(user, bidder: Bidder) -> bool:
+    return bidder.user_id == user.pk or bidder.calcutta.user_is_director(user)
+
+
+@rule("calcutta.buy_back", _("Only the owner concerned or a director can do this."))
+def buy_back(user, bidder: Bidder) -> bool:
+    """A player's buy-back of their own lot, asked by themself or entered by a director."""
+    return bidder.user_id == user.pk or bidder.calcutta.user_is_director(user)
 
 
 @rule(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q, QuerySet, Sum
 
+from clubs import access
 from clubs import selectors as club_selectors
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
@@ -41,6 +42,16 @@ def visible_calcuttas(*, user) -> QuerySet[Calcutta]:
             flight__event__club__memberships__player__user=user, flight__event__club__memberships__is_active=True
         )
     return calcuttas.filter(condition).distinct()
+
+
+def newest_calcuttas(*, user, club=None, event=None) -> QuerySet[Calcutta]:
+    """The Calcuttas the user may see, newest first; of one club's or one event's flights when given."""
+    calcuttas = visible_calcuttas(user=user)
+    if club is not None:
+        calcuttas = calcuttas.filter(flight__event__club=club)
+    if event is not None:
+        calcuttas = calcuttas.filter(flight__event=event)
+    return calcuttas.order_by("-created_at", "-id")
 
 
 def calcutta_for(*, user, pk: int) -> Calcutta:
@@ -267,9 +278,118 @@ def syndicate_offers(*, calcutta: Calcutta, user, bidder: Bidder | None = None) 
     offers = list(calcutta.syndicate_offers.select_related("lot", "holder", "calcutta"))
     if bidder is not None:
         offers = [o for o in offers if bidder.pk in o.parties()]
-    if not offers or calcutta.user_is_director(user):
+    if not offers or access.can(user, "calcutta.direct", calcutta):
         return offers
     if not getattr(user, "is_authenticated", False):
         return []
     mine = set(calcutta.bidders.filter(user=user).values_list("pk", flat=True))
     return [o for o in offers if o.parties() & mine]
+
+
+# --- lookups for the pages and the API (they query nothing themselves) -----------------------------------
+
+
+def calcutta_entries(calcutta: Calcutta) -> list:
+    """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn."""
+    entries = calcutta.flight.entries.order_by("pk")
+    if calcutta.entrants:
+        return list(entries.filter(pk__in=calcutta.entrants))
+    return list(entries.exclude(status="withdrawn"))
+
+
+def flight_by_id(pk: int):
+    """The flight a Calcutta is to be created for (None if there is none; the service checks who may)."""
+    from tournaments.models import Flight
+
+    return Flight.objects.select_related("event").filter(pk=pk).first()
+
+
+def bidder_at(calcutta: Calcutta, pk) -> Bidder | None:
+    """A bidder of this Calcutta; None for an unknown id or another Calcutta's bidder."""
+    return calcutta.bidders.filter(pk=pk).first()
+
+
+def bidder_of_user(calcutta: Calcutta, user) -> Bidder | None:
+    """The visitor's own bidder at this Calcutta (None when they have none or are not signed in)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return calcutta.bidders.filter(user=user).first()
+
+
+def bidders_by_name(calcutta: Calcutta) -> list[Bidder]:
+    """Every bidder, by name: the choices of the bid form."""
+    return list(calcutta.bidders.order_by("name", "id"))
+
+
+def bidder_names(calcutta: Calcutta) -> dict[int, str]:
+    return dict(calcutta.bidders.values_list("pk", "name"))
+
+
+def club_player(calcutta: Calcutta, pk: int):
+    """A player of the event's club by id (None otherwise): whom the API may name when registering a bidder."""
+    from clubs.models import Player
+
+    return Player.objects.filter(pk=pk, memberships__club=calcutta.flight.event.club_id).first()
+
+
+def user_by_id(pk: int):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(pk=pk).first()
+
+
+def bids(*, calcutta: Calcutta) -> QuerySet[Bid]:
+    """Every bid in the order it was placed."""
+    return calcutta.bids.select_related("lot", "bidder").order_by("step")
+
+
+def offer_at(calcutta: Calcutta, pk) -> SyndicateOffer | None:
+    return calcutta.syndicate_offers.filter(pk=pk).select_related("holder", "calcutta").first()
+
+
+def waiting_names(offer: SyndicateOffer) -> list[str]:
+    """The names of the bidders an offer still waits for, sorted."""
+    return sorted(b.name for b in offer.calcutta.bidders.filter(pk__in=offer.waiting_for()))
+
+
+def owner_lines(settlement) -> QuerySet:
+    return settlement.owner_lines.select_related("bidder").order_by("bidder__name")
+
+
+def lot_rows(calcutta: Calcutta, proposal=None) -> list[dict]:
+    """One row per entrant with the lot number it is in (blank: the field), for the lots editor; `proposal` (lists
+    of entry ids, lot 1 first) fills in a grouping that is not saved yet."""
+    lot_of = {}
+    if proposal is not None:
+        lot_of = {entry_id: number for number, group in enumerate(proposal, start=1) for entry_id in group}
+    else:
+        for lot in calcutta.lots.filter(is_field=False).prefetch_related("entries"):
+            for entry in lot.entries.all():
+                lot_of[entry.pk] = lot.number
+    entries = calcutta_entries(calcutta)
+    players = {e.pk: e for e in calcutta.flight.entries.select_related("player").filter(pk__in=[e.pk for e in entries])}
+    return [{"entry": players[e.pk], "lot": lot_of.get(e.pk, "")} for e in entries]
+
+
+def offer_rows(*, calcutta: Calcutta, user, bidder: Bidder) -> list[dict]:
+    """The syndicate offers naming this bidder that the visitor may see, each with its parties' answers and
+    whether the visitor can answer it now."""
+    offers = syndicate_offers(calcutta=calcutta, user=user, bidder=bidder)
+    if not offers:
+        return []
+    bidders = {b.pk: b for b in calcutta.bidders.all()}
+    rows = []
+    for offer in offers:
+        waiting = [bidders[pk] for pk in offer.waiting_for() if pk in bidders]
+        rows.append(
+            {
+                "offer": offer,
+                "members": [
+                    (bidders.get(int(pk)), share, int(pk) in offer.consents) for pk, share in offer.shares.items()
+                ],
+                "waiting": waiting,
+                "can_answer": offer.status == "pending"
+                and any(access.can(user, "calcutta.consent_for", b) for b in waiting),
+            }
+        )
+    return rows

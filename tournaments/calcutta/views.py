@@ -5,7 +5,6 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,15 +25,17 @@ def _calcutta(request, pk) -> Calcutta:
 
 
 def _require_director(request, calcutta: Calcutta) -> None:
-    if not calcutta.user_is_director(request.user):
-        raise PermissionDenied(_("Only a director of this event can do this."))
+    club_access.require(request.user, "calcutta.direct", calcutta)
 
 
 def _bidder(calcutta: Calcutta, bidder_id) -> Bidder:
     try:
-        return calcutta.bidders.get(pk=int(bidder_id))
-    except (Bidder.DoesNotExist, TypeError, ValueError):
-        raise Http404(_("No such bidder at this Calcutta.")) from None
+        found = selectors.bidder_at(calcutta, int(bidder_id))
+    except (TypeError, ValueError):
+        found = None
+    if found is None:
+        raise Http404(_("No such bidder at this Calcutta."))
+    return found
 
 
 def _form_errors(request, form) -> None:
@@ -44,7 +45,7 @@ def _form_errors(request, form) -> None:
 
 
 def calcutta_list(request):
-    calcuttas = selectors.visible_calcuttas(user=request.user).order_by("-created_at", "-id")[:100]
+    calcuttas = selectors.newest_calcuttas(user=request.user)[:100]
     flights = list(selectors.flights_to_start(user=request.user)[:200]) if request.user.is_authenticated else []
     form = forms.CreateForm(flights=flights, initial={"payout_places": "70, 30"})
     if request.method == "POST":
@@ -66,23 +67,9 @@ def calcutta_list(request):
     return render(request, "calcutta/list.html", {"calcuttas": calcuttas, "form": form, "flights": flights})
 
 
-def _lot_rows(calcutta: Calcutta, proposal=None):
-    """One row per entrant with the lot number it is in (blank: the field), for the lots editor."""
-    lot_of = {}
-    if proposal is not None:
-        lot_of = {entry_id: number for number, group in enumerate(proposal, start=1) for entry_id in group}
-    else:
-        for lot in calcutta.lots.filter(is_field=False).prefetch_related("entries"):
-            for entry in lot.entries.all():
-                lot_of[entry.pk] = lot.number
-    entries = services.calcutta_entries(calcutta)
-    players = {e.pk: e for e in calcutta.flight.entries.select_related("player").filter(pk__in=[e.pk for e in entries])}
-    return [{"entry": players[e.pk], "lot": lot_of.get(e.pk, "")} for e in entries]
-
-
 def detail(request, pk, proposal=None, propose_form=None):
     calcutta = _calcutta(request, pk)
-    is_director = calcutta.user_is_director(request.user)
+    is_director = club_access.can(request.user, "calcutta.direct", calcutta)
     setup = calcutta.status == CalcuttaStatus.SETUP
     context = {
         "calcutta": calcutta,
@@ -90,14 +77,14 @@ def detail(request, pk, proposal=None, propose_form=None):
         "bidders": selectors.bidders(calcutta=calcutta),
         "is_director": is_director,
         "setup": setup,
-        "my_bidder": calcutta.bidders.filter(user=request.user).first() if request.user.is_authenticated else None,
+        "my_bidder": selectors.bidder_of_user(calcutta, request.user),
         "settlement": selectors.current_settlement(calcutta),
     }
     if is_director:
         context |= {
             "settings_form": forms.SettingsForm.for_calcutta(calcutta),
             "bidder_form": forms.BidderForm(players=selectors.club_players(calcutta=calcutta)),
-            "lot_rows": _lot_rows(calcutta, proposal) if setup else [],
+            "lot_rows": selectors.lot_rows(calcutta, proposal) if setup else [],
             "proposal": proposal is not None,
             "propose_form": propose_form or forms.ProposeForm(),
             "order_text": ", ".join(str(n) for n in calcutta.order),
@@ -193,7 +180,7 @@ def register_bidder(request, pk):
     players = selectors.club_players(calcutta=calcutta)
     form = forms.BidderForm(request.POST, players=players)
     if form.is_valid():
-        player = players.filter(pk=form.cleaned_data["player"]).first() if form.cleaned_data["player"] else None
+        player = selectors.club_player(calcutta, form.cleaned_data["player"]) if form.cleaned_data["player"] else None
         attempt(
             request,
             lambda: services.register_bidder(
@@ -211,7 +198,7 @@ def auctioneer(request, pk):
     _require_director(request, calcutta)
     board = selectors.board(calcutta=calcutta)
     current = board["current"]
-    bidders = list(calcutta.bidders.order_by("name"))
+    bidders = selectors.bidders_by_name(calcutta)
     bid_form = forms.BidForm(
         bidders=bidders,
         initial={
@@ -247,7 +234,7 @@ def step(request, pk):
 @login_required
 def bid(request, pk):
     calcutta = _calcutta(request, pk)
-    bidders = list(calcutta.bidders.all())
+    bidders = selectors.bidders_by_name(calcutta)
     form = forms.BidForm(request.POST, bidders=bidders)
     back = request.POST.get("next") == "board" and reverse("calcutta:board", args=[pk])
     if form.is_valid():
@@ -273,7 +260,7 @@ def bid(request, pk):
 def board(request, pk):
     calcutta = _calcutta(request, pk)
     projector = request.GET.get("projector") == "1"
-    my_bidder = calcutta.bidders.filter(user=request.user).first() if request.user.is_authenticated else None
+    my_bidder = selectors.bidder_of_user(calcutta, request.user)
     context = {
         "calcutta": calcutta,
         "board": selectors.board(calcutta=calcutta),
@@ -288,7 +275,7 @@ def owner(request, pk, bidder):
     calcutta = _calcutta(request, pk)
     the_bidder = _bidder(calcutta, bidder)
     club_access.require(request.user, "calcutta.see_owner_report", the_bidder)
-    is_director = calcutta.user_is_director(request.user)
+    is_director = club_access.can(request.user, "calcutta.direct", calcutta)
     is_self = request.user.is_authenticated and the_bidder.user_id == request.user.pk
     context = {
         "calcutta": calcutta,
@@ -297,33 +284,9 @@ def owner(request, pk, bidder):
         "can_change": (is_director or is_self) and calcutta.status in (CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED),
         "syndicate_form": forms.SyndicateForm(),
         "buy_back_form": forms.OwnershipForm(),
-        "offers": _offers(request, calcutta, the_bidder),
+        "offers": selectors.offer_rows(calcutta=calcutta, user=request.user, bidder=the_bidder),
     }
     return render(request, "calcutta/owner.html", context)
-
-
-def _offers(request, calcutta: Calcutta, bidder: Bidder) -> list[dict]:
-    """The syndicate offers naming this bidder that the visitor may see, each with its parties' answers and
-    whether the visitor can answer it now."""
-    offers = selectors.syndicate_offers(calcutta=calcutta, user=request.user, bidder=bidder)
-    if not offers:
-        return []
-    bidders = {b.pk: b for b in calcutta.bidders.all()}
-    rows = []
-    for offer in offers:
-        waiting = [bidders[pk] for pk in offer.waiting_for() if pk in bidders]
-        rows.append(
-            {
-                "offer": offer,
-                "members": [
-                    (bidders.get(int(pk)), share, int(pk) in offer.consents) for pk, share in offer.shares.items()
-                ],
-                "waiting": waiting,
-                "can_answer": offer.status == "pending"
-                and any(club_access.can(request.user, "calcutta.consent_for", b) for b in waiting),
-            }
-        )
-    return rows
 
 
 @require_POST
@@ -349,7 +312,7 @@ def syndicate(request, pk, bidder):
     if not form.is_valid():
         _form_errors(request, form)
         return redirect(holder)
-    by_name = {b.name.casefold(): b for b in calcutta.bidders.all()}
+    by_name = {b.name.casefold(): b for b in selectors.bidders_by_name(calcutta)}
     unknown = [name for name, _share in form.cleaned_data["shares"] if name.casefold() not in by_name]
     if unknown:
         messages.error(
@@ -372,7 +335,7 @@ def _offer_said(offer) -> str:
         return _("Syndicate formed.")
     if offer.status == "declined":
         return _("Offer declined.")
-    names = ", ".join(sorted(b.name for b in offer.calcutta.bidders.filter(pk__in=offer.waiting_for())))
+    names = ", ".join(selectors.waiting_names(offer))
     return _("Offer noted; the syndicate forms when %(names)s accept.") % {"names": names}
 
 
@@ -381,7 +344,7 @@ def _offer_said(offer) -> str:
 def answer_offer(request, pk, offer):
     """Accept or decline a syndicate offer (for yourself; a director for guests without a login)."""
     calcutta = _calcutta(request, pk)
-    found = calcutta.syndicate_offers.filter(pk=offer).select_related("holder").first()
+    found = selectors.offer_at(calcutta, offer)
     if found is None:
         raise Http404(_("No such syndicate offer."))
     accept = request.POST.get("accept") == "1"
@@ -418,7 +381,7 @@ def settlement(request, pk):
     context = {
         "calcutta": calcutta,
         "report": selectors.settlement_report(calcutta=calcutta),
-        "is_director": calcutta.user_is_director(request.user),
+        "is_director": club_access.can(request.user, "calcutta.direct", calcutta),
     }
     return render(request, "calcutta/settlement.html", context)
 

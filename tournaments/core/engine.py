@@ -46,6 +46,13 @@ class SimFlight:
             raise BracketError("draw", f"{self.name} is not laid out yet.")
         return self.layout
 
+    def lay_out(self, size: int) -> None:
+        """Choose the shape as the database adapter does: one call to Layout.for_flight with all the flight's
+        facts (kind, feed rule, fed rounds), so the two cannot disagree about a flight."""
+        self.layout = Layout.for_flight(
+            size=size, double=self.kind == "double", feed_rule=self.rule, feed_rounds=self.feed_rounds
+        )
+
     def facts(self, entry_id: int) -> EntryFacts:
         e = self.entries[entry_id]
         return EntryFacts(e.id, e.line_position, e.has_played)
@@ -57,6 +64,8 @@ class SimEvent:
         self._next_id = 1
 
     def add_flight(self, name, kind="knockout", *, source=None, rule=None, feed_rounds=1) -> SimFlight:
+        if kind == "fed" and rule is None:
+            rule = rules.FIRST_PLAYED
         flight = SimFlight(name, kind, source, rule, feed_rounds)
         self.flights[name] = flight
         return flight
@@ -85,7 +94,7 @@ class SimEvent:
     def release(self, name: str, line: Sequence[Hashable | None]) -> None:
         """Lay out the flight (and the brackets linked to it) and place the round-1 line."""
         flight = self.flights[name]
-        flight.layout = Layout.for_flight(size=len(line), double=flight.kind == "double")
+        flight.lay_out(len(line))
         self._lay_out_fed(flight)
         self._place_line(flight, line)
 
@@ -97,7 +106,7 @@ class SimEvent:
         if size < 4:  # one round-1 match cannot feed a bracket: the linked flight has no players
             self._finish_unfed(fed)
             return
-        fed.layout = Layout.for_flight(size=size, feed_rule=fed.rule or rules.FIRST_PLAYED, feed_rounds=fed.feed_rounds)
+        fed.lay_out(size)
         self._init_sides(fed)
         self._lay_out_fed(fed)
 
@@ -154,7 +163,7 @@ class SimEvent:
         if bracket_size(len(entrants)) - len(entrants) > len(entrants) - had_bye:
             entrants = [DrawEntrant(e.key) for e in entrants]  # not enough players without a bye to take them
         line = draw(entrants, rng_seed=rng_seed)
-        flight.layout = Layout.for_flight(size=len(line), feed_rule=flight.rule)
+        flight.lay_out(len(line))
         self._lay_out_fed(flight)  # a flight linked to this one is laid out with it, as on a release
         self._place_line(flight, line, {e.player: e.byes + e.earlier_byes for e in pool})
         return line

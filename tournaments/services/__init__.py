@@ -4,7 +4,6 @@ The one adapter of tournaments.core, split by domain; callers use `from tourname
 names they call are re-exported here. Every function checks the actor first and runs in a transaction.
 """
 
-from tournaments.services.common import directs_match
 from tournaments.services.draws import confirm_draw, draw_flight, fresh_draw_ready, release_draw
 from tournaments.services.entries import check_in, reenter, register, withdraw
 from tournaments.services.events import add_director, add_flight, create_event, set_payout_template, update_event
@@ -19,7 +18,6 @@ __all__ = [
     "check_in",
     "confirm_draw",
     "create_event",
-    "directs_match",
     "draw_flight",
     "fresh_draw_ready",
     "override_preview",

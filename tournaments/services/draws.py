@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from clubs import access
 from clubs.models import Membership
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
@@ -26,7 +27,7 @@ from tournaments.models import (
     FlightStatus,
     Seeding,
 )
-from tournaments.services.common import _bracket_error, _lock_flight, _require_director
+from tournaments.services.common import _lock_flight, bracket_error
 from tournaments.services.progression import BracketStore
 
 
@@ -45,7 +46,7 @@ def _home_clubs(player_ids: list[int]) -> dict[int, int]:
 def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     """Draw round 1 (again, while the draw is a draft). The seed is stored so anyone can reproduce it."""
     flight = _lock_flight(flight)
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
         raise Conflict(_("The draw is confirmed: it cannot be drawn again."))
     if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW):
@@ -83,7 +84,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
             drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
         )
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     by_id = {e.pk: e for e in entries}
     seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
     Entry.objects.filter(flight=flight).update(draw_position=None)
@@ -103,7 +104,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
 @transaction.atomic
 def confirm_draw(*, actor, flight: Flight) -> Flight:
     flight = _lock_flight(flight)
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.DRAFT:
         raise Conflict(_("Only a draft draw can be confirmed; draw first."))
     flight.draw_status, flight.confirmed_at = DrawStatus.CONFIRMED, timezone.now()
@@ -116,7 +117,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
     """Publish the confirmed draw: lay out the bracket (and the brackets linked to it), move byes on, create
     the round-1 matches."""
     flight = _lock_flight(flight)
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.CONFIRMED:
         raise Conflict(_("Confirm the draw before releasing it."))
     flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING

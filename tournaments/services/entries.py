@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -12,13 +12,13 @@ from base.api import Conflict
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
-from games.models.matches import MatchOutcome, MatchStatus
+from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
 from tournaments.core.draw import late_entry_position
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
-from tournaments.services.common import DECIDED, _director_of, _lock_flight, _override, _require_director
+from tournaments.services.common import DECIDED, _lock_flight
 from tournaments.services.progression import BracketStore
 
 
@@ -29,7 +29,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
     flight = _lock_flight(flight)
     event = flight.event
-    is_director = event.user_is_director(actor)
+    is_director = access.can(actor, "event.direct", event)
     own = club_selectors.player_for_user(actor)
     if player is None:
         player = own
@@ -55,7 +55,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         is_late=flight.draw_status != DrawStatus.NONE,
     )
     if entry.is_late:
-        _place_late(flight, entry)
+        _place_late(flight, entry, actor=actor)
     return entry
 
 
@@ -74,7 +74,7 @@ def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     return Entry.objects.create(flight=flight, player=player, fee=flight.entry_fee, registered_by=actor)
 
 
-def _place_late(flight: Flight, entry: Entry) -> None:
+def _place_late(flight: Flight, entry: Entry, *, actor) -> None:
     """A late entrant takes a bye's place: in the drawn line before release, in the bracket after it."""
     if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED):
         line = _line(flight, exclude=entry.pk)
@@ -84,12 +84,12 @@ def _place_late(flight: Flight, entry: Entry) -> None:
             raise Conflict(exc.message) from None
         entry.save(update_fields=["draw_position"])
         return
-    store = BracketStore(flight.event)
+    store = BracketStore(flight.event, actor=actor)
     byes = flight.slots.filter(section=store.layout(flight).first_section, round=1, result=SlotResult.BYE)
     for slot in byes.order_by("position"):
         if store.cascade(slot, include_self=False, started_only=True):
             continue  # the bye holder has started playing on: this bye cannot be taken back
-        store.undo(slot, actor=None)
+        store.undo(slot, actor=actor)  # a match it voids names who entered the player
         slot.refresh_from_db()
         side = 0 if slot.a_empty else 1
         entry.draw_position = slot.position * 2 + side
@@ -115,10 +115,7 @@ def _line(flight: Flight, *, exclude: int | None = None) -> list:
 
 @transaction.atomic
 def check_in(*, actor, entry: Entry) -> Entry:
-    event = entry.flight.event
-    own = club_selectors.player_for_user(actor)
-    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
-        raise PermissionDenied(_("Players check themselves in; a director checks in anyone."))
+    access.require(actor, "entry.check_in", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         raise Conflict(_("This entry was withdrawn."))
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
@@ -132,10 +129,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     arrives). Returns None when the entry was removed."""
     flight = _lock_flight(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
-    event = flight.event
-    own = club_selectors.player_for_user(actor)
-    if not (event.user_is_director(actor) or (own is not None and own.pk == entry.player_id)):
-        raise PermissionDenied(_("Players withdraw themselves; a director withdraws anyone."))
+    access.require(actor, "entry.withdraw", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
     if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
@@ -157,19 +151,14 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
         from games.matchplay import services as match_services
 
         winner_side = 1 if slot.entry_a_id == entry.pk else 0
-        _override.active = True
-        try:
-            match_services.submit_report(
-                actor=actor if event.user_is_director(actor) else _director_of(event),
-                match=match,
-                method="no_play",
-                outcome=MatchOutcome.WALKOVER,
-                winner_side=winner_side,
-                comment=comment or _("Withdrawn from the event."),
-                as_director=True,
-            )
-        finally:
-            _override.active = False
+        match_services.record_consequence(
+            actor=actor,
+            match=match,
+            origin=ReportOrigin.SYSTEM,
+            outcome=MatchOutcome.WALKOVER,
+            winner_side=winner_side,
+            comment=comment or _("Withdrawn from the event."),
+        )
     return entry
 
 
@@ -177,7 +166,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
 def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     """Buy back in after a loss: for the flight's re-entry fee, until its deadline, into a bye's place."""
     flight = _lock_flight(flight)
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     if flight.reentry_fee is None:
         raise Conflict(_("This flight does not allow re-entry."))
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
@@ -190,7 +179,7 @@ def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     entry = Entry.objects.create(
         flight=flight, player=player, fee=flight.reentry_fee, registered_by=actor, is_late=True, is_reentry=True
     )
-    _place_late(flight, entry)
+    _place_late(flight, entry, actor=actor)
     # The player leaves the flights their loss fed: a walkover there for whoever they would have met.
     for fed in Entry.objects.filter(flight__source=flight, player=player, place__isnull=True).exclude(
         flight__kind=FlightKind.SIDE_POOL

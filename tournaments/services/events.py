@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from base import numbers
 from base.api import Conflict
 from base.fields import message as number_message
-from clubs import selectors as club_selectors
+from clubs import access
 from clubs.models import Club
 from tournaments.core.errors import BracketError
 from tournaments.core.payouts import validate_template
 from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
-from tournaments.services.common import _bracket_error, _require_director
+from tournaments.services.common import bracket_error
 
 
 @transaction.atomic
@@ -34,8 +34,7 @@ def create_event(
     house_percent: Decimal = Decimal("0"),
     currency: str = "EUR",
 ) -> Event:
-    if not club_selectors.is_club_director(user=actor, club=club):
-        raise PermissionDenied(_("Only a director or admin of the club can create an event."))
+    access.require(actor, "event.create", club)
     if not name.strip():
         raise ValidationError({"name": [_("Give the event a name.")]})
     ends_on = ends_on or starts_on
@@ -70,7 +69,7 @@ def _house_percent(value) -> Decimal:
 
 @transaction.atomic
 def update_event(*, actor, event: Event, **fields) -> Event:
-    _require_director(actor, event)
+    access.require(actor, "event.direct", event)
     allowed = {"name", "is_public", "registration_open", "house_percent", "ends_on"}
     unknown = set(fields) - allowed
     if unknown:
@@ -85,7 +84,7 @@ def update_event(*, actor, event: Event, **fields) -> Event:
 
 @transaction.atomic
 def add_director(*, actor, event: Event, user) -> None:
-    _require_director(actor, event)
+    access.require(actor, "event.direct", event)
     event.directors.add(user)
 
 
@@ -111,7 +110,7 @@ def add_flight(
     separate_clubs: bool = False,
     payout_template: list | None = None,
 ) -> Flight:
-    _require_director(actor, event)
+    access.require(actor, "event.direct", event)
     if kind not in FlightKind.values:
         raise ValidationError({"kind": [_("Choose main, consolation, last chance, double elimination or side pool.")]})
     if source is not None and source.event_id != event.pk:
@@ -159,7 +158,7 @@ def add_flight(
     try:
         validate_template(payout_template)
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     slug = slugify(slug or name)[:40] or kind
     if event.flights.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
@@ -187,11 +186,11 @@ def add_flight(
 
 @transaction.atomic
 def set_payout_template(*, actor, flight: Flight, template: list) -> Flight:
-    _require_director(actor, flight.event)
+    access.require(actor, "event.direct", flight.event)
     try:
         validate_template(template)
     except BracketError as exc:
-        raise _bracket_error(exc) from None
+        raise bracket_error(exc) from None
     slugs = set(flight.event.flights.values_list("slug", flat=True))
     for line in template:
         if line.get("flight") and line["flight"] not in slugs:

@@ -7,15 +7,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
-from games.models.matches import MatchOutcome
+from clubs import access
+from games.models.matches import MatchOutcome, ReportOrigin
 from tournaments.models import BracketChange, Slot
-from tournaments.services.common import _override, _require_director
 from tournaments.services.progression import BracketStore, Step
 
 
 def override_preview(*, actor, slot: Slot) -> list[Step]:
     """Which later matches a changed result for `slot` would void (started ones included)."""
-    _require_director(actor, slot.flight.event)
+    access.require(actor, "event.direct", slot.flight.event)
     return BracketStore(slot.flight.event, actor=actor).cascade(slot, include_self=False)
 
 
@@ -25,7 +25,7 @@ def override_result(
 ) -> Slot:
     """A director sets the result of a bracket match even after later matches started; what followed is voided
     (shown first by override_preview) and the players are routed again."""
-    _require_director(actor, slot.flight.event)
+    access.require(actor, "event.direct", slot.flight.event)
     if slot.match_id is None:
         raise Conflict(_("This slot has no match to give a result to."))
     if not comment.strip():
@@ -35,20 +35,17 @@ def override_result(
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:
         raise ValidationError({"scores": [_("Give the final score, or choose a forfeit or walkover.")]})
-    _override.active = True
-    try:
-        match_services.submit_report(
-            actor=actor,
-            match=slot.match,
-            method=method,
-            outcome=outcome,
-            scores=scores,
-            winner_side=winner_side,
-            comment=comment,
-            as_director=True,
-        )
-    finally:
-        _override.active = False
+    match_services.submit_report(
+        actor=actor,
+        match=slot.match,
+        method=method,
+        outcome=outcome,
+        scores=scores,
+        winner_side=winner_side,
+        comment=comment,
+        as_director=True,
+        origin=ReportOrigin.OVERRIDE,  # tells the result hook the director saw what this voids
+    )
     BracketChange.objects.create(flight=slot.flight, slot=slot, actor=actor, kind="override", comment=comment)
     slot.refresh_from_db()
     return slot

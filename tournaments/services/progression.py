@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
-from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus
+from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
 from tournaments.core import rules
 from tournaments.core.layout import Key, Layout, Target
@@ -29,7 +29,7 @@ from tournaments.models import (
     Slot,
     SlotResult,
 )
-from tournaments.services.common import DECIDED, SLOT_RESULT, _director_of, _override
+from tournaments.services.common import DECIDED, SLOT_RESULT
 
 # A match outcome -> what it means for the bracket.
 OUTCOME_RESULT = {
@@ -374,17 +374,13 @@ class BracketStore:
             if match.status != MatchStatus.ABANDONED:
                 from games.matchplay import services as match_services
 
-                if actor is None or not self.event.user_is_director(actor):
-                    actor = _director_of(self.event)
-                _override.active = True
-                try:
-                    match_services.annul_match(
-                        actor=actor,
-                        match=match,
-                        comment=_("Voided: an earlier result in the bracket changed."),
-                    )
-                finally:
-                    _override.active = False
+                match_services.record_consequence(
+                    actor=actor,
+                    match=match,
+                    origin=ReportOrigin.BRACKET,
+                    outcome=MatchOutcome.ANNULLED,
+                    comment=_("Voided: an earlier result in the bracket changed."),
+                )
         if target.side == 0:
             slot.entry_a, slot.a_empty = None, False
         else:
@@ -412,7 +408,7 @@ def result_confirmed(match, report) -> None:
     store = BracketStore(flight.event, actor=report.confirmed_by or report.submitted_by)
     if report.outcome == MatchOutcome.ANNULLED:
         if slot.result in DECIDED:
-            _correct(store, slot)
+            _correct(store, slot, report)
         slot.refresh_from_db()
         slot.flight = flight
         slot.match = None
@@ -442,17 +438,18 @@ def result_confirmed(match, report) -> None:
         if slot.winner_id == (winner.pk if winner else None) and slot.result == SLOT_RESULT[result]:
             hooks.flight_results_changed(flight)  # the score changed, the bracket did not
             return
-        _correct(store, slot)
+        _correct(store, slot, report)
         for entry in (slot.entry_a, slot.entry_b):
             entry.refresh_from_db()
     store.decide(slot, result, winner, losers)
     store.notify(flight)
 
 
-def _correct(store: BracketStore, slot: Slot) -> None:
-    """Re-route before later matches have started; afterwards only through override_result."""
+def _correct(store: BracketStore, slot: Slot, report) -> None:
+    """Re-route before later matches have started; afterwards only through override_result or a rule acting on
+    someone's behalf (the report's origin says which: a result typed on the match itself is MANUAL)."""
     steps = store.cascade(slot, include_self=False)
-    if any(step.started for step in steps) and not getattr(_override, "active", False):
+    if any(step.started for step in steps) and report.origin == ReportOrigin.MANUAL:
         raise Conflict(
             _(
                 "A later match in the bracket has started: a director overrides this result from the event's "

@@ -2,6 +2,7 @@
 
 import datetime
 
+from base.api import Conflict
 from tests.clubs.factories import MembershipFactory
 from tournaments.calcutta import services
 from tournaments.models import Entry, Event, Flight
@@ -46,7 +47,7 @@ def sell_all(calcutta, director, prices):
         calcutta.refresh_from_db()
         try:
             step(actor=director, calcutta=calcutta, action="open_next_lot")
-        except services.Conflict:
+        except Conflict:
             break
         calcutta.refresh_from_db()
         lot = calcutta.current_lot

@@ -1,0 +1,42 @@
+"""Writes for Calcutta auctions: setup, the live auction, ownership, payments and settlement.
+
+This is the one adapter between the rows and the pure core (`tournaments.calcutta.core`): every write takes the
+Calcutta row lock, rebuilds the `core.Auction` by replaying the stored steps, lets the core decide, then stores
+the new step and keeps the lot rows in step with the core's state. No rule is re-implemented here.
+
+A refusal from the core becomes a 409 (`base.api.Conflict`) when it is about the auction's state (a sold lot, a
+closed auction, a step out of turn) and a 400 naming the field otherwise.
+
+Split by domain like tournaments.services; callers use `from tournaments.calcutta import services`, so the names
+they call are re-exported here.
+"""
+
+from tournaments.calcutta.services.auction import auctioneer_step, place_bid
+from tournaments.calcutta.services.ownership import answer_syndicate, buy_back, offer_syndicate, set_paid
+from tournaments.calcutta.services.settlement import on_flight_results_changed, resettle, settle_calcutta
+from tournaments.calcutta.services.setup import (
+    create_calcutta,
+    register_bidder,
+    set_lots,
+    set_order,
+    update_settings,
+)
+from tournaments.calcutta.services.state import load
+
+__all__ = [
+    "answer_syndicate",
+    "auctioneer_step",
+    "buy_back",
+    "create_calcutta",
+    "load",
+    "offer_syndicate",
+    "on_flight_results_changed",
+    "place_bid",
+    "register_bidder",
+    "resettle",
+    "set_lots",
+    "set_order",
+    "set_paid",
+    "settle_calcutta",
+    "update_settings",
+]

@@ -1,0 +1,104 @@
+"""The live auction: the auctioneer's steps and the bids. Every write takes the Calcutta row lock, replays the
+auction, lets the core decide and stores the new step."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from clubs import access
+from tournaments.calcutta import core
+from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, CalcuttaStatus
+from tournaments.calcutta.services.common import MAX_CENTS, lock, refusal, require_status
+from tournaments.calcutta.services.settlement import settle_calcutta
+from tournaments.calcutta.services.state import load, sync_lots, write_holdings
+
+
+@transaction.atomic
+def auctioneer_step(*, actor, calcutta: Calcutta, action: str) -> Calcutta:
+    """One of the auctioneer's steps: open, open_next_lot, going_once, going_twice, sell, pass_lot, undo_last,
+    close. Closing hands the sales to ownership (each lot owned wholly by its buyer) and settles if it can."""
+    if action not in AuctionAction.Kind.values:
+        raise ValidationError(
+            {"action": [_("Choose one of: %(actions)s.") % {"actions": ", ".join(AuctionAction.Kind.values)}]}
+        )
+    calcutta = lock(calcutta)
+    access.require(actor, "calcutta.direct", calcutta)
+    require_status(calcutta, CalcuttaStatus.SETUP, CalcuttaStatus.OPEN, doing=_("run the auction"))
+    state = load(calcutta)
+    before = state.auction.current
+    try:
+        getattr(state.auction, action)()
+    except core.CalcuttaError as exc:
+        raise refusal(exc) from None
+    acted_on = state.auction.current if state.auction.current is not None else before
+    if action == AuctionAction.Kind.UNDO_LAST:
+        acted_on = state.auction.current
+    calcutta.steps += 1
+    AuctionAction.objects.create(
+        calcutta=calcutta,
+        step=calcutta.steps,
+        action=action,
+        lot=state.lots.get(acted_on) if acted_on is not None else None,
+        actor=actor,
+    )
+    sync_lots(state)
+    if action == AuctionAction.Kind.OPEN:
+        calcutta.status = CalcuttaStatus.OPEN
+        calcutta.entrants = [entry.pk for entry in state.entries]
+    if action == AuctionAction.Kind.CLOSE:
+        calcutta.status = CalcuttaStatus.CLOSED
+    calcutta.save(update_fields=["steps", "status", "current_lot", "entrants", "updated_at"])
+    if action == AuctionAction.Kind.CLOSE:
+        write_holdings(state, core.Ownership.from_auction(state.auction.result()))
+        settle_calcutta(calcutta=calcutta)
+    return calcutta
+
+
+@transaction.atomic
+def place_bid(
+    *, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, amount: int, idempotency_key: str = ""
+) -> tuple[Bid, bool]:
+    """Place a bid (cents) on the lot that is up; returns (bid, created). The same idempotency key sent again
+    returns the bid already placed instead of placing it twice. The auctioneer bids for anyone in the room; a
+    registered bidder bids for themselves."""
+    calcutta = lock(calcutta)
+    if not getattr(actor, "is_authenticated", False):
+        raise PermissionDenied(_("Sign in to bid."))
+    if bidder.calcutta_id != calcutta.pk:
+        raise ValidationError({"bidder": [_("This bidder is not registered at this Calcutta.")]})
+    access.require(actor, "calcutta.bid_as", bidder)
+    key = (idempotency_key or "").strip()
+    if amount > MAX_CENTS:
+        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
+    if calcutta.status == CalcuttaStatus.SETUP:
+        raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
+    state = load(calcutta)
+    core_id = core.FIELD if lot_number == 0 else lot_number
+    if core_id not in state.lots:
+        raise ValidationError({"lot": [_("There is no lot %(n)s in this Calcutta.") % {"n": lot_number}]})
+    try:
+        result = state.auction.bid(lot=core_id, bidder=bidder.pk, amount=amount, key=key or None)
+    except core.CalcuttaError as exc:
+        if exc.code == "below_minimum" or exc.code == "below_increment":
+            minimum = core.format_money(state.auction.minimum_next_bid(core_id))
+            raise ValidationError({"amount": [_("Bid at least %(minimum)s.") % {"minimum": minimum}]}) from None
+        raise refusal(exc) from None
+    if not result.placed:
+        return Bid.objects.get(calcutta=calcutta, idempotency_key=key), False
+    lot = state.lot(core_id)
+    calcutta.steps += 1
+    bid = Bid.objects.create(
+        calcutta=calcutta,
+        lot=lot,
+        bidder=bidder,
+        amount=amount,
+        idempotency_key=key,
+        step=calcutta.steps,
+        placed_by=actor,
+    )
+    lot.high_bid, lot.high_bidder, lot.phase = amount, bidder, state.auction.phase[core_id]
+    lot.save(update_fields=["high_bid", "high_bidder", "phase"])
+    calcutta.save(update_fields=["steps", "updated_at"])
+    return bid, True
