@@ -1,6 +1,6 @@
 """Demo data for ratings: twelve weeks of club nights (36 confirmed matches, created through the match-play
-services), a season, points for the finished demo event, and a club ladder. Runs after the games and tournaments
-demos; running it again creates nothing new."""
+services), a season and a club ladder (the finished demo event's points: points.demo). Runs after the games and
+tournaments demos; running it again creates nothing new."""
 
 import random
 from datetime import datetime, time, timedelta
@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext
-from ratings import ladder_services, points_services, services
-from ratings.models import ClubSeason, EventPoints, Ladder, PointsScheme
+from ratings import ladder_services, services
+from ratings.models import ClubSeason, Ladder
 from ratings.selectors import player_ratings
 
 WEEKS = 12
@@ -48,16 +48,6 @@ def _club_nights(context) -> int:
     return created
 
 
-def _event_points(context) -> None:
-    event = getattr(context, "finished_event", None)
-    if event is None:
-        return
-    if not EventPoints.objects.filter(event=event).exists():
-        points_services.set_event_scheme(actor=context.director, event=event, scheme=PointsScheme.GAMMONPOINTS)
-    else:
-        points_services.award_event_points(event=event)
-
-
 def _ladder(context) -> Ladder:
     ladder = Ladder.objects.filter(club=context.club, slug=LADDER_SLUG).first()
     if ladder is None:
@@ -83,7 +73,6 @@ def load(context) -> None:
         defaults={"starts_on": timezone.localdate().replace(year=year, month=1, day=1),
                   "ends_on": timezone.localdate().replace(year=year, month=12, day=31)},
     )  # fmt: skip
-    _event_points(context)
     ladder = _ladder(context)
     context.lines.append(
         f"Ratings: {created or 'no new'} club-night matches rated; leaderboard /clubs/{club.slug}/leaderboard/, "

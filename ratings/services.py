@@ -10,8 +10,9 @@ numbers.
 
 from __future__ import annotations
 
+import operator
 from datetime import datetime, timedelta
-from functools import partial
+from functools import partial, reduce
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -25,6 +26,7 @@ from clubs import access
 from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
+from ratings.hooks import club_consent
 from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
 
 INSERT_BATCH = 5000
@@ -77,17 +79,6 @@ def _in_club(side: str, club) -> Q:
     return Q(**{f"{side}__created_by_club": club}) | Exists(accepted)
 
 
-def _entered_by_themself(side: str) -> Exists:
-    """The player on `side` entered an event of the match's club by their own registration."""
-    from tournaments.models import Entry
-
-    return Exists(
-        Entry.objects.filter(
-            flight__event__club=OuterRef("club"), player=OuterRef(side), registered_by=F("player__user")
-        )
-    )
-
-
 def _both_players_agreed() -> Exists:
     """One player reported the confirmed result and the other confirmed it."""
     by = Q(submitted_by__player=OuterRef("player_a")) | Q(submitted_by__player=OuterRef("player_b"))
@@ -107,7 +98,8 @@ def rateable_matches(pool: RatingPool):
       walk-ins.
     - The overall pool: a result both players agreed on (one reported, the other confirmed); or a result a
       director decided at an approved club, for players who belong to that club by their own acceptance (or are
-      its walk-ins) or entered one of its events themselves. Never a director's decision about strangers, and
+      its walk-ins) or entered one of its events themselves (that condition is the tournaments app's, added
+      through ratings.hooks.club_consent). Never a director's decision about strangers, and
       never a club's before site staff approved it.
     """
     matches = Match.objects.filter(
@@ -116,7 +108,10 @@ def rateable_matches(pool: RatingPool):
     if pool.club_id is not None:
         club_id = pool.club_id
         return matches.filter(_in_club("player_a", club_id), _in_club("player_b", club_id), club_id=club_id)
-    consented = [_in_club(side, F("club")) | _entered_by_themself(side) for side in ("player_a", "player_b")]
+    consented = [
+        reduce(operator.or_, [_in_club(side, F("club")), *club_consent.conditions(side)])
+        for side in ("player_a", "player_b")
+    ]
     decided_at_approved_club = Q(*consented, club__is_approved=True)
     return matches.filter(_both_players_agreed() | decided_at_approved_club)
 

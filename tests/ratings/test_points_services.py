@@ -4,7 +4,7 @@ import datetime
 
 import pytest
 
-from ratings import points_services
+from points import services as points_services
 from ratings import selectors as points_selectors
 from ratings.models import ClubSeason, EventPoints, PlayerRating, PointsAward
 from ratings.services import overall_pool

@@ -220,7 +220,7 @@ def test_a_private_clubs_pool_is_not_shown_to_outsiders(client, director_user):
 
 def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user):
     from base import panels
-    from ratings import points_services
+    from points import services as points_services
 
     event = event_of(club, slug="summer-cup")
     request = rf.get("/")
