@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from base.numbers import parse_id
 from clubs import selectors as club_selectors
-from ratings import ladder_services, selectors, services
+from ratings import selectors
 from ratings.models import (
     ClubSeason,
     Ladder,
@@ -19,6 +19,8 @@ from ratings.models import (
     PlayerRating,
     PointsScheme,
 )
+from ratings.services import ladders as ladder_services
+from ratings.services import pools, seasons
 
 CLUB_PARAM = OpenApiParameter("club", str, description="Club short name: that club's pool (default: overall)")
 
@@ -163,7 +165,7 @@ class RecomputeView(APIView):
     @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
     def post(self, request, slug):
         club = _club(request, slug)
-        services.request_full_recompute(actor=request.user, pool=services.club_pool(club.pk))
+        pools.request_full_recompute(actor=request.user, pool=pools.club_pool(club.pk))
         return Response(
             {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
         )
@@ -237,7 +239,7 @@ class SeasonListView(APIView):
     def post(self, request, slug):
         club = _club(request, slug)
         data = _input(SeasonSerializer, request)
-        season = services.create_season(actor=request.user, club=club, **data)
+        season = seasons.create_season(actor=request.user, club=club, **data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
 

@@ -17,9 +17,9 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig module is imported before the models are ready.
-        from ratings import ladder_services, services  # noqa: PLC0415 - the services import models, not loaded yet
+        from ratings.services import ladders, pools  # noqa: PLC0415 - the services import models, not loaded yet
 
-        on_result_confirmed(services.on_result_confirmed)
-        on_result_confirmed(ladder_services.on_result_confirmed)
-        approval_changed.register(services.on_club_approval_changed)
-        sweepers.register(services.sweep_pending_pools)
+        on_result_confirmed(pools.on_result_confirmed)
+        on_result_confirmed(ladders.on_result_confirmed)
+        approval_changed.register(pools.on_club_approval_changed)
+        sweepers.register(pools.sweep_pending_pools)

@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext
-from ratings import ladder_services, services
 from ratings.models import ClubSeason, Ladder
 from ratings.selectors import player_ratings
+from ratings.services import ladders as ladder_services
+from ratings.services import pools
 
 WEEKS = 12
 MATCHES_PER_NIGHT = 3
@@ -64,8 +65,8 @@ def load(context) -> None:
     if created:
         # The club nights lie before the matches rated a moment ago, so each asked for a recompute: run it now,
         # so the demo shows numbers even without a worker.
-        for pool in (services.overall_pool(), services.club_pool(club.pk)):
-            services.recompute_now(pool=pool)
+        for pool in (pools.overall_pool(), pools.club_pool(club.pk)):
+            pools.recompute_now(pool=pool)
     year = timezone.localdate().year
     ClubSeason.objects.get_or_create(
         club=club,

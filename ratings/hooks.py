@@ -9,7 +9,7 @@ importing them.
 
 `club_consent.conditions(side)` gives each registered condition for `side` ("player_a" or "player_b"): one way a
 player shows they belong to the match's club (besides its membership), so a director's decision about them may
-count in the overall pool (see ratings.services.rateable_matches).
+count in the overall pool (see ratings.services.pools.rateable_matches).
 """
 
 from base.hooks import Hook

@@ -14,8 +14,10 @@ from django.views.decorators.http import require_POST
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from ratings import ladder_services, selectors, services
+from ratings import selectors
 from ratings.models import Ladder, PointsScheme
+from ratings.services import ladders as ladder_services
+from ratings.services import seasons
 
 
 def _club_from_query(request):
@@ -174,7 +176,7 @@ def season_add(request, slug):
         return redirect("ratings:leaderboard", slug=club.slug)
     _act(
         request,
-        lambda: services.create_season(
+        lambda: seasons.create_season(
             actor=request.user, club=club, name=request.POST.get("name", ""), starts_on=starts_on, ends_on=ends_on
         ),
         _("Season added."),

@@ -7,7 +7,7 @@ import pytest
 from points import services as points_services
 from ratings import selectors as points_selectors
 from ratings.models import ClubSeason, EventPoints, PlayerRating, PointsAward
-from ratings.services import overall_pool
+from ratings.services.pools import overall_pool
 from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.tournaments.builders import drawn_event, play_all
 from tournaments import selectors as tournament_selectors

@@ -1,4 +1,4 @@
-"""Writes for ratings: rating a confirmed match, recomputing a pool, club seasons.
+"""Writes for rating pools: rating a confirmed match, recomputing a pool.
 
 A newly confirmed match that is the latest in its pool is rated at once (incrementally). Anything else that
 changes a pool's history — a correction or annulment of a rated result, or a result dated before matches that
@@ -15,11 +15,9 @@ from datetime import datetime, timedelta
 from functools import partial, reduce
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from base.queue import enqueue_on_commit
 from clubs import access
@@ -27,9 +25,10 @@ from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
 from ratings.hooks import club_consent
-from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
+from ratings.models import PlayerRating, RatedMatch, RatingPool
 
 INSERT_BATCH = 5000
+RECOMPUTE_TASK = "ratings.tasks.recompute_rating_pool"
 
 
 def k_rule() -> str:
@@ -248,10 +247,8 @@ def _requeue_after() -> timedelta:
 
 def _queue_recompute(pool_id: int) -> None:
     """Send the recompute after commit (base.queue); when the broker is down the pool stays pending, marked as
-    not sent, so the next sweep sends it."""
-    from ratings.tasks import recompute_rating_pool
-
-    enqueue_on_commit(recompute_rating_pool, pool_id, on_failure=partial(_mark_unsent, pool_id))
+    not sent, so the next sweep sends it. Sent by the task's name: ratings.tasks imports this module."""
+    enqueue_on_commit(RECOMPUTE_TASK, pool_id, on_failure=partial(_mark_unsent, pool_id))
 
 
 def _mark_unsent(pool_id: int) -> None:
@@ -418,19 +415,3 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
         [(pool_id, player, *values, last_played.get(player)) for player, values in state.items()],
     )
     return len(rows)
-
-
-# --- seasons ---------------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def create_season(*, actor, club: Club, name: str, starts_on, ends_on) -> ClubSeason:
-    access.require(actor, "season.create", club)
-    name = (name or "").strip()
-    if not name:
-        raise ValidationError({"name": [_("Give the season a name, e.g. 2026.")]})
-    if ends_on < starts_on:
-        raise ValidationError({"ends_on": [_("A season ends on or after the day it starts.")]})
-    if ClubSeason.objects.filter(club=club, name=name).exists():
-        raise ValidationError({"name": [_("This club already has a season with this name; choose another.")]})
-    return ClubSeason.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
