@@ -4,6 +4,7 @@ or a selector."""
 
 from decimal import Decimal
 
+from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
@@ -14,8 +15,10 @@ from rest_framework.response import Response
 from base.api import paginated_response
 from base.fields import DecimalField, MoneyField
 from clubs import access as club_access
+from clubs.models import Player
 from tournaments.calcutta import core, selectors, services
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
+from tournaments.models import Flight
 
 
 class CalcuttaSerializer(serializers.ModelSerializer):
@@ -330,8 +333,6 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=CalcuttaCreateSerializer, responses={201: CalcuttaSerializer})
     def create(self, request, *args, **kwargs):
-        from tournaments.models import Flight
-
         data = self._input(CalcuttaCreateSerializer)
         values = data.values()
         flight = Flight.objects.select_related("event").filter(pk=values.pop("flight")).first()
@@ -367,9 +368,6 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if request.method == "GET":
             return paginated_response(self, selectors.bidders(calcutta=calcutta), CalcuttaBidderSerializer)
         values = self._input(CalcuttaBidderInputSerializer).validated_data
-        from django.contrib.auth import get_user_model
-
-        from clubs.models import Player
 
         player = user = None
         if values.get("player"):

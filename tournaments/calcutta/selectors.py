@@ -8,6 +8,8 @@ from __future__ import annotations
 from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from clubs import selectors as club_selectors
+from clubs.models import Player
+from ratings.selectors import player_ratings
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
     ActionKind,
@@ -18,9 +20,11 @@ from tournaments.calcutta.models import (
     Holding,
     Lot,
     LotPhase,
+    OwnerLine,
     Payout,
     SyndicateOffer,
 )
+from tournaments.models import Entry, Event, Flight
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -34,8 +38,6 @@ def visible_calcuttas(*, user) -> QuerySet[Calcutta]:
     clubs = club_selectors.visible_clubs(user=user)
     condition = Q(flight__event__is_public=True, flight__event__club__in=clubs)
     if getattr(user, "is_authenticated", False):
-        from tournaments.models import Event
-
         condition |= Q(flight__event__in=Event.objects.filter(directors=user))
         condition |= Q(
             flight__event__club__memberships__player__user=user, flight__event__club__memberships__is_active=True
@@ -50,8 +52,6 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
 
 def flights_to_start(*, user) -> QuerySet:
     """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
-    from tournaments.models import Flight
-
     flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
     if user.is_superuser:
         return flights
@@ -62,8 +62,6 @@ def flights_to_start(*, user) -> QuerySet:
 def club_players(*, calcutta: Calcutta) -> QuerySet:
     """The players of the event's club (members by their own acceptance, and its walk-ins), by name: whom the
     director may register as bidders."""
-    from clubs.models import Player
-
     club = calcutta.flight.event.club_id
     return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
 
@@ -76,8 +74,6 @@ def display_order(calcutta: Calcutta, numbers: list[int]) -> list[int]:
 
 
 def _entry_prefetch():
-    from tournaments.models import Entry
-
     return Prefetch("entries", queryset=Entry.objects.select_related("player").order_by("pk"))
 
 
@@ -236,8 +232,6 @@ def propose_lots(
     *, calcutta: Calcutta, style: str, singles: int = 0, group_size: int = 2, field: int = 0
 ) -> list[list[int]]:
     """An automatic grouping by rating for the director to edit: lists of entry ids (see core.group_by_rating)."""
-    from ratings.selectors import player_ratings
-
     entries = list(calcutta.flight.entries.order_by("pk"))
     ratings = player_ratings(player_ids=[e.player_id for e in entries], club_id=calcutta.flight.event.club_id)
     by_entry = {entry.pk: ratings.get(entry.player_id, 1500.0) for entry in entries}
@@ -249,8 +243,6 @@ def propose_lots(
 
 def player_holdings(*, user, player) -> list[dict]:
     """The player's bidder rows at Calcuttas the user may see, with paid in, won and net (3 queries)."""
-    from tournaments.calcutta.models import OwnerLine
-
     bidders = list(
         Bidder.objects.filter(player=player, calcutta__in=visible_calcuttas(user=user))
         .select_related("calcutta__flight__event")

@@ -26,6 +26,8 @@ from django.utils.translation import gettext_lazy
 from base import numbers
 from base.api import Conflict
 from clubs import access
+from clubs import selectors as club_selectors
+from tournaments import selectors as tournament_selectors
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import (
     AuctionAction,
@@ -389,8 +391,6 @@ NOT_THE_CLUBS_PLAYER = gettext_lazy(
 def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, player=None) -> Bidder:
     """A signed-in user registers themselves; a director registers guests by name and players without an account
     (a bidder need not be a player)."""
-    from clubs import selectors as club_selectors
-
     calcutta = _lock(calcutta)
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDenied(_("Sign in to register as a bidder."))
@@ -706,8 +706,6 @@ def set_paid(*, actor, calcutta: Calcutta, bidder: Bidder, paid: bool) -> Bidder
 
 def _results(calcutta: Calcutta, entrants: set[int]) -> core.Results:
     """Main-flight places (entries still alive have none) and, when the table pays one, the consolation winner."""
-    from tournaments import selectors as tournament_selectors
-
     placements = tournament_selectors.flight_placements(flight=calcutta.flight)
     places = {p.entry_id: p.place for p in placements if p.place is not None and p.entry_id in entrants}
     winner = None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from clubs.models import Membership
+from ratings.selectors import player_ratings
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
 from tournaments.core.errors import BracketError
@@ -62,8 +63,6 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     seed = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
     ratings: dict[int, float] = {}
     if flight.seeding == Seeding.RATING:
-        from ratings.selectors import player_ratings
-
         ratings = player_ratings(player_ids=[e.player_id for e in entries])
     clubs = _home_clubs([e.player_id for e in entries]) if flight.separate_clubs else {}
     fresh = flight.feed_rule == FeedRule.FRESH_DRAW
