@@ -26,8 +26,8 @@ from ratings.models import (
 
 
 def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> dict[int, float]:
-    """Each player's current FIBS rating in the overall pool (club_id None) or that club's pool; 1500.0 for a
-    player with no rated match there. One query whatever the number of players."""
+    """Each player's current FIBS rating in the overall pool (club_id None) or that club's pool; START_RATING (1500) for
+    a player with no rated match there. One query whatever the number of players."""
     ids = list(player_ids)
     result = dict.fromkeys(ids, START_RATING)
     if not ids:

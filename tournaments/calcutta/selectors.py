@@ -9,6 +9,7 @@ from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from clubs import selectors as club_selectors
 from clubs.models import Player
+from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
@@ -234,7 +235,7 @@ def propose_lots(
     """An automatic grouping by rating for the director to edit: lists of entry ids (see core.group_by_rating)."""
     entries = list(calcutta.flight.entries.order_by("pk"))
     ratings = player_ratings(player_ids=[e.player_id for e in entries], club_id=calcutta.flight.event.club_id)
-    by_entry = {entry.pk: ratings.get(entry.player_id, 1500.0) for entry in entries}
+    by_entry = {entry.pk: ratings.get(entry.player_id, START_RATING) for entry in entries}
     return [
         list(group)
         for group in core.group_by_rating(by_entry, style=style, singles=singles, group_size=group_size, field=field)

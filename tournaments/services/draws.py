@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from clubs.models import Membership
+from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
@@ -69,7 +70,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     drawn = [
         DrawEntrant(
             e.pk,
-            rating=ratings.get(e.player_id, 1500.0),
+            rating=ratings.get(e.player_id, START_RATING),
             club=clubs.get(e.player_id),
             on_time=not e.had_bye if fresh else not e.is_late,
         )
@@ -84,7 +85,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     except BracketError as exc:
         raise _bracket_error(exc) from None
     by_id = {e.pk: e for e in entries}
-    seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
+    seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, START_RATING))
     Entry.objects.filter(flight=flight).update(draw_position=None)
     for position, entry_id in enumerate(line):
         if entry_id is not None:
