@@ -134,6 +134,8 @@ def test_an_override_that_reopens_a_finished_event_takes_its_awards_back_until_i
     assert "of 16" in awards[old_winner].explanation
     season = ClubSeason.objects.create(club=club, name="2026", starts_on=event.starts_on, ends_on=event.ends_on)
     standings = {s.player.pk: s for s in points_selectors.leaderboard(club=club, season=season)}
+    overall = {row["player_id"]: row for row in points_selectors.overall_points(user=director_user)}
     for player, award in awards.items():
         assert standings[player].events == 1
         assert standings[player].points == pytest.approx(award.points)
+        assert overall[player]["events"] == 1 and overall[player]["points"] == pytest.approx(award.points)
