@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self):
-        from accounts import signals  # noqa: F401  (connects the failed sign-in counter)
+        from accounts import signals  # noqa: F401, PLC0415 - connects the failed sign-in counter once the models are ready

@@ -1,5 +1,6 @@
 """The model backend behind a sign-in throttle."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 
@@ -34,6 +35,4 @@ class ThrottledModelBackend(ModelBackend):
 
     @staticmethod
     def _username_field() -> str:
-        from django.contrib.auth import get_user_model
-
         return get_user_model().USERNAME_FIELD

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import logging
 
+from celery import current_app as app  # the project's app (config.celery), without importing the layer above
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
 from base.models import WorkerHeartbeat
-from config.celery import app
 
 logger = logging.getLogger(__name__)
 

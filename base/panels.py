@@ -1,4 +1,4 @@
-"""Panels that apps add to shared pages (a player's page, a club's page) without editing them.
+"""Panels that apps add to shared pages (the home page, a player's page, a club's page) without editing them.
 
 An app lists on its AppConfig, e.g. `panels = {"player": "ratings.panels.player_panel"}`; the function takes
 (request, obj) and returns rendered HTML or None. The page renders them in app order.

@@ -1,13 +1,13 @@
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from base import panels
 from base.health import report as health_report
-from clubs import selectors as club_selectors
 
 
 def home(request):
-    clubs = club_selectors.visible_clubs(user=request.user).with_member_counts()[:20]
-    return render(request, "core/home.html", {"clubs": clubs})
+    """The front page: a greeting and the "home" panels the apps register (the clubs list, …)."""
+    return render(request, "core/home.html", {"panels": panels.collect("home", request, None)})
 
 
 def health(request):

@@ -22,7 +22,7 @@ def _create(seed: int = 2026):
 
     rng = random.Random(seed)
     # An approved club whose players accepted their membership: every director-decided club-night match counts
-    # in both pools, and each is checked against the consent rule (ratings.services.rateable_matches).
+    # in both pools, and each is checked against the consent rule (ratings.services.pools.rateable_matches).
     club = Club.objects.create(name="Bench club", slug="bench-club", is_approved=True)
     players = Player.objects.bulk_create([Player(name=f"Bench {n}") for n in range(PLAYERS)], batch_size=1000)
     Membership.objects.bulk_create([Membership(club=club, player=p) for p in players], batch_size=1000)
@@ -51,8 +51,8 @@ def _create(seed: int = 2026):
 
 
 def _timed(pool, since=None) -> float:
-    from ratings import services
     from ratings.models import RatingPool
+    from ratings.services import pools as services
 
     # Marked as a correction would mark it (request_recompute would also run the task eagerly at once).
     RatingPool.objects.filter(pk=pool.pk).update(recompute_pending=True, recompute_from=since)
@@ -63,8 +63,8 @@ def _timed(pool, since=None) -> float:
 
 def main() -> None:
     with scratch_database():
-        from ratings import services
         from ratings.models import PlayerRating, RatedMatch
+        from ratings.services import pools as services
 
         club, start = _create()
         pool = services.overall_pool()

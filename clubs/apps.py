@@ -7,6 +7,7 @@ class ClubsConfig(AppConfig):
     name = "clubs"
     verbose_name = _("Clubs")
     nav_items = [(_("Clubs"), "clubs:club-list")]
+    panels = {"home": "clubs.panels.home_panel"}
 
     def ready(self) -> None:
         # Every app's <app>/rules.py registers its actions with clubs.access; loading them here means a rule

@@ -1,6 +1,7 @@
 """Writes for clubs, players and memberships. Every function checks the actor's rights first, so the API,
 the web pages and scripts share one set of rules."""
 
+from django.contrib.admin.utils import NestedObjects
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -219,8 +220,6 @@ def set_club_approved(*, actor, club: Club, approved: bool) -> Club:
 def _history_of(player: Player) -> list:
     """What, besides unanswered invitations and claims, refers to the player (matches, ratings, seats, entries
     of every app): found the way deleting it would, so no app has to be listed here."""
-    from django.contrib.admin.utils import NestedObjects
-
     collector = NestedObjects(using="default")  # collects every related row (it never fast-deletes)
     collector.collect([player])
     unanswered = (Membership.Status.INVITED, Membership.Status.DECLINED)

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tournaments.calcutta",
     "ratings",
+    "points",
     "chouette",
 ]
 

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from base import views as core_views
 
-APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "chouette"]
+APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "points", "chouette"]
 
 api_v1 = [path("", include("accounts.api_urls"))]
 api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]

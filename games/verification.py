@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame
-from games.formats.notation import DecodedMove, RecordFormatError, decode_move
+from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame, parse_mat
+from games.formats.notation import RecordFormatError, decode_move
+from games.formats.sgf import parse_sgf
+from games.formats.written import play_written
 from games.rules.board import Board
-from games.rules.moves import PlayCheck, check_play
 from games.rules.scoring import GameKind, MatchState, ScoringError, game_points, possible_points
 from games.rules.variants import Variant, starting_board
 
@@ -518,38 +519,6 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
     return _GameOutcome(None, None, None, cube, None)
 
 
-def play_written(board: Board, side: int, dice: tuple[int, int], decoded: DecodedMove) -> PlayCheck:
-    """The engine's verdict on a written move, with doubles that move several checkers several pips each
-    also tried hop by hop (see _retry_in_rounds)."""
-    check = check_play(board, side, dice, decoded.steps, hits=decoded.hits)
-    if not check.ok and check.code == "illegal_move":
-        check = _retry_in_rounds(board, side, dice, decoded.steps, decoded.hits) or check
-    return check
-
-
-def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits):
-    """`bar/13(2)` or `10/off(2)` with a double: both checkers make their first hop before either makes its second.
-
-    The engine realises each written step on its own, one after the other; when a double moves several
-    checkers several pips each, the legal order interleaves them. Split such steps into single dice and play
-    them round by round; the engine still judges the result.
-    """
-    die = dice[0]
-    if dice[0] != dice[1] or all(start - end <= die for start, end in steps):
-        return None
-    hops: list[list[tuple[int, int]]] = []
-    for start, end in steps:
-        chain, point = [], start
-        while point - die > end:
-            chain.append((point, point - die))
-            point -= die
-        chain.append((point, end))
-        hops.append(chain)
-    rounds = [hop[i] for i in range(max(len(h) for h in hops)) for hop in hops if i < len(hop)]
-    check = check_play(board, side, dice, rounds, hits=hits)
-    return check if check.ok else None
-
-
 def game_kind(board: Board, winner: int) -> GameKind:
     """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
     winner's home board, the loser's own points 19–24), docs/games.md."""
@@ -599,9 +568,6 @@ def record_format(data: bytes, *, name: str = "") -> str:
 
 def check_record(data: bytes, *, name: str = "", expect_finished: bool = True) -> tuple[str, Verdict]:
     """Read and verify a record's bytes: (status, verdict), status valid | invalid | unreadable."""
-    from games.formats.mat import parse_mat
-    from games.formats.sgf import parse_sgf
-
     try:
         record = parse_sgf(data) if record_format(data, name=name) == "sgf" else parse_mat(data)
     except RecordFormatError as error:

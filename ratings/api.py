@@ -1,4 +1,4 @@
-"""REST endpoints for ratings, standings, points and ladders (under /api/v1/ratings/)."""
+"""REST endpoints for ratings, standings and ladders (under /api/v1/ratings/; an event's points: points.api)."""
 
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -11,16 +11,16 @@ from rest_framework.views import APIView
 
 from base.numbers import parse_id
 from clubs import selectors as club_selectors
-from ratings import ladder_services, points_services, selectors, services
+from ratings import selectors
 from ratings.models import (
     ClubSeason,
-    EventPoints,
     Ladder,
     LadderChallenge,
     PlayerRating,
-    PointsAward,
     PointsScheme,
 )
+from ratings.services import ladders as ladder_services
+from ratings.services import pools, seasons
 
 CLUB_PARAM = OpenApiParameter("club", str, description="Club short name: that club's pool (default: overall)")
 
@@ -165,7 +165,7 @@ class RecomputeView(APIView):
     @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
     def post(self, request, slug):
         club = _club(request, slug)
-        services.request_full_recompute(actor=request.user, pool=services.club_pool(club.pk))
+        pools.request_full_recompute(actor=request.user, pool=pools.club_pool(club.pk))
         return Response(
             {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
         )
@@ -239,63 +239,8 @@ class SeasonListView(APIView):
     def post(self, request, slug):
         club = _club(request, slug)
         data = _input(SeasonSerializer, request)
-        season = services.create_season(actor=request.user, club=club, **data)
+        season = seasons.create_season(actor=request.user, club=club, **data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
-
-
-# --- event points ----------------------------------------------------------------------------------------
-
-
-class EventPointsSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = EventPoints
-        fields = [
-            "scheme",
-            "event_weight",
-            "division_weight",
-            "split_ties",
-            "division_factor",
-            "strength_of_field",
-            "awarded_at",
-        ]
-        read_only_fields = ["strength_of_field", "awarded_at"]
-
-
-class PointsAwardSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True)
-
-    class Meta:
-        model = PointsAward
-        fields = ["player", "player_name", "place", "points", "scheme", "awarded_on", "explanation"]
-
-
-class EventPointsPageSerializer(serializers.Serializer):
-    scheme = EventPointsSerializer(allow_null=True)
-    awards = PointsAwardSerializer(many=True)
-
-
-class EventPointsView(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
-
-    def _event(self, request, slug, event):
-        return get_object_or_404(selectors.club_events(club=_club(request, slug), user=request.user), slug=event)
-
-    def _page(self, event):
-        scheme, awards = selectors.event_points(event=event)
-        return EventPointsPageSerializer({"scheme": scheme, "awards": awards}).data
-
-    @extend_schema(responses=EventPointsPageSerializer, summary="An event's points scheme and awards")
-    def get(self, request, slug, event):
-        return Response(self._page(self._event(request, slug, event)))
-
-    @extend_schema(
-        request=EventPointsSerializer, responses=EventPointsPageSerializer, summary="Choose the points scheme"
-    )
-    def put(self, request, slug, event):
-        event = self._event(request, slug, event)
-        data = _input(EventPointsSerializer, request)
-        points_services.set_event_scheme(actor=request.user, event=event, **data)
-        return Response(self._page(event))
 
 
 # --- ladders ---------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ urlpatterns = [
     path("ratings/clubs/<slug:slug>/recompute/", api.RecomputeView.as_view(), name="rating-recompute"),
     path("ratings/clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="rating-leaderboard"),
     path("ratings/clubs/<slug:slug>/seasons/", api.SeasonListView.as_view(), name="rating-seasons"),
-    path("ratings/clubs/<slug:slug>/events/<slug:event>/points/", api.EventPointsView.as_view(), name="event-points"),
     path("ratings/clubs/<slug:slug>/ladders/", api.LadderListView.as_view(), name="ladder-list"),
     path("ratings/clubs/<slug:slug>/ladders/<slug:ladder>/", api.LadderDetailView.as_view(), name="ladder-detail"),
     path("ratings/clubs/<slug:slug>/ladders/<slug:ladder>/join/", api.LadderJoinView.as_view(), name="ladder-join"),

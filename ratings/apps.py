@@ -1,6 +1,10 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from base.queue import sweepers
+from clubs.hooks import approval_changed
+from games.matchplay.hooks import on_result_confirmed
+
 
 class RatingsConfig(AppConfig):
     name = "ratings"
@@ -9,18 +13,13 @@ class RatingsConfig(AppConfig):
     panels = {
         "player": "ratings.panels.player_panel",
         "club": "ratings.panels.club_panel",
-        "event": "ratings.panels.event_panel",
     }
 
     def ready(self) -> None:
-        from base.queue import sweepers
-        from clubs.hooks import approval_changed
-        from games.matchplay.hooks import on_result_confirmed
-        from ratings import ladder_services, points_services, services
-        from tournaments.hooks import on_flight_results_changed
+        # Imported here, not at the top: an AppConfig module is imported before the models are ready.
+        from ratings.services import ladders, pools  # noqa: PLC0415 - the services import models, not loaded yet
 
-        on_result_confirmed(services.on_result_confirmed)
-        on_result_confirmed(ladder_services.on_result_confirmed)
-        on_flight_results_changed(points_services.on_flight_results_changed)
-        approval_changed.register(services.on_club_approval_changed)
-        sweepers.register(services.sweep_pending_pools)
+        on_result_confirmed(pools.on_result_confirmed)
+        on_result_confirmed(ladders.on_result_confirmed)
+        approval_changed.register(pools.on_club_approval_changed)
+        sweepers.register(pools.sweep_pending_pools)

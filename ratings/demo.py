@@ -1,6 +1,6 @@
 """Demo data for ratings: twelve weeks of club nights (36 confirmed matches, created through the match-play
-services), a season, points for the finished demo event, and a club ladder. Runs after the games and tournaments
-demos; running it again creates nothing new."""
+services), a season and a club ladder (the finished demo event's points: points.demo). Runs after the games and
+tournaments demos; running it again creates nothing new."""
 
 import random
 from datetime import datetime, time, timedelta
@@ -9,9 +9,10 @@ from django.utils import timezone
 
 from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext
-from ratings import ladder_services, points_services, services
-from ratings.models import ClubSeason, EventPoints, Ladder, PointsScheme
+from ratings.models import ClubSeason, Ladder
 from ratings.selectors import player_ratings
+from ratings.services import ladders as ladder_services
+from ratings.services import pools
 
 WEEKS = 12
 MATCHES_PER_NIGHT = 3
@@ -48,16 +49,6 @@ def _club_nights(context) -> int:
     return created
 
 
-def _event_points(context) -> None:
-    event = getattr(context, "finished_event", None)
-    if event is None:
-        return
-    if not EventPoints.objects.filter(event=event).exists():
-        points_services.set_event_scheme(actor=context.director, event=event, scheme=PointsScheme.GAMMONPOINTS)
-    else:
-        points_services.award_event_points(event=event)
-
-
 def _ladder(context) -> Ladder:
     ladder = Ladder.objects.filter(club=context.club, slug=LADDER_SLUG).first()
     if ladder is None:
@@ -74,8 +65,8 @@ def load(context) -> None:
     if created:
         # The club nights lie before the matches rated a moment ago, so each asked for a recompute: run it now,
         # so the demo shows numbers even without a worker.
-        for pool in (services.overall_pool(), services.club_pool(club.pk)):
-            services.recompute_now(pool=pool)
+        for pool in (pools.overall_pool(), pools.club_pool(club.pk)):
+            pools.recompute_now(pool=pool)
     year = timezone.localdate().year
     ClubSeason.objects.get_or_create(
         club=club,
@@ -83,7 +74,6 @@ def load(context) -> None:
         defaults={"starts_on": timezone.localdate().replace(year=year, month=1, day=1),
                   "ends_on": timezone.localdate().replace(year=year, month=12, day=31)},
     )  # fmt: skip
-    _event_points(context)
     ladder = _ladder(context)
     context.lines.append(
         f"Ratings: {created or 'no new'} club-night matches rated; leaderboard /clubs/{club.slug}/leaderboard/, "

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from games.models.matches import Match
+from ratings.core.fibs import START_RATING
 
 
 class RatingPool(models.Model):
@@ -37,7 +38,7 @@ class PlayerRating(models.Model):
 
     pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="ratings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    rating = models.FloatField(_("rating"), default=1500.0)
+    rating = models.FloatField(_("rating"), default=START_RATING)
     experience = models.PositiveIntegerField(_("experience"), default=0)
     matches = models.PositiveIntegerField(_("rated matches"), default=0)
     wins = models.PositiveIntegerField(_("wins"), default=0)

@@ -18,8 +18,3 @@ def club_panel(request, club):
         "ratings/_club_panel.html", {"club": club, "top": selectors.club_top_ratings(club=club, limit=5)}, request
     )
 
-
-def event_panel(request, event):
-    """For an event page that collects "event" panels: its points scheme, winners' points and the link."""
-    scheme, awards = selectors.event_points(event=event, limit=4)
-    return render_to_string("ratings/_event_panel.html", {"event": event, "scheme": scheme, "awards": awards}, request)

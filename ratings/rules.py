@@ -1,5 +1,5 @@
 """Who may do what with rating pools, seasons and ladders (see clubs.access). What *counts* in a pool is not a
-permission but one rule too: ratings.services.rateable_matches."""
+permission but one rule too: ratings.services.pools.rateable_matches."""
 
 from django.utils.translation import gettext_lazy as _
 

@@ -26,8 +26,8 @@ from ratings.models import (
 
 
 def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> dict[int, float]:
-    """Each player's current FIBS rating in the overall pool (club_id None) or that club's pool; 1500.0 for a
-    player with no rated match there. One query whatever the number of players."""
+    """Each player's current FIBS rating in the overall pool (club_id None) or that club's pool; START_RATING (1500) for
+    a player with no rated match there. One query whatever the number of players."""
     ids = list(player_ids)
     result = dict.fromkeys(ids, START_RATING)
     if not ids:
@@ -267,17 +267,6 @@ def ladder_page(*, ladder, user) -> dict:
     }
 
 
-def club_events(*, club, user):
-    """The club's events whose points the user may see: all of them for its directors, the public ones for
-    everyone else (the one rule for the points pages, the API and the leaderboard's list)."""
-    from tournaments.models import Event
-
-    events = Event.objects.filter(club=club)
-    if not access.can(user, "club.direct", club):
-        events = events.filter(is_public=True)
-    return events
-
-
 def event_points(*, event, limit: int | None = None) -> tuple[EventPoints | None, list[PointsAward]]:
     """An event's points scheme (None before a director chose one) and its awards by place."""
     scheme = EventPoints.objects.filter(event=event).first()
@@ -287,8 +276,10 @@ def event_points(*, event, limit: int | None = None) -> tuple[EventPoints | None
 
 def events_with_points(*, club, user) -> list:
     """The club's events that have a points scheme (public ones, or all for its directors), newest first."""
-    events = club_events(club=club, user=user).filter(points_scheme__isnull=False).select_related("points_scheme")
-    return list(events.order_by("-ends_on", "name")[:20])
+    rows = EventPoints.objects.filter(event__club=club).select_related("event")
+    if not access.can(user, "club.direct", club):
+        rows = rows.filter(event__is_public=True)
+    return [row.event for row in rows.order_by("-event__ends_on", "event__name")[:20]]
 
 
 def overall_points(*, user, scheme: str | None = None, year: int | None = None, limit: int = 50) -> list[dict]:

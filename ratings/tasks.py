@@ -2,10 +2,10 @@
 
 from celery import shared_task
 
-from ratings import services
+from ratings.services import pools
 
 
 @shared_task
 def recompute_rating_pool(pool_id: int) -> bool:
     """Rebuild a pool that was marked for a recompute; a second request for the same work finds nothing to do."""
-    return services.recompute_pool(pool_id=pool_id)
+    return pools.recompute_pool(pool_id=pool_id)

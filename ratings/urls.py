@@ -9,7 +9,6 @@ urlpatterns = [
     path("players/<int:pk>/vs/<int:other>/", views.head_to_head, name="head-to-head"),
     path("clubs/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/seasons/add/", views.season_add, name="season-add"),
-    path("clubs/<slug:slug>/events/<slug:event>/points/", views.event_points, name="event-points"),
     path("clubs/<slug:slug>/ladders/", views.ladder_list, name="ladder-list"),
     path("clubs/<slug:slug>/ladders/<slug:ladder>/", views.ladder_detail, name="ladder-detail"),
     path("clubs/<slug:slug>/ladders/<slug:ladder>/join/", views.ladder_join, name="ladder-join"),

@@ -1,5 +1,5 @@
 """Pages: a player's rating with its chart and explained matches, head-to-head, club leaderboard, seasons,
-event points, ladders."""
+ladders (an event's points: points.views)."""
 
 from datetime import date
 
@@ -14,8 +14,10 @@ from django.views.decorators.http import require_POST
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from ratings import ladder_services, points_services, selectors, services
+from ratings import selectors
 from ratings.models import Ladder, PointsScheme
+from ratings.services import ladders as ladder_services
+from ratings.services import seasons
 
 
 def _club_from_query(request):
@@ -163,41 +165,6 @@ def ladder_challenge(request, slug, ladder):
     return redirect(ladder)
 
 
-def event_points(request, slug, event):
-    """An event's points: the scheme and the awards; its directors choose the scheme here."""
-    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    event = get_object_or_404(selectors.club_events(club=club, user=request.user), slug=event)
-    can_choose = event.user_is_director(request.user)
-    if request.method == "POST":
-        if not can_choose:
-            raise PermissionDenied(_("Only a director of this event can choose its points scheme."))
-        scheme = request.POST.get("scheme", "")
-        try:
-            weights = {
-                name: float(request.POST.get(name) or 1)
-                for name in ("event_weight", "division_weight", "division_factor")
-            }
-        except ValueError:
-            messages.error(request, _("Give the weights as numbers, e.g. 1 or 0.7."))
-        else:
-            _act(
-                request,
-                lambda: points_services.set_event_scheme(
-                    actor=request.user, event=event, scheme=scheme, split_ties=bool(request.POST.get("split_ties")),
-                    **weights,
-                ),
-                _("Points scheme saved; points are awarded when the event is finished."),
-            )  # fmt: skip
-        return redirect(request.path)
-    scheme, awards = selectors.event_points(event=event)
-    return render(
-        request,
-        "ratings/event_points.html",
-        {"club": club, "event": event, "scheme": scheme, "awards": awards, "schemes": PointsScheme.choices,
-         "can_choose": can_choose},
-    )  # fmt: skip
-
-
 @require_POST
 def season_add(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
@@ -209,7 +176,7 @@ def season_add(request, slug):
         return redirect("ratings:leaderboard", slug=club.slug)
     _act(
         request,
-        lambda: services.create_season(
+        lambda: seasons.create_season(
             actor=request.user, club=club, name=request.POST.get("name", ""), starts_on=starts_on, ends_on=ends_on
         ),
         _("Season added."),

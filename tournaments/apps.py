@@ -9,6 +9,7 @@ class TournamentsConfig(AppConfig):
     panels = {"player": "tournaments.panels.player_panel"}
 
     def ready(self) -> None:
-        from tournaments import receivers
+        # Imported here, not at the top: an AppConfig module is imported before the models are ready.
+        from tournaments import receivers  # noqa: PLC0415 - the receivers import models, not loaded yet
 
         receivers.register()

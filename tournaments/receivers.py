@@ -1,10 +1,27 @@
-"""Where the tournaments app plugs into match play: results move the bracket, event directors direct matches."""
+"""Where the tournaments app plugs into match play and ratings: results move the bracket, event directors direct
+matches, and a player who entered a club's event themself belongs to that club for the overall rating pool.
+Imported from TournamentsConfig.ready (its imports need the models)."""
+
+from django.db.models import Exists, F, OuterRef
+
+from games.matchplay.hooks import on_result_confirmed
+from games.models.matches import register_director_check
+from ratings.hooks import club_consent
+from tournaments import rules, services
+from tournaments.models import Entry
+
+
+def entered_a_club_event(side: str) -> Exists:
+    """ratings.hooks.club_consent: the player on `side` of the match entered an event of the match's club by
+    their own registration."""
+    return Exists(
+        Entry.objects.filter(
+            flight__event__club=OuterRef("club"), player=OuterRef(side), registered_by=F("player__user")
+        )
+    )
 
 
 def register() -> None:
-    from games.matchplay.hooks import on_result_confirmed
-    from games.models.matches import register_director_check
-    from tournaments import rules, services
-
     on_result_confirmed(services.result_confirmed)
     register_director_check(rules.directs_match)
+    club_consent.register(entered_a_club_event)

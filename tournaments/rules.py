@@ -11,6 +11,8 @@ from django.utils.translation import gettext_lazy as _
 from clubs import selectors as club_selectors
 from clubs.access import is_director, player_of, rule
 from clubs.models import Club, Player
+from games.models.matches import MatchContext
+from tournaments.models import Slot
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,6 @@ def enter(user, draft: EntryDraft) -> bool:
 def directs_match(match, user) -> bool:
     """Registered with games (register_director_check): an event's directors direct the matches of its bracket,
     so match play's own rules (match.direct, match.override) let them settle those matches."""
-    from games.models.matches import MatchContext
-    from tournaments.models import Slot
-
     if match.context != MatchContext.TOURNAMENT:
         return False
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()

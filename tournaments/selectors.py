@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments.models import Entry, Flight
+from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Membership, Player
+from games.models.matches import MatchDispute, MatchStatus
+from tournaments.core import payouts
+from tournaments.core.layout import G, L
+from tournaments.models import Entry, Event, Flight, FlightKind, Slot, SlotResult
 
 
 @dataclass(frozen=True)
@@ -17,8 +25,6 @@ class Placement:
 def flight_placements(*, flight: Flight) -> list[Placement]:
     """Every entry of the flight with its place (standard competition ranking by elimination round: winner 1,
     finalist 2, losing semi-finalists 3, quarter-finalists 5, ...; None while alive). One query."""
-    from tournaments.models import FlightKind
-
     if flight.kind == FlightKind.SIDE_POOL:
         return _side_pool_placements(flight)
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
@@ -52,12 +58,6 @@ def _side_pool_placements(flight: Flight) -> list[Placement]:
 
 def visible_events(*, user):
     """Public events of visible clubs for everyone; private ones to their directors and the club's members."""
-    from django.db.models import Exists, OuterRef, Q
-
-    from clubs import selectors as club_selectors
-    from clubs.models import Membership
-    from tournaments.models import Event
-
     events = Event.objects.select_related("club")
     if getattr(user, "is_superuser", False):
         return events
@@ -106,8 +106,6 @@ def flight_entries(*, flight: Flight):
 
 def club_member(*, club, player_id: int):
     """The player with this id if they are an active member of the club (whom the register form may name)."""
-    from clubs import selectors as club_selectors
-
     membership = club_selectors.club_members(club=club).filter(player_id=player_id).first()
     return None if membership is None else membership.player
 
@@ -141,11 +139,6 @@ class BracketRound:
 
 def bracket(*, flight: Flight) -> list[BracketRound]:
     """The flight's slots by section and round, with players and match results: three queries."""
-    from django.utils.translation import gettext as _
-
-    from tournaments.core.layout import G, L
-    from tournaments.models import Slot
-
     slots = list(
         Slot.objects.filter(flight=flight)
         .select_related("entry_a__player", "entry_b__player", "match", "winner")
@@ -201,18 +194,12 @@ class Dashboard:
 
 def dashboard(*, event) -> Dashboard:
     """Matches ready to play, in progress, slots waiting for a player, and disputed results."""
-    from games.models.matches import MatchStatus
-    from tournaments.models import Slot, SlotResult
-
     slots = list(
         Slot.objects.filter(flight__event=event)
         .exclude(result__in=["played", "bye", "walkover", "double_forfeit", "empty"])
         .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match")
         .order_by("flight__order", "section", "round", "position")
     )
-    from django.db.models import Exists, OuterRef
-
-    from games.models.matches import MatchDispute
 
     open_dispute = MatchDispute.objects.filter(match=OuterRef("match"), resolved_at__isnull=True)
     disputed_ids = set(
@@ -233,10 +220,6 @@ def dashboard(*, event) -> Dashboard:
 
 def next_matches(*, player) -> list:
     """The player's tournament slots that are ready or waiting for an opponent, soonest first."""
-    from django.db.models import Q
-
-    from tournaments.models import Slot, SlotResult
-
     return list(
         Slot.objects.filter(Q(entry_a__player=player) | Q(entry_b__player=player))
         .filter(result__in=[SlotResult.READY, SlotResult.PENDING])
@@ -258,11 +241,6 @@ class FlightPrizes:
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far. Three queries, two more per side pool."""
-    from django.db.models import Count, Sum
-
-    from clubs.models import Player
-    from tournaments.core import payouts
-
     flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
     by_slug = {f.slug: f for f in flights}
     places: dict[tuple[int, int], list[int]] = {}

@@ -15,6 +15,7 @@ from dataclasses import replace
 from base.text import clean_text
 from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
 from games.formats.notation import BAR, MAX_ACTIONS, MAX_GAMES, MAX_NAME, OFF, RecordFormatError, Step, decode_move
+from games.formats.written import play_written
 from games.rules.board import Board
 from games.rules.variants import Variant, starting_board
 
@@ -283,8 +284,6 @@ def _single_die_steps(steps: tuple[Step, ...], dice: tuple[int, int]) -> list[St
 
 def write_sgf(record: MatchRecord) -> str:
     """The record as gnubg SGF, one game tree per game (a resignation is written as RE[…R])."""
-    from games.verification import play_written  # the verifier imports this module's reader
-
     trees = []
     crawford = record.flag("Crawford", True)
     for index, game in enumerate(record.games):

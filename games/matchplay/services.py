@@ -36,6 +36,7 @@ from games.models.matches import (
     ReportOrigin,
     ReportSource,
 )
+from games.models.records import GameRecord
 from games.rules.scoring import ScoringError
 
 NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
@@ -297,8 +298,6 @@ def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str,
     """The verdict of a game record the actor may use: one they uploaded or one already linked to this match, and
     for a director of the match also one its players uploaded. Never anyone else's record: its verdict would
     tell a stranger the names and games in a private upload."""
-    from games.models.records import GameRecord
-
     usable = Q(uploader=actor) | Q(match=match)
     if match.user_is_director(actor):
         usable |= Q(uploader__player__in=[match.player_a_id, match.player_b_id])

@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -221,8 +222,6 @@ def director_queue(request):
 
 def player_panel(request, player):
     """Recent matches on a player's page (registered by the games app's config)."""
-    from django.template.loader import render_to_string
-
     matches = list(selectors.player_matches(user=request.user, player=player).order_by("-created_at", "-id")[:10])
     if not matches:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from games.formats.mat import decode_text, split_lines
 from games.models import GameRecord, RecordStatus, UploadBatch
 
 
@@ -91,8 +92,6 @@ def _line_page(line) -> int:
 
 
 def _record_text_lines(record: GameRecord) -> list[str]:
-    from games.formats.mat import decode_text, split_lines
-
     try:
         with record.file.open("rb") as handle:
             return split_lines(decode_text(handle.read()))

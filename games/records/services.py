@@ -27,6 +27,7 @@ from games.records import rules as _rules  # noqa: F401  registers record.attach
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)
+VERIFY_TASK = "games.records.tasks.verify_game_record"  # sent by name: games.records.tasks imports this module
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RECORDS = 200
@@ -225,10 +226,8 @@ def _is_due(record: GameRecord) -> bool:
 def _queue_verification(record_ids: list[int]) -> None:
     """Mark the records as sent and send each one's verification after commit (base.queue: a broker that is
     down is logged, and the record is marked unsent so the next sweep sends it)."""
-    from games.records.tasks import verify_game_record
-
     GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
-    enqueue_many_on_commit(verify_game_record, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
+    enqueue_many_on_commit(VERIFY_TASK, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
 
 
 def _mark_unsent(calls: list[tuple]) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ratings.core.fibs import START_RATING
+
 
 @dataclass(frozen=True)
 class Chart:
@@ -30,7 +32,7 @@ def _nice_step(span: float) -> int:
 
 
 def history_chart(
-    values: list[tuple[str, float]], *, width: int = 600, height: int = 220, start: float = 1500.0
+    values: list[tuple[str, float]], *, width: int = 600, height: int = 220, start: float = START_RATING
 ) -> Chart | None:
     """values: (label, rating after) in date order; the chart starts at `start` before the first match."""
     if not values:

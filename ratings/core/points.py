@@ -10,6 +10,8 @@ import math
 from collections import defaultdict
 from collections.abc import Mapping
 
+from ratings.core.fibs import START_RATING
+
 # --- shared ----------------------------------------------------------------------------------------------
 
 
@@ -32,7 +34,7 @@ def _average_over_ranks(place: int, tied: int, value) -> float:
 # --- GammonPoints-style ----------------------------------------------------------------------------------
 
 GP_SCALE = 10.0
-GP_RATING_BASE = 1500.0
+GP_RATING_BASE = START_RATING  # an average field: the FIBS rating everyone starts at
 GP_DOUBLING = 400.0  # a field 400 rating points stronger than 1500 doubles the points
 GP_MIN_FIELD = 8
 

@@ -13,7 +13,7 @@ import pytest
 from chouette import services as chouette_services
 from clubs.models import Membership
 from games.matchplay import services as match_services
-from ratings import ladder_services
+from ratings.services import ladders as ladder_services
 from tests.chouette.factories import table
 from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.games.matchplay.factories import MatchFactory

@@ -3,7 +3,7 @@ number of rated matches, players or challenges."""
 
 import pytest
 
-from ratings import ladder_services
+from ratings.services import ladders as ladder_services
 from tests.clubs.factories import MembershipFactory
 from tests.ratings.builders import played
 

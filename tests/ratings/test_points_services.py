@@ -4,10 +4,10 @@ import datetime
 
 import pytest
 
-from ratings import points_services
+from points import services as points_services
 from ratings import selectors as points_selectors
 from ratings.models import ClubSeason, EventPoints, PlayerRating, PointsAward
-from ratings.services import overall_pool
+from ratings.services.pools import overall_pool
 from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.tournaments.builders import drawn_event, play_all
 from tournaments import selectors as tournament_selectors
@@ -134,6 +134,8 @@ def test_an_override_that_reopens_a_finished_event_takes_its_awards_back_until_i
     assert "of 16" in awards[old_winner].explanation
     season = ClubSeason.objects.create(club=club, name="2026", starts_on=event.starts_on, ends_on=event.ends_on)
     standings = {s.player.pk: s for s in points_selectors.leaderboard(club=club, season=season)}
+    overall = {row["player_id"]: row for row in points_selectors.overall_points(user=director_user)}
     for player, award in awards.items():
         assert standings[player].events == 1
         assert standings[player].points == pytest.approx(award.points)
+        assert overall[player]["events"] == 1 and overall[player]["points"] == pytest.approx(award.points)

@@ -1,4 +1,4 @@
-"""What counts in a pool is one rule (ratings.services.rateable_matches): strangers' results do not move
+"""What counts in a pool is one rule (ratings.services.pools.rateable_matches): strangers' results do not move
 anyone's rating, a new club counts overall only once approved, and changing approval recomputes."""
 
 import pytest

@@ -4,10 +4,10 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from games.matchplay import services as matchplay
-from ratings import services
 from ratings.core.fibs import rate
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.selectors import player_ratings
+from ratings.services import pools as services
 from tests.clubs.factories import MembershipFactory
 from tests.ratings.builders import correct, played
 

@@ -112,7 +112,7 @@ def test_leaderboard_query_count_does_not_grow_with_players(client, club, direct
 
 
 def test_ladder_page_join_and_challenge(client, club, director_user):
-    from ratings import ladder_services
+    from ratings.services import ladders as ladder_services
 
     ladder = ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
     members = [MembershipFactory(club=club).player for _ in range(5)]
@@ -220,7 +220,7 @@ def test_a_private_clubs_pool_is_not_shown_to_outsiders(client, director_user):
 
 def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user):
     from base import panels
-    from ratings import points_services
+    from points import services as points_services
 
     event = event_of(club, slug="summer-cup")
     request = rf.get("/")
@@ -232,7 +232,7 @@ def test_event_panel_for_pages_that_collect_event_panels(rf, club, director_user
 
 
 def test_signed_out_ladder_buttons_lead_to_sign_in_and_back_to_the_ladder(client, club, director_user):
-    from ratings import ladder_services
+    from ratings.services import ladders as ladder_services
 
     ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
     for action in ("join", "challenge"):

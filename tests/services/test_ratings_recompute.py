@@ -8,8 +8,8 @@ confirmed at once in one pool are rated one after the other (pool row lock), so 
 
 import pytest
 
-from ratings import services
 from ratings.models import PlayerRating, RatedMatch, RatingPool
+from ratings.services import pools as services
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.ratings.builders import played
 from tests.services.concurrency import run_at_once, then_wait

@@ -181,7 +181,7 @@ def test_the_event_page_shows_the_points_panel_with_the_link_to_the_events_point
     event = make_event(club, director_user)
     page = client.get(reverse("tournaments:event-detail", args=[club.slug, event.slug])).content.decode()
     assert "This event awards no points yet." in page
-    assert f'href="{reverse("ratings:event-points", args=[club.slug, event.slug])}"' in page
+    assert f'href="{reverse("points:event-points", args=[club.slug, event.slug])}"' in page
 
 
 def test_the_bracket_reads_in_german_with_the_main_flight_and_the_random_seed_named_right(client, club, director_user):

@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.hooks import on_flight_results_changed
+
 
 class CalcuttaConfig(AppConfig):
     """Calcutta auctions on a tournament flight: an app of its own so its models and migrations evolve apart
@@ -17,8 +19,8 @@ class CalcuttaConfig(AppConfig):
     }
 
     def ready(self) -> None:
-        from tournaments.calcutta import services
-        from tournaments.hooks import on_flight_results_changed
+        # Imported here, not at the top: an AppConfig module is imported before the models are ready.
+        from tournaments.calcutta import services  # noqa: PLC0415 - the services import models
 
         # A confirmed, corrected or voided result in the bracket re-settles the event's Calcuttas.
         on_flight_results_changed(services.on_flight_results_changed)

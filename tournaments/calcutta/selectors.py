@@ -5,10 +5,14 @@ Each read runs a constant number of queries whatever the number of lots, bids an
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from clubs import access
 from clubs import selectors as club_selectors
+from clubs.models import Player
+from ratings.core.fibs import START_RATING
+from ratings.selectors import player_ratings
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
     ActionKind,
@@ -19,9 +23,11 @@ from tournaments.calcutta.models import (
     Holding,
     Lot,
     LotPhase,
+    OwnerLine,
     Payout,
     SyndicateOffer,
 )
+from tournaments.models import Entry, Event, Flight
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -35,8 +41,6 @@ def visible_calcuttas(*, user) -> QuerySet[Calcutta]:
     clubs = club_selectors.visible_clubs(user=user)
     condition = Q(flight__event__is_public=True, flight__event__club__in=clubs)
     if getattr(user, "is_authenticated", False):
-        from tournaments.models import Event
-
         condition |= Q(flight__event__in=Event.objects.filter(directors=user))
         condition |= Q(
             flight__event__club__memberships__player__user=user, flight__event__club__memberships__is_active=True
@@ -61,8 +65,6 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
 
 def flights_to_start(*, user) -> QuerySet:
     """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
-    from tournaments.models import Flight
-
     flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
     if user.is_superuser:
         return flights
@@ -73,8 +75,6 @@ def flights_to_start(*, user) -> QuerySet:
 def club_players(*, calcutta: Calcutta) -> QuerySet:
     """The players of the event's club (members by their own acceptance, and its walk-ins), by name: whom the
     director may register as bidders."""
-    from clubs.models import Player
-
     club = calcutta.flight.event.club_id
     return Player.objects.filter(memberships__club=club, memberships__is_active=True).order_by("name")
 
@@ -87,8 +87,6 @@ def display_order(calcutta: Calcutta, numbers: list[int]) -> list[int]:
 
 
 def _entry_prefetch():
-    from tournaments.models import Entry
-
     return Prefetch("entries", queryset=Entry.objects.select_related("player").order_by("pk"))
 
 
@@ -247,11 +245,9 @@ def propose_lots(
     *, calcutta: Calcutta, style: str, singles: int = 0, group_size: int = 2, field: int = 0
 ) -> list[list[int]]:
     """An automatic grouping by rating for the director to edit: lists of entry ids (see core.group_by_rating)."""
-    from ratings.selectors import player_ratings
-
     entries = list(calcutta.flight.entries.order_by("pk"))
     ratings = player_ratings(player_ids=[e.player_id for e in entries], club_id=calcutta.flight.event.club_id)
-    by_entry = {entry.pk: ratings.get(entry.player_id, 1500.0) for entry in entries}
+    by_entry = {entry.pk: ratings.get(entry.player_id, START_RATING) for entry in entries}
     return [
         list(group)
         for group in core.group_by_rating(by_entry, style=style, singles=singles, group_size=group_size, field=field)
@@ -260,8 +256,6 @@ def propose_lots(
 
 def player_holdings(*, user, player) -> list[dict]:
     """The player's bidder rows at Calcuttas the user may see, with paid in, won and net (3 queries)."""
-    from tournaments.calcutta.models import OwnerLine
-
     bidders = list(
         Bidder.objects.filter(player=player, calcutta__in=visible_calcuttas(user=user))
         .select_related("calcutta__flight__event")
@@ -299,8 +293,6 @@ def calcutta_entries(calcutta: Calcutta) -> list:
 
 def flight_by_id(pk: int):
     """The flight a Calcutta is to be created for (None if there is none; the service checks who may)."""
-    from tournaments.models import Flight
-
     return Flight.objects.select_related("event").filter(pk=pk).first()
 
 
@@ -327,14 +319,10 @@ def bidder_names(calcutta: Calcutta) -> dict[int, str]:
 
 def club_player(calcutta: Calcutta, pk: int):
     """A player of the event's club by id (None otherwise): whom the API may name when registering a bidder."""
-    from clubs.models import Player
-
     return Player.objects.filter(pk=pk, memberships__club=calcutta.flight.event.club_id).first()
 
 
 def user_by_id(pk: int):
-    from django.contrib.auth import get_user_model
-
     return get_user_model().objects.filter(pk=pk).first()
 
 

@@ -7,13 +7,14 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
+from ratings.core.fibs import START_RATING
 from tournaments.core.errors import BracketError
 
 
 @dataclass(frozen=True)
 class DrawEntrant:
     key: Hashable
-    rating: float = 1500.0
+    rating: float = START_RATING
     club: Hashable | None = None
     on_time: bool = True
 

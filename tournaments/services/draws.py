@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from base.api import Conflict
 from clubs import access
 from clubs.models import Membership
+from ratings.core.fibs import START_RATING
+from ratings.selectors import player_ratings
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
 from tournaments.core.errors import BracketError
@@ -63,15 +65,13 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     seed = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
     ratings: dict[int, float] = {}
     if flight.seeding == Seeding.RATING:
-        from ratings.selectors import player_ratings
-
         ratings = player_ratings(player_ids=[e.player_id for e in entries])
     clubs = _home_clubs([e.player_id for e in entries]) if flight.separate_clubs else {}
     fresh = flight.feed_rule == FeedRule.FRESH_DRAW
     drawn = [
         DrawEntrant(
             e.pk,
-            rating=ratings.get(e.player_id, 1500.0),
+            rating=ratings.get(e.player_id, START_RATING),
             club=clubs.get(e.player_id),
             on_time=not e.had_bye if fresh else not e.is_late,
         )
@@ -86,7 +86,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     except BracketError as exc:
         raise bracket_error(exc) from None
     by_id = {e.pk: e for e in entries}
-    seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
+    seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, START_RATING))
     Entry.objects.filter(flight=flight).update(draw_position=None)
     for position, entry_id in enumerate(line):
         if entry_id is not None:

@@ -12,6 +12,7 @@ from base.api import Conflict
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
+from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
 from tournaments.core.draw import late_entry_position
 from tournaments.core.errors import BracketError
@@ -148,7 +149,6 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
         match = slot.match
         if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
             return entry
-        from games.matchplay import services as match_services
 
         winner_side = 1 if slot.entry_a_id == entry.pk else 0
         match_services.record_consequence(

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from clubs import access
+from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, ReportOrigin
 from tournaments.models import BracketChange, Slot
 from tournaments.services.progression import BracketStore, Step
@@ -30,7 +31,6 @@ def override_result(
         raise Conflict(_("This slot has no match to give a result to."))
     if not comment.strip():
         raise ValidationError({"comment": [_("Say why the result is overridden.")]})
-    from games.matchplay import services as match_services
 
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:

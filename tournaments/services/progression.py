@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
 from tournaments.core import rules
@@ -372,8 +373,6 @@ class BracketStore:
             if voided is not None:
                 voided.append({"slot": str(slot), "match": match.pk})
             if match.status != MatchStatus.ABANDONED:
-                from games.matchplay import services as match_services
-
                 match_services.record_consequence(
                     actor=actor,
                     match=match,

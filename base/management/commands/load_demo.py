@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 # Order matters: later apps build on the players and matches of the earlier ones (ratings rate the demo's
-# club-night and tournament matches and award the finished event's points).
-DEMO_APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "chouette"]
+# club-night and tournament matches, then points award the finished event's points).
+DEMO_APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "points", "chouette"]
 
 
 @dataclass

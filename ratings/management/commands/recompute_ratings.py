@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import services
 from ratings.models import RatingPool
+from ratings.services import pools as pool_services
 
 
 class Command(BaseCommand):
@@ -19,8 +19,8 @@ class Command(BaseCommand):
             if not pools.exists():
                 raise CommandError(f"No rating pool for a club with the short name {club!r}.")
         else:
-            services.overall_pool()  # the overall pool exists even before the first rated match
+            pool_services.overall_pool()  # the overall pool exists even before the first rated match
         for pool in pools:
-            ran = services.recompute_now(pool=pool)
+            ran = pool_services.recompute_now(pool=pool)
             count = pool.rated_matches.count()
             self.stdout.write(f"{pool}: {count} rated matches" + ("" if ran else " (already recomputed)"))

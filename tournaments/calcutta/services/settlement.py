@@ -10,6 +10,7 @@ from django.db import transaction
 
 from base.api import Conflict
 from clubs import access
+from tournaments import selectors as tournament_selectors
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta, CalcuttaStatus, Lot, OwnerLine, Payout, Settlement
 from tournaments.calcutta.services.common import lock, refusal_message
@@ -20,8 +21,6 @@ logger = logging.getLogger(__name__)
 
 def _results(calcutta: Calcutta, entrants: set[int]) -> core.Results:
     """Main-flight places (entries still alive have none) and, when the table pays one, the consolation winner."""
-    from tournaments import selectors as tournament_selectors
-
     placements = tournament_selectors.flight_placements(flight=calcutta.flight)
     places = {p.entry_id: p.place for p in placements if p.place is not None and p.entry_id in entrants}
     winner = None

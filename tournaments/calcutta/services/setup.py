@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
 from clubs import access
+from clubs import selectors as club_selectors
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot
 from tournaments.calcutta.services.common import MAX_CENTS, SETTING_FIELDS, lock, refusal, require_status
@@ -118,8 +119,6 @@ NOT_THE_CLUBS_PLAYER = gettext_lazy(
 def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, player=None) -> Bidder:
     """A signed-in user registers themselves; a director registers guests by name and players without an account
     (a bidder need not be a player)."""
-    from clubs import selectors as club_selectors
-
     calcutta = lock(calcutta)
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDenied(_("Sign in to register as a bidder."))

@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
 from ratings.models import EventPoints, PointsAward, PointsScheme
+from ratings.selectors import player_ratings
 from tournaments.models import Event, EventStatus, FlightKind
+from tournaments.selectors import flight_placements
 
 MAX_WEIGHT = 1000  # far above any federation's weights; keeps points finite
 
@@ -65,8 +67,6 @@ def _main_flight(event):
 
 
 def _places(flight) -> dict[int, int]:
-    from tournaments.selectors import flight_placements
-
     places: dict[int, int] = {}
     for placement in flight_placements(flight=flight):
         if placement.place is not None:
@@ -110,8 +110,6 @@ def award_event_points(*, event) -> list[PointsAward]:
     explanations: dict[int, str] = {}
     if row.scheme == PointsScheme.GAMMONPOINTS:
         if row.strength_of_field is None:
-            from ratings.selectors import player_ratings
-
             row.strength_of_field = core.strength_of_field(list(player_ratings(player_ids=places).values()))
         points = core.gammonpoints(places, dict.fromkeys(places, row.strength_of_field))
         for player, place in places.items():

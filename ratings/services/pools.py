@@ -1,4 +1,4 @@
-"""Writes for ratings: rating a confirmed match, recomputing a pool, club seasons.
+"""Writes for rating pools: rating a confirmed match, recomputing a pool.
 
 A newly confirmed match that is the latest in its pool is rated at once (incrementally). Anything else that
 changes a pool's history — a correction or annulment of a rated result, or a result dated before matches that
@@ -10,24 +10,25 @@ numbers.
 
 from __future__ import annotations
 
+import operator
 from datetime import datetime, timedelta
-from functools import partial
+from functools import partial, reduce
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from base.queue import enqueue_on_commit
 from clubs import access
 from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
 from ratings.core import fibs
-from ratings.models import ClubSeason, PlayerRating, RatedMatch, RatingPool
+from ratings.hooks import club_consent
+from ratings.models import PlayerRating, RatedMatch, RatingPool
 
 INSERT_BATCH = 5000
+RECOMPUTE_TASK = "ratings.tasks.recompute_rating_pool"
 
 
 def k_rule() -> str:
@@ -77,17 +78,6 @@ def _in_club(side: str, club) -> Q:
     return Q(**{f"{side}__created_by_club": club}) | Exists(accepted)
 
 
-def _entered_by_themself(side: str) -> Exists:
-    """The player on `side` entered an event of the match's club by their own registration."""
-    from tournaments.models import Entry
-
-    return Exists(
-        Entry.objects.filter(
-            flight__event__club=OuterRef("club"), player=OuterRef(side), registered_by=F("player__user")
-        )
-    )
-
-
 def _both_players_agreed() -> Exists:
     """One player reported the confirmed result and the other confirmed it."""
     by = Q(submitted_by__player=OuterRef("player_a")) | Q(submitted_by__player=OuterRef("player_b"))
@@ -107,7 +97,8 @@ def rateable_matches(pool: RatingPool):
       walk-ins.
     - The overall pool: a result both players agreed on (one reported, the other confirmed); or a result a
       director decided at an approved club, for players who belong to that club by their own acceptance (or are
-      its walk-ins) or entered one of its events themselves. Never a director's decision about strangers, and
+      its walk-ins) or entered one of its events themselves (that condition is the tournaments app's, added
+      through ratings.hooks.club_consent). Never a director's decision about strangers, and
       never a club's before site staff approved it.
     """
     matches = Match.objects.filter(
@@ -116,7 +107,10 @@ def rateable_matches(pool: RatingPool):
     if pool.club_id is not None:
         club_id = pool.club_id
         return matches.filter(_in_club("player_a", club_id), _in_club("player_b", club_id), club_id=club_id)
-    consented = [_in_club(side, F("club")) | _entered_by_themself(side) for side in ("player_a", "player_b")]
+    consented = [
+        reduce(operator.or_, [_in_club(side, F("club")), *club_consent.conditions(side)])
+        for side in ("player_a", "player_b")
+    ]
     decided_at_approved_club = Q(*consented, club__is_approved=True)
     return matches.filter(_both_players_agreed() | decided_at_approved_club)
 
@@ -253,10 +247,8 @@ def _requeue_after() -> timedelta:
 
 def _queue_recompute(pool_id: int) -> None:
     """Send the recompute after commit (base.queue); when the broker is down the pool stays pending, marked as
-    not sent, so the next sweep sends it."""
-    from ratings.tasks import recompute_rating_pool
-
-    enqueue_on_commit(recompute_rating_pool, pool_id, on_failure=partial(_mark_unsent, pool_id))
+    not sent, so the next sweep sends it. Sent by the task's name: ratings.tasks imports this module."""
+    enqueue_on_commit(RECOMPUTE_TASK, pool_id, on_failure=partial(_mark_unsent, pool_id))
 
 
 def _mark_unsent(pool_id: int) -> None:
@@ -423,19 +415,3 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
         [(pool_id, player, *values, last_played.get(player)) for player, values in state.items()],
     )
     return len(rows)
-
-
-# --- seasons ---------------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def create_season(*, actor, club: Club, name: str, starts_on, ends_on) -> ClubSeason:
-    access.require(actor, "season.create", club)
-    name = (name or "").strip()
-    if not name:
-        raise ValidationError({"name": [_("Give the season a name, e.g. 2026.")]})
-    if ends_on < starts_on:
-        raise ValidationError({"ends_on": [_("A season ends on or after the day it starts.")]})
-    if ClubSeason.objects.filter(club=club, name=name).exists():
-        raise ValidationError({"name": [_("This club already has a season with this name; choose another.")]})
-    return ClubSeason.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)

@@ -1,0 +1,67 @@
+"""REST endpoint for an event's points (under /api/v1/ratings/, beside the standings that sum them)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from clubs import selectors as club_selectors
+from points import selectors, services
+from ratings import selectors as ratings_selectors
+from ratings.models import EventPoints, PointsAward
+
+
+class EventPointsSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = EventPoints
+        fields = [
+            "scheme",
+            "event_weight",
+            "division_weight",
+            "split_ties",
+            "division_factor",
+            "strength_of_field",
+            "awarded_at",
+        ]
+        read_only_fields = ["strength_of_field", "awarded_at"]
+
+
+class PointsAwardSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = PointsAward
+        fields = ["player", "player_name", "place", "points", "scheme", "awarded_on", "explanation"]
+
+
+class EventPointsPageSerializer(serializers.Serializer):
+    scheme = EventPointsSerializer(allow_null=True)
+    awards = PointsAwardSerializer(many=True)
+
+
+class EventPointsView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    def _event(self, request, slug, event):
+        club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+        return get_object_or_404(selectors.club_events(club=club, user=request.user), slug=event)
+
+    def _page(self, event):
+        scheme, awards = ratings_selectors.event_points(event=event)
+        return EventPointsPageSerializer({"scheme": scheme, "awards": awards}).data
+
+    @extend_schema(responses=EventPointsPageSerializer, summary="An event's points scheme and awards")
+    def get(self, request, slug, event):
+        return Response(self._page(self._event(request, slug, event)))
+
+    @extend_schema(
+        request=EventPointsSerializer, responses=EventPointsPageSerializer, summary="Choose the points scheme"
+    )
+    def put(self, request, slug, event):
+        event = self._event(request, slug, event)
+        serializer = EventPointsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.set_event_scheme(actor=request.user, event=event, **serializer.validated_data)
+        return Response(self._page(event))

@@ -1,0 +1,25 @@
+"""Extension points of the ratings app: later apps add to what counts in the overall pool without ratings
+importing them.
+
+    from ratings.hooks import club_consent
+
+    @club_consent.register
+    def entered_an_event(side):
+        return Exists(...)  # a condition on a Match row, OuterRef(side) being one of its players
+
+`club_consent.conditions(side)` gives each registered condition for `side` ("player_a" or "player_b"): one way a
+player shows they belong to the match's club (besides its membership), so a director's decision about them may
+count in the overall pool (see ratings.services.pools.rateable_matches).
+"""
+
+from base.hooks import Hook
+
+
+class Conditions(Hook):
+    """Registered functions that each build a query condition; `conditions(*args)` asks every one."""
+
+    def conditions(self, *args) -> list:
+        return [callback(*args) for callback in list(self._callbacks)]
+
+
+club_consent = Conditions()
