@@ -12,13 +12,18 @@ codes): the verdict stays valid, and the director still sees what departs from a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 
-from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame
-from games.formats.notation import DecodedMove, RecordFormatError, decode_move
+from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame, parse_mat
+from games.formats.notation import RecordFormatError, decode_move
+from games.formats.sgf import parse_sgf
 from games.rules.board import Board
-from games.rules.moves import PlayCheck, check_play
-from games.rules.scoring import GameKind, MatchState, ScoringError, game_points, possible_points
+from games.rules.cube import Cube, CubeRules
+from games.rules.moves import check_written_play
+from games.rules.outcome import game_kind
+from games.rules.scoring import GameKind, MatchState, ScoringError, game_points
 from games.rules.variants import Variant, starting_board
 
 CODES = (
@@ -360,13 +365,27 @@ def _error(record: MatchRecord, game: RecordedGame, error: _GameError) -> Record
     )
 
 
+def _cube_rules(record: MatchRecord, *, match_play: bool) -> CubeRules:
+    """The cube options the record's headers set: Jacoby and beavers (raccoons with them) in money play only,
+    and its CubeLimit. Cubes are powers of two, so a limit such as 100 allows up to 64."""
+    money = not match_play
+    beaver = money and record.flag("Beaver", False)
+    limit = record.cube_limit
+    return CubeRules(
+        match_play=match_play,
+        jacoby=money and record.flag("Jacoby", False),
+        beaver=beaver,
+        raccoon=beaver,
+        limit=None if limit is None else 1 << (limit.bit_length() - 1),
+    )
+
+
 def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, match_play: bool) -> _GameOutcome:
     names = record.players
     board: Board = starting_board(Variant(record.variant))
-    jacoby = not match_play and record.flag("Jacoby", False)
-    beaver_allowed = not match_play and record.flag("Beaver", False)
-    cube_limit = record.cube_limit
-    cube, owner = 1, None
+    rules = _cube_rules(record, match_play=match_play)
+    cube = Cube()
+    turned = False  # a double was offered and taken: what the Jacoby rule asks (not the cube's value)
     to_move: int | None = None  # None before the opening roll
     pending_double: Action | None = None
     beaver: Action | None = None
@@ -382,13 +401,13 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             if ended is None:
                 if resigned_by != 1 - winner:
                     raise _GameError(action, "wrong_points", f"{who} cannot win: {names[winner]} resigned.")
-                allowed = (cube,) if jacoby and cube == 1 else possible_points(cube=cube)
+                allowed = _resignation_values(cube.value, jacoby=rules.jacoby, turned=turned)
                 if action.value not in allowed:
                     raise _GameError(
                         action,
                         "wrong_points",
-                        f"{who} is written to win {action.value} points, but a resignation with the cube at {cube} "
-                        f"wins {_either(allowed)}.",
+                        f"{who} is written to win {action.value} points, but a resignation with the cube at "
+                        f"{cube.value} wins {_either(allowed)}.",
                     )
                 ended = (winner, GameKind.RESIGN, action.value or 0)
             else:
@@ -401,11 +420,11 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                     raise _GameError(
                         action,
                         "wrong_points",
-                        f"{who} is written to win {action.value} points, but a {kind} with the cube at {cube} "
+                        f"{who} is written to win {action.value} points, but a {kind} with the cube at {cube.value} "
                         f"wins {points}.",
                     )
             _nothing_after(actions[index + 1 :], names)
-            return _GameOutcome(ended[0], ended[2], ended[1], cube, action)
+            return _GameOutcome(ended[0], ended[2], ended[1], cube.value, action)
         if ended is not None:
             raise _GameError(action, "play_after_game_end", f"{who} wrote '{action.text}' after the game was over.")
         if resigned_by is not None:
@@ -423,23 +442,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             resigned_by = action.player
             continue
         if action.kind == _DOUBLE:
-            if crawford_game:
-                raise _GameError(
-                    action, "double_in_crawford", f"{who} doubled in the Crawford game, where the cube is out of play."
-                )
-            if to_move is None:
-                raise _GameError(action, "double_after_roll", f"{who} doubled before the opening roll.")
-            if to_move != action.player:
-                raise _GameError(
-                    action, "double_after_roll", f"{who} doubled after rolling: a double is offered before the roll."
-                )
-            if owner is not None and owner != action.player:
-                raise _GameError(
-                    action,
-                    "double_without_access",
-                    f"{who} redoubled, but {names[owner]} owns the cube at {cube}: only the owner may redouble.",
-                )
-            _check_cube_value(action, cube * 2, cube_limit, who)
+            _check_double(action, cube, rules, crawford_game=crawford_game, to_move=to_move, names=names)
             pending_double = action
             beaver = None
             continue
@@ -449,30 +452,24 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             if action.player == pending_double.player:
                 raise _GameError(action, "out_of_turn", f"{who} answered their own double.")
             if action.kind == _DROP:
-                ended = (pending_double.player, GameKind.DROP, cube)
+                ended = (pending_double.player, GameKind.DROP, game_points(kind=GameKind.DROP, cube=cube.value))
                 pending_double = None
                 continue
             if action.kind == _BEAVER:
-                if not beaver_allowed:
-                    raise _GameError(
-                        action,
-                        "beaver_not_allowed",
-                        f"{who} beavered; beavers are allowed only in money play when the session enables them.",
-                    )
-                _check_cube_value(action, (pending_double.value or 0) * 2, cube_limit, who)
-                cube, owner = action.value or 0, action.player
+                cube = _cube_action(action, who, partial(cube.beaver, rules, taker=action.player))
                 beaver = action
             else:
-                cube, owner = pending_double.value or 0, action.player
+                cube = Cube(value=pending_double.value or 0, owner=action.player)
+            turned = True
             pending_double = None
             continue
         if action.kind == _RACCOON:
-            if beaver is None or action.player == beaver.player or not beaver_allowed:
+            if beaver is None or action.player == beaver.player:
                 raise _GameError(
                     action, "beaver_not_allowed", f"{who} raccooned, which follows only an allowed beaver."
                 )
-            _check_cube_value(action, cube * 2, cube_limit, who)
-            cube = action.value or 0
+            doubled = Cube(value=cube.value // 4)  # the cube before the double that was beavered
+            cube = _cube_action(action, who, partial(doubled.raccoon, rules, taker=beaver.player))
             beaver = None
             continue
         # a roll
@@ -491,7 +488,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             )
         decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
         steps = decoded.steps
-        check = play_written(board, action.player, dice, decoded)
+        check = check_written_play(board, action.player, dice, steps, hits=decoded.hits)
         if not check.ok:
             if not steps and _next_is_opponent_win(actions, index):
                 resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation
@@ -507,58 +504,68 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
         to_move = 1 - action.player
         if board.off(action.player) >= board.total:
             kind = game_kind(board, action.player)
-            points = game_points(kind=kind, cube=cube, jacoby=jacoby)
+            points = game_points(kind=kind, cube=cube.value, jacoby=rules.jacoby, turned=turned)
             ended = (action.player, kind, points)
     if pending_double is not None:
         raise _GameError(
             pending_double, "no_answer_to_double", f"{names[pending_double.player]}'s double is never answered."
         )
     if ended is not None:
-        return _GameOutcome(ended[0], ended[2], ended[1], cube, None)
-    return _GameOutcome(None, None, None, cube, None)
+        return _GameOutcome(ended[0], ended[2], ended[1], cube.value, None)
+    return _GameOutcome(None, None, None, cube.value, None)
 
 
-def play_written(board: Board, side: int, dice: tuple[int, int], decoded: DecodedMove) -> PlayCheck:
-    """The engine's verdict on a written move, with doubles that move several checkers several pips each
-    also tried hop by hop (see _retry_in_rounds)."""
-    check = check_play(board, side, dice, decoded.steps, hits=decoded.hits)
-    if not check.ok and check.code == "illegal_move":
-        check = _retry_in_rounds(board, side, dice, decoded.steps, decoded.hits) or check
-    return check
+def _resignation_values(cube: int, *, jacoby: bool, turned: bool) -> tuple[int, ...]:
+    """What a resignation can win: a single, gammon or backgammon at this cube, as game_points values them."""
+    values = {
+        game_points(kind=GameKind.RESIGN, cube=cube, resign_level=level, jacoby=jacoby, turned=turned)
+        for level in (1, 2, 3)
+    }
+    return tuple(sorted(values))
 
 
-def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits):
-    """`bar/13(2)` or `10/off(2)` with a double: both checkers make their first hop before either makes its second.
-
-    The engine realises each written step on its own, one after the other; when a double moves several
-    checkers several pips each, the legal order interleaves them. Split such steps into single dice and play
-    them round by round; the engine still judges the result.
-    """
-    die = dice[0]
-    if dice[0] != dice[1] or all(start - end <= die for start, end in steps):
-        return None
-    hops: list[list[tuple[int, int]]] = []
-    for start, end in steps:
-        chain, point = [], start
-        while point - die > end:
-            chain.append((point, point - die))
-            point -= die
-        chain.append((point, end))
-        hops.append(chain)
-    rounds = [hop[i] for i in range(max(len(h) for h in hops)) for hop in hops if i < len(hop)]
-    check = check_play(board, side, dice, rounds, hits=hits)
-    return check if check.ok else None
+# The verifier's words for the cube core's refusals of a double (the codes are the core's).
+_DOUBLE_REFUSALS = {
+    "double_in_crawford": "{who} doubled in the Crawford game, where the cube is out of play.",
+    "double_after_roll": "{who} doubled after rolling: a double is offered before the roll.",
+    "double_without_access": "{who} redoubled, but {owner} owns the cube at {cube}: only the owner may redouble.",
+    "cube_limit": "{who} turned the cube to {value}, above the limit of {limit}.",
+}
 
 
-def game_kind(board: Board, winner: int) -> GameKind:
-    """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
-    winner's home board, the loser's own points 19–24), docs/games.md."""
-    loser = 1 - winner
-    if board.off(loser):
-        return GameKind.SINGLE
-    if board.on_bar(loser) or any(board.count(loser, point) for point in range(19, 25)):
-        return GameKind.BACKGAMMON
-    return GameKind.GAMMON
+def _check_double(
+    action: Action, cube: Cube, rules: CubeRules, *, crawford_game: bool, to_move: int | None, names: tuple[str, str]
+) -> None:
+    """Ask the cube core whether this double is legal (Crawford, timing, access, limit), then check the value
+    written. Before the opening roll it is nobody's turn: the first move of a game is never a double."""
+    who = names[action.player]
+    try:
+        cube.check_double(rules, side=action.player, has_rolled=to_move != action.player, crawford_game=crawford_game)
+    except ScoringError as error:
+        if error.code == "double_after_roll" and to_move is None:
+            raise _GameError(action, error.code, f"{who} doubled before the opening roll.") from None
+        owner = "" if cube.owner is None else names[cube.owner]
+        message = _DOUBLE_REFUSALS[error.code].format(
+            who=who, owner=owner, cube=cube.value, value=cube.value * 2, limit=rules.limit
+        )
+        raise _GameError(action, error.code, message) from None
+    _check_written_value(action, cube.value * 2, who)
+
+
+def _cube_action(action: Action, who: str, turn: Callable[[], Cube]) -> Cube:
+    """A beaver or raccoon as the cube core allows it (its refusal codes kept), then the value written."""
+    try:
+        result = turn()
+    except ScoringError as error:
+        if error.code == "cube_limit":
+            message = f"{who} turned the cube to {action.value}: {error.message}"
+        elif action.kind == _RACCOON:
+            message = f"{who} raccooned, which follows only an allowed beaver."
+        else:
+            message = f"{who} beavered; beavers are allowed only in money play when the session enables them."
+        raise _GameError(action, error.code, message) from None
+    _check_written_value(action, result.value, who)
+    return result
 
 
 def _either(amounts: tuple[int, ...]) -> str:
@@ -581,13 +588,11 @@ def _nothing_after(rest: tuple[Action, ...], names: tuple[str, str]) -> None:
         )
 
 
-def _check_cube_value(action: Action, expected: int, limit: int | None, who: str) -> None:
+def _check_written_value(action: Action, expected: int, who: str) -> None:
     if action.value != expected:
         raise _GameError(
             action, "wrong_cube_value", f"{who} turned the cube to {action.value}; it can only go to {expected}."
         )
-    if limit is not None and expected > limit:
-        raise _GameError(action, "cube_limit", f"{who} turned the cube to {expected}, above the limit of {limit}.")
 
 
 def record_format(data: bytes, *, name: str = "") -> str:
@@ -599,9 +604,6 @@ def record_format(data: bytes, *, name: str = "") -> str:
 
 def check_record(data: bytes, *, name: str = "", expect_finished: bool = True) -> tuple[str, Verdict]:
     """Read and verify a record's bytes: (status, verdict), status valid | invalid | unreadable."""
-    from games.formats.mat import parse_mat
-    from games.formats.sgf import parse_sgf
-
     try:
         record = parse_sgf(data) if record_format(data, name=name) == "sgf" else parse_mat(data)
     except RecordFormatError as error:
