@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext_lazy as _
 
 
@@ -13,3 +14,8 @@ class BaseConfig(AppConfig):
     name = "base"
     label = "core"
     verbose_name = _("Site")
+
+    def ready(self) -> None:
+        # Every app's <app>/tasks.py registers its Celery tasks: loading them here means a service can send a task
+        # by its name (base.queue) in the web process too, without importing the tasks module that imports it.
+        autodiscover_modules("tasks")

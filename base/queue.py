@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from functools import partial
 
-from celery import Task
+from celery import Task, current_app
 from django.db import transaction
 
 from base.hooks import Hook
@@ -25,13 +25,23 @@ from base.hooks import Hook
 logger = logging.getLogger(__name__)
 
 
-def enqueue_many(task: Task, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None) -> int:
+def registered(task: Task | str) -> Task:
+    """The task itself, or the task registered under this name ("ratings.tasks.recompute_rating_pool"): a service
+    sends its app's task by name, so it need not import the tasks module that imports it (every app's tasks
+    module is loaded at start-up, in BaseConfig.ready)."""
+    return current_app.tasks[task] if isinstance(task, str) else task
+
+
+def enqueue_many(
+    task: Task | str, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None
+) -> int:
     """Send `task(*args)` for each args in `calls` now; returns how many the broker took. With no broker
     configured each runs in this process (and its errors propagate, as any in-process call's would).
 
     At the first send the broker refuses, the failure is logged, the rest are not tried (each would wait for the
     broker too: a zip of 200 records must not hold its request for minutes), and `on_failure` gets the args not
     sent, to mark their rows due again at once."""
+    task = registered(task)
     if task.app.conf.task_always_eager:
         for args in calls:
             task.apply(args=args, throw=True)
@@ -57,18 +67,18 @@ def enqueue_many(task: Task, calls: list[tuple], *, on_failure: Callable[[list[t
     return len(calls)
 
 
-def enqueue(task: Task, *args, on_failure: Callable[[], None] | None = None) -> bool:
+def enqueue(task: Task | str, *args, on_failure: Callable[[], None] | None = None) -> bool:
     """Send `task(*args)` now; True when the broker took it (see `enqueue_many`)."""
     return enqueue_many(task, [args], on_failure=on_failure and (lambda _unsent: on_failure())) == 1
 
 
-def enqueue_on_commit(task: Task, *args, on_failure: Callable[[], None] | None = None) -> None:
+def enqueue_on_commit(task: Task | str, *args, on_failure: Callable[[], None] | None = None) -> None:
     """Send `task(*args)` once the current transaction commits (at once outside one); see `enqueue_many`."""
     transaction.on_commit(partial(enqueue, task, *args, on_failure=on_failure))
 
 
 def enqueue_many_on_commit(
-    task: Task, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None
+    task: Task | str, calls: list[tuple], *, on_failure: Callable[[list[tuple]], None] | None = None
 ) -> None:
     """`enqueue_many` once the current transaction commits (at once outside one)."""
     if calls:

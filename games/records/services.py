@@ -23,7 +23,6 @@ from clubs import access
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
-from games.records import rules as _rules  # noqa: F401  registers record.attach (games/rules/ is a package)
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)
@@ -32,6 +31,7 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RECORDS = 200
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf")
 _READ_CHUNK = 64 * 1024
+VERIFY_TASK = "games.records.tasks.verify_game_record"  # calls verify_record (base.queue sends it by name)
 
 
 def max_upload_bytes() -> int:
@@ -224,11 +224,10 @@ def _is_due(record: GameRecord) -> bool:
 
 def _queue_verification(record_ids: list[int]) -> None:
     """Mark the records as sent and send each one's verification after commit (base.queue: a broker that is
-    down is logged, and the record is marked unsent so the next sweep sends it)."""
-    from games.records.tasks import verify_game_record
-
+    down is logged, and the record is marked unsent so the next sweep sends it). The task is named, not
+    imported: it calls verify_record here, so this module stays below the tasks module."""
     GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
-    enqueue_many_on_commit(verify_game_record, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
+    enqueue_many_on_commit(VERIFY_TASK, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
 
 
 def _mark_unsent(calls: list[tuple]) -> None:
