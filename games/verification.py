@@ -174,12 +174,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
         if match_play:
             if tracked is not None and tracked.is_over:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "play_after_match_end",
                         f"Game {game.number} is played after the match was decided at "
                         f"{tracked.scores[0]}–{tracked.scores[1]} in a {record.length}-point match.",
@@ -201,12 +197,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
                 continue
             if state.is_over:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "play_after_match_end",
                         f"Game {game.number} starts at {scores[0]}–{scores[1]}: the {record.length}-point match was "
                         "already decided.",
@@ -230,12 +222,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
             games.append(GameVerdict(game.number, None, None, None, outcome.cube, crawford_game))
             if not is_last:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "game_unfinished",
                         f"Game {game.number} ends without a winner, yet another game follows.",
                     )
@@ -346,6 +334,11 @@ def _mid_match_start(record: MatchRecord, game: RecordedGame, warnings: list[Rec
             "so only the games written are checked.",
         )
     )
+
+
+def _game_error(game: RecordedGame, code: str, message: str) -> RecordError:
+    """An error about a whole game rather than one of its moves, reported at its `Game N` line."""
+    return RecordError(game.number, None, game.line, None, f"Game {game.number}", code, message)
 
 
 def _error(record: MatchRecord, game: RecordedGame, error: _GameError) -> RecordError:
