@@ -435,7 +435,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             resigned_by = action.player
             continue
         if action.kind == _DOUBLE:
-            _check_double(action, cube, rules, crawford_game=crawford_game, to_move=to_move, names=names)
+            _check_double(action, cube, rules, crawford_game=crawford_game, to_move=to_move, record=record)
             pending_double = action
             beaver = None
             continue
@@ -449,7 +449,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                 pending_double = None
                 continue
             if action.kind == _BEAVER:
-                cube = _cube_action(action, who, partial(cube.beaver, rules, taker=action.player))
+                cube = _cube_action(action, who, record.cube_limit, partial(cube.beaver, rules, taker=action.player))
                 beaver = action
             else:
                 cube = Cube(value=pending_double.value or 0, owner=action.player)
@@ -462,7 +462,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                     action, "beaver_not_allowed", f"{who} raccooned, which follows only an allowed beaver."
                 )
             doubled = Cube(value=cube.value // 4)  # the cube before the double that was beavered
-            cube = _cube_action(action, who, partial(doubled.raccoon, rules, taker=beaver.player))
+            cube = _cube_action(action, who, record.cube_limit, partial(doubled.raccoon, rules, taker=beaver.player))
             beaver = None
             continue
         # a roll
@@ -527,10 +527,11 @@ _DOUBLE_REFUSALS = {
 
 
 def _check_double(
-    action: Action, cube: Cube, rules: CubeRules, *, crawford_game: bool, to_move: int | None, names: tuple[str, str]
+    action: Action, cube: Cube, rules: CubeRules, *, crawford_game: bool, to_move: int | None, record: MatchRecord
 ) -> None:
     """Ask the cube core whether this double is legal (Crawford, timing, access, limit), then check the value
     written. Before the opening roll it is nobody's turn: the first move of a game is never a double."""
+    names = record.players
     who = names[action.player]
     try:
         cube.check_double(rules, side=action.player, has_rolled=to_move != action.player, crawford_game=crawford_game)
@@ -539,19 +540,19 @@ def _check_double(
             raise _GameError(action, error.code, f"{who} doubled before the opening roll.") from None
         owner = "" if cube.owner is None else names[cube.owner]
         message = _DOUBLE_REFUSALS[error.code].format(
-            who=who, owner=owner, cube=cube.value, value=cube.value * 2, limit=rules.limit
+            who=who, owner=owner, cube=cube.value, value=cube.value * 2, limit=record.cube_limit
         )
         raise _GameError(action, error.code, message) from None
     _check_written_value(action, cube.value * 2, who)
 
 
-def _cube_action(action: Action, who: str, turn: Callable[[], Cube]) -> Cube:
+def _cube_action(action: Action, who: str, limit: int | None, turn: Callable[[], Cube]) -> Cube:
     """A beaver or raccoon as the cube core allows it (its refusal codes kept), then the value written."""
     try:
         result = turn()
     except ScoringError as error:
         if error.code == "cube_limit":
-            message = f"{who} turned the cube to {action.value}: {error.message}"
+            message = f"{who} turned the cube to {action.value}, above the limit of {limit}."
         elif action.kind == _RACCOON:
             message = f"{who} raccooned, which follows only an allowed beaver."
         else:
