@@ -3,6 +3,8 @@ from importlib import import_module
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from base.queue import sweepers
+
 ACCESS_RULES = ("games.matchplay.rules", "games.records.rules")
 
 
@@ -12,8 +14,8 @@ class GamesConfig(AppConfig):
     nav_items = [(_("Matches"), "games:match-list"), (_("Game records"), "games:record-list")]
 
     def ready(self) -> None:
-        from base.queue import sweepers
-        from games.records.services import sweep_due_records
+        # Imported here, not at the top: an AppConfig module is imported before the models are ready.
+        from games.records.services import sweep_due_records  # noqa: PLC0415 - the services import models
 
         sweepers.register(sweep_due_records)
         # clubs.access loads every app's <app>/rules.py, but the games app's `rules` is its pure rules engine

@@ -19,9 +19,9 @@ from functools import partial
 from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame, parse_mat
 from games.formats.notation import RecordFormatError, decode_move
 from games.formats.sgf import parse_sgf
+from games.formats.written import play_written
 from games.rules.board import Board
 from games.rules.cube import Cube, CubeRules
-from games.rules.moves import check_written_play
 from games.rules.outcome import game_kind
 from games.rules.scoring import GameKind, MatchState, ScoringError, game_points
 from games.rules.variants import Variant, starting_board
@@ -481,7 +481,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             )
         decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
         steps = decoded.steps
-        check = check_written_play(board, action.player, dice, steps, hits=decoded.hits)
+        check = play_written(board, action.player, dice, decoded)
         if not check.ok:
             if not steps and _next_is_opponent_win(actions, index):
                 resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation

@@ -15,8 +15,8 @@ from dataclasses import replace
 from base.text import clean_text
 from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
 from games.formats.notation import BAR, MAX_ACTIONS, MAX_GAMES, MAX_NAME, OFF, RecordFormatError, Step, decode_move
+from games.formats.written import play_written
 from games.rules.board import Board
-from games.rules.moves import check_written_play
 from games.rules.variants import Variant, starting_board
 
 __all__ = ["parse_sgf", "write_sgf"]
@@ -299,9 +299,7 @@ def write_sgf(record: MatchRecord) -> str:
                 written = decoded.steps
                 # The engine knows the intermediate points of a combined move such as 24/15 (24/18/15 or
                 # 24/21/15); past an illegal move the board is unknown, so split by the dice alone.
-                check = (
-                    check_written_play(board, action.player, action.dice, written, hits=decoded.hits) if board else None
-                )
+                check = play_written(board, action.player, action.dice, decoded) if board else None
                 if check is not None and check.ok and check.result is not None:
                     combined = any(end != OFF and start - end not in action.dice for start, end in written)
                     steps = list(check.steps) if combined and check.steps else list(written)

@@ -26,12 +26,12 @@ from games.models.records import RECORD_TRANSITIONS
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)
+VERIFY_TASK = "games.records.tasks.verify_game_record"  # sent by name: games.records.tasks imports this module
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_ZIP_RECORDS = 200
 RECORD_SUFFIXES = (".mat", ".txt", ".sgf")
 _READ_CHUNK = 64 * 1024
-VERIFY_TASK = "games.records.tasks.verify_game_record"  # calls verify_record (base.queue sends it by name)
 
 
 def max_upload_bytes() -> int:
@@ -224,8 +224,7 @@ def _is_due(record: GameRecord) -> bool:
 
 def _queue_verification(record_ids: list[int]) -> None:
     """Mark the records as sent and send each one's verification after commit (base.queue: a broker that is
-    down is logged, and the record is marked unsent so the next sweep sends it). The task is named, not
-    imported: it calls verify_record here, so this module stays below the tasks module."""
+    down is logged, and the record is marked unsent so the next sweep sends it)."""
     GameRecord.objects.filter(pk__in=record_ids).update(queued_at=timezone.now())
     enqueue_many_on_commit(VERIFY_TASK, [(pk,) for pk in record_ids], on_failure=_mark_unsent)
 

@@ -12,7 +12,6 @@ Public interface (other apps code against it):
     legal_results(board, side, dice) -> set[Board]
     max_dice_playable(board, side, dice) -> int
     check_play(board, side, dice, written, *, hits=None) -> PlayCheck
-    check_written_play(board, side, dice, written, *, hits=None) -> PlayCheck   check_play, doubles hop by hop too
 
 Two roads to the legal results: generator.py's integer arithmetic answers legal_results and max_dice_playable
 wherever no checker can bear off during the play; the general search below (byte positions, one step at a
@@ -459,46 +458,6 @@ def check_play(
             result=None,
         )
     return PlayCheck(ok=False, code=ILLEGAL_MOVE, message="the move does not lead to a legal position", result=None)
-
-
-def check_written_play(
-    board: Board, side: int, dice: tuple[int, int], written: Sequence[Step], *, hits: Sequence[int] | None = None
-) -> PlayCheck:
-    """check_play for a move as a record writes it: a double that moves several checkers several pips each
-    (`bar/13(2)`, `10/off(2)` with 44) is also tried hop by hop, round by round.
-
-    Why here: the verifier and the SGF writer both read written moves; the rule of how a written double may be
-    realised belongs to the engine, not to either of them (the SGF writer would otherwise import the verifier).
-    """
-    check = check_play(board, side, dice, written, hits=hits)
-    if not check.ok and check.code == ILLEGAL_MOVE:
-        check = _retry_in_rounds(board, side, dice, written, hits) or check
-    return check
-
-
-def _retry_in_rounds(
-    board: Board, side: int, dice: tuple[int, int], written: Sequence[Step], hits: Sequence[int] | None
-) -> PlayCheck | None:
-    """Both checkers of `bar/13(2)` make their first hop before either makes its second.
-
-    check_play realises each written step on its own, one after the other; when a double moves several checkers
-    several pips each, the legal order interleaves them. Split such steps into single dice and play them round
-    by round; check_play still judges the result.
-    """
-    die = dice[0]
-    if dice[0] != dice[1] or all(start - end <= die for start, end in written):
-        return None
-    hops: list[list[Step]] = []
-    for start, end in written:
-        chain, point = [], start
-        while point - die > end:
-            chain.append((point, point - die))
-            point -= die
-        chain.append((point, end))
-        hops.append(chain)
-    rounds = [hop[i] for i in range(max(len(h) for h in hops)) for hop in hops if i < len(hop)]
-    check = check_play(board, side, dice, rounds, hits=hits)
-    return check if check.ok else None
 
 
 def _ok(result: Board, steps: tuple[Step, ...]) -> PlayCheck:

@@ -1,0 +1,41 @@
+"""A written move played on a board: the engine's verdict, with the doubles that records write checker by
+checker tried hop by hop. Shared by the verifier and the SGF writer (which replays moves to write them), so
+neither imports the other for it."""
+
+from __future__ import annotations
+
+from games.formats.notation import DecodedMove
+from games.rules.board import Board
+from games.rules.moves import PlayCheck, check_play
+
+
+def play_written(board: Board, side: int, dice: tuple[int, int], decoded: DecodedMove) -> PlayCheck:
+    """The engine's verdict on a written move, with doubles that move several checkers several pips each
+    also tried hop by hop (see _retry_in_rounds)."""
+    check = check_play(board, side, dice, decoded.steps, hits=decoded.hits)
+    if not check.ok and check.code == "illegal_move":
+        check = _retry_in_rounds(board, side, dice, decoded.steps, decoded.hits) or check
+    return check
+
+
+def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits):
+    """`bar/13(2)` or `10/off(2)` with a double: both checkers make their first hop before either makes its second.
+
+    The engine realises each written step on its own, one after the other; when a double moves several
+    checkers several pips each, the legal order interleaves them. Split such steps into single dice and play
+    them round by round; the engine still judges the result.
+    """
+    die = dice[0]
+    if dice[0] != dice[1] or all(start - end <= die for start, end in steps):
+        return None
+    hops: list[list[tuple[int, int]]] = []
+    for start, end in steps:
+        chain, point = [], start
+        while point - die > end:
+            chain.append((point, point - die))
+            point -= die
+        chain.append((point, end))
+        hops.append(chain)
+    rounds = [hop[i] for i in range(max(len(h) for h in hops)) for hop in hops if i < len(hop)]
+    check = check_play(board, side, dice, rounds, hits=hits)
+    return check if check.ok else None
