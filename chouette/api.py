@@ -17,6 +17,7 @@ from base.fields import DecimalField
 from chouette import rules as access
 from chouette import selectors, services
 from chouette.core.rules import CHOICES, Rules
+from chouette.core.scoring import KINDS, RESPONSES
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
@@ -45,7 +46,6 @@ class PlayerKeyedField(serializers.DictField):
 
 
 SIDES = ["box", "team"]
-KINDS = ["single", "gammon", "backgammon"]
 
 
 class ChouetteRulesSerializer(serializers.Serializer):
@@ -187,7 +187,7 @@ class ChouetteOrderResultSerializer(serializers.Serializer):
 
 class ChouetteResponseSerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    response = serializers.ChoiceField(choices=["take", "drop", "beaver", "raccoon"])
+    response = serializers.ChoiceField(choices=RESPONSES)
 
 
 class ChouetteCubeEventSerializer(serializers.Serializer):

@@ -12,14 +12,18 @@ codes): the verdict stays valid, and the director still sees what departs from a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 
 from games.formats.mat import RESIGN_MARKS, Action, ActionKind, MatchRecord, RecordedGame, parse_mat
 from games.formats.notation import RecordFormatError, decode_move
 from games.formats.sgf import parse_sgf
 from games.formats.written import play_written
 from games.rules.board import Board
-from games.rules.scoring import GameKind, MatchState, ScoringError, game_points, possible_points
+from games.rules.cube import Cube, CubeRules
+from games.rules.outcome import game_kind
+from games.rules.scoring import GameKind, MatchState, ScoringError, game_points
 from games.rules.variants import Variant, starting_board
 
 CODES = (
@@ -170,12 +174,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
         if match_play:
             if tracked is not None and tracked.is_over:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "play_after_match_end",
                         f"Game {game.number} is played after the match was decided at "
                         f"{tracked.scores[0]}–{tracked.scores[1]} in a {record.length}-point match.",
@@ -197,12 +197,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
                 continue
             if state.is_over:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "play_after_match_end",
                         f"Game {game.number} starts at {scores[0]}–{scores[1]}: the {record.length}-point match was "
                         "already decided.",
@@ -226,12 +222,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
             games.append(GameVerdict(game.number, None, None, None, outcome.cube, crawford_game))
             if not is_last:
                 errors.append(
-                    RecordError(
-                        game.number,
-                        None,
-                        game.line,
-                        None,
-                        f"Game {game.number}",
+                    _game_error(
+                        game,
                         "game_unfinished",
                         f"Game {game.number} ends without a winner, yet another game follows.",
                     )
@@ -344,6 +336,11 @@ def _mid_match_start(record: MatchRecord, game: RecordedGame, warnings: list[Rec
     )
 
 
+def _game_error(game: RecordedGame, code: str, message: str) -> RecordError:
+    """An error about a whole game rather than one of its moves, reported at its `Game N` line."""
+    return RecordError(game.number, None, game.line, None, f"Game {game.number}", code, message)
+
+
 def _error(record: MatchRecord, game: RecordedGame, error: _GameError) -> RecordError:
     action = error.action
     player = record.players[action.player] if action else None
@@ -361,13 +358,27 @@ def _error(record: MatchRecord, game: RecordedGame, error: _GameError) -> Record
     )
 
 
+def _cube_rules(record: MatchRecord, *, match_play: bool) -> CubeRules:
+    """The cube options the record's headers set: Jacoby and beavers (raccoons with them) in money play only,
+    and its CubeLimit. Cubes are powers of two, so a limit such as 100 allows up to 64."""
+    money = not match_play
+    beaver = money and record.flag("Beaver", False)
+    limit = record.cube_limit
+    return CubeRules(
+        match_play=match_play,
+        jacoby=money and record.flag("Jacoby", False),
+        beaver=beaver,
+        raccoon=beaver,
+        limit=None if limit is None else 1 << (limit.bit_length() - 1),
+    )
+
+
 def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, match_play: bool) -> _GameOutcome:
     names = record.players
     board: Board = starting_board(Variant(record.variant))
-    jacoby = not match_play and record.flag("Jacoby", False)
-    beaver_allowed = not match_play and record.flag("Beaver", False)
-    cube_limit = record.cube_limit
-    cube, owner = 1, None
+    rules = _cube_rules(record, match_play=match_play)
+    cube = Cube()
+    turned = False  # a double was offered and taken: what the Jacoby rule asks (not the cube's value)
     to_move: int | None = None  # None before the opening roll
     pending_double: Action | None = None
     beaver: Action | None = None
@@ -383,13 +394,13 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             if ended is None:
                 if resigned_by != 1 - winner:
                     raise _GameError(action, "wrong_points", f"{who} cannot win: {names[winner]} resigned.")
-                allowed = (cube,) if jacoby and cube == 1 else possible_points(cube=cube)
+                allowed = _resignation_values(cube.value, jacoby=rules.jacoby, turned=turned)
                 if action.value not in allowed:
                     raise _GameError(
                         action,
                         "wrong_points",
-                        f"{who} is written to win {action.value} points, but a resignation with the cube at {cube} "
-                        f"wins {_either(allowed)}.",
+                        f"{who} is written to win {action.value} points, but a resignation with the cube at "
+                        f"{cube.value} wins {_either(allowed)}.",
                     )
                 ended = (winner, GameKind.RESIGN, action.value or 0)
             else:
@@ -402,11 +413,11 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
                     raise _GameError(
                         action,
                         "wrong_points",
-                        f"{who} is written to win {action.value} points, but a {kind} with the cube at {cube} "
+                        f"{who} is written to win {action.value} points, but a {kind} with the cube at {cube.value} "
                         f"wins {points}.",
                     )
             _nothing_after(actions[index + 1 :], names)
-            return _GameOutcome(ended[0], ended[2], ended[1], cube, action)
+            return _GameOutcome(ended[0], ended[2], ended[1], cube.value, action)
         if ended is not None:
             raise _GameError(action, "play_after_game_end", f"{who} wrote '{action.text}' after the game was over.")
         if resigned_by is not None:
@@ -424,23 +435,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             resigned_by = action.player
             continue
         if action.kind == _DOUBLE:
-            if crawford_game:
-                raise _GameError(
-                    action, "double_in_crawford", f"{who} doubled in the Crawford game, where the cube is out of play."
-                )
-            if to_move is None:
-                raise _GameError(action, "double_after_roll", f"{who} doubled before the opening roll.")
-            if to_move != action.player:
-                raise _GameError(
-                    action, "double_after_roll", f"{who} doubled after rolling: a double is offered before the roll."
-                )
-            if owner is not None and owner != action.player:
-                raise _GameError(
-                    action,
-                    "double_without_access",
-                    f"{who} redoubled, but {names[owner]} owns the cube at {cube}: only the owner may redouble.",
-                )
-            _check_cube_value(action, cube * 2, cube_limit, who)
+            _check_double(action, cube, rules, crawford_game=crawford_game, to_move=to_move, record=record)
             pending_double = action
             beaver = None
             continue
@@ -450,30 +445,24 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             if action.player == pending_double.player:
                 raise _GameError(action, "out_of_turn", f"{who} answered their own double.")
             if action.kind == _DROP:
-                ended = (pending_double.player, GameKind.DROP, cube)
+                ended = (pending_double.player, GameKind.DROP, game_points(kind=GameKind.DROP, cube=cube.value))
                 pending_double = None
                 continue
             if action.kind == _BEAVER:
-                if not beaver_allowed:
-                    raise _GameError(
-                        action,
-                        "beaver_not_allowed",
-                        f"{who} beavered; beavers are allowed only in money play when the session enables them.",
-                    )
-                _check_cube_value(action, (pending_double.value or 0) * 2, cube_limit, who)
-                cube, owner = action.value or 0, action.player
+                cube = _cube_action(action, who, record.cube_limit, partial(cube.beaver, rules, taker=action.player))
                 beaver = action
             else:
-                cube, owner = pending_double.value or 0, action.player
+                cube = Cube(value=pending_double.value or 0, owner=action.player)
+            turned = True
             pending_double = None
             continue
         if action.kind == _RACCOON:
-            if beaver is None or action.player == beaver.player or not beaver_allowed:
+            if beaver is None or action.player == beaver.player:
                 raise _GameError(
                     action, "beaver_not_allowed", f"{who} raccooned, which follows only an allowed beaver."
                 )
-            _check_cube_value(action, cube * 2, cube_limit, who)
-            cube = action.value or 0
+            doubled = Cube(value=cube.value // 4)  # the cube before the double that was beavered
+            cube = _cube_action(action, who, record.cube_limit, partial(doubled.raccoon, rules, taker=beaver.player))
             beaver = None
             continue
         # a roll
@@ -508,26 +497,69 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
         to_move = 1 - action.player
         if board.off(action.player) >= board.total:
             kind = game_kind(board, action.player)
-            points = game_points(kind=kind, cube=cube, jacoby=jacoby)
+            points = game_points(kind=kind, cube=cube.value, jacoby=rules.jacoby, turned=turned)
             ended = (action.player, kind, points)
     if pending_double is not None:
         raise _GameError(
             pending_double, "no_answer_to_double", f"{names[pending_double.player]}'s double is never answered."
         )
     if ended is not None:
-        return _GameOutcome(ended[0], ended[2], ended[1], cube, None)
-    return _GameOutcome(None, None, None, cube, None)
+        return _GameOutcome(ended[0], ended[2], ended[1], cube.value, None)
+    return _GameOutcome(None, None, None, cube.value, None)
 
 
-def game_kind(board: Board, winner: int) -> GameKind:
-    """Single, gammon (the loser bore off none) or backgammon (… and has a checker on the bar or in the
-    winner's home board, the loser's own points 19–24), docs/games.md."""
-    loser = 1 - winner
-    if board.off(loser):
-        return GameKind.SINGLE
-    if board.on_bar(loser) or any(board.count(loser, point) for point in range(19, 25)):
-        return GameKind.BACKGAMMON
-    return GameKind.GAMMON
+def _resignation_values(cube: int, *, jacoby: bool, turned: bool) -> tuple[int, ...]:
+    """What a resignation can win: a single, gammon or backgammon at this cube, as game_points values them."""
+    values = {
+        game_points(kind=GameKind.RESIGN, cube=cube, resign_level=level, jacoby=jacoby, turned=turned)
+        for level in (1, 2, 3)
+    }
+    return tuple(sorted(values))
+
+
+# The verifier's words for the cube core's refusals of a double (the codes are the core's).
+_DOUBLE_REFUSALS = {
+    "double_in_crawford": "{who} doubled in the Crawford game, where the cube is out of play.",
+    "double_after_roll": "{who} doubled after rolling: a double is offered before the roll.",
+    "double_without_access": "{who} redoubled, but {owner} owns the cube at {cube}: only the owner may redouble.",
+    "cube_limit": "{who} turned the cube to {value}, above the limit of {limit}.",
+}
+
+
+def _check_double(
+    action: Action, cube: Cube, rules: CubeRules, *, crawford_game: bool, to_move: int | None, record: MatchRecord
+) -> None:
+    """Ask the cube core whether this double is legal (Crawford, timing, access, limit), then check the value
+    written. Before the opening roll it is nobody's turn: the first move of a game is never a double."""
+    names = record.players
+    who = names[action.player]
+    try:
+        cube.check_double(rules, side=action.player, has_rolled=to_move != action.player, crawford_game=crawford_game)
+    except ScoringError as error:
+        if error.code == "double_after_roll" and to_move is None:
+            raise _GameError(action, error.code, f"{who} doubled before the opening roll.") from None
+        owner = "" if cube.owner is None else names[cube.owner]
+        message = _DOUBLE_REFUSALS[error.code].format(
+            who=who, owner=owner, cube=cube.value, value=cube.value * 2, limit=record.cube_limit
+        )
+        raise _GameError(action, error.code, message) from None
+    _check_written_value(action, cube.value * 2, who)
+
+
+def _cube_action(action: Action, who: str, limit: int | None, turn: Callable[[], Cube]) -> Cube:
+    """A beaver or raccoon as the cube core allows it (its refusal codes kept), then the value written."""
+    try:
+        result = turn()
+    except ScoringError as error:
+        if error.code == "cube_limit":
+            message = f"{who} turned the cube to {action.value}, above the limit of {limit}."
+        elif action.kind == _RACCOON:
+            message = f"{who} raccooned, which follows only an allowed beaver."
+        else:
+            message = f"{who} beavered; beavers are allowed only in money play when the session enables them."
+        raise _GameError(action, error.code, message) from None
+    _check_written_value(action, result.value, who)
+    return result
 
 
 def _either(amounts: tuple[int, ...]) -> str:
@@ -550,13 +582,11 @@ def _nothing_after(rest: tuple[Action, ...], names: tuple[str, str]) -> None:
         )
 
 
-def _check_cube_value(action: Action, expected: int, limit: int | None, who: str) -> None:
+def _check_written_value(action: Action, expected: int, who: str) -> None:
     if action.value != expected:
         raise _GameError(
             action, "wrong_cube_value", f"{who} turned the cube to {action.value}; it can only go to {expected}."
         )
-    if limit is not None and expected > limit:
-        raise _GameError(action, "cube_limit", f"{who} turned the cube to {expected}, above the limit of {limit}.")
 
 
 def record_format(data: bytes, *, name: str = "") -> str:

@@ -13,11 +13,13 @@ from fractions import Fraction
 
 from chouette.core.errors import ChouetteError
 from chouette.core.rules import Rules
+from games.rules.cube import may_double
+from games.rules.scoring import KIND_MULTIPLIER, game_points
 
 BOX, TEAM = "box", "team"
 TAKE, DROP, BEAVER, RACCOON = "take", "drop", "beaver", "raccoon"
 RESPONSES = (TAKE, DROP, BEAVER, RACCOON)
-KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
+KINDS = tuple(str(kind) for kind in KIND_MULTIPLIER)  # single, gammon, backgammon: the games rules' own
 CUBE_LIMIT = 4096  # no real cube goes near this; a typo that would go beyond is refused
 Player = Hashable
 
@@ -74,7 +76,7 @@ class ScoredGame:
 class _Cube:
     value: int
     owner: str | None = None
-    turned: bool = False
+    turned: bool = False  # someone doubled and it was taken (automatic doubles do not turn it): Jacoby asks this
     out: str | None = None  # "drop" / "box_drop" once that member's game has ended
     out_value: int = 0
 
@@ -147,10 +149,7 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
             raise _err("no_result", "Say who won the game: the box or the team.", "winner")
         if kind not in KINDS:
             raise _err("bad_kind", "A game ends single, gammon or backgammon.", "kind")
-        multiplier = KINDS[kind]
-        if rules.jacoby and not cube.turned:
-            multiplier = 1
-        value = cube.value * multiplier
+        value = game_points(kind=kind, cube=cube.value, jacoby=rules.jacoby, turned=cube.turned)
         results.append(MemberResult(member, value if board_winner == TEAM else -value, cube.value, kind, cube.owner))
 
     # The captain's game decides the rotation; after a captain's drop, the acting captain's. When every member
@@ -238,7 +237,7 @@ def _apply_event(event: CubeEvent, number: int, cubes: dict, members: tuple, rul
                 player=str(member),
             )
         doubler = BOX if event.doubler == BOX else TEAM
-        if cube.owner is not None and cube.owner != doubler:
+        if not may_double(cube.owner, doubler):
             who = "the box" if doubler == BOX else str(member)
             raise _err(
                 "not_cube_owner",

@@ -241,27 +241,9 @@ def _number(actions: list[Action]) -> tuple[Action, ...]:
         if last_player == 1 and action.player == 0:
             number += 1
         last_player = action.player
-        numbered.append(
-            Action(
-                player=action.player,
-                kind=action.kind,
-                move_number=number,
-                dice=action.dice,
-                move=action.move,
-                value=action.value,
-                line=action.line,
-            )
-        )
+        numbered.append(replace(action, move_number=number))
     if numbered and numbered[-1].kind == ActionKind.WIN:
-        last = numbered[-1]
-        numbered[-1] = Action(
-            player=last.player,
-            kind=last.kind,
-            move_number=number,
-            value=last.value,
-            match_won=last.match_won,
-            line=last.line,
-        )
+        numbered[-1] = replace(numbered[-1], move_number=number)
     return tuple(numbered)
 
 

@@ -2,8 +2,9 @@
 report, lateness penalties, and which status changes are allowed.
 
 All scoring goes through games.rules.scoring (MatchState, game_points, check_final_score); this module only
-adds what a scoresheet needs on top of it: the cube must stay at 1 in the Crawford game, a drop is impossible
-there, and games after the match is decided are refused.
+adds what a scoresheet needs on top of it: where the rules put the cube out of play (MatchState.cube_allowed,
+the Crawford rule) the cube must stay at 1 and a drop is impossible, and games after the match is decided are
+refused.
 """
 
 from __future__ import annotations
@@ -97,14 +98,14 @@ def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[Matc
             f"Game {number} cannot count: the match was already decided at {a}–{b}.",
             number=number, a=a, b=b,
         )  # fmt: skip
-    if state.crawford_game and kind == GameKind.DROP:
+    if not state.cube_allowed and kind == GameKind.DROP:
         raise ScoringError(
             "drop_in_crawford_game",
             f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1 and there is no "
             "double to drop.",
             number=number,
         )  # fmt: skip
-    if state.crawford_game and entry.cube != 1:
+    if not state.cube_allowed and entry.cube != 1:
         raise ScoringError(
             "cube_in_crawford_game",
             f"Game {number} is the Crawford game: nobody may double in it, so the cube stays at 1 (not {entry.cube}).",

@@ -23,7 +23,6 @@ from clubs import access
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
-from games.records import rules as _rules  # noqa: F401  registers record.attach (games/rules/ is a package)
 from games.verification import check_record, record_format, unreadable
 
 logger = logging.getLogger(__name__)

@@ -5,7 +5,8 @@ game asks this package.
 - variants: Variant (standard, nackgammon, hypergammon 1–3), starting_board, checkers_per_side.
 - moves: legal_plays / legal_results / max_dice_playable with forced play, check_play for a written move;
   generator: their fast road (positions as integers, a play as a sum of steps) where nothing can bear off.
-- cube: Cube and CubeRules (access, timing, Crawford, Holland, beaver, raccoon, limit, Murphy).
-- outcome.game_kind: single, gammon or backgammon. scoring: game values and the match score.
+- cube: Cube and CubeRules (access, timing, Crawford, Holland, beaver, raccoon, limit, Murphy), may_double.
+- outcome.game_kind: single, gammon or backgammon. scoring: game values (game_points, Jacoby), the Crawford
+  rule (cube_in_play) and the match score. The verifier, match scoresheets and chouette all ask these.
 - random_play: reachable positions by seeded random play (tests and benchmarks).
 """

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.rules.scoring import ScoringError, is_cube_value
+from games.rules.scoring import ScoringError, cube_in_play, is_cube_value
+
+
+def may_double(owner: object | None, side: object) -> bool:
+    """Cube access: a centred cube (owner None) may be turned by either side, an owned one only by its owner.
+    Sides are whatever the caller names them (0/1 in a match, box/team in a chouette)."""
+    return owner is None or owner == side
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,14 @@ class Cube:
     ) -> None:
         """Refuse a double by `side` that the rules forbid. `holland_trailer`: the doubler trails in a
         post-Crawford game; with the Holland rule they may double only after each side rolled twice."""
-        if crawford_game:
+        if not cube_in_play(crawford_game=crawford_game):
             raise ScoringError("double_in_crawford", "No doubling in the Crawford game: the cube is out of play.")
-        if self.owner is not None and self.owner != side:
+        if has_rolled:
+            raise ScoringError("double_after_roll", "A double is offered before rolling, not after.")
+        if not may_double(self.owner, side):
             raise ScoringError(
                 "double_without_access", "The opponent owns the cube: only the owner (or anyone, when centred) doubles."
             )
-        if has_rolled:
-            raise ScoringError("double_after_roll", "A double is offered before rolling, not after.")
         if rules.holland and holland_trailer and min(rolls_this_game) < 2:
             raise ScoringError(
                 "double_before_holland",

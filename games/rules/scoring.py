@@ -37,28 +37,42 @@ def is_cube_value(value: int) -> bool:
     return isinstance(value, int) and value >= 1 and value & (value - 1) == 0
 
 
-def game_points(*, kind: GameKind | str, cube: int, resign_level: int | None = None, jacoby: bool = False) -> int:
-    """Points a game is worth to its winner.
+def game_points(
+    *,
+    kind: GameKind | str,
+    cube: int,
+    resign_level: int | None = None,
+    jacoby: bool = False,
+    turned: bool = False,
+) -> int:
+    """Points a game is worth to its winner: the one place that knows single/gammon/backgammon values, drops,
+    resignations and the Jacoby rule (verification, match scoresheets and chouette all ask it).
 
     `cube` is the cube value at the end of the game; for a drop, the value before the refused double.
-    `jacoby` (money play only): gammons and backgammons count as singles while the cube was never turned.
+    `jacoby` (money play only): gammons and backgammons count as singles unless the cube was `turned` — someone
+    offered a double and it was taken. A cube raised only by automatic doubles (Murphy) was not turned, so
+    its value does not say whether the rule applies.
     """
     kind = GameKind(kind)
     if not is_cube_value(cube):
         raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {cube}.")
     if kind == GameKind.DROP:
         return cube
+    singles_only = jacoby and not turned
     if kind == GameKind.RESIGN:
         if resign_level not in (1, 2, 3):
             raise ScoringError(
                 "bad_resignation", "A resignation gives up a single (1), a gammon (2) or a backgammon (3)."
             )
-        level = 1 if jacoby and cube == 1 else resign_level
-        return cube * level
-    multiplier = KIND_MULTIPLIER[kind]
-    if jacoby and cube == 1:
-        multiplier = 1
-    return cube * multiplier
+        return cube * (1 if singles_only else resign_level)
+    return cube * (1 if singles_only else KIND_MULTIPLIER[kind])
+
+
+def cube_in_play(*, crawford_game: bool) -> bool:
+    """The Crawford rule: in the Crawford game the cube is out of play — no double by either side, so the cube
+    stays at 1. Every check of a double or of a game's cube (the cube core, the record verifier, the match
+    scoresheet through MatchState.cube_allowed) asks this."""
+    return not crawford_game
 
 
 def possible_points(*, cube: int) -> tuple[int, ...]:
@@ -128,7 +142,7 @@ class MatchState:
     @property
     def cube_allowed(self) -> bool:
         """No doubling at all in the Crawford game."""
-        return not self.crawford_game
+        return cube_in_play(crawford_game=self.crawford_game)
 
     def away(self, player: int) -> int:
         return max(0, self.length - self.scores[player])

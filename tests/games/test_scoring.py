@@ -25,7 +25,17 @@ def test_game_points(kind, cube, level, expected):
 
 def test_jacoby_counts_gammon_as_single_while_cube_unturned():
     assert game_points(kind=GameKind.GAMMON, cube=1, jacoby=True) == 1
-    assert game_points(kind=GameKind.GAMMON, cube=2, jacoby=True) == 4
+    assert game_points(kind=GameKind.GAMMON, cube=2, jacoby=True, turned=True) == 4
+
+
+def test_jacoby_asks_whether_a_double_was_offered_not_what_the_cube_shows():
+    # An automatic double on tied opening dice raised the cube to 2; nobody doubled: a gammon counts single
+    # (at the cube's value), a resigned gammon too. Once a double is taken the gammon counts.
+    assert game_points(kind=GameKind.GAMMON, cube=2, jacoby=True, turned=False) == 2
+    assert game_points(kind=GameKind.BACKGAMMON, cube=4, jacoby=True, turned=False) == 4
+    assert game_points(kind=GameKind.RESIGN, cube=2, resign_level=2, jacoby=True, turned=False) == 2
+    assert game_points(kind=GameKind.GAMMON, cube=4, jacoby=True, turned=True) == 8
+    assert game_points(kind=GameKind.GAMMON, cube=2, jacoby=False, turned=False) == 4
 
 
 def test_cube_must_be_a_power_of_two():

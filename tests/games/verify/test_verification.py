@@ -329,6 +329,25 @@ def test_beaver_is_allowed_in_a_money_session_that_enables_it():
     assert "cube at 4" in error.message
 
 
+def test_raccoon_after_a_beaver_turns_the_cube_to_eight_and_only_to_eight():
+    # Root beavers gnubg's double (4), gnubg raccoons (8): the resignation later in game 3 is judged at 8.
+    lines = money('; [Beaver "On"]')
+    lines[63] = lines[63].replace("Takes", "Beavers => 4")
+    error, _ = only_error(with_lines([*lines[:64], "  3)  Raccoons => 8", *lines[64:]]))
+    assert (error.code, error.game) == ("wrong_points", 3) and "cube at 8" in error.message
+    error, _ = only_error(with_lines([*lines[:64], "  3)  Raccoons => 16", *lines[64:]]))
+    assert (error.code, error.game, error.line) == ("wrong_cube_value", 3, 65)
+
+
+def test_a_cube_limit_between_cube_values_allows_the_values_below_it():
+    # CubeLimit 3: the double to 2 in game 3 stands; a beaver to 4 would pass the limit.
+    assert check_record(with_lines(['; [CubeLimit "3"]', *lines_of()]))[0] == "valid"
+    lines = ['; [CubeLimit "3"]', *money('; [Beaver "On"]')]
+    lines[64] = lines[64].replace("Takes", "Beavers => 4")
+    error, _ = only_error(with_lines(lines))
+    assert (error.code, error.game, error.line) == ("cube_limit", 3, 65) and "limit of 3" in error.message
+
+
 def test_larger_die_required():
     # Root's roll in game 10 becomes 43 (it was 62): from this position only one of the dice can be played, so it
     # must be the 4 (e.g. 5/1), and root wrote 5/2, playing the 3.
