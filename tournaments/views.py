@@ -8,14 +8,15 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from base import panels
 from base.web import attempt
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
-from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
-from tournaments.models import DrawStatus, FeedRule
+from tournaments.forms import EventForm, FlightForm, OverrideForm
+from tournaments.models import DrawStatus, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
@@ -76,11 +77,26 @@ def event_detail(request, club, slug):
         "own": own,
         "entered": entered,
         "flight_form": FlightForm(flights=flights) if is_director else None,
-        "register_form": RegisterForm(players=[m.player for m in club_selectors.club_members(club=event.club)])
-        if is_director
-        else None,
+        "registers": _register_boxes(event, flights) if is_director else [],
+        "open_register": request.GET.get("register", ""),
     }
     return render(request, "tournaments/event_detail.html", context)
+
+
+def _register_boxes(event, flights) -> list[dict]:
+    """For each flight players register for: who is entered (a count) and the members not entered yet, so the
+    director's list never offers a player twice."""
+    members = [m.player for m in club_selectors.club_members(club=event.club)]
+    boxes = []
+    for flight in flights:
+        if flight.feed_rule != FeedRule.DRAW and flight.kind != FlightKind.SIDE_POOL:
+            continue
+        entries = list(flight.entries.filter(is_reentry=False).select_related("player").order_by("player__name"))
+        taken = {e.player_id for e in entries}
+        boxes.append(
+            {"flight": flight, "entries": entries, "others": [p for p in members if p.pk not in taken]}
+        )
+    return boxes
 
 
 @login_required
@@ -133,21 +149,62 @@ def flight_bracket(request, club, slug, flight):
     return render(request, "tournaments/flight_bracket.html", context)
 
 
+def _players_to_enter(request, found) -> tuple[list, list[str]]:
+    """The players a director picked (several at once) or pasted as names, one a line; returns the players (club
+    members, in the order given, each once) and the names that match no member."""
+    members = list(club_selectors.club_members(club=found.event.club))
+    by_id = {m.player_id: m.player for m in members}
+    by_name = {m.player.name.casefold(): m.player for m in members}
+    wanted = request.POST.getlist("players") + request.POST.getlist("player")
+    chosen = [by_id[int(v)] for v in wanted if v.isdigit() and len(v) < 12 and int(v) in by_id]
+    unknown = [v for v in wanted if not (v.isdigit() and len(v) < 12 and int(v) in by_id)]
+    for line in request.POST.get("names", "").replace(",", "\n").splitlines():
+        name = " ".join(line.split())
+        if not name:
+            continue
+        if name.casefold() in by_name:
+            chosen.append(by_name[name.casefold()])
+        else:
+            unknown.append(name)
+    return list(dict.fromkeys(chosen)), unknown
+
+
 @login_required
 @require_POST
 def register(request, club, slug, flight):
+    """Enter players: yourself (no player given), or — a director — many club members at once. After the draw a
+    late entry reshapes the bracket, so a confirmation page names what will change before anything does."""
     found = _flight(request, club, slug, flight)
-    player = None
-    if request.POST.get("player"):
-        wanted = request.POST["player"]
-        members = club_selectors.club_members(club=found.event.club)
-        player = members.filter(player_id=int(wanted)).first() if wanted.isdigit() and len(wanted) < 12 else None
-        if player is None:
-            messages.error(request, _("Choose a member of the club."))
-            return redirect(found.event)
-        player = player.player
-    attempt(request, lambda: services.register(actor=request.user, flight=found, player=player), _("Registered."))
-    return redirect(found.event)
+    players, unknown = _players_to_enter(request, found)
+    back = f"{found.event.get_absolute_url()}?register={found.slug}#register-{found.slug}"
+    if unknown:
+        messages.error(
+            request, _("Not a member of the club: %(names)s. Nobody was entered.") % {"names": ", ".join(unknown)}
+        )
+        return redirect(back)
+    late = found.draw_status != DrawStatus.NONE and found.kind != FlightKind.SIDE_POOL
+    if late and request.POST.get("confirmed") != "1":
+        preview = services.late_entry_preview(flight=found, count=max(len(players), 1))
+        context = {"flight": found, "event": found.event, "players": players, "preview": preview}
+        return render(request, "tournaments/register_confirm.html", context)
+    if not players:
+        attempt(request, lambda: services.register(actor=request.user, flight=found), _("You are entered."))
+        return redirect(found.event)
+    entered, refused = services.register_many(actor=request.user, flight=found, players=players)
+    if entered:
+        names = ", ".join(e.player.name for e in entered)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)s player entered in %(flight)s: %(names)s.",
+                "%(n)s players entered in %(flight)s: %(names)s.",
+                len(entered),
+            )
+            % {"n": len(entered), "flight": found.name, "names": names},
+        )
+    for line in refused:
+        messages.error(request, line)
+    return redirect(back)
 
 
 @login_required

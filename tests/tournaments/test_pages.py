@@ -194,3 +194,38 @@ def test_the_bracket_reads_in_german_with_the_main_flight_and_the_random_seed_na
         page = client.get(main.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Hauptfeld" in page and "Hauptmenü" not in page.split("</nav>", 1)[1]
     assert "Startwert der Zufallsauslosung" in page
+
+
+def test_a_director_enters_many_players_at_once_and_sees_the_count(client, club, director_user):
+    event = make_event(club, director_user)
+    services.add_flight(actor=director_user, event=event, name="Main")
+    players = members(club, 5)
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
+    names = f"{players[2].name}\n  {players[3].name.upper()}  \n\n{players[4].name}"
+    response = client.post(url, {"players": [players[0].pk, players[1].pk], "names": names}, follow=True)
+    page = response.content.decode()
+    assert "5 players entered in Main" in page
+    assert "Main: 5 players entered" in page  # the count, and the box stays open for the next batch
+    assert 'id="register-main" open' in page
+    offered = page[page.index('id="id_players_main"') :].split("</select>")[0]
+    assert all(f'value="{p.pk}"' not in offered for p in players)  # entered players are not offered again
+    again = client.post(url, {"names": f"{players[0].name}\nNobody Known"}, follow=True).content.decode()
+    assert "Not a member of the club: Nobody Known. Nobody was entered." in again
+    assert event.flights.get(slug="main").entries.count() == 5
+
+
+def test_a_late_entry_into_a_released_bracket_is_confirmed_first_naming_the_bye_it_takes(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 6)
+    main = flights["main"]
+    bye = main.slots.filter(round=1, result="bye").order_by("position").first()
+    holder = (bye.entry_a or bye.entry_b).player
+    late = members(club, 1)[0]
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
+    page = client.post(url, {"players": [late.pk]}).content.decode()
+    assert "after the draw?" in page and f"Takes the bye of {holder.name} in round 1" in page
+    assert not main.entries.filter(player=late).exists()  # nothing changed before the confirmation
+    done = client.post(url, {"players": [late.pk], "confirmed": "1"}, follow=True).content.decode()
+    assert "1 player entered in Main" in done
+    assert main.entries.filter(player=late, is_late=True).exists()

@@ -59,6 +59,47 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     return entry
 
 
+def register_many(*, actor, flight: Flight, players: list[Player]) -> tuple[list[Entry], list[str]]:
+    """A director enters several players at once (a list picked or pasted): each is registered on its own, so
+    one refusal (already entered, not a member) does not stop the others. Returns the entries made and the
+    refusals as sentences naming the player."""
+    entered, refused = [], []
+    for player in players:
+        try:
+            with transaction.atomic():
+                entered.append(register(actor=actor, flight=flight, player=player))
+        except ValidationError as exc:
+            refused.append(f"{player.name}: {' '.join(exc.messages)}")
+        except Conflict as exc:
+            refused.append(f"{player.name}: {exc.detail}")
+    return entered, refused
+
+
+def late_entry_preview(*, flight: Flight, count: int = 1) -> list[dict]:
+    """What `count` late entries would do to a drawn flight, for the director to confirm first: each takes a
+    bye's place; in a released bracket the bye holder's walk-through is taken back, so the matches it filled
+    (a quarter-final ready to play, say) are cancelled. Each row: the bye's slot, who held the bye, and the
+    later matches that would be voided. Nothing is changed."""
+    if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
+        return []
+    if flight.draw_status != DrawStatus.RELEASED:
+        line = _line(flight)
+        free = sum(1 for taken in line if taken is None)
+        return [{"slot": None, "holder": None, "voided": []} for _ in range(min(count, free))]
+    store = BracketStore(flight.event)
+    rows = []
+    byes = flight.slots.filter(section=store.layout(flight).first_section, round=1, result=SlotResult.BYE)
+    for slot in byes.select_related("entry_a__player", "entry_b__player").order_by("position"):
+        if len(rows) == count:
+            break
+        if store.cascade(slot, include_self=False, started_only=True):
+            continue
+        holder = slot.entry_a or slot.entry_b
+        voided = store.cascade(slot, include_self=False)
+        rows.append({"slot": slot, "holder": holder.player if holder else None, "voided": voided})
+    return rows
+
+
 def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     source_entry = flight.source.entries.filter(player=player).order_by("-is_reentry").first()
     if source_entry is None:
