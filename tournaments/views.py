@@ -218,6 +218,16 @@ def draw_step(request, club, slug, flight, step):
     }
     if step not in steps:
         raise Http404(_("No such step."))
+    if step == "release" and request.POST.get("confirmed") != "1":
+        pairs = selectors.draft_pairs(flight=found)
+        context = {
+            "flight": found,
+            "event": found.event,
+            "pairs": pairs,
+            "matches": sum(1 for a, b in pairs if a and b),
+            "byes": [a or b for a, b in pairs if bool(a) != bool(b)],
+        }
+        return render(request, "tournaments/release_confirm.html", context)
     attempt(request, *steps[step])
     return redirect(found)
 

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.clubs.factories import MembershipFactory
-from tournaments import services
+from tournaments import selectors, services
 
 from .builders import drawn_event, make_event, members, ready_slots, win
 
@@ -229,3 +229,23 @@ def test_a_late_entry_into_a_released_bracket_is_confirmed_first_naming_the_bye_
     done = client.post(url, {"players": [late.pk], "confirmed": "1"}, follow=True).content.decode()
     assert "1 player entered in Main" in done
     assert main.entries.filter(player=late, is_late=True).exists()
+
+
+def test_releasing_a_draw_asks_first_and_names_the_byes(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    for player in members(club, 5):
+        services.register(actor=director_user, flight=main, player=player)
+    services.draw_flight(actor=director_user, flight=main, seed=3)
+    services.confirm_draw(actor=director_user, flight=main)
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-draw", args=[club.slug, event.slug, "main", "release"])
+    page = client.post(url).content.decode()
+    main.refresh_from_db()
+    assert main.draw_status == "confirmed"  # nothing released yet
+    assert "Release the draw of Main?" in page and "1 first-round match is created" in page
+    byes = [(a or b).player.name for a, b in selectors.draft_pairs(flight=main) if bool(a) != bool(b)]
+    assert len(byes) == 3 and all(name in page.split("Byes move on at once:")[1].split("</li>")[0] for name in byes)
+    client.post(url, {"confirmed": "1"})
+    main.refresh_from_db()
+    assert main.draw_status == "released"
