@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -42,6 +43,7 @@ from tournaments.calcutta.models import (
     Settlement,
     SyndicateOffer,
 )
+from tournaments.models import SlotResult
 
 logger = logging.getLogger(__name__)
 
@@ -215,11 +217,29 @@ def _events(calcutta: Calcutta, lots_by_pk: Mapping[int, Lot]) -> list[tuple[int
 
 
 def calcutta_entries(calcutta: Calcutta) -> list:
-    """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn."""
+    """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn
+    and is not out already (an eliminated player is never a lot)."""
     entries = calcutta.flight.entries.order_by("pk")
     if calcutta.entrants:
         return list(entries.filter(pk__in=calcutta.entrants))
-    return list(entries.exclude(status="withdrawn"))
+    return list(entries.exclude(status="withdrawn").filter(place__isnull=True))
+
+
+def _require_first_round_not_started(flight) -> None:
+    """A Calcutta sells the players before anyone has played: once a first-round match has started (or been
+    decided other than by a bye) the field is no longer equal, so neither a new Calcutta nor its auction opens."""
+    started = flight.slots.filter(round=1).filter(
+        Q(match__started_at__isnull=False)
+        | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
+    )
+    if started.exists():
+        raise Conflict(
+            _(
+                "Round 1 of %(flight)s has started: a Calcutta is sold before the first match. "
+                "Run it on a flight that has not started yet."
+            )
+            % {"flight": flight.name}
+        )
 
 
 def load(calcutta: Calcutta) -> State:
@@ -315,6 +335,7 @@ def create_calcutta(*, actor, flight, **settings_values) -> Calcutta:
         raise PermissionDenied(_("Only a director of this event can set up its Calcutta."))
     if Calcutta.objects.filter(flight=flight).exists():
         raise Conflict(_("This flight already has a Calcutta; open it instead of creating another."))
+    _require_first_round_not_started(flight)
     calcutta = Calcutta(flight=flight, seed=secrets.randbelow(2**31), created_by=actor)
     settings_values.setdefault("payout_places", ["70", "30"])
     _validated_settings(calcutta, settings_values)
@@ -445,6 +466,8 @@ def auctioneer_step(*, actor, calcutta: Calcutta, action: str) -> Calcutta:
     calcutta = _lock(calcutta)
     _require_director(actor, calcutta)
     _require_status(calcutta, CalcuttaStatus.SETUP, CalcuttaStatus.OPEN, doing=_("run the auction"))
+    if action == AuctionAction.Kind.OPEN:
+        _require_first_round_not_started(calcutta.flight)
     state = load(calcutta)
     before = state.auction.current
     try:

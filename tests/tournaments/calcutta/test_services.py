@@ -4,6 +4,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from base.api import Conflict
+from tests.tournaments.builders import drawn_event, ready_slots, win
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
 from tournaments.calcutta import services
@@ -283,3 +284,20 @@ def test_a_player_registered_by_the_director_takes_over_their_bidder_when_signin
     assert by_themselves.pk == by_director.pk and by_themselves.user == player.user
     with pytest.raises(ValidationError):
         services.register_bidder(actor=director_user, calcutta=calcutta, name="someone", user=player.user)
+
+
+def test_a_calcutta_is_sold_before_round_one_and_never_auctions_an_eliminated_player(club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    early = services.create_calcutta(actor=director_user, flight=main)  # released, nothing played: allowed
+    slot = ready_slots(main)[0]
+    win(director_user, slot, 0)
+    loser = slot.entry_b
+    with pytest.raises(Conflict, match="Round 1 of Main has started: a Calcutta is sold before the first match"):
+        services.auctioneer_step(actor=director_user, calcutta=early, action="open")
+    early.delete()
+    with pytest.raises(Conflict, match="Run it on a flight that has not started yet"):
+        services.create_calcutta(actor=director_user, flight=main)
+    loser.refresh_from_db()
+    assert loser.place is not None
+    assert loser.pk not in {e.pk for e in services.calcutta_entries(early)}
