@@ -249,3 +249,15 @@ def test_releasing_a_draw_asks_first_and_names_the_byes(client, club, director_u
     client.post(url, {"confirmed": "1"})
     main.refresh_from_db()
     assert main.draw_status == "released"
+
+
+def test_a_refused_fed_flight_says_which_flight_to_feed_from(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    services.add_flight(actor=director_user, event=event, name="Consolation", kind="consolation", source=main)
+    client.force_login(director_user)
+    form = {"name": "Last Chance", "kind": "last_chance", "source": "main", "feed_rule": "first_played"}
+    form |= {"feed_rounds": 1, "entry_fee": "0", "length": 5, "seeding": "random"}
+    url = reverse("tournaments:flight-add", args=[club.slug, event.slug])
+    page = client.post(url, form, follow=True).content.decode()
+    assert "Main already feeds Consolation: its losers go there. Feed this flight from Consolation instead" in page
