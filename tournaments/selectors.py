@@ -202,11 +202,13 @@ class FlightPrizes:
     flight: Flight
     entries: int
     payout: object  # tournaments.core.payouts.Payout
+    paid_from: tuple = ()  # names of the flights whose templates pay this flight's places
 
 
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
-    with who holds each place so far. Three queries, two more per side pool."""
+    with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
+    flights whose templates pay its places. Three queries, two more per side pool."""
     from django.db.models import Count, Sum
 
     from clubs.models import Player
@@ -225,10 +227,14 @@ def prize_list(*, event) -> list[FlightPrizes]:
                 places.setdefault((pool.pk, placement.place), []).append(placement.player_id)
     names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
     out = []
+    templates = {f.pk: payouts.validate_template(f.payout_template) if f.payout_template else [] for f in flights}
     for flight in flights:
-        if not flight.payout_template:
-            continue
-        shares = payouts.validate_template(flight.payout_template)
+        paid_from = tuple(
+            other.name
+            for other in flights
+            if other.pk != flight.pk and any(share.flight == flight.slug for share in templates[other.pk])
+        )
+        shares = templates[flight.pk]
         holders = {}
         for share in shares:
             target = by_slug.get(share.flight, flight) if share.flight else flight
@@ -236,5 +242,5 @@ def prize_list(*, event) -> list[FlightPrizes]:
         payout = payouts.compute(
             pool=payouts.to_cents(flight.pool or 0), house_percent=event.house_percent, shares=shares, holders=holders
         )
-        out.append(FlightPrizes(flight, flight.n, payout))
+        out.append(FlightPrizes(flight, flight.n, payout, paid_from))
     return out

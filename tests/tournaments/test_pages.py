@@ -261,3 +261,17 @@ def test_a_refused_fed_flight_says_which_flight_to_feed_from(client, club, direc
     url = reverse("tournaments:flight-add", args=[club.slug, event.slug])
     page = client.post(url, form, follow=True).content.decode()
     assert "Main already feeds Consolation: its losers go there. Feed this flight from Consolation instead" in page
+
+
+def test_the_prize_list_shows_every_flights_pool(client, club, director_user):
+    template = [{"place": 1, "percent": 75}, {"flight": "consolation", "place": 1, "percent": 25}]
+    event, flights = drawn_event(club, director_user, 4, entry_fee=10, payout_template=template, consolation={})
+    pool = services.add_flight(
+        actor=director_user, event=event, name="Side pool", kind="side_pool", source=flights["main"], entry_fee=5
+    )
+    services.register(actor=director_user, flight=pool, player=flights["main"].entries.first().player)
+    page = client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).content.decode()
+    sections = page.split('<section class="prize">')[1:]
+    assert [s.split("</h2>")[0].split("<h2>")[1] for s in sections] == ["Main", "Consolation", "Side pool"]
+    assert "Its places are paid from the pool of Main." in sections[1]
+    assert "5.00" in sections[2] and "No payout template: this pool is not shared out yet." in sections[2]
