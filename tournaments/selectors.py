@@ -108,6 +108,7 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     rounds: dict[tuple[str, int], list] = {}
     for slot in slots:
         rounds.setdefault((slot.section, slot.round), []).append(slot)
+    _label_open_sides(rounds)
     order = {"w": 0, "c": 0, "l": 1, "g": 2}
     out = []
     for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
@@ -126,6 +127,32 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
             title = _("Losers' side, %(title)s") % {"title": title}
         out.append(BracketRound(section, number, title, members))
     return out
+
+
+def _side_name(slot, side: int) -> str | None:
+    entry = slot.entry_a if side == 0 else slot.entry_b
+    return entry.player.name if entry is not None else None
+
+
+def _label_open_sides(rounds: dict) -> None:
+    """An open place in the winners' tree says who can still fill it ("winner of Elif / Ines"), read from the
+    two sides of the match that feeds it (one level back; "…" while that match is itself open). Sets `label_a`
+    and `label_b` on the slots; other sections keep the plain "…"."""
+    from django.utils.translation import gettext as _
+
+    for (section, number), members in rounds.items():
+        feeders = {s.position: s for s in rounds.get((section, number - 1), [])}
+        for slot in members:
+            slot.label_a = slot.label_b = None
+            if section != "w" or number == 1:
+                continue
+            for side in (0, 1):
+                feeder = feeders.get(slot.position * 2 + side)
+                if feeder is None or _side_name(slot, side) or (slot.a_empty if side == 0 else slot.b_empty):
+                    continue
+                names = [_side_name(feeder, 0) or "…", _side_name(feeder, 1) or "…"]
+                label = _("winner of %(a)s / %(b)s") % {"a": names[0], "b": names[1]}
+                setattr(slot, "label_a" if side == 0 else "label_b", label)
 
 
 def draft_pairs(*, flight: Flight) -> list[tuple]:

@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -136,10 +138,15 @@ def add_flight(request, club, slug):
 def flight_bracket(request, club, slug, flight):
     found = _flight(request, club, slug, flight)
     event = found.event
+    rounds = selectors.bracket(flight=found) if found.draw_status == DrawStatus.RELEASED else []
     context = {
         "event": event,
         "flight": found,
-        "rounds": selectors.bracket(flight=found) if found.draw_status == DrawStatus.RELEASED else [],
+        "rounds": rounds,
+        # a single-elimination tree is drawn with connector lines, later rounds between their feeders
+        "tree": bool(rounds) and all(r.section == "w" for r in rounds),
+        "projector": request.GET.get("projector") == "1",
+        "now_date": date_format(timezone.localdate(), "DATE_FORMAT"),
         "pairs": selectors.draft_pairs(flight=found)
         if found.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED)
         else [],

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
@@ -76,3 +78,41 @@ def test_a_director_enters_fourteen_players_in_five_actions_or_fewer(live_server
     assert not set(offered) & {p.name for p in players}
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert event.flights.get(slug="main").entries.count() == 14
+
+
+def test_the_bracket_draws_lines_between_rounds_and_prints_sixteen_players_on_one_page(live_server, browser):
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 16, length=3)
+    main = flights["main"]
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}{main.get_absolute_url()}")
+    assert page.locator(".bracket.tree").count() == 1
+    rounds = page.locator(".bracket.tree .round")
+    assert rounds.count() == 4
+    line = page.evaluate(
+        "getComputedStyle(document.querySelector('.tree .round .cell'), '::after').borderTopStyle"
+    )
+    assert line == "solid"  # the connector out of a first-round match
+
+    def centre(locator):
+        box = locator.bounding_box()
+        return box["y"] + box["height"] / 2
+
+    first, second = rounds.nth(0).locator(".slot"), rounds.nth(1).locator(".slot")
+    assert centre(first.nth(0)) < centre(second.nth(0)) < centre(first.nth(1))  # between its two feeders
+    a, b = ready_slots(main)[0].entry_a.player.name, ready_slots(main)[0].entry_b.player.name
+    assert f"winner of {a} / {b}" in second.nth(0).inner_text()  # an open place says who can fill it
+
+    pdf = page.pdf(format="A4", landscape=True, print_background=False)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert pages == 1
+    page.emulate_media(media="print")
+    sheet = page.locator(".sheet-date")
+    assert sheet.is_visible() and str(event.starts_on.year) in sheet.inner_text()
+    assert page.locator(".slot .score-line").first.is_visible()  # blank score lines to write on
+    page.emulate_media(media="screen")
+    page.goto(f"{live_server.url}{main.get_absolute_url()}?projector=1")
+    assert page.locator(".site-header").is_hidden() and page.locator(".bracket.tree").is_visible()
+    context.close()
