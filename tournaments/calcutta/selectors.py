@@ -124,6 +124,13 @@ def board(*, calcutta: Calcutta) -> dict:
             "minimum_next_bid_display": core.format_money(minimum_next_bid(calcutta, current)),
             "bids": [{"bidder": bid.bidder.name, "amount_display": core.format_money(bid.amount)} for bid in bids],
         }
+    last_sale = None
+    if current is None and calcutta.status == CalcuttaStatus.OPEN and calcutta.steps:
+        # Right after the hammer the room still wants to see who bought the lot: the last step, if it was a sale.
+        last = calcutta.actions.order_by("-step").values("action", "lot_id").first()
+        sold = next((lot for lot in lots if last and lot.pk == last["lot_id"]), None)
+        if last and last["action"] == "sell" and sold is not None and sold.phase == LotPhase.SOLD:
+            last_sale = _lot_data(calcutta, sold)
     return {
         "id": calcutta.pk,
         "name": str(calcutta.flight),
@@ -135,6 +142,7 @@ def board(*, calcutta: Calcutta) -> dict:
         "sold": sum(1 for lot in lots if lot.phase == LotPhase.SOLD),
         "lots_count": len(lots),
         "current": data_current,
+        "last_sale": last_sale,
         "lots": [_lot_data(calcutta, lot) for lot in lots],
     }
 

@@ -117,8 +117,13 @@ def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_u
     board = anonymous.get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "20.00" in board and "olga" in board and "board.js" in board
     assert 'class="board projector"' in anonymous.get(f"/calcuttas/{calcutta.pk}/board/?projector=1").content.decode()
-    for action in ("going_once", "going_twice", "sell", "open_next_lot"):
+    for action in ("going_once", "going_twice", "sell"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    sold = anonymous.get(f"/calcuttas/{calcutta.pk}/board/?projector=1").content.decode()
+    assert "SOLD to olga for 20.00" in sold  # right after the hammer, not "No lot is up."
+    assert anonymous.get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()["last_sale"]["buyer"] == "olga"
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    assert anonymous.get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()["last_sale"] is None
     services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=olga, amount=1000)
     for action in ("going_once", "going_twice", "sell", "close"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
@@ -130,6 +135,7 @@ def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_u
     assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").status_code == 403
     owner = client_for(director_user).get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").content.decode()
     assert "30.00" in owner and "27.00" in owner  # paid in 30.00; the whole net pool 27.00 won
+    assert "Profit (won − paid in)" in owner and "−3.00" in owner  # a loss reads negative on the pages
     report = anonymous.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
     assert "Net pool" in report and "27.00" in report and "@media print" not in report
     assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/999999/").status_code == 404
