@@ -37,11 +37,11 @@
     var name = row.getAttribute("data-name");
     var now = row.querySelector(".cube-now");
     var text;
-    if (state.out === "box") text = name + ": " + box.getAttribute("data-t-dropped").replace("%s", state.value);
-    else if (state.out === "team") text = box.getAttribute("data-t-box-dropped").replace("%s", state.value);
-    else if (state.owner === "box") text = box.getAttribute("data-t-box-owns").replace("%s", state.value);
-    else if (state.owner === "team") text = name + " " + box.getAttribute("data-t-member-owns").replace("%s", state.value);
-    else text = box.getAttribute("data-t-middle").replace("%s", state.value);
+    if (state.out === "box") text = name + ": " + box.getAttribute("data-t-dropped").replace("{n}", state.value);
+    else if (state.out === "team") text = box.getAttribute("data-t-box-dropped").replace("{n}", state.value);
+    else if (state.owner === "box") text = box.getAttribute("data-t-box-owns").replace("{n}", state.value);
+    else if (state.owner === "team") text = name + " " + box.getAttribute("data-t-member-owns").replace("{n}", state.value);
+    else text = box.getAttribute("data-t-middle").replace("{n}", state.value);
     now.textContent = "· " + text;
     var chips = row.querySelector(".cube-steps");
     chips.textContent = "";
