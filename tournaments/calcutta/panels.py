@@ -22,7 +22,9 @@ def player_panel(request, player):
 
 def event_panel(request, event):
     calcuttas = list(selectors.visible_calcuttas(user=request.user).filter(flight__event=event))
-    can_start = event.user_is_director(request.user)
+    can_start = event.user_is_director(request.user) and (
+        selectors.flights_to_start(user=request.user).filter(event=event).exists()
+    )
     if not calcuttas and not can_start:
         return None
     return render_to_string(

@@ -49,10 +49,22 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
 
 
 def flights_to_start(*, user) -> QuerySet:
-    """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
-    from tournaments.models import Flight
+    """Flights without a Calcutta at events the user directs (named director, club director or admin), whose first
+    round has not started: a Calcutta is sold before anyone plays."""
+    from django.db.models import Exists, OuterRef
 
-    flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
+    from tournaments.models import Flight, Slot, SlotResult
+
+    started = Slot.objects.filter(flight=OuterRef("pk"), round=1).filter(
+        Q(match__started_at__isnull=False)
+        | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
+    )
+    flights = (
+        Flight.objects.select_related("event")
+        .filter(calcutta__isnull=True)
+        .exclude(Exists(started))
+        .order_by("-event__starts_on", "id")
+    )
     if user.is_superuser:
         return flights
     directs_club = Q(event__club__in=club_selectors.directed_clubs(user=user))

@@ -9,7 +9,7 @@ from base.api import Conflict
 from tests.tournaments.builders import drawn_event, ready_slots, win
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
-from tournaments.calcutta import demo, services
+from tournaments.calcutta import demo, selectors, services
 from tournaments.calcutta.models import Bid, CalcuttaStatus, Holding, LotPhase, Settlement
 
 pytestmark = pytest.mark.django_db
@@ -298,6 +298,7 @@ def test_a_calcutta_is_sold_before_round_one_and_never_auctions_an_eliminated_pl
     with pytest.raises(Conflict, match="Round 1 of Main has started: a Calcutta is sold before the first match"):
         services.auctioneer_step(actor=director_user, calcutta=early, action="open")
     early.delete()
+    assert main not in selectors.flights_to_start(user=director_user)  # not offered on the list any more
     with pytest.raises(Conflict, match="Run it on a flight that has not started yet"):
         services.create_calcutta(actor=director_user, flight=main)
     loser.refresh_from_db()
