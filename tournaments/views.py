@@ -256,6 +256,13 @@ def _entry_action(request, club, slug, flight, pk, service, success):
 @login_required
 @require_POST
 def withdraw(request, club, slug, flight, pk):
+    """After the release a withdrawal hands the opponent a walkover: the page says so and asks first."""
+    found = _flight(request, club, slug, flight)
+    entry = _entry(found, pk)
+    preview = services.withdraw_preview(entry=entry)
+    if preview and request.POST.get("confirmed") != "1":
+        context = {"flight": found, "event": found.event, "entry": entry, "withdrawal": preview, "reentry": None}
+        return render(request, "tournaments/entry_confirm.html", context)
     return _entry_action(request, club, slug, flight, pk, services.withdraw, _("Withdrawn."))
 
 
@@ -270,6 +277,10 @@ def check_in(request, club, slug, flight, pk):
 def reenter(request, club, slug, flight, pk):
     found = _flight(request, club, slug, flight)
     entry = _entry(found, pk)
+    if request.POST.get("confirmed") != "1":  # a re-entry always reshapes the bracket: show how, then ask
+        preview = services.reentry_preview(flight=found, player=entry.player)
+        context = {"flight": found, "event": found.event, "entry": entry, "withdrawal": None, "reentry": preview}
+        return render(request, "tournaments/entry_confirm.html", context)
     attempt(
         request,
         lambda: services.reenter(actor=request.user, flight=found, player=entry.player),

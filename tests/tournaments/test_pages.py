@@ -144,9 +144,11 @@ def test_director_adds_a_flight_with_payouts_and_re_entry_from_the_event_page(cl
     page = client.get(main.get_absolute_url()).content.decode()
     assert "Re-enter (10.00)" in page
     loser = slot.entry_b
-    response = client.post(
-        reverse("tournaments:entry-reenter", args=[club.slug, event.slug, "main", loser.pk]), follow=True
-    )
+    url = reverse("tournaments:entry-reenter", args=[club.slug, event.slug, "main", loser.pk])
+    asked = client.post(url).content.decode()  # a re-entry reshapes the bracket: the page asks first
+    assert f"{loser.player.name} re-enters Main?" in asked and "Takes the bye of" in asked
+    assert not main.entries.filter(player=loser.player, is_reentry=True).exists()
+    response = client.post(url, {"confirmed": "1"}, follow=True)
     assert f"{loser.player.name} re-entered." in response.content.decode()
     assert main.entries.filter(player=loser.player, is_reentry=True, fee=10).exists()
 
@@ -275,3 +277,17 @@ def test_the_prize_list_shows_every_flights_pool(client, club, director_user):
     assert [s.split("</h2>")[0].split("<h2>")[1] for s in sections] == ["Main", "Consolation", "Side pool"]
     assert "Its places are paid from the pool of Main." in sections[1]
     assert "5.00" in sections[2] and "No payout template: this pool is not shared out yet." in sections[2]
+
+
+def test_withdrawing_from_a_released_bracket_names_the_walkover_first(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    slot = ready_slots(main)[0]
+    client.force_login(director_user)
+    url = reverse("tournaments:entry-withdraw", args=[club.slug, event.slug, "main", slot.entry_a_id])
+    asked = client.post(url).content.decode()
+    assert f"Withdraw {slot.entry_a.player.name} from Main?" in asked
+    assert f"{slot.entry_b.player.name} wins the round 1 match by walkover." in asked
+    assert main.entries.get(pk=slot.entry_a_id).status != "withdrawn"  # nothing changed yet
+    assert "Withdrawn." in client.post(url, {"confirmed": "1"}, follow=True).content.decode()
+    assert main.entries.get(pk=slot.entry_a_id).status == "withdrawn"

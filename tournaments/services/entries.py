@@ -100,6 +100,37 @@ def late_entry_preview(*, flight: Flight, count: int = 1) -> list[dict]:
     return rows
 
 
+def withdraw_preview(*, entry: Entry) -> list[dict]:
+    """What withdrawing `entry` from a released bracket does, for the confirmation page: the open match it leaves
+    (its round and the opponent, None while nobody has arrived), who then wins by walkover. Nothing changes."""
+    flight = entry.flight
+    if flight.draw_status != DrawStatus.RELEASED or flight.kind == FlightKind.SIDE_POOL or entry.place is not None:
+        return []
+    slot = (
+        flight.slots.filter(Q(entry_a=entry) | Q(entry_b=entry))
+        .exclude(result__in=DECIDED)
+        .select_related("entry_a__player", "entry_b__player")
+        .order_by("-round")
+        .first()
+    )
+    if slot is None:
+        return []
+    other = slot.entry_b if slot.entry_a_id == entry.pk else slot.entry_a
+    return [{"round": slot.round, "opponent": other.player if other is not None else None}]
+
+
+def reentry_preview(*, flight: Flight, player: Player) -> dict:
+    """What a re-entry does, for the confirmation page: the bye it takes (and the matches that cancels) and the
+    fed flights the player leaves, each leaving a walkover for whoever they would have met."""
+    fed = Entry.objects.filter(flight__source=flight, player=player, place__isnull=True).exclude(
+        flight__kind=FlightKind.SIDE_POOL
+    )
+    return {
+        "byes": late_entry_preview(flight=flight, count=1),
+        "leaves": [{"flight": e.flight, "walkover": withdraw_preview(entry=e)} for e in fed.select_related("flight")],
+    }
+
+
 def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     source_entry = flight.source.entries.filter(player=player).order_by("-is_reentry").first()
     if source_entry is None:
