@@ -291,3 +291,12 @@ def test_withdrawing_from_a_released_bracket_names_the_walkover_first(client, cl
     assert main.entries.get(pk=slot.entry_a_id).status != "withdrawn"  # nothing changed yet
     assert "Withdrawn." in client.post(url, {"confirmed": "1"}, follow=True).content.decode()
     assert main.entries.get(pk=slot.entry_a_id).status == "withdrawn"
+
+
+def test_the_prize_list_writes_money_as_the_reader_does(client, club, director_user):
+    event, _ = drawn_event(club, director_user, 4, entry_fee=10, payout_template=[{"place": 1, "percent": 100}])
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    with translation.override("en"):  # the request activates German; leave the thread as it was for later tests
+        german = client.get(url, headers={"accept-language": "de"}).content.decode()
+    assert "40,00" in german and "40.00" not in german
+    assert "40.00" in client.get(url, headers={"accept-language": "en"}).content.decode()

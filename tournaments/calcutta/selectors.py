@@ -5,7 +5,10 @@ Each read runs a constant number of queries whatever the number of lots, bids an
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.utils.formats import number_format
 
 from clubs import selectors as club_selectors
 from tournaments.calcutta import core
@@ -105,6 +108,12 @@ def minimum_next_bid(calcutta: Calcutta, lot: Lot) -> int:
     return calcutta.minimum_opening_bid if lot.high_bid is None else lot.high_bid + calcutta.increment
 
 
+def display_money(cents: int) -> str:
+    """Cents as the reader writes money: 1234.50 in English, 1234,50 in German (the pages' and the board's
+    `_display` strings; the amounts themselves stay integer cents)."""
+    return number_format(Decimal(int(cents)) / 100, decimal_pos=2)
+
+
 def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
     return {
         "number": lot.number,
@@ -114,10 +123,10 @@ def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
         "phase": lot.phase,
         "phase_label": str(LotPhase(lot.phase).label),
         "high_bid": lot.high_bid,
-        "high_bid_display": core.format_money(lot.high_bid) if lot.high_bid is not None else None,
+        "high_bid_display": display_money(lot.high_bid) if lot.high_bid is not None else None,
         "high_bidder": lot.high_bidder.name if lot.high_bidder else None,
         "price": lot.price,
-        "price_display": core.format_money(lot.price) if lot.price is not None else None,
+        "price_display": display_money(lot.price) if lot.price is not None else None,
         "buyer": lot.buyer.name if lot.buyer else None,
         "finish": lot.finish,
     }
@@ -133,8 +142,8 @@ def board(*, calcutta: Calcutta) -> dict:
         bids = Bid.objects.filter(lot=current).select_related("bidder").order_by("-step")[:BOARD_BIDS]
         data_current = _lot_data(calcutta, current) | {
             "minimum_next_bid": minimum_next_bid(calcutta, current),
-            "minimum_next_bid_display": core.format_money(minimum_next_bid(calcutta, current)),
-            "bids": [{"bidder": bid.bidder.name, "amount_display": core.format_money(bid.amount)} for bid in bids],
+            "minimum_next_bid_display": display_money(minimum_next_bid(calcutta, current)),
+            "bids": [{"bidder": bid.bidder.name, "amount_display": display_money(bid.amount)} for bid in bids],
         }
     last_sale = None
     if current is None and calcutta.status == CalcuttaStatus.OPEN and calcutta.steps:
@@ -150,7 +159,7 @@ def board(*, calcutta: Calcutta) -> dict:
         "status_label": str(CalcuttaStatus(calcutta.status).label),
         "version": calcutta.steps,
         "total": total,
-        "total_display": core.format_money(total),
+        "total_display": display_money(total),
         "sold": sum(1 for lot in lots if lot.phase == LotPhase.SOLD),
         "lots_count": len(lots),
         "current": data_current,

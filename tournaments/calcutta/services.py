@@ -312,7 +312,7 @@ def _validated_settings(calcutta: Calcutta, values: Mapping) -> None:
         raise ValidationError({name: [_("This setting does not exist.")] for name in sorted(unknown)})
     for name, value in values.items():
         if name in ("minimum_opening_bid", "increment") and isinstance(value, int) and value > MAX_CENTS:
-            raise ValidationError({name: [_("At most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
+            raise ValidationError({name: [_("At most %(max)s.") % {"max": selectors.display_money(MAX_CENTS)}]})
         setattr(calcutta, name, value)
     places = calcutta.payout_places
     if not isinstance(places, list) or not places:
@@ -514,7 +514,8 @@ def place_bid(
         raise PermissionDenied(_("You can only bid as yourself; the auctioneer takes bids from the room."))
     key = (idempotency_key or "").strip()
     if amount > MAX_CENTS:
-        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
+        most = selectors.display_money(MAX_CENTS)
+        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": most}]})
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
     state = load(calcutta)
@@ -525,7 +526,7 @@ def place_bid(
         result = state.auction.bid(lot=core_id, bidder=bidder.pk, amount=amount, key=key or None)
     except core.CalcuttaError as exc:
         if exc.code == "below_minimum" or exc.code == "below_increment":
-            minimum = core.format_money(state.auction.minimum_next_bid(core_id))
+            minimum = selectors.display_money(state.auction.minimum_next_bid(core_id))
             raise ValidationError({"amount": [_("Bid at least %(minimum)s.") % {"minimum": minimum}]}) from None
         raise refusal(exc) from None
     if not result.placed:

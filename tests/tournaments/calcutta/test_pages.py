@@ -156,6 +156,7 @@ def test_the_board_speaks_german(calcutta, flight, director_user):
     with translation.override("en"):  # the middleware switches this thread to German; restore English afterwards
         page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "Höchstgebot" in page and "Noch kein Gebot" in page and "Offen für Gebote" in page
+    assert "10,00" in page and "10.00" not in page  # the next bid at least 10,00: money as Germans write it
 
 
 def test_club_and_player_pages_show_the_calcutta(calcutta, flight, director_user):
