@@ -34,13 +34,12 @@
     var box = row.closest(".cube-rows");
     var list = steps(input);
     var state = cube(list);
-    var name = row.getAttribute("data-name");
     var now = row.querySelector(".cube-now");
     var text;
-    if (state.out === "box") text = name + ": " + box.getAttribute("data-t-dropped").replace("{n}", state.value);
+    if (state.out === "box") text = box.getAttribute("data-t-dropped").replace("{n}", state.value);
     else if (state.out === "team") text = box.getAttribute("data-t-box-dropped").replace("{n}", state.value);
     else if (state.owner === "box") text = box.getAttribute("data-t-box-owns").replace("{n}", state.value);
-    else if (state.owner === "team") text = name + " " + box.getAttribute("data-t-member-owns").replace("{n}", state.value);
+    else if (state.owner === "team") text = box.getAttribute("data-t-member-owns").replace("{n}", state.value);
     else text = box.getAttribute("data-t-middle").replace("{n}", state.value);
     now.textContent = "· " + text;
     var chips = row.querySelector(".cube-steps");
