@@ -95,9 +95,11 @@ def _register_boxes(event, flights) -> list[dict]:
             continue
         entries = list(flight.entries.filter(is_reentry=False).select_related("player").order_by("player__name"))
         taken = {e.player_id for e in entries}
-        boxes.append(
-            {"flight": flight, "entries": entries, "others": [p for p in members if p.pk not in taken]}
-        )
+        offered = members
+        if flight.kind == FlightKind.SIDE_POOL:  # only the source flight's players join its side pool
+            allowed = set(flight.source.entries.values_list("player_id", flat=True))
+            offered = [p for p in members if p.pk in allowed]
+        boxes.append({"flight": flight, "entries": entries, "others": [p for p in offered if p.pk not in taken]})
     return boxes
 
 

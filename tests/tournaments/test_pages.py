@@ -300,3 +300,14 @@ def test_the_prize_list_writes_money_as_the_reader_does(client, club, director_u
         german = client.get(url, headers={"accept-language": "de"}).content.decode()
     assert "40,00" in german and "40.00" not in german
     assert "40.00" in client.get(url, headers={"accept-language": "en"}).content.decode()
+
+
+def test_a_side_pool_offers_only_the_players_of_its_flight(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 4)
+    services.add_flight(actor=director_user, event=event, name="Side pool", kind="side_pool", source=flights["main"])
+    outsider = members(club, 1)[0]
+    client.force_login(director_user)
+    page = client.get(event.get_absolute_url()).content.decode()
+    offered = page[page.index('id="id_players_side-pool"') :].split("</select>")[0]
+    assert all(f'value="{e.player_id}"' in offered for e in flights["main"].entries.all())
+    assert f'value="{outsider.pk}"' not in offered
