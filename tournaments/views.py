@@ -18,7 +18,7 @@ from base.web import attempt
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.forms import EventForm, FlightForm, OverrideForm
-from tournaments.models import DrawStatus, FeedRule, FlightKind
+from tournaments.models import DrawStatus, Entry, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
@@ -69,7 +69,16 @@ def event_detail(request, club, slug):
     is_director = event.user_is_director(request.user)
     own = club_selectors.player_for_user(request.user)
     entered = set()
-    if own is not None:
+    registers = []
+    if is_director:  # one query for every entry of the event: the register boxes and the director's own entries
+        entries = list(
+            Entry.objects.filter(flight__event=event, is_reentry=False)
+            .select_related("player")
+            .order_by("player__name", "id")
+        )
+        registers = _register_boxes(event, flights, entries)
+        entered = {e.flight_id for e in entries if own is not None and e.player_id == own.pk}
+    elif own is not None:
         entered = set(own.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
     context = {
         "event": event,
@@ -79,27 +88,30 @@ def event_detail(request, club, slug):
         "own": own,
         "entered": entered,
         "flight_form": FlightForm(flights=flights) if is_director else None,
-        "registers": _register_boxes(event, flights) if is_director else [],
+        "registers": registers,
         "open_register": request.GET.get("register", ""),
     }
     return render(request, "tournaments/event_detail.html", context)
 
 
-def _register_boxes(event, flights) -> list[dict]:
+def _register_boxes(event, flights, entries) -> list[dict]:
     """For each flight players register for: who is entered (a count) and the members not entered yet, so the
-    director's list never offers a player twice."""
+    director's list never offers a player twice; a side pool offers only the players of the flight it follows."""
     members = [m.player for m in club_selectors.club_members(club=event.club)]
+    by_flight: dict[int, list] = {}
+    for entry in entries:
+        by_flight.setdefault(entry.flight_id, []).append(entry)
     boxes = []
     for flight in flights:
         if flight.feed_rule != FeedRule.DRAW and flight.kind != FlightKind.SIDE_POOL:
             continue
-        entries = list(flight.entries.filter(is_reentry=False).select_related("player").order_by("player__name"))
-        taken = {e.player_id for e in entries}
+        own_entries = by_flight.get(flight.pk, [])
+        taken = {e.player_id for e in own_entries}
         offered = members
-        if flight.kind == FlightKind.SIDE_POOL:  # only the source flight's players join its side pool
-            allowed = set(flight.source.entries.values_list("player_id", flat=True))
+        if flight.kind == FlightKind.SIDE_POOL:
+            allowed = {e.player_id for e in by_flight.get(flight.source_id, [])}
             offered = [p for p in members if p.pk in allowed]
-        boxes.append({"flight": flight, "entries": entries, "others": [p for p in offered if p.pk not in taken]})
+        boxes.append({"flight": flight, "entries": own_entries, "others": [p for p in offered if p.pk not in taken]})
     return boxes
 
 
