@@ -37,7 +37,9 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
         "/events/bc-berlin/spring-open/prizes/",
         "/chouette/",
         table.get_absolute_url(),
+        f"/chouette/bc-berlin/{table.pk}/settlement/",
         f"/chouette/bc-berlin/{finished.pk}/settlement/",
+        "/events/bc-berlin/club-championship/dashboard/",
         f"/calcuttas/{calcutta.pk}/board/",
     ]
     wide = {}
