@@ -133,6 +133,8 @@ def entry_from_form(data, team: list[int]) -> dict:
     """The live table's form: for each team member the steps of their own cube (`cube_<id>`, any number of
     doubles, redoubles, beavers and drops), per-member board results when they differ, and the board's result.
     Returns the payload JSON."""
+    partner = str(data.get("partner") or "")
+    team = [member for member in team if str(member) != partner]  # the box's partner has no cube of their own
     if any(f"cube_{member}" in data for member in team):
         events = _events_from_steps({m: parse_steps(data.get(f"cube_{m}", "")) for m in team}, team)
     else:

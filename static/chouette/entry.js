@@ -93,14 +93,24 @@
     } else if (target.hasAttribute("data-all")) {
       var step = target.getAttribute("data-all");
       target.closest(".cube-rows").querySelectorAll(".cube-row").forEach(function (each) {
-        if (allowed(each, step)) add(each, step);
+        if (!each.hidden && allowed(each, step)) add(each, step);
       });
     }
   });
+  // The box's partner plays on the box's side: their cube row is hidden and left out of "everyone".
+  function partner() {
+    var select = document.getElementById("id_partner");
+    var chosen = select ? select.value : "";
+    document.querySelectorAll(".cube-row").forEach(function (row) {
+      row.hidden = chosen !== "" && row.getAttribute("data-player") === chosen;
+    });
+  }
+
   document.addEventListener("change", function (event) {
-    if (event.target.id === "id_automatic_doubles") enhance(document);
     if (event.target.id === "id_automatic_doubles") document.querySelectorAll(".cube-row").forEach(render);
+    if (event.target.id === "id_partner") partner();
   });
   enhance(document);
-  new MutationObserver(function () { enhance(document); }).observe(document.body, { childList: true, subtree: true });
+  partner();
+  new MutationObserver(function () { enhance(document); partner(); }).observe(document.body, { childList: true, subtree: true });
 })();

@@ -244,3 +244,14 @@ def test_the_live_table_lists_the_last_twenty_games_without_loading_the_older_on
     assert [row["number"] for row in rows] == list(range(23, 3, -1))
     assert rows == selectors.game_rows(session)[:20]
     assert all(len(row["lines"]) == 4 and row["event"].game_number == row["number"] for row in rows)
+
+
+def test_the_box_partner_has_no_cube_of_their_own_on_the_form(club):
+    session, p, _ = table(club, names=("A", "B", "C", "D", "E", "F"))
+    client = signed_in(p["B"].user)
+    form = {"expected_number": "1", "partner": str(p["F"].pk), "winner": "box", "kind": "single"}
+    form |= {f"cube_{p[name].pk}": "box:take" for name in "BCDEF"}  # "everyone" also reached the partner's row
+    response = client.post(page(session, "games/"), form, follow=True)
+    assert b"Game entered." in response.content
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": -2, "C": -2, "D": -2, "E": -2, "A": 4, "F": 4}  # the box side's 8 split evenly
