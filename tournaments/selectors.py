@@ -135,23 +135,40 @@ def _side_name(slot, side: int) -> str | None:
 
 
 def _label_open_sides(rounds: dict) -> None:
-    """An open place in the winners' tree says who can still fill it ("winner of Elif / Ines"), read from the
-    two sides of the match that feeds it (one level back; "…" while that match is itself open). Sets `label_a`
-    and `label_b` on the slots; other sections keep the plain "…"."""
+    """An open place in the winners' tree says who can still fill it: "winner of Elif / Ines" from the match
+    that feeds it, further back when that match is open too ("winner of Anna / Bernd / Clara"), and "one of 8
+    players" when more than three can still arrive. Sets `label_a` and `label_b` on the slots."""
     from django.utils.translation import gettext as _
 
+    at = {(section, number, slot.position): slot for (section, number), members in rounds.items() for slot in members}
+
+    def arriving(section: str, number: int, position: int, side: int) -> list[str]:
+        slot = at.get((section, number, position))
+        if slot is None:
+            return []
+        name = _side_name(slot, side)
+        if name:
+            return [name]
+        if (slot.a_empty if side == 0 else slot.b_empty) or number == 1:
+            return []
+        feeder = position * 2 + side
+        return arriving(section, number - 1, feeder, 0) + arriving(section, number - 1, feeder, 1)
+
     for (section, number), members in rounds.items():
-        feeders = {s.position: s for s in rounds.get((section, number - 1), [])}
         for slot in members:
             slot.label_a = slot.label_b = None
             if section != "w" or number == 1:
                 continue
             for side in (0, 1):
-                feeder = feeders.get(slot.position * 2 + side)
-                if feeder is None or _side_name(slot, side) or (slot.a_empty if side == 0 else slot.b_empty):
+                if _side_name(slot, side) or (slot.a_empty if side == 0 else slot.b_empty):
                     continue
-                names = [_side_name(feeder, 0) or "…", _side_name(feeder, 1) or "…"]
-                label = _("winner of %(a)s / %(b)s") % {"a": names[0], "b": names[1]}
+                names = arriving(section, number, slot.position, side)
+                if not names:
+                    continue
+                if len(names) <= 3:
+                    label = _("winner of %(names)s") % {"names": " / ".join(names)}
+                else:
+                    label = _("one of %(n)s players") % {"n": len(names)}
                 setattr(slot, "label_a" if side == 0 else "label_b", label)
 
 

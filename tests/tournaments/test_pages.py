@@ -311,3 +311,12 @@ def test_a_side_pool_offers_only_the_players_of_its_flight(client, club, directo
     offered = page[page.index('id="id_players_side-pool"') :].split("</select>")[0]
     assert all(f'value="{e.player_id}"' in offered for e in flights["main"].entries.all())
     assert f'value="{outsider.pk}"' not in offered
+
+
+def test_open_places_in_the_bracket_say_who_can_still_fill_them(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    first = ready_slots(main)[0]
+    page = client.get(main.get_absolute_url()).content.decode()
+    assert f"winner of {first.entry_a.player.name} / {first.entry_b.player.name}" in page  # a semi-final's side
+    assert page.count("one of 4 players") == 2  # each side of the final: four players can still arrive
