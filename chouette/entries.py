@@ -83,9 +83,38 @@ def payload_from_entry(entry: GameEntry) -> dict:
     }
 
 
-def entry_from_form(data, team: list[int]) -> dict:
-    """The live table's form: for each team member a box-double answer and a team-double answer, which came
-    first, and the board's result. Returns the payload JSON."""
+def parse_steps(text: str) -> list[tuple[str, str]]:
+    """One member's cube as typed or tapped: steps like "box:take team:beaver box:drop", oldest first. Each step
+    names who doubled (box or team) and the answer; unknown words are refused rather than guessed."""
+    steps = []
+    for token in (text or "").replace(",", " ").split():
+        doubler, _sep, response = token.partition(":")
+        if doubler not in (BOX, TEAM) or response not in RESPONSES:
+            raise ValidationError(
+                {"events": [_("A cube step is who doubled and the answer, e.g. box:take or team:drop.")]}
+            )
+        steps.append((doubler, response))
+    return steps
+
+
+def _events_from_steps(steps: dict[int, list[tuple[str, str]]], team: list[int]) -> list[dict]:
+    """Each member's cube steps turned into the core's events: the k-th double of every cube is one moment (the
+    box doubling everyone at once, or the whole team doubling together), box doubles before team doubles."""
+    events = []
+    for k in range(max((len(v) for v in steps.values()), default=0)):
+        for doubler in (BOX, TEAM):
+            answers = [
+                {"player": member, "response": steps[member][k][1]}
+                for member in team
+                if len(steps.get(member, [])) > k and steps[member][k][0] == doubler
+            ]
+            if answers:
+                events.append({"doubler": doubler, "responses": answers})
+    return events
+
+
+def _legacy_events(data, team: list[int]) -> list[dict]:
+    """The older form: one box-double answer and one team-double answer per member, and which came first."""
     box_answers, team_answers = [], []
     for member in team:
         answer = data.get(f"box_double_{member}") or ""
@@ -97,10 +126,30 @@ def entry_from_form(data, team: list[int]) -> dict:
     box_event = {"doubler": BOX, "responses": box_answers}
     team_event = {"doubler": TEAM, "responses": team_answers}
     ordered = [team_event, box_event] if data.get("first") == TEAM else [box_event, team_event]
+    return [e for e in ordered if e["responses"]]
+
+
+def entry_from_form(data, team: list[int]) -> dict:
+    """The live table's form: for each team member the steps of their own cube (`cube_<id>`, any number of
+    doubles, redoubles, beavers and drops), per-member board results when they differ, and the board's result.
+    Returns the payload JSON."""
+    partner = str(data.get("partner") or "")
+    team = [member for member in team if str(member) != partner]  # the box's partner has no cube of their own
+    if any(f"cube_{member}" in data for member in team):
+        events = _events_from_steps({m: parse_steps(data.get(f"cube_{m}", "")) for m in team}, team)
+    else:
+        events = _legacy_events(data, team)
+    member_results = []
+    for member in team:
+        own = data.get(f"result_{member}") or ""
+        winner, _sep, kind = own.partition(":")
+        if winner in (BOX, TEAM) and kind in KINDS:
+            member_results.append({"player": member, "winner": winner, "kind": kind})
     return {
-        "events": [e for e in ordered if e["responses"]],
+        "events": events,
         "winner": data.get("winner") or None,
         "kind": data.get("kind") or "single",
+        "member_results": member_results,
         "acting_captain": data.get("acting_captain") or None,
         "partner": data.get("partner") or None,
         "automatic_doubles": int(data.get("automatic_doubles") or 0)
@@ -119,16 +168,19 @@ def core_event(row) -> core.Event:
 
 
 def form_from_payload(payload: dict) -> dict:
-    """Initial values of the live form for a stored game (for the correction page)."""
+    """Initial values of the live form for a stored game (for the correction page): each member's cube steps."""
     initial = {
         "winner": payload.get("winner") or "",
         "kind": payload.get("kind") or "single",
         "partner": payload.get("partner") or "",
+        "acting_captain": payload.get("acting_captain") or "",
         "automatic_doubles": payload.get("automatic_doubles") or 0,
-        "first": (payload.get("events") or [{}])[0].get("doubler", BOX),
     }
     for event in payload.get("events") or []:
-        prefix = "box_double" if event.get("doubler") == BOX else "team_double"
         for answer in event.get("responses") or []:
-            initial[f"{prefix}_{answer.get('player')}"] = answer.get("response")
+            key = f"cube_{answer.get('player')}"
+            step = f"{event.get('doubler')}:{answer.get('response')}"
+            initial[key] = f"{initial[key]} {step}" if key in initial else step
+    for row in payload.get("member_results") or []:
+        initial[f"result_{row.get('player')}"] = f"{row.get('winner')}:{row.get('kind', 'single')}"
     return initial

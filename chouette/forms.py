@@ -5,19 +5,13 @@ from base.fields import ModelMultipleChoiceField
 from chouette.core.rules import Rules
 from clubs.models import Player
 
-RESPONSE_CHOICES = [
-    ("", "—"),
-    ("take", _("take")),
-    ("drop", _("drop")),
-    ("beaver", _("beaver")),
-    ("raccoon", _("raccoon")),
-]
-BOX_ANSWER_CHOICES = [
-    ("", "—"),
-    ("take", _("box takes")),
-    ("drop", _("box drops")),
-    ("beaver", _("box beavers")),
-    ("raccoon", _("beaver + raccoon")),
+OWN_RESULT_CHOICES = [
+    ("box:single", _("box won single")),
+    ("box:gammon", _("box won a gammon")),
+    ("box:backgammon", _("box won a backgammon")),
+    ("team:single", _("member won single")),
+    ("team:gammon", _("member won a gammon")),
+    ("team:backgammon", _("member won a backgammon")),
 ]
 KIND_CHOICES = [("single", _("single")), ("gammon", _("gammon")), ("backgammon", _("backgammon"))]
 

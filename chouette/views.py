@@ -19,8 +19,9 @@ from chouette import entries, selectors, services
 from chouette import rules as access
 from chouette.core.order import due_to_roll
 from chouette.core.rules import Rules
-from chouette.forms import BOX_ANSWER_CHOICES, KIND_CHOICES, RESPONSE_CHOICES, SessionForm
+from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, SessionForm
 from chouette.models import ChouetteSession, SessionStatus
+from chouette.templatetags.chouette_tags import points as points_text
 from clubs import access as club_access
 from clubs import selectors as club_selectors
 from clubs.models import Player
@@ -87,11 +88,45 @@ def _team_rows(team, names, initial=None) -> list[dict]:
         {
             "pid": pid,
             "name": names.get(pid, ""),
-            "box_answer": initial.get(f"box_double_{pid}", ""),
-            "team_answer": initial.get(f"team_double_{pid}", ""),
+            "steps": initial.get(f"cube_{pid}", ""),
+            "result": initial.get(f"result_{pid}", ""),
         }
         for pid in team
     ]
+
+
+def _rotation_preview(order, names) -> dict:
+    """Who sits where next, both ways, so the table sees the rotation before entering the game (the usual case:
+    the captain plays the game out; a dropped captain goes to the bottom whatever happens)."""
+    named = [names.get(pid, "") for pid in order]
+    if len(named) < 2:
+        return {}
+    return {
+        "box": named[0],
+        "captain": named[1],
+        "crew": ", ".join(named[2:]),
+        "next": named[2] if len(named) > 2 else named[0],
+    }
+
+
+def _last_rotation(session, names, games, can_edit) -> dict | None:
+    """The last game's points and who was box and captain before and after it: the "after" half of the rotation,
+    shown where the next game is entered, with its correction one tap away (read from the ledger lines already
+    loaded, so the live table costs no extra query)."""
+    if not session.games_played or not games or games[0]["number"] != session.games_played:
+        return None
+    lines = games[0]["lines"]
+    roles = {line.role: line.player.name for line in lines}
+    order = list(session.order)
+    return {
+        "number": session.games_played,
+        "points": " · ".join(f"{line.player.name} {points_text(line.points)}" for line in lines),
+        "box_before": roles.get("box", ""),
+        "captain_before": roles.get("captain", ""),
+        "box_after": names.get(order[0], "") if order else "",
+        "captain_after": names.get(order[1], "") if len(order) > 1 else "",
+        "editable": can_edit,
+    }
 
 
 def _table_context(request, session) -> dict:
@@ -100,18 +135,19 @@ def _table_context(request, session) -> dict:
     rules = Rules.from_dict(session.rules)
     seated = [row for row in standings if row["position"] is not None]
     can_play = access.may_play(request.user, session)
+    games = selectors.game_rows(session, last=20)
+    is_open = session.status == SessionStatus.OPEN
     context = {
         "session": session,
         "rules": rules,
         "standings": standings,
         "seated": seated,
-        "games": selectors.game_rows(session, last=20),
+        "games": games,
         "cash_outs": list(selectors.cash_outs(session)),
         "can_play": can_play,
         "show_money": access.may_see_money(request.user, session),
-        "is_open": session.status == SessionStatus.OPEN,
-        "response_choices": RESPONSE_CHOICES,
-        "box_answer_choices": BOX_ANSWER_CHOICES,
+        "is_open": is_open,
+        "own_result_choices": OWN_RESULT_CHOICES,
         "kind_choices": KIND_CHOICES,
         "idempotency_key": uuid.uuid4().hex,
         "partner_allowed": rules.partner_allowed(len(seated)),
@@ -119,7 +155,9 @@ def _table_context(request, session) -> dict:
         "sitting_out": [row for row in standings if row["seat"].status == "sitting_out"],
         "others": [],
         "team": _team_rows(session.order[1:], names),
-        "initial": {"first": "box", "kind": "single"},
+        "initial": {"kind": "single"},
+        "preview": _rotation_preview(session.order, names),
+        "last_rotation": _last_rotation(session, names, games, can_play and is_open) if is_open else None,
     }
     if session.status == SessionStatus.SEATING:
         rolls = {row["player"].pk: list(row["seat"].rolls) for row in standings}
@@ -153,13 +191,12 @@ def session_state(request, slug, pk):
 def add_game(request, slug, pk):
     session = _session(request, slug, pk)
     team = list(session.order[1:])
-    payload = entries.entry_from_form(request.POST, team)
     attempt(
         request,
         lambda: services.record_game(
             actor=request.user,
             session=session,
-            game=payload,
+            game=entries.entry_from_form(request.POST, team),
             expected_number=_int(request.POST.get("expected_number")),
             idempotency_key=(request.POST.get("idempotency_key") or "")[:80],
         ),
@@ -191,14 +228,13 @@ def correct_game(request, slug, pk, number):
         raise Http404(_("No such game."))
     order = selectors.seating_before(session, number)
     if request.method == "POST":
-        payload = entries.entry_from_form(request.POST, order[1:])
         done = attempt(
             request,
             lambda: services.correct_game(
                 actor=request.user,
                 session=session,
                 number=number,
-                game=payload,
+                game=entries.entry_from_form(request.POST, order[1:]),
                 reason=request.POST.get("reason", ""),
             ),
             _("Game %(n)s corrected; the games after it were replayed.") % {"n": number},
@@ -214,8 +250,8 @@ def correct_game(request, slug, pk, number):
         "box": (order[0], names.get(order[0])),
         "team": _team_rows(order[1:], names, initial),
         "initial": initial,
-        "response_choices": RESPONSE_CHOICES,
-        "box_answer_choices": BOX_ANSWER_CHOICES,
+        "own_result_choices": OWN_RESULT_CHOICES,
+        "has_own_results": any(key.startswith("result_") for key in initial),
         "kind_choices": KIND_CHOICES,
         "rules": Rules.from_dict(session.rules),
     }

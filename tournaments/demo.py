@@ -21,7 +21,7 @@ def load(context) -> None:
     created = []
     finished = Event.objects.filter(club=club, slug=FINISHED).first()
     if finished is None:
-        finished = _finished_event(club, director, players)
+        finished = _finished_event(club, director, players, context)
         created.append(finished.name)
     running = Event.objects.filter(club=club, slug=RUNNING).first()
     if running is None:
@@ -35,7 +35,7 @@ def load(context) -> None:
         )
 
 
-def _finished_event(club, director, players):
+def _finished_event(club, director, players, context):
     today = datetime.date.today()
     event = services.create_event(
         actor=director,
@@ -82,6 +82,8 @@ def _finished_event(club, director, players):
     for player in players[:16]:
         services.register(actor=director, flight=main, player=player)
     _release(director, main, seed=2026)
+    for step in context.after_draw_released:  # e.g. the Calcutta, sold after the draw and before the first match
+        step(context, event, main)
     played = _play(director, [main, cons])
     _release(director, last, seed=7)
     played += _play(director, [main, cons, last])

@@ -61,14 +61,6 @@ class FlightForm(forms.Form):
         self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
 
 
-class RegisterForm(forms.Form):
-    player = forms.ChoiceField(label=_("Player"))
-
-    def __init__(self, *args, players, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(p.pk, p.name) for p in players]
-
-
 class OverrideForm(forms.Form):
     winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, widget=forms.RadioSelect)
     outcome = forms.ChoiceField(

@@ -99,6 +99,13 @@ def entered_flights(*, event, player) -> set[int]:
     return set(player.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
 
 
+def event_entries(*, event) -> list:
+    """Every first entry of the event with its player, by name (the directors' register boxes and their own
+    entries, in one query)."""
+    entries = Entry.objects.filter(flight__event=event, is_reentry=False).select_related("player")
+    return list(entries.order_by("player__name", "id"))
+
+
 def flight_entries(*, flight: Flight):
     """The flight's entries, placed ones first (the standings under a bracket)."""
     return flight.entries.select_related("player").order_by("place", "draw_position", "id")
@@ -152,6 +159,7 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     rounds: dict[tuple[str, int], list] = {}
     for slot in slots:
         rounds.setdefault((slot.section, slot.round), []).append(slot)
+    _label_open_sides(rounds)
     order = {"w": 0, "c": 0, "l": 1, "g": 2}
     out = []
     for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
@@ -170,6 +178,47 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
             title = _("Losers' side, %(title)s") % {"title": title}
         out.append(BracketRound(section, number, title, members))
     return out
+
+
+def _side_name(slot, side: int) -> str | None:
+    entry = slot.entry_a if side == 0 else slot.entry_b
+    return entry.player.name if entry is not None else None
+
+
+def _label_open_sides(rounds: dict) -> None:
+    """An open place in the winners' tree says who can still fill it: "winner of Elif / Ines" from the match
+    that feeds it, further back when that match is open too ("winner of Anna / Bernd / Clara"), and "one of 8
+    players" when more than three can still arrive. Sets `label_a` and `label_b` on the slots."""
+    at = {(section, number, slot.position): slot for (section, number), members in rounds.items() for slot in members}
+
+    def arriving(section: str, number: int, position: int, side: int) -> list[str]:
+        slot = at.get((section, number, position))
+        if slot is None:
+            return []
+        name = _side_name(slot, side)
+        if name:
+            return [name]
+        if (slot.a_empty if side == 0 else slot.b_empty) or number == 1:
+            return []
+        feeder = position * 2 + side
+        return arriving(section, number - 1, feeder, 0) + arriving(section, number - 1, feeder, 1)
+
+    for (section, number), members in rounds.items():
+        for slot in members:
+            slot.label_a = slot.label_b = None
+            if section != "w" or number == 1:
+                continue
+            for side in (0, 1):
+                if _side_name(slot, side) or (slot.a_empty if side == 0 else slot.b_empty):
+                    continue
+                names = arriving(section, number, slot.position, side)
+                if not names:
+                    continue
+                if len(names) <= 3:
+                    label = _("winner of %(names)s") % {"names": " / ".join(names)}
+                else:
+                    label = _("one of %(n)s players") % {"n": len(names)}
+                setattr(slot, "label_a" if side == 0 else "label_b", label)
 
 
 def draft_pairs(*, flight: Flight) -> list[tuple]:
@@ -236,11 +285,13 @@ class FlightPrizes:
     flight: Flight
     entries: int
     payout: object  # tournaments.core.payouts.Payout
+    paid_from: tuple = ()  # names of the flights whose templates pay this flight's places
 
 
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
-    with who holds each place so far. Three queries, two more per side pool."""
+    with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
+    flights whose templates pay its places. Three queries, two more per side pool."""
     flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
     by_slug = {f.slug: f for f in flights}
     places: dict[tuple[int, int], list[int]] = {}
@@ -254,10 +305,14 @@ def prize_list(*, event) -> list[FlightPrizes]:
                 places.setdefault((pool.pk, placement.place), []).append(placement.player_id)
     names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
     out = []
+    templates = {f.pk: payouts.validate_template(f.payout_template) if f.payout_template else [] for f in flights}
     for flight in flights:
-        if not flight.payout_template:
-            continue
-        shares = payouts.validate_template(flight.payout_template)
+        paid_from = tuple(
+            other.name
+            for other in flights
+            if other.pk != flight.pk and any(share.flight == flight.slug for share in templates[other.pk])
+        )
+        shares = templates[flight.pk]
         holders = {}
         for share in shares:
             target = by_slug.get(share.flight, flight) if share.flight else flight
@@ -265,5 +320,5 @@ def prize_list(*, event) -> list[FlightPrizes]:
         payout = payouts.compute(
             pool=payouts.to_cents(flight.pool or 0), house_percent=event.house_percent, shares=shares, holders=holders
         )
-        out.append(FlightPrizes(flight, flight.n, payout))
+        out.append(FlightPrizes(flight, flight.n, payout, paid_from))
     return out

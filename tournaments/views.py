@@ -7,7 +7,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from base import panels
@@ -15,8 +18,8 @@ from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
-from tournaments.forms import EventForm, FlightForm, OverrideForm, RegisterForm
-from tournaments.models import DrawStatus, FeedRule
+from tournaments.forms import EventForm, FlightForm, OverrideForm
+from tournaments.models import DrawStatus, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
@@ -66,7 +69,14 @@ def event_detail(request, club, slug):
     flights = selectors.flights(event=event)
     is_director = access.can(request.user, "event.direct", event)
     own = club_selectors.player_for_user(request.user)
-    entered = selectors.entered_flights(event=event, player=own)
+    entered = set()
+    registers = []
+    if is_director:  # one query for every entry of the event: the register boxes and the director's own entries
+        entries = selectors.event_entries(event=event)
+        registers = _register_boxes(event, flights, entries)
+        entered = {e.flight_id for e in entries if own is not None and e.player_id == own.pk}
+    elif own is not None:
+        entered = selectors.entered_flights(event=event, player=own)
     context = {
         "event": event,
         "flights": flights,
@@ -75,11 +85,31 @@ def event_detail(request, club, slug):
         "own": own,
         "entered": entered,
         "flight_form": FlightForm(flights=flights) if is_director else None,
-        "register_form": RegisterForm(players=[m.player for m in club_selectors.club_members(club=event.club)])
-        if is_director
-        else None,
+        "registers": registers,
+        "open_register": request.GET.get("register", ""),
     }
     return render(request, "tournaments/event_detail.html", context)
+
+
+def _register_boxes(event, flights, entries) -> list[dict]:
+    """For each flight players register for: who is entered (a count) and the members not entered yet, so the
+    director's list never offers a player twice; a side pool offers only the players of the flight it follows."""
+    members = [m.player for m in club_selectors.club_members(club=event.club)]
+    by_flight: dict[int, list] = {}
+    for entry in entries:
+        by_flight.setdefault(entry.flight_id, []).append(entry)
+    boxes = []
+    for flight in flights:
+        if flight.feed_rule != FeedRule.DRAW and flight.kind != FlightKind.SIDE_POOL:
+            continue
+        own_entries = by_flight.get(flight.pk, [])
+        taken = {e.player_id for e in own_entries}
+        offered = members
+        if flight.kind == FlightKind.SIDE_POOL:
+            allowed = {e.player_id for e in by_flight.get(flight.source_id, [])}
+            offered = [p for p in members if p.pk in allowed]
+        boxes.append({"flight": flight, "entries": own_entries, "others": [p for p in offered if p.pk not in taken]})
+    return boxes
 
 
 @login_required
@@ -119,10 +149,15 @@ def add_flight(request, club, slug):
 def flight_bracket(request, club, slug, flight):
     found = _flight(request, club, slug, flight)
     event = found.event
+    rounds = selectors.bracket(flight=found) if found.draw_status == DrawStatus.RELEASED else []
     context = {
         "event": event,
         "flight": found,
-        "rounds": selectors.bracket(flight=found) if found.draw_status == DrawStatus.RELEASED else [],
+        "rounds": rounds,
+        # a single-elimination tree is drawn with connector lines, later rounds between their feeders
+        "tree": bool(rounds) and all(r.section == "w" for r in rounds),
+        "projector": request.GET.get("projector") == "1",
+        "now_date": date_format(timezone.localdate(), "DATE_FORMAT"),
         "pairs": selectors.draft_pairs(flight=found)
         if found.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED)
         else [],
@@ -132,20 +167,62 @@ def flight_bracket(request, club, slug, flight):
     return render(request, "tournaments/flight_bracket.html", context)
 
 
+def _players_to_enter(request, found) -> tuple[list, list[str]]:
+    """The players a director picked (several at once) or pasted as names, one a line; returns the players (club
+    members, in the order given, each once) and the names that match no member."""
+    members = list(club_selectors.club_members(club=found.event.club))
+    by_id = {m.player_id: m.player for m in members}
+    by_name = {m.player.name.casefold(): m.player for m in members}
+    wanted = request.POST.getlist("players") + request.POST.getlist("player")
+    chosen = [by_id[int(v)] for v in wanted if v.isdigit() and len(v) < 12 and int(v) in by_id]
+    unknown = [v for v in wanted if not (v.isdigit() and len(v) < 12 and int(v) in by_id)]
+    for line in request.POST.get("names", "").replace(",", "\n").splitlines():
+        name = " ".join(line.split())
+        if not name:
+            continue
+        if name.casefold() in by_name:
+            chosen.append(by_name[name.casefold()])
+        else:
+            unknown.append(name)
+    return list(dict.fromkeys(chosen)), unknown
+
+
 @login_required
 @require_POST
 def register(request, club, slug, flight):
+    """Enter players: yourself (no player given), or — a director — many club members at once. After the draw a
+    late entry reshapes the bracket, so a confirmation page names what will change before anything does."""
     found = _flight(request, club, slug, flight)
-    player = None
-    if request.POST.get("player"):
-        wanted = request.POST["player"]
-        if wanted.isdigit() and len(wanted) < 12:
-            player = selectors.club_member(club=found.event.club, player_id=int(wanted))
-        if player is None:
-            messages.error(request, _("Choose a member of the club."))
-            return redirect(found.event)
-    attempt(request, lambda: services.register(actor=request.user, flight=found, player=player), _("Registered."))
-    return redirect(found.event)
+    players, unknown = _players_to_enter(request, found)
+    back = f"{found.event.get_absolute_url()}?register={found.slug}#register-{found.slug}"
+    if unknown:
+        messages.error(
+            request, _("Not a member of the club: %(names)s. Nobody was entered.") % {"names": ", ".join(unknown)}
+        )
+        return redirect(back)
+    late = found.draw_status != DrawStatus.NONE and found.kind != FlightKind.SIDE_POOL
+    if late and request.POST.get("confirmed") != "1":
+        preview = services.late_entry_preview(flight=found, count=max(len(players), 1))
+        context = {"flight": found, "event": found.event, "players": players, "preview": preview}
+        return render(request, "tournaments/register_confirm.html", context)
+    if not players:
+        attempt(request, lambda: services.register(actor=request.user, flight=found), _("You are entered."))
+        return redirect(found.event)
+    entered, refused = services.register_many(actor=request.user, flight=found, players=players)
+    if entered:
+        names = ", ".join(e.player.name for e in entered)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)s player entered in %(flight)s: %(names)s.",
+                "%(n)s players entered in %(flight)s: %(names)s.",
+                len(entered),
+            )
+            % {"n": len(entered), "flight": found.name, "names": names},
+        )
+    for line in refused:
+        messages.error(request, line)
+    return redirect(back)
 
 
 @login_required
@@ -159,6 +236,16 @@ def draw_step(request, club, slug, flight, step):
     }
     if step not in steps:
         raise Http404(_("No such step."))
+    if step == "release" and request.POST.get("confirmed") != "1":
+        pairs = selectors.draft_pairs(flight=found)
+        context = {
+            "flight": found,
+            "event": found.event,
+            "pairs": pairs,
+            "matches": sum(1 for a, b in pairs if a and b),
+            "byes": [a or b for a, b in pairs if bool(a) != bool(b)],
+        }
+        return render(request, "tournaments/release_confirm.html", context)
     attempt(request, *steps[step])
     return redirect(found)
 
@@ -180,6 +267,13 @@ def _entry_action(request, club, slug, flight, pk, service, success):
 @login_required
 @require_POST
 def withdraw(request, club, slug, flight, pk):
+    """After the release a withdrawal hands the opponent a walkover: the page says so and asks first."""
+    found = _flight(request, club, slug, flight)
+    entry = _entry(found, pk)
+    preview = services.withdraw_preview(entry=entry)
+    if preview and request.POST.get("confirmed") != "1":
+        context = {"flight": found, "event": found.event, "entry": entry, "withdrawal": preview, "reentry": None}
+        return render(request, "tournaments/entry_confirm.html", context)
     return _entry_action(request, club, slug, flight, pk, services.withdraw, _("Withdrawn."))
 
 
@@ -194,6 +288,10 @@ def check_in(request, club, slug, flight, pk):
 def reenter(request, club, slug, flight, pk):
     found = _flight(request, club, slug, flight)
     entry = _entry(found, pk)
+    if request.POST.get("confirmed") != "1":  # a re-entry always reshapes the bracket: show how, then ask
+        preview = services.reentry_preview(flight=found, player=entry.player)
+        context = {"flight": found, "event": found.event, "entry": entry, "withdrawal": None, "reentry": preview}
+        return render(request, "tournaments/entry_confirm.html", context)
     attempt(
         request,
         lambda: services.reenter(actor=request.user, flight=found, player=entry.player),

@@ -16,8 +16,11 @@ Player = Hashable
 
 
 def box_stays(scored: ScoredGame, rules: Rules) -> bool:
+    """The box stays only when it beat the decisive player. The club variant adds a second condition (the box's
+    net for the game is not a loss); it never lets a box that lost to the captain keep the box, because a
+    captain who beats the box takes it in every case."""
     if rules.box_keeps == "net_not_loss":
-        return scored.box_side_points >= 0
+        return scored.box_beat_decisive and scored.box_side_points >= 0
     return scored.box_beat_decisive
 
 

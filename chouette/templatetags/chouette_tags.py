@@ -25,13 +25,16 @@ def plain_money(cents) -> str:
 
 @register.filter
 def points(value) -> str:
-    """1.0 -> "+1", -0.5 -> "-0.5"."""
+    """1.0 -> "+1", -0.5 -> "-0.5" (in German "-0,5": the active language's decimal separator)."""
     try:
         number = float(value)
     except (TypeError, ValueError):
         return ""
-    text = f"{number:+.1f}".rstrip("0").rstrip(".")
-    return "0" if number == 0 else text
+    if number == 0:
+        return "0"
+    whole = number == int(number)
+    text = number_format(abs(number), decimal_pos=0 if whole else 1)
+    return ("+" if number > 0 else "-") + text
 
 
 @register.filter

@@ -26,8 +26,18 @@
     var current = data.current;
     var box = byId("current");
     var none = byId("no-lot");
+    var sale = current ? null : data.last_sale;
+    var saleBox = byId("last-sale");
     if (box) { box.hidden = !current; }
-    if (none) { none.hidden = !!current; }
+    if (none) { none.hidden = !!current || !!sale; }
+    if (saleBox) {
+      saleBox.hidden = !sale;
+      if (sale) {
+        setText("last-sale-label", sale.label);
+        setText("last-sale-text", (board.getAttribute("data-sold") || "")
+          .replace("%buyer%", sale.buyer || "").replace("%price%", sale.price_display || ""));
+      }
+    }
     var myBid = byId("my-bid");
     if (myBid) { myBid.hidden = !current || data.status !== "open"; }
     if (current) {

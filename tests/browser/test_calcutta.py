@@ -39,3 +39,10 @@ def test_the_public_board_shows_a_new_high_bid_without_a_reload(live_server, pag
     assert page.locator("#current-bidder").inner_text() == "Paul Bidder"
     assert page.locator("#current-next").inner_text() == "30.00"
     assert page.evaluate("window.__sameDocument") is True
+
+    # The hammer falls: the projector's board says who bought the lot and for how much, without a reload.
+    for action in ("going_once", "going_twice", "sell"):
+        services.auctioneer_step(actor=director, calcutta=calcutta, action=action)
+    page.wait_for_function("() => !document.getElementById('last-sale').hidden")
+    assert page.locator("#last-sale-text").inner_text() == "SOLD to Paul Bidder for 25.00"
+    assert page.locator("#no-lot").is_hidden() and page.evaluate("window.__sameDocument") is True

@@ -2,6 +2,7 @@ import re
 
 import pytest
 
+from chouette.models import LedgerEntry
 from tests.chouette.factories import table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,9 +31,9 @@ def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live
     assert second.locator(".chouette-game h2").inner_text() == "Game 1"
 
     # Phone one: the box doubles C, C takes; the team wins a gammon.
-    first.select_option(f"select[name=box_double_{players['C'].pk}]", "take")
+    first.click("fieldset.cube-row[data-name=C] [data-step='box:take']")
     first.check("input[name=winner][value=team]")
-    first.select_option("select[name=kind]", "gammon")
+    first.check("input[name=kind][value=gammon]")
     first.click("text=Enter the game")
     first.wait_for_url(re.compile(r".*/chouette/.*"))
     assert first.get_by_text("Game entered.").is_visible()
@@ -45,3 +46,29 @@ def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live
     assert "+4" in second.locator("#live-state").inner_text()  # C won a gammon on a 2-cube
     for context, _ in phones:
         context.close()
+
+
+def test_a_redouble_a_beaver_and_a_drop_go_in_by_taps_above_the_ledger(live_server, page, club):
+    """The phone enters a real sequence without scrolling past the ledger: the form comes first, each member's
+    cube is a few taps, and the buttons only offer what that cube allows."""
+    session, players, director = table(club)
+    url = f"/chouette/{club.slug}/{session.pk}/"
+    sign_in(page, live_server, players["B"].user, url)
+    row = {name: page.locator(f"fieldset.cube-row[data-name={name}]") for name in "BCD"}
+    row["B"].locator("[data-step='box:take']").click()  # the box doubles B, B takes at 2
+    assert row["B"].locator(".by-box").is_hidden()  # B owns the cube now: only B can redouble
+    row["B"].locator("[data-step='team:take']").click()  # B redoubles, the box takes at 4
+    assert "4" in row["B"].locator(".cube-now").inner_text()
+    row["C"].locator("[data-step='box:beaver']").click()  # the box doubles C, C beavers to 4
+    row["D"].locator("[data-step='box:drop']").click()  # D drops the box's double
+    assert row["D"].locator(".cube-buttons .by-box").is_hidden() and row["D"].locator(".by-team").is_hidden()
+    page.check("input[name=winner][value=team]")
+    submit = page.locator(".chouette-game button[type=submit]")
+    ledger = page.locator("ol.seats")
+    assert submit.bounding_box()["y"] < ledger.bounding_box()["y"]  # the entry form is above the ledger
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
+    submit.click()
+    page.get_by_text("Game entered.").wait_for()
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": 4, "C": 4, "D": -1, "A": -7}
+    assert "B is the box, C the captain." in page.locator(".last-game").inner_text()

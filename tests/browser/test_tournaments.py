@@ -1,7 +1,10 @@
+import re
+
 import pytest
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.tournaments.builders import drawn_event, ready_slots
+from tests.tournaments.builders import drawn_event, make_event, members, ready_slots
+from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,3 +45,74 @@ def test_player_opens_the_public_bracket_reports_a_win_and_sees_it_move_on(live_
     round_two = page.locator(".round").nth(1)
     assert winner.name in round_two.inner_text()
     assert page.locator(f"#slot-{slot.pk} .side.won").inner_text().startswith(winner.name)
+
+
+def test_a_director_enters_fourteen_players_in_five_actions_or_fewer(live_server, page):
+    """Fourteen entries used to take 42 clicks and 14 reloads: now a multi-select and a pasted list of names,
+    a count, and the players already entered are not offered again."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    services.add_flight(actor=director, event=event, name="Main")
+    players = members(club, 14)
+    page.goto(f"{live_server.url}/accounts/login/?next={event.get_absolute_url()}")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{event.get_absolute_url()}")
+
+    actions = 0
+    page.locator("#register-main summary").click()
+    actions += 1
+    page.select_option("#id_players_main", [str(p.pk) for p in players[:10]])  # ten picked at once
+    actions += 1
+    page.fill("#id_names_main", "\n".join(p.name for p in players[10:]))  # four pasted from a list
+    actions += 1
+    page.get_by_role("button", name="Enter them in Main").click()
+    actions += 1
+    page.get_by_text("14 players entered in Main").wait_for()
+    assert actions <= 5
+    assert "Main: 14 players entered" in page.locator("#register-main summary").inner_text()
+    assert page.locator("#register-main").get_attribute("open") is not None  # still open for the next batch
+    offered = page.locator("#id_players_main option").all_inner_texts()
+    assert not set(offered) & {p.name for p in players}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert event.flights.get(slug="main").entries.count() == 14
+
+
+def test_the_bracket_draws_lines_between_rounds_and_prints_sixteen_players_on_one_page(live_server, browser):
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 16, length=3)
+    main = flights["main"]
+    context = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}{main.get_absolute_url()}")
+    assert page.locator(".bracket.tree").count() == 1
+    rounds = page.locator(".bracket.tree .round")
+    assert rounds.count() == 4
+    line = page.evaluate(
+        "getComputedStyle(document.querySelector('.tree .round .cell'), '::after').borderTopStyle"
+    )
+    assert line == "solid"  # the connector out of a first-round match
+
+    def centre(locator):
+        box = locator.bounding_box()
+        return box["y"] + box["height"] / 2
+
+    first, second = rounds.nth(0).locator(".slot"), rounds.nth(1).locator(".slot")
+    assert centre(first.nth(0)) < centre(second.nth(0)) < centre(first.nth(1))  # between its two feeders
+    a, b = ready_slots(main)[0].entry_a.player.name, ready_slots(main)[0].entry_b.player.name
+    assert f"winner of {a} / {b}" in second.nth(0).inner_text()  # an open place says who can fill it
+
+    pdf = page.pdf(format="A4", landscape=True, print_background=False)
+    pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+    assert pages == 1
+    page.emulate_media(media="print")
+    sheet = page.locator(".sheet-date")
+    assert sheet.is_visible() and str(event.starts_on.year) in sheet.inner_text()
+    assert page.locator(".slot .score-line").first.is_visible()  # blank score lines to write on
+    page.emulate_media(media="screen")
+    page.goto(f"{live_server.url}{main.get_absolute_url()}?projector=1")
+    assert page.locator(".site-header").is_hidden() and page.locator(".bracket.tree").is_visible()
+    context.close()

@@ -149,6 +149,16 @@ def test_box_keeps_the_box_only_when_its_net_is_not_a_loss():
     assert rotation.next_order(["A", "B", "C", "D"], scored, Rules(box_keeps="net_not_loss")) == ["B", "C", "D", "A"]
 
 
+def test_a_captain_who_beats_the_box_takes_it_even_when_the_box_nets_a_win():
+    # The box doubles B, C, D; C and D drop (+1 each to the box), B takes and wins single at 2: B +2, box 0.
+    # The box's net is not a loss, but the captain beat it, so under the club variant too the captain takes the box.
+    events = (CubeEvent(BOX, (("B", "take"), ("C", "drop"), ("D", "drop"))),)
+    scored = score(GameEntry(events=events, winner=TEAM))
+    assert scored.points == {"B": 2, "C": -1, "D": -1, "A": 0}
+    assert rotation.next_order(["A", "B", "C", "D"], scored, Rules(box_keeps="net_not_loss")) == ["B", "C", "D", "A"]
+    assert rotation.next_order(["A", "B", "C", "D"], scored, Rules(box_keeps="beats_captain")) == ["B", "C", "D", "A"]
+
+
 def test_newcomer_joins_at_the_bottom_or_ahead_of_the_player_who_just_lost():
     assert rotation.join(["B", "C", "D", "A"], "E", Rules(), last_loser="A") == ["B", "C", "D", "A", "E"]
     ahead = rotation.join(["B", "C", "D", "A"], "E", Rules(newcomer="ahead_of_loser"), last_loser="A")

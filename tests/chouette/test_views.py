@@ -46,6 +46,47 @@ def test_a_phone_enters_e4_through_the_live_form(club):
     assert again.status_code == 200
 
 
+def test_the_live_form_takes_redoubles_beavers_and_a_captain_who_drops_the_second_double(club):
+    # B takes the box's double, redoubles (the box takes at 4), then drops the box's redouble to 8: B pays 4.
+    # C beavers the box's double to 4; D's cube never turns. The team wins single: C, the highest taker still in,
+    # captained after B dropped, so C takes the box and B, who dropped, goes to the bottom before the old box.
+    session, p, _ = table(club)
+    client = signed_in(p["D"].user)
+    form = {
+        "expected_number": "1",
+        f"cube_{p['B'].pk}": "box:take team:take box:drop",
+        f"cube_{p['C'].pk}": "box:beaver",
+        f"cube_{p['D'].pk}": "",
+        "winner": "team",
+        "kind": "single",
+    }
+    response = client.post(page(session, "games/"), form, follow=True)
+    assert b"Game entered." in response.content
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": -4, "C": 4, "D": 1, "A": -1}
+    session.refresh_from_db()
+    assert [row["player"].name for row in selectors.standings(session) if row["position"] is not None] == [
+        "C", "D", "B", "A"
+    ]  # fmt: skip
+    html = response.content.decode()
+    assert html.index('class="chouette-game"') < html.index('class="seats"')  # the entry form comes first
+    assert "C is the box, D the captain." in html  # the rotation after the game, where the next one is entered
+    correction = client.get(page(session, "games/1/correct/")).content.decode()
+    assert 'value="box:take team:take box:drop"' in correction  # the correction starts from what was entered
+
+
+def test_a_member_whose_board_ended_differently_and_a_typo_in_the_steps(club):
+    session, p, _ = table(club)
+    client = signed_in(p["A"].user)
+    form = {"expected_number": "1", f"cube_{p['B'].pk}": "box:take", "winner": "box", "kind": "single"}
+    typo = client.post(page(session, "games/"), {**form, f"cube_{p['C'].pk}": "box:tkae"}, follow=True)
+    assert "A cube step is who doubled and the answer" in typo.content.decode()
+    assert not SessionEvent.objects.filter(session=session, kind="game").exists()
+    client.post(page(session, "games/"), {**form, f"result_{p['D'].pk}": "team:gammon"})
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": -2, "C": -1, "D": 1, "A": 2}  # D's own cube never turned: Jacoby keeps it single
+
+
 def test_a_refused_game_shows_the_reason_and_stores_nothing(club):
     session, p, _ = table(club, rules={"box_min_takes": "half"})
     client = signed_in(p["A"].user)
@@ -203,3 +244,14 @@ def test_the_live_table_lists_the_last_twenty_games_without_loading_the_older_on
     assert [row["number"] for row in rows] == list(range(23, 3, -1))
     assert rows == selectors.game_rows(session)[:20]
     assert all(len(row["lines"]) == 4 and row["event"].game_number == row["number"] for row in rows)
+
+
+def test_the_box_partner_has_no_cube_of_their_own_on_the_form(club):
+    session, p, _ = table(club, names=("A", "B", "C", "D", "E", "F"))
+    client = signed_in(p["B"].user)
+    form = {"expected_number": "1", "partner": str(p["F"].pk), "winner": "box", "kind": "single"}
+    form |= {f"cube_{p[name].pk}": "box:take" for name in "BCDEF"}  # "everyone" also reached the partner's row
+    response = client.post(page(session, "games/"), form, follow=True)
+    assert b"Game entered." in response.content
+    points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
+    assert points == {"B": -2, "C": -2, "D": -2, "E": -2, "A": 4, "F": 4}  # the box side's 8 split evenly

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tests.clubs.factories import MembershipFactory
-from tournaments import services
+from tournaments import selectors, services
 
 from .builders import drawn_event, make_event, members, ready_slots, win
 
@@ -144,9 +144,11 @@ def test_director_adds_a_flight_with_payouts_and_re_entry_from_the_event_page(cl
     page = client.get(main.get_absolute_url()).content.decode()
     assert "Re-enter (10.00)" in page
     loser = slot.entry_b
-    response = client.post(
-        reverse("tournaments:entry-reenter", args=[club.slug, event.slug, "main", loser.pk]), follow=True
-    )
+    url = reverse("tournaments:entry-reenter", args=[club.slug, event.slug, "main", loser.pk])
+    asked = client.post(url).content.decode()  # a re-entry reshapes the bracket: the page asks first
+    assert f"{loser.player.name} re-enters Main?" in asked and "Takes the bye of" in asked
+    assert not main.entries.filter(player=loser.player, is_reentry=True).exists()
+    response = client.post(url, {"confirmed": "1"}, follow=True)
     assert f"{loser.player.name} re-entered." in response.content.decode()
     assert main.entries.filter(player=loser.player, is_reentry=True, fee=10).exists()
 
@@ -194,3 +196,127 @@ def test_the_bracket_reads_in_german_with_the_main_flight_and_the_random_seed_na
         page = client.get(main.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Hauptfeld" in page and "Hauptmenü" not in page.split("</nav>", 1)[1]
     assert "Startwert der Zufallsauslosung" in page
+
+
+def test_a_director_enters_many_players_at_once_and_sees_the_count(client, club, director_user):
+    event = make_event(club, director_user)
+    services.add_flight(actor=director_user, event=event, name="Main")
+    players = members(club, 5)
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
+    names = f"{players[2].name}\n  {players[3].name.upper()}  \n\n{players[4].name}"
+    response = client.post(url, {"players": [players[0].pk, players[1].pk], "names": names}, follow=True)
+    page = response.content.decode()
+    assert "5 players entered in Main" in page
+    assert "Main: 5 players entered" in page  # the count, and the box stays open for the next batch
+    assert 'id="register-main" open' in page
+    offered = page[page.index('id="id_players_main"') :].split("</select>")[0]
+    assert all(f'value="{p.pk}"' not in offered for p in players)  # entered players are not offered again
+    again = client.post(url, {"names": f"{players[0].name}\nNobody Known"}, follow=True).content.decode()
+    assert "Not a member of the club: Nobody Known. Nobody was entered." in again
+    assert event.flights.get(slug="main").entries.count() == 5
+
+
+def test_a_late_entry_into_a_released_bracket_is_confirmed_first_naming_the_bye_it_takes(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 6)
+    main = flights["main"]
+    bye = main.slots.filter(round=1, result="bye").order_by("position").first()
+    holder = (bye.entry_a or bye.entry_b).player
+    late = members(club, 1)[0]
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
+    page = client.post(url, {"players": [late.pk]}).content.decode()
+    assert "after the draw?" in page and f"Takes the bye of {holder.name} in round 1" in page
+    assert not main.entries.filter(player=late).exists()  # nothing changed before the confirmation
+    done = client.post(url, {"players": [late.pk], "confirmed": "1"}, follow=True).content.decode()
+    assert "1 player entered in Main" in done
+    assert main.entries.filter(player=late, is_late=True).exists()
+
+
+def test_releasing_a_draw_asks_first_and_names_the_byes(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    for player in members(club, 5):
+        services.register(actor=director_user, flight=main, player=player)
+    services.draw_flight(actor=director_user, flight=main, seed=3)
+    services.confirm_draw(actor=director_user, flight=main)
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-draw", args=[club.slug, event.slug, "main", "release"])
+    page = client.post(url).content.decode()
+    main.refresh_from_db()
+    assert main.draw_status == "confirmed"  # nothing released yet
+    assert "Release the draw of Main?" in page and "1 first-round match is created" in page
+    byes = [(a or b).player.name for a, b in selectors.draft_pairs(flight=main) if bool(a) != bool(b)]
+    assert len(byes) == 3 and all(name in page.split("Byes move on at once:")[1].split("</li>")[0] for name in byes)
+    client.post(url, {"confirmed": "1"})
+    main.refresh_from_db()
+    assert main.draw_status == "released"
+
+
+def test_a_refused_fed_flight_says_which_flight_to_feed_from(client, club, director_user):
+    event = make_event(club, director_user)
+    main = services.add_flight(actor=director_user, event=event, name="Main")
+    services.add_flight(actor=director_user, event=event, name="Consolation", kind="consolation", source=main)
+    client.force_login(director_user)
+    form = {"name": "Last Chance", "kind": "last_chance", "source": "main", "feed_rule": "first_played"}
+    form |= {"feed_rounds": 1, "entry_fee": "0", "length": 5, "seeding": "random"}
+    url = reverse("tournaments:flight-add", args=[club.slug, event.slug])
+    page = client.post(url, form, follow=True).content.decode()
+    assert "Main already feeds Consolation: its losers go there. Feed this flight from Consolation instead" in page
+
+
+def test_the_prize_list_shows_every_flights_pool(client, club, director_user):
+    template = [{"place": 1, "percent": 75}, {"flight": "consolation", "place": 1, "percent": 25}]
+    event, flights = drawn_event(club, director_user, 4, entry_fee=10, payout_template=template, consolation={})
+    pool = services.add_flight(
+        actor=director_user, event=event, name="Side pool", kind="side_pool", source=flights["main"], entry_fee=5
+    )
+    services.register(actor=director_user, flight=pool, player=flights["main"].entries.first().player)
+    page = client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).content.decode()
+    sections = page.split('<section class="prize">')[1:]
+    assert [s.split("</h2>")[0].split("<h2>")[1] for s in sections] == ["Main", "Consolation", "Side pool"]
+    assert "Its places are paid from the pool of Main." in sections[1]
+    assert "5.00" in sections[2] and "No payout template: this pool is not shared out yet." in sections[2]
+
+
+def test_withdrawing_from_a_released_bracket_names_the_walkover_first(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    slot = ready_slots(main)[0]
+    client.force_login(director_user)
+    url = reverse("tournaments:entry-withdraw", args=[club.slug, event.slug, "main", slot.entry_a_id])
+    asked = client.post(url).content.decode()
+    assert f"Withdraw {slot.entry_a.player.name} from Main?" in asked
+    assert f"{slot.entry_b.player.name} wins the round 1 match by walkover." in asked
+    assert main.entries.get(pk=slot.entry_a_id).status != "withdrawn"  # nothing changed yet
+    assert "Withdrawn." in client.post(url, {"confirmed": "1"}, follow=True).content.decode()
+    assert main.entries.get(pk=slot.entry_a_id).status == "withdrawn"
+
+
+def test_the_prize_list_writes_money_as_the_reader_does(client, club, director_user):
+    event, _ = drawn_event(club, director_user, 4, entry_fee=10, payout_template=[{"place": 1, "percent": 100}])
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    with translation.override("en"):  # the request activates German; leave the thread as it was for later tests
+        german = client.get(url, headers={"accept-language": "de"}).content.decode()
+    assert "40,00" in german and "40.00" not in german
+    assert "40.00" in client.get(url, headers={"accept-language": "en"}).content.decode()
+
+
+def test_a_side_pool_offers_only_the_players_of_its_flight(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 4)
+    services.add_flight(actor=director_user, event=event, name="Side pool", kind="side_pool", source=flights["main"])
+    outsider = members(club, 1)[0]
+    client.force_login(director_user)
+    page = client.get(event.get_absolute_url()).content.decode()
+    offered = page[page.index('id="id_players_side-pool"') :].split("</select>")[0]
+    assert all(f'value="{e.player_id}"' in offered for e in flights["main"].entries.all())
+    assert f'value="{outsider.pk}"' not in offered
+
+
+def test_open_places_in_the_bracket_say_who_can_still_fill_them(client, club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    first = ready_slots(main)[0]
+    page = client.get(main.get_absolute_url()).content.decode()
+    assert f"winner of {first.entry_a.player.name} / {first.entry_b.player.name}" in page  # a semi-final's side
+    assert page.count("one of 4 players") == 2  # each side of the final: four players can still arrive

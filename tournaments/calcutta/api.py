@@ -105,6 +105,9 @@ class CalcuttaBoardSerializer(serializers.Serializer):
     sold = serializers.IntegerField()
     lots_count = serializers.IntegerField()
     current = CalcuttaBoardCurrentSerializer(allow_null=True)
+    last_sale = CalcuttaBoardLotSerializer(
+        allow_null=True, help_text="The lot just sold, while no other lot is up (for the 'SOLD to … for …' banner)."
+    )
     lots = CalcuttaBoardLotSerializer(many=True)
 
 

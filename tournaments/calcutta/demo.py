@@ -1,14 +1,21 @@
-"""Demo data: a settled Calcutta on the finished demo event's main flight (runs after the tournaments demo).
+"""Demo data: a settled Calcutta on the finished demo event's main flight.
 
-Everything goes through the services, as a director would: lots proposed by rating, bidders (players with a
-login and two guests), the live auction lot by lot, a syndicate, a buy-back, and the settlement from the bracket.
-Running it again finds the Calcutta and adds nothing.
+A Calcutta is sold after the draw and before the first match, so `prepare` asks the tournaments demo to call
+`auction` right after releasing the main draw (the tournaments app never imports the Calcutta); the results then
+settle it as the event is played, and `load` (run after the tournaments demo) only reports it. Everything goes
+through the services, as a director would: lots proposed by rating, bidders (players with a login and two
+guests), the live auction lot by lot, a syndicate, a buy-back, and the settlement from the bracket. Running it
+again finds the Calcutta and adds nothing.
 """
 
 from tournaments.calcutta import selectors, services
 from tournaments.calcutta.models import Calcutta, CalcuttaStatus
 
 GUESTS = ["Harald (guest)", "Syndicate Nord"]
+
+
+def prepare(context) -> None:
+    context.after_draw_released.append(auction)
 
 
 def load(context) -> None:
@@ -22,8 +29,9 @@ def load(context) -> None:
         return
     calcutta = Calcutta.objects.filter(flight=flight).first()
     if calcutta is None:
-        calcutta = _run_auction(context, event, flight)
-    elif calcutta.status != CalcuttaStatus.SETTLED:
+        context.lines.append("Calcutta demo skipped: the finished event was played before a Calcutta was sold.")
+        return
+    if calcutta.status != CalcuttaStatus.SETTLED:
         services.settle_calcutta(calcutta=calcutta)
     calcutta.refresh_from_db()
     context.lines.append(
@@ -32,7 +40,8 @@ def load(context) -> None:
     )
 
 
-def _run_auction(context, event, flight) -> Calcutta:
+def auction(context, event, flight) -> Calcutta:
+    """The Calcutta of a freshly released flight: set up, auctioned and closed before round 1 is played."""
     director = context.director
     has_consolation = event.flights.filter(kind="consolation").exists()
     calcutta = services.create_calcutta(

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import DecimalFormField, MoneyFormField
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
+from tournaments.calcutta.selectors import display_money
 
 
 class PayoutField(forms.CharField):
@@ -57,8 +58,8 @@ class SettingsForm(forms.Form):
                 "payout_places": ", ".join(str(p) for p in calcutta.payout_places),
                 "consolation_percent": calcutta.consolation_percent,
                 "house_take_percent": calcutta.house_take_percent,
-                "minimum_opening_bid": core.format_money(calcutta.minimum_opening_bid),
-                "increment": core.format_money(calcutta.increment),
+                "minimum_opening_bid": display_money(calcutta.minimum_opening_bid),
+                "increment": display_money(calcutta.increment),
                 "buy_back_limit_percent": calcutta.buy_back_limit_percent,
                 "buy_back_deadline": calcutta.buy_back_deadline,
                 "self_bidding": calcutta.self_bidding,

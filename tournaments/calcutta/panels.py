@@ -23,7 +23,9 @@ def player_panel(request, player):
 
 def event_panel(request, event):
     calcuttas = list(selectors.newest_calcuttas(user=request.user, event=event))
-    can_start = access.can(request.user, "event.direct", event)
+    can_start = access.can(request.user, "event.direct", event) and (
+        selectors.flights_to_start(user=request.user).filter(event=event).exists()
+    )
     if not calcuttas and not can_start:
         return None
     return render_to_string(

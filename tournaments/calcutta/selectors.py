@@ -5,8 +5,11 @@ Each read runs a constant number of queries whatever the number of lots, bids an
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
+from django.utils.formats import number_format
 
 from clubs import access
 from clubs import selectors as club_selectors
@@ -27,7 +30,7 @@ from tournaments.calcutta.models import (
     Payout,
     SyndicateOffer,
 )
-from tournaments.models import Entry, Event, Flight
+from tournaments.models import Entry, Event, Flight, Slot, SlotResult
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -64,8 +67,18 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
 
 
 def flights_to_start(*, user) -> QuerySet:
-    """Flights without a Calcutta at events the user directs (named director, club director or admin)."""
-    flights = Flight.objects.select_related("event").filter(calcutta__isnull=True).order_by("-event__starts_on", "id")
+    """Flights without a Calcutta at events the user directs (named director, club director or admin), whose first
+    round has not started: a Calcutta is sold before anyone plays."""
+    started = Slot.objects.filter(flight=OuterRef("pk"), round=1).filter(
+        Q(match__started_at__isnull=False)
+        | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
+    )
+    flights = (
+        Flight.objects.select_related("event")
+        .filter(calcutta__isnull=True)
+        .exclude(Exists(started))
+        .order_by("-event__starts_on", "id")
+    )
     if user.is_superuser:
         return flights
     directs_club = Q(event__club__in=club_selectors.directed_clubs(user=user))
@@ -102,6 +115,12 @@ def minimum_next_bid(calcutta: Calcutta, lot: Lot) -> int:
     return calcutta.minimum_opening_bid if lot.high_bid is None else lot.high_bid + calcutta.increment
 
 
+def display_money(cents: int) -> str:
+    """Cents as the reader writes money: 1234.50 in English, 1234,50 in German (the pages' and the board's
+    `_display` strings; the amounts themselves stay integer cents)."""
+    return number_format(Decimal(int(cents)) / 100, decimal_pos=2)
+
+
 def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
     return {
         "number": lot.number,
@@ -111,10 +130,10 @@ def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
         "phase": lot.phase,
         "phase_label": str(LotPhase(lot.phase).label),
         "high_bid": lot.high_bid,
-        "high_bid_display": core.format_money(lot.high_bid) if lot.high_bid is not None else None,
+        "high_bid_display": display_money(lot.high_bid) if lot.high_bid is not None else None,
         "high_bidder": lot.high_bidder.name if lot.high_bidder else None,
         "price": lot.price,
-        "price_display": core.format_money(lot.price) if lot.price is not None else None,
+        "price_display": display_money(lot.price) if lot.price is not None else None,
         "buyer": lot.buyer.name if lot.buyer else None,
         "finish": lot.finish,
     }
@@ -130,9 +149,16 @@ def board(*, calcutta: Calcutta) -> dict:
         bids = Bid.objects.filter(lot=current).select_related("bidder").order_by("-step")[:BOARD_BIDS]
         data_current = _lot_data(calcutta, current) | {
             "minimum_next_bid": minimum_next_bid(calcutta, current),
-            "minimum_next_bid_display": core.format_money(minimum_next_bid(calcutta, current)),
-            "bids": [{"bidder": bid.bidder.name, "amount_display": core.format_money(bid.amount)} for bid in bids],
+            "minimum_next_bid_display": display_money(minimum_next_bid(calcutta, current)),
+            "bids": [{"bidder": bid.bidder.name, "amount_display": display_money(bid.amount)} for bid in bids],
         }
+    last_sale = None
+    if current is None and calcutta.status == CalcuttaStatus.OPEN and calcutta.steps:
+        # Right after the hammer the room still wants to see who bought the lot: the last step, if it was a sale.
+        last = calcutta.actions.order_by("-step").values("action", "lot_id").first()
+        sold = next((lot for lot in lots if last and lot.pk == last["lot_id"]), None)
+        if last and last["action"] == "sell" and sold is not None and sold.phase == LotPhase.SOLD:
+            last_sale = _lot_data(calcutta, sold)
     return {
         "id": calcutta.pk,
         "name": str(calcutta.flight),
@@ -140,10 +166,11 @@ def board(*, calcutta: Calcutta) -> dict:
         "status_label": str(CalcuttaStatus(calcutta.status).label),
         "version": calcutta.steps,
         "total": total,
-        "total_display": core.format_money(total),
+        "total_display": display_money(total),
         "sold": sum(1 for lot in lots if lot.phase == LotPhase.SOLD),
         "lots_count": len(lots),
         "current": data_current,
+        "last_sale": last_sale,
         "lots": [_lot_data(calcutta, lot) for lot in lots],
     }
 
@@ -284,11 +311,12 @@ def syndicate_offers(*, calcutta: Calcutta, user, bidder: Bidder | None = None) 
 
 
 def calcutta_entries(calcutta: Calcutta) -> list:
-    """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn."""
+    """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn
+    and is not out already (an eliminated player is never a lot)."""
     entries = calcutta.flight.entries.order_by("pk")
     if calcutta.entrants:
         return list(entries.filter(pk__in=calcutta.entrants))
-    return list(entries.exclude(status="withdrawn"))
+    return list(entries.exclude(status="withdrawn").filter(place__isnull=True))
 
 
 def flight_by_id(pk: int):

@@ -250,7 +250,8 @@ def bid(request, pk):
                 amount=values["amount"] or 0,
                 idempotency_key=values["idempotency_key"],
             ),
-            _("Bid of %(amount)s by %(name)s.") % {"amount": core.format_money(values["amount"] or 0), "name": bidder},
+            _("Bid of %(amount)s by %(name)s.")
+            % {"amount": selectors.display_money(values["amount"] or 0), "name": bidder},
         )
     else:
         _form_errors(request, form)

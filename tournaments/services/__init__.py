@@ -5,7 +5,16 @@ names they call are re-exported here. Every function checks the actor first and 
 """
 
 from tournaments.services.draws import confirm_draw, draw_flight, fresh_draw_ready, release_draw
-from tournaments.services.entries import check_in, reenter, register, withdraw
+from tournaments.services.entries import (
+    check_in,
+    late_entry_preview,
+    reenter,
+    reentry_preview,
+    register,
+    register_many,
+    withdraw,
+    withdraw_preview,
+)
 from tournaments.services.events import add_director, add_flight, create_event, set_payout_template, update_event
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
@@ -20,13 +29,17 @@ __all__ = [
     "create_event",
     "draw_flight",
     "fresh_draw_ready",
+    "late_entry_preview",
     "override_preview",
     "override_result",
     "reenter",
     "register",
+    "register_many",
+    "reentry_preview",
     "release_draw",
     "result_confirmed",
     "set_payout_template",
     "update_event",
     "withdraw",
+    "withdraw_preview",
 ]

@@ -60,6 +60,78 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     return entry
 
 
+def register_many(*, actor, flight: Flight, players: list[Player]) -> tuple[list[Entry], list[str]]:
+    """A director enters several players at once (a list picked or pasted): each is registered on its own, so
+    one refusal (already entered, not a member) does not stop the others. Returns the entries made and the
+    refusals as sentences naming the player."""
+    entered, refused = [], []
+    for player in players:
+        try:
+            with transaction.atomic():
+                entered.append(register(actor=actor, flight=flight, player=player))
+        except ValidationError as exc:
+            refused.append(f"{player.name}: {' '.join(exc.messages)}")
+        except Conflict as exc:
+            refused.append(f"{player.name}: {exc.detail}")
+    return entered, refused
+
+
+def late_entry_preview(*, flight: Flight, count: int = 1) -> list[dict]:
+    """What `count` late entries would do to a drawn flight, for the director to confirm first: each takes a
+    bye's place; in a released bracket the bye holder's walk-through is taken back, so the matches it filled
+    (a quarter-final ready to play, say) are cancelled. Each row: the bye's slot, who held the bye, and the
+    later matches that would be voided. Nothing is changed."""
+    if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
+        return []
+    if flight.draw_status != DrawStatus.RELEASED:
+        line = _line(flight)
+        free = sum(1 for taken in line if taken is None)
+        return [{"slot": None, "holder": None, "voided": []} for _ in range(min(count, free))]
+    store = BracketStore(flight.event)
+    rows = []
+    byes = flight.slots.filter(section=store.layout(flight).first_section, round=1, result=SlotResult.BYE)
+    for slot in byes.select_related("entry_a__player", "entry_b__player").order_by("position"):
+        if len(rows) == count:
+            break
+        if store.cascade(slot, include_self=False, started_only=True):
+            continue
+        holder = slot.entry_a or slot.entry_b
+        voided = store.cascade(slot, include_self=False)
+        rows.append({"slot": slot, "holder": holder.player if holder else None, "voided": voided})
+    return rows
+
+
+def withdraw_preview(*, entry: Entry) -> list[dict]:
+    """What withdrawing `entry` from a released bracket does, for the confirmation page: the open match it leaves
+    (its round and the opponent, None while nobody has arrived), who then wins by walkover. Nothing changes."""
+    flight = entry.flight
+    if flight.draw_status != DrawStatus.RELEASED or flight.kind == FlightKind.SIDE_POOL or entry.place is not None:
+        return []
+    slot = (
+        flight.slots.filter(Q(entry_a=entry) | Q(entry_b=entry))
+        .exclude(result__in=DECIDED)
+        .select_related("entry_a__player", "entry_b__player")
+        .order_by("-round")
+        .first()
+    )
+    if slot is None:
+        return []
+    other = slot.entry_b if slot.entry_a_id == entry.pk else slot.entry_a
+    return [{"round": slot.round, "opponent": other.player if other is not None else None}]
+
+
+def reentry_preview(*, flight: Flight, player: Player) -> dict:
+    """What a re-entry does, for the confirmation page: the bye it takes (and the matches that cancels) and the
+    fed flights the player leaves, each leaving a walkover for whoever they would have met."""
+    fed = Entry.objects.filter(flight__source=flight, player=player, place__isnull=True).exclude(
+        flight__kind=FlightKind.SIDE_POOL
+    )
+    return {
+        "byes": late_entry_preview(flight=flight, count=1),
+        "leaves": [{"flight": e.flight, "walkover": withdraw_preview(entry=e)} for e in fed.select_related("flight")],
+    }
+
+
 def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     source_entry = flight.source.entries.filter(player=player).order_by("-is_reentry").first()
     if source_entry is None:

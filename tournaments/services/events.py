@@ -132,10 +132,28 @@ def add_flight(
                 raise ValidationError({"feed_rule": [_("Choose first_played, progressive or fresh_draw.")]})
             if feed_rule == FeedRule.PROGRESSIVE and source.kind != FlightKind.MAIN:
                 raise ValidationError({"feed_rule": [_("Only the main flight feeds a progressive consolation.")]})
-            if source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).exists():
-                raise ValidationError({"source": [_("This flight already feeds another flight.")]})
+            fed = source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).order_by("order", "id").first()
+            if fed is not None:
+                # The losers of a flight go to one place: name the flight that takes them and where to go instead.
+                raise ValidationError(
+                    {
+                        "source": [
+                            _(
+                                "%(source)s already feeds %(fed)s: its losers go there. Feed this flight from "
+                                "%(fed)s instead (its losers), or choose another flight as the source."
+                            )
+                            % {"source": source.name, "fed": fed.name}
+                        ]
+                    }
+                )
             if source.draw_status != DrawStatus.NONE:
-                raise Conflict(_("The source flight is drawn already: add fed flights before its draw."))
+                raise Conflict(
+                    _(
+                        "%(source)s is drawn already: the flights its losers go to are added before its draw. "
+                        "Feed this flight from a flight not drawn yet."
+                    )
+                    % {"source": source.name}
+                )
     if not 1 <= int(feed_rounds) <= 12:
         raise ValidationError({"feed_rounds": [_("Feed rounds are between 1 and 12.")]})
     for field_name, value in (("length", length), ("final_length", final_length)):

@@ -20,6 +20,9 @@ class DemoContext:
     director: object = None
     players: list = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    # Steps a higher app runs inside a lower app's demo (the Calcutta is sold between the tournaments demo's draw
+    # and its first match): appended by an app's `prepare(context)`, called by the lower app's demo.
+    after_draw_released: list = field(default_factory=list)
 
 
 class Command(BaseCommand):
@@ -27,13 +30,17 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         context = DemoContext(password=os.environ.get("DEMO_PASSWORD", "backgammon-demo"))
+        modules = []
         for app in DEMO_APPS:
             try:
-                module = importlib.import_module(f"{app}.demo")
+                modules.append(importlib.import_module(f"{app}.demo"))
             except ModuleNotFoundError as exc:
                 if exc.name != f"{app}.demo":
                     raise
-                continue
+        for module in modules:
+            if hasattr(module, "prepare"):
+                module.prepare(context)
+        for module in modules:
             with transaction.atomic():
                 module.load(context)
         for line in context.lines:

@@ -21,14 +21,22 @@ def finished_event(club):
     losers = [entry.player for entry in main.entries.order_by("pk")][8:]
     for player in losers:
         Entry.objects.create(flight=consolation, player=player, place=None if player == losers[0] else 2)
-    place(main, dict(zip(SIXTEEN, [1, 2, 3, 3, 5, 5, 5, 5] + [9] * 8, strict=True)))
-    consolation.entries.filter(player=losers[0]).update(place=1)
     return main.event
 
 
-def test_the_demo_settles_a_calcutta_on_the_finished_event_once(finished_event, director_user):
+def finish(event):
+    main, consolation = event.flights.get(kind="main"), event.flights.get(kind="consolation")
+    place(main, dict(zip(SIXTEEN, [1, 2, 3, 3, 5, 5, 5, 5] + [9] * 8, strict=True)))
+    consolation.entries.filter(place=None).update(place=1)
+
+
+def test_the_demo_sells_the_calcutta_before_play_and_settles_it_once_the_event_is_finished(
+    finished_event, director_user
+):
     players = [entry.player for entry in finished_event.flights.get(kind="main").entries.order_by("pk")]
     context = SimpleNamespace(finished_event=finished_event, director=director_user, players=players[:6], lines=[])
+    demo.auction(context, finished_event, finished_event.flights.get(kind="main"))  # after the draw, before play
+    finish(finished_event)
     demo.load(context)
     calcutta = Calcutta.objects.get(flight__event=finished_event)
     assert calcutta.status == CalcuttaStatus.SETTLED
@@ -40,6 +48,13 @@ def test_the_demo_settles_a_calcutta_on_the_finished_event_once(finished_event, 
     assert (Bid.objects.count(), Holding.objects.count(), Settlement.objects.count()) == counts
     assert Calcutta.objects.count() == 1
     assert "settlement /calcuttas/" in context.lines[-1]
+
+
+def test_the_demo_sells_no_calcutta_on_an_event_already_played(finished_event, director_user):
+    finish(finished_event)
+    context = SimpleNamespace(finished_event=finished_event, director=director_user, players=[], lines=[])
+    demo.load(context)
+    assert "played before a Calcutta was sold" in context.lines[0] and not Calcutta.objects.exists()
 
 
 def test_the_demo_skips_without_a_finished_event(db):

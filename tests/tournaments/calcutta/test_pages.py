@@ -117,8 +117,13 @@ def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_u
     board = anonymous.get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "20.00" in board and "olga" in board and "board.js" in board
     assert 'class="board projector"' in anonymous.get(f"/calcuttas/{calcutta.pk}/board/?projector=1").content.decode()
-    for action in ("going_once", "going_twice", "sell", "open_next_lot"):
+    for action in ("going_once", "going_twice", "sell"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
+    sold = anonymous.get(f"/calcuttas/{calcutta.pk}/board/?projector=1").content.decode()
+    assert "SOLD to olga for 20.00" in sold  # right after the hammer, not "No lot is up."
+    assert anonymous.get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()["last_sale"]["buyer"] == "olga"
+    services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    assert anonymous.get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()["last_sale"] is None
     services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=olga, amount=1000)
     for action in ("going_once", "going_twice", "sell", "close"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
@@ -130,6 +135,7 @@ def test_board_projector_owner_and_settlement_pages(calcutta, flight, director_u
     assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").status_code == 403
     owner = client_for(director_user).get(f"/calcuttas/{calcutta.pk}/owners/{olga.pk}/").content.decode()
     assert "30.00" in owner and "27.00" in owner  # paid in 30.00; the whole net pool 27.00 won
+    assert "Profit (won − paid in)" in owner and "−3.00" in owner  # a loss reads negative on the pages
     report = anonymous.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
     assert "Net pool" in report and "27.00" in report and "@media print" not in report
     assert anonymous.get(f"/calcuttas/{calcutta.pk}/owners/999999/").status_code == 404
@@ -150,6 +156,7 @@ def test_the_board_speaks_german(calcutta, flight, director_user):
     with translation.override("en"):  # the middleware switches this thread to German; restore English afterwards
         page = Client(headers={"accept-language": "de"}).get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
     assert "Höchstgebot" in page and "Noch kein Gebot" in page and "Offen für Gebote" in page
+    assert "10,00" in page and "10.00" not in page  # the next bid at least 10,00: money as Germans write it
 
 
 def test_club_and_player_pages_show_the_calcutta(calcutta, flight, director_user):

@@ -1,12 +1,15 @@
 """The Django layer on the core: the live auction stored as steps, ownership, settlement from the bracket."""
 
+from types import SimpleNamespace
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from base.api import Conflict
+from tests.tournaments.builders import drawn_event, ready_slots, win
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
-from tournaments.calcutta import services
+from tournaments.calcutta import demo, selectors, services
 from tournaments.calcutta.models import Bid, CalcuttaStatus, Holding, LotPhase, Settlement
 
 pytestmark = pytest.mark.django_db
@@ -283,3 +286,45 @@ def test_a_player_registered_by_the_director_takes_over_their_bidder_when_signin
     assert by_themselves.pk == by_director.pk and by_themselves.user == player.user
     with pytest.raises(ValidationError):
         services.register_bidder(actor=director_user, calcutta=calcutta, name="someone", user=player.user)
+
+
+def test_a_calcutta_is_sold_before_round_one_and_never_auctions_an_eliminated_player(club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    early = services.create_calcutta(actor=director_user, flight=main)  # released, nothing played: allowed
+    slot = ready_slots(main)[0]
+    win(director_user, slot, 0)
+    loser = slot.entry_b
+    with pytest.raises(Conflict, match="Round 1 of Main has started: a Calcutta is sold before the first match"):
+        services.auctioneer_step(actor=director_user, calcutta=early, action="open")
+    early.delete()
+    assert main not in selectors.flights_to_start(user=director_user)  # not offered on the list any more
+    with pytest.raises(Conflict, match="Run it on a flight that has not started yet"):
+        services.create_calcutta(actor=director_user, flight=main)
+    loser.refresh_from_db()
+    assert loser.place is not None
+    assert loser.pk not in {e.pk for e in services.calcutta_entries(early)}
+
+
+def test_an_unsettled_calcutta_says_which_matches_it_waits_for(club, director_user):
+    event, flights = drawn_event(club, director_user, 8)
+    main = flights["main"]
+    players = [entry.player for entry in main.entries.order_by("pk")]
+    context = SimpleNamespace(director=director_user, players=players[:4], lines=[])
+    calcutta = demo.auction(context, event, main)  # sold and closed before round 1
+    calcutta.refresh_from_db()
+    first = ready_slots(main)[0]
+    assert calcutta.status == CalcuttaStatus.CLOSED
+    assert calcutta.settlement_note.startswith("Main has 7 matches to play before the paid places are known")
+    assert f"ready to play: {first.entry_a.player.name} – {first.entry_b.player.name}" in calcutta.settlement_note
+    while len(ready_slots(main)) and ready_slots(main)[0].round < 3:
+        win(director_user, ready_slots(main)[0])
+    final = ready_slots(main)[0]
+    calcutta.refresh_from_db()
+    names = f"{final.entry_a.player.name} – {final.entry_b.player.name}"
+    assert calcutta.settlement_note == (
+        f"Main has 1 match to play before the paid places are known; ready to play: {names}."
+    )
+    win(director_user, final)
+    calcutta.refresh_from_db()
+    assert calcutta.status == CalcuttaStatus.SETTLED and calcutta.settlement_note == ""

@@ -8,9 +8,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from clubs import access
-from tournaments.calcutta import core
+from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, CalcuttaStatus
-from tournaments.calcutta.services.common import MAX_CENTS, lock, refusal, require_status
+from tournaments.calcutta.services.common import (
+    MAX_CENTS,
+    lock,
+    refusal,
+    require_first_round_not_started,
+    require_status,
+)
 from tournaments.calcutta.services.settlement import settle_calcutta
 from tournaments.calcutta.services.state import load, sync_lots, write_holdings
 
@@ -26,6 +32,8 @@ def auctioneer_step(*, actor, calcutta: Calcutta, action: str) -> Calcutta:
     calcutta = lock(calcutta)
     access.require(actor, "calcutta.direct", calcutta)
     require_status(calcutta, CalcuttaStatus.SETUP, CalcuttaStatus.OPEN, doing=_("run the auction"))
+    if action == AuctionAction.Kind.OPEN:
+        require_first_round_not_started(calcutta.flight)
     state = load(calcutta)
     before = state.auction.current
     try:
@@ -71,7 +79,8 @@ def place_bid(
     access.require(actor, "calcutta.bid_as", bidder)
     key = (idempotency_key or "").strip()
     if amount > MAX_CENTS:
-        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
+        most = selectors.display_money(MAX_CENTS)
+        raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": most}]})
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
     state = load(calcutta)
@@ -82,7 +91,7 @@ def place_bid(
         result = state.auction.bid(lot=core_id, bidder=bidder.pk, amount=amount, key=key or None)
     except core.CalcuttaError as exc:
         if exc.code == "below_minimum" or exc.code == "below_increment":
-            minimum = core.format_money(state.auction.minimum_next_bid(core_id))
+            minimum = selectors.display_money(state.auction.minimum_next_bid(core_id))
             raise ValidationError({"amount": [_("Bid at least %(minimum)s.") % {"minimum": minimum}]}) from None
         raise refusal(exc) from None
     if not result.placed:

@@ -4,12 +4,14 @@ auction's state, 400 naming the field otherwise), the status check and the Calcu
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from base import numbers
 from base.api import Conflict
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
+from tournaments.models import SlotResult
 
 CONFLICT_CODES = frozenset(
     {
@@ -101,3 +103,20 @@ def lock(calcutta: Calcutta) -> Calcutta:
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
     return Calcutta.objects.select_for_update(of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
+
+
+def require_first_round_not_started(flight) -> None:
+    """A Calcutta sells the players before anyone has played: once a first-round match has started (or been
+    decided other than by a bye) the field is no longer equal, so neither a new Calcutta nor its auction opens."""
+    started = flight.slots.filter(round=1).filter(
+        Q(match__started_at__isnull=False)
+        | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
+    )
+    if started.exists():
+        raise Conflict(
+            _(
+                "Round 1 of %(flight)s has started: a Calcutta is sold before the first match. "
+                "Run it on a flight that has not started yet."
+            )
+            % {"flight": flight.name}
+        )

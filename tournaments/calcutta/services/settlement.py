@@ -7,6 +7,8 @@ from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from base.api import Conflict
 from clubs import access
@@ -15,6 +17,7 @@ from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta, CalcuttaStatus, Lot, OwnerLine, Payout, Settlement
 from tournaments.calcutta.services.common import lock, refusal_message
 from tournaments.calcutta.services.state import State, load, replay_ownership
+from tournaments.models import SlotResult
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +68,43 @@ def resettle(*, actor, calcutta: Calcutta) -> Settlement | None:
     return settle_calcutta(calcutta=calcutta)
 
 
+def _match_names(slot) -> str:
+    names = [entry.player.name if entry is not None else "…" for entry in (slot.entry_a, slot.entry_b)]
+    return " – ".join(names)
+
+
+def _unsettled_reason(calcutta: Calcutta, settings: core.CalcuttaSettings, exc: core.CalcuttaError) -> str:
+    """Why the Calcutta cannot pay out yet, concretely: how many bracket matches are still to be played and which
+    are ready now, or the consolation final; other refusals as the core words them."""
+    if exc.code not in ("unfilled_place", "bad_places"):  # the places of a bracket still being played
+        return refusal_message(exc)
+    flight = calcutta.flight
+    slots = list(
+        flight.slots.filter(section="w")
+        .select_related("entry_a__player", "entry_b__player")
+        .order_by("round", "position")
+    )
+    # Every open match of a knockout feeds the final, so each one stands between the Calcutta and its payout.
+    open_slots = [slot for slot in slots if slot.result in (SlotResult.PENDING, SlotResult.READY)]
+    if open_slots:
+        ready = [_match_names(slot) for slot in open_slots if slot.result == SlotResult.READY][:4]
+        message = ngettext(
+            "%(flight)s has %(n)s match to play before the paid places are known",
+            "%(flight)s has %(n)s matches to play before the paid places are known",
+            len(open_slots),
+        ) % {"flight": flight.name, "n": len(open_slots)}
+        if ready:
+            message += _("; ready to play: %(matches)s.") % {"matches": ", ".join(ready)}
+        else:
+            message += "."
+        return message
+    if settings.payout.consolation_winner > 0:
+        return _("Waiting for the consolation final: its winner is paid %(percent)s%%.") % {
+            "percent": settings.payout.consolation_winner
+        }
+    return refusal_message(exc)
+
+
 @transaction.atomic
 def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
     """Settle (again) from the bracket as it stands. A new version replaces the current one when anything
@@ -85,7 +125,7 @@ def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
             current.is_current = False
             current.save(update_fields=["is_current"])
         calcutta.status = CalcuttaStatus.CLOSED
-        calcutta.settlement_note = refusal_message(exc)[:300]
+        calcutta.settlement_note = _unsettled_reason(calcutta, state.settings, exc)[:300]
         calcutta.save(update_fields=["status", "settlement_note", "updated_at"])
         return None
     if _same(current, outcome, results.places):

@@ -15,7 +15,14 @@ from clubs import access
 from clubs import selectors as club_selectors
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot
-from tournaments.calcutta.services.common import MAX_CENTS, SETTING_FIELDS, lock, refusal, require_status
+from tournaments.calcutta.services.common import (
+    MAX_CENTS,
+    SETTING_FIELDS,
+    lock,
+    refusal,
+    require_first_round_not_started,
+    require_status,
+)
 from tournaments.calcutta.services.state import core_settings, lot_plan
 
 
@@ -25,7 +32,7 @@ def _validated_settings(calcutta: Calcutta, values: Mapping) -> None:
         raise ValidationError({name: [_("This setting does not exist.")] for name in sorted(unknown)})
     for name, value in values.items():
         if name in ("minimum_opening_bid", "increment") and isinstance(value, int) and value > MAX_CENTS:
-            raise ValidationError({name: [_("At most %(max)s.") % {"max": core.format_money(MAX_CENTS)}]})
+            raise ValidationError({name: [_("At most %(max)s.") % {"max": selectors.display_money(MAX_CENTS)}]})
         setattr(calcutta, name, value)
     places = calcutta.payout_places
     if not isinstance(places, list) or not places:
@@ -45,6 +52,7 @@ def create_calcutta(*, actor, flight, **settings_values) -> Calcutta:
     access.require(actor, "calcutta.create", flight)
     if Calcutta.objects.filter(flight=flight).exists():
         raise Conflict(_("This flight already has a Calcutta; open it instead of creating another."))
+    require_first_round_not_started(flight)
     calcutta = Calcutta(flight=flight, seed=secrets.randbelow(2**31), created_by=actor)
     settings_values.setdefault("payout_places", ["70", "30"])
     _validated_settings(calcutta, settings_values)

@@ -1,0 +1,54 @@
+"""At the board on a 390-pixel phone, the director's and players' pages never scroll sideways."""
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from chouette import services as chouette_services
+from chouette.models import ChouetteSession
+from tournaments.calcutta.models import Calcutta
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkeypatch):
+    from tests.core.api_sweep import PASSWORD
+
+    monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
+    call_command("load_demo", stdout=io.StringIO())
+    table = ChouetteSession.objects.filter(status="open").first()
+    director = table.club.memberships.get(player__user__username="director").player.user
+    while table.games_played < 6:  # a table after six games
+        chouette_services.record_game(actor=director, session=table, game={"winner": "team", "kind": "gammon"})
+        table.refresh_from_db()
+    finished = ChouetteSession.objects.filter(status="finished").first()
+    calcutta = Calcutta.objects.first()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    urls = [
+        "/events/",
+        "/events/bc-berlin/club-championship/",
+        "/events/bc-berlin/club-championship/main/",
+        "/events/bc-berlin/spring-open/main/",
+        "/events/bc-berlin/spring-open/prizes/",
+        "/chouette/",
+        table.get_absolute_url(),
+        f"/chouette/bc-berlin/{table.pk}/settlement/",
+        f"/chouette/bc-berlin/{finished.pk}/settlement/",
+        "/events/bc-berlin/club-championship/dashboard/",
+        f"/calcuttas/{calcutta.pk}/board/",
+    ]
+    wide = {}
+    for url in urls:
+        response = page.goto(f"{live_server.url}{url}")
+        assert response.status == 200, url
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[url] = width
+    assert wide == {}
+    page.goto(f"{live_server.url}{table.get_absolute_url()}")
+    assert "Game 7" in page.locator(".chouette-game h2").inner_text()
