@@ -303,7 +303,7 @@ def test_a_calcutta_is_sold_before_round_one_and_never_auctions_an_eliminated_pl
         services.create_calcutta(actor=director_user, flight=main)
     loser.refresh_from_db()
     assert loser.place is not None
-    assert loser.pk not in {e.pk for e in services.calcutta_entries(early)}
+    assert loser.pk not in {e.pk for e in selectors.calcutta_entries(early)}
 
 
 def test_an_unsettled_calcutta_says_which_matches_it_waits_for(club, director_user):
