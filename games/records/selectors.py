@@ -98,3 +98,19 @@ def _record_text_lines(record: GameRecord) -> list[str]:
             return split_lines(decode_text(handle.read()))
     except OSError:
         return []
+
+
+def records_for_report(*, user, match) -> list[GameRecord]:
+    """The verified records a user may report `match` with, newest first: the match page offers them in a
+    picker instead of asking for a record number. Mirrors services._record_verdict: the user's own uploads and
+    records already linked to the match (a director also sees the players' uploads)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    usable = Q(uploader=user) | Q(match=match)
+    if match.user_is_director(user):
+        usable |= Q(uploader__player__in=[match.player_a_id, match.player_b_id])
+    return list(
+        GameRecord.objects.filter(usable, status=RecordStatus.VALID)
+        .only("pk", "name", "created_at", "verdict")
+        .order_by("-created_at", "-pk")[:50]
+    )
