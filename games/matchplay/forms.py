@@ -113,3 +113,9 @@ class MatchForm(forms.Form):
         self.fields["player_a"].queryset = players
         self.fields["player_b"].queryset = players
         self.fields["club"].queryset = clubs
+        if not clubs.exists():
+            # Only a club's directors create club-night (or tournament) matches: a player is offered what they
+            # may create, a casual match, instead of a choice that ends in a refusal.
+            self.fields["context"].choices = [(MatchContext.CASUAL, MatchContext.CASUAL.label)]
+            self.fields["context"].widget = forms.HiddenInput()
+            del self.fields["club"]

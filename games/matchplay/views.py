@@ -245,11 +245,10 @@ def create_match(request):
 
 @login_required
 def my_matches(request):
+    """Open matches first (what is still to play or report), then the newest, each with its date."""
     player = club_selectors.player_for_user(request.user)
-    matches = (
-        selectors.player_matches(user=request.user, player=player).order_by("-created_at", "-id") if player else []
-    )
-    return render(request, "games/matches/my_matches.html", {"player": player, "matches": matches})
+    page = Paginator(selectors.my_matches(user=request.user), 50).get_page(request.GET.get("page")) if player else None
+    return render(request, "games/matches/my_matches.html", {"player": player, "page": page})
 
 
 @login_required
