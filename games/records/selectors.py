@@ -114,3 +114,20 @@ def records_for_report(*, user, match) -> list[GameRecord]:
         .only("pk", "name", "created_at", "verdict")
         .order_by("-created_at", "-pk")[:50]
     )
+
+
+def records_for_list(*, user) -> QuerySet[GameRecord]:
+    """Visible records with what the list shows of each verdict (players, length, final score), read inside
+    the database: a verdict can hold thousands of games, and the list needs three of its keys."""
+    from django.db.models.fields.json import KeyTransform
+
+    return (
+        visible_records(user=user)
+        .defer("verdict")
+        .annotate(
+            verdict_players=KeyTransform("players", "verdict"),
+            verdict_length=KeyTransform("match_length", "verdict"),
+            verdict_score=KeyTransform("final_score", "verdict"),
+        )
+        .order_by("-created_at", "-pk")
+    )

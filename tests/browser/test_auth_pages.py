@@ -108,6 +108,7 @@ def test_admin_and_api_docs_work_under_the_policy(live_server, page, violations)
 
 def test_site_scripts_attached_by_data_attributes_still_work(live_server, page, violations):
     page.goto(f"{live_server.url}/")
+    page.get_by_role("button", name="Menu").click()  # data-menu-toggle: a phone's menu opens
     with page.expect_navigation():
         page.select_option("#language", "de")  # data-autosubmit
     assert page.locator("html").get_attribute("lang") == "de"
