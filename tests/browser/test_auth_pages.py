@@ -48,7 +48,9 @@ def test_account_page_makes_and_revokes_a_token(live_server, page, violations):
     user = UserFactory(email="anna@example.org")
     sign_in(page, live_server.url, user.username)
     page.wait_for_url(f"{live_server.url}/")
-    page.click(f"header a:has-text('{user.username}')")  # the user menu leads to the account page
+    assert page.locator("header a.who").inner_text() == user.username  # the name leads to the user's home page
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("link", name="Account").click()  # the folded menu leads to the account page
     page.wait_for_url(f"{live_server.url}/accounts/")
     page.fill("#id_name", "Score bot")
     page.click("text=Create token")
