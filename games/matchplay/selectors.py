@@ -149,12 +149,15 @@ def my_matches(*, user) -> QuerySet[Match]:
 
 
 def my_open_matches(*, user, limit: int = 5) -> list[Match]:
-    """Scheduled and running matches of the user, the soonest scheduled first."""
+    """Scheduled and running matches of the user, the soonest scheduled first; `has_pending` says a result was
+    reported and waits for confirmation (then there is nothing to play)."""
     from django.db.models import F
 
+    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
     return list(
         _list_queryset()
         .filter(_own(user), status__in=OPEN_STATUSES)
+        .annotate(has_pending=Exists(pending))
         .order_by(F("scheduled_at").asc(nulls_last=True), "-created_at", "-id")[:limit]
     )
 

@@ -43,7 +43,8 @@ def test_the_opponent_is_told_on_home_page_menu_and_match_and_the_reporter_waits
     assert 'name="score_a"' not in page  # no report form while a version waits
     reporter = html_of(client, user_a, detail(match))
     assert "You reported" in reporter and 'name="score_a"' not in reporter
-    assert "to confirm" not in html_of(client, user_a, HOME)
+    reporter_home = html_of(client, user_a, HOME)
+    assert "to confirm" not in reporter_home and "Result reported: waiting for confirmation" in reporter_home
     client.force_login(user_b)
     client.post(reverse("games:match-confirm", kwargs={"pk": match.pk, "version": 1}))
     match.refresh_from_db()
