@@ -77,7 +77,9 @@ def match_detail(request, pk):
         "can_direct": can_direct,
         "can_report": can_report,
         "can_correct": can_correct,
-        "can_add_game": (can_play or can_direct) and is_open,
+        # The scoresheet waits too while a version waits: the cards show the reported score instead of 0–0.
+        "can_add_game": (can_play or can_direct) and is_open and not blocked,
+        "reported": next((r for r in todo.waiting if r.score_a is not None), None) if is_open and not games else None,
         "game_form": GameForm(match=match),
         "report_form": ReportForm(
             match=match, records=_usable_records(request, match), initial={"idempotency_key": uuid.uuid4().hex}

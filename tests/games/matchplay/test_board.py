@@ -43,6 +43,9 @@ def test_the_opponent_is_told_on_home_page_menu_and_match_and_the_reporter_waits
     assert 'name="score_a"' not in page  # no report form while a version waits
     reporter = html_of(client, user_a, detail(match))
     assert "You reported" in reporter and 'name="score_a"' not in reporter
+    # The cards show the score that waits (not 0–0 and "5 away"), and no game is entered meanwhile.
+    assert re.findall(r'<strong class="points">([^<]*)</strong>', reporter) == ["5", "2"]
+    assert "away" not in reporter and "Add game" not in reporter
     reporter_home = html_of(client, user_a, HOME)
     assert "to confirm" not in reporter_home and "Result reported: waiting for confirmation" in reporter_home
     client.force_login(user_b)
