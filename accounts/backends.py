@@ -40,14 +40,18 @@ class ThrottledModelBackend(ModelBackend):
 
     def get_user(self, user_id):
         """The signed-in user of each request, loaded together with the number of results waiting for their
-        confirmation (the menu's "to confirm" badge, base.context_processors): one query, not two, on every page."""
+        confirmation and of disputes waiting for their decision as a director (the menu's badges,
+        base.context_processors): one query, not three, on every page."""
         from django.contrib.auth import get_user_model
 
-        from games.matchplay.selectors import to_confirm_count_subquery
+        from games.matchplay.selectors import to_confirm_count_subquery, to_decide_count_subquery
 
         model = get_user_model()
+        users = model._default_manager.annotate(
+            to_confirm_count=to_confirm_count_subquery(), to_decide_count=to_decide_count_subquery()
+        )
         try:
-            user = model._default_manager.annotate(to_confirm_count=to_confirm_count_subquery()).get(pk=user_id)
+            user = users.get(pk=user_id)
         except model.DoesNotExist:
             return None
         return user if self.user_can_authenticate(user) else None

@@ -128,6 +128,27 @@ def to_confirm_count_subquery():
     return Coalesce(Subquery(waiting, output_field=IntegerField()), 0)
 
 
+def to_decide_count_subquery():
+    """How many open disputes wait at the clubs the user of the outer query directs (their "Results to decide"
+    list; the menu shows it beside the to-confirm badge, loaded with the user like it)."""
+    from django.db.models import Count, IntegerField, Subquery
+    from django.db.models.functions import Coalesce
+
+    directs = Membership.objects.filter(
+        club=OuterRef("match__club"), player__user=OuterRef(OuterRef("pk")), is_active=True,
+        role__in=["director", "admin"],
+    )  # fmt: skip
+    disputes = (
+        MatchDispute.objects.filter(resolved_at__isnull=True)
+        .filter(Exists(directs))
+        .order_by()
+        .values("resolved_at")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(disputes, output_field=IntegerField()), 0)
+
+
 OPEN_STATUSES = ("scheduled", "in_progress")
 
 

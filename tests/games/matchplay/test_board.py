@@ -71,9 +71,12 @@ def test_a_disputed_club_match_says_a_director_decides_and_offers_no_confirm(
         assert f"A director of {match.club.name} decides" in html_of(client, user, HOME)
     assert "to confirm" not in html_of(client, user_b, HOME)
     queue = html_of(client, director_user, reverse("games:match-queue"))
-    assert detail(match) in queue
+    assert detail(match) in queue and "1 to decide" in queue  # the director's menu counts the dispute
+    assert "1 to decide" not in html_of(client, user_a, reverse("games:match-list"))
     director_page = html_of(client, director_user, detail(match))
     assert reverse("games:match-confirm", kwargs={"pk": match.pk, "version": 1}) in director_page
+    client.post(reverse("games:match-confirm", kwargs={"pk": match.pk, "version": 1}))
+    assert "1 to decide" not in html_of(client, director_user, reverse("games:match-list"))
 
 
 def test_a_disputed_casual_match_without_a_club_goes_back_to_both_players(client):
