@@ -91,6 +91,7 @@ def test_a_disputed_casual_match_without_a_club_goes_back_to_both_players(client
     for user in (user_a, user_b):
         home = html_of(client, user, HOME)
         assert "went back to both players" in home and "I won" in home
+        assert f"Disputed by {match.player_b.name}" in home  # the player's name, not the login
         assert 'name="score_a"' in html_of(client, user, detail(match))  # both may report again
     report(match, user_b, scores=(3, 5))
     services.confirm_report(actor=user_a, match=match, version=2)
