@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from base.errors import DomainError
 
 
 def _mebibytes(size: int) -> str:
@@ -62,3 +66,26 @@ def _refusal(request, message: str, status: int) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": message}, status=status)
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+class RefusalPageMiddleware:
+    """A page (not the API) that hits a state refusal it did not catch answers 409 inside the site layout with
+    the reason, instead of a server error: the web views' own catch (base.web.attempt) covers the usual
+    forms, this covers the rest. 403 and 404 pages come from templates/403.html and 404.html."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if request.path.startswith("/api/"):
+            return None
+        if isinstance(exception, Conflict):
+            reason = str(exception.detail)
+        elif isinstance(exception, DomainError) and exception.is_conflict:
+            reason = str(exception)
+        else:
+            return None
+        return render(request, "409.html", {"exception": reason}, status=409)

@@ -6,7 +6,11 @@ from base.health import report as health_report
 
 
 def home(request):
-    """The front page: a greeting and the "home" panels the apps register (the clubs list, …)."""
+    """Visitors get a greeting and the "home" panels (the clubs list, …); a signed-in user their own page, made of
+    the "my_home" sections the apps register (results to confirm, next matches, events, rating, open tables), so
+    this base app never reaches up into the apps that know those things."""
+    if request.user.is_authenticated:
+        return render(request, "core/my_home.html", {"panels": panels.collect("my_home", request, None)})
     return render(request, "core/home.html", {"panels": panels.collect("home", request, None)})
 
 

@@ -6,4 +6,8 @@ class ChouetteConfig(AppConfig):
     name = "chouette"
     verbose_name = _("Chouette")
     nav_items = [(_("Chouette"), "chouette:session-list")]
-    panels = {"player": "chouette.panels.player_panel", "club": "chouette.panels.club_panel"}
+    panels = {
+        "player": "chouette.panels.player_panel",
+        "club": "chouette.panels.club_panel",
+        "my_home": "chouette.panels.my_home",
+    }

@@ -25,3 +25,11 @@ def club_panel(request, club):
         "balances": selectors.club_balances(club=club, user=request.user)[:20],
     }
     return render_to_string("chouette/club_panel.html", context, request=request)
+
+
+def my_home(request, _obj):
+    """The signed-in user's open chouette tables on their home page (nothing when they sit at none)."""
+    tables = selectors.my_open_tables(user=request.user)
+    if not tables:
+        return None
+    return render_to_string("chouette/_my_home.html", {"tables": tables}, request=request)

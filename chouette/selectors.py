@@ -238,3 +238,13 @@ def seating_before(session: ChouetteSession, number: int) -> list[int]:
             break
         core.apply(state, entries.core_event(row), rules=rules, stakes=stakes)
     return list(state.order)
+
+
+def my_open_tables(*, user, limit: int = 5) -> list:
+    """The tables the signed-in user sits at that are still being seated or played."""
+    return list(
+        visible_sessions(user=user)
+        .filter(seats__player__user=user, status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
+        .distinct()
+        .order_by("-created_at")[:limit]
+    )

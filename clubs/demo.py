@@ -1,4 +1,5 @@
-"""The demo club: a director (club admin) and sixteen players, four of them with a login."""
+"""The demo club: a director (club admin), sixteen players who each have a login (so every one of them can try
+the site at the board), and two walk-ins the club registered without a login (what a claim is about)."""
 
 from django.contrib.auth import get_user_model
 
@@ -22,7 +23,9 @@ PLAYER_NAMES = [
     "Olga Petrova",
     "Paul Fischer",
 ]
-PLAYERS_WITH_LOGIN = 4
+# Walk-ins: players the club registered without a login; not in context.players (the other demos' matches are
+# among players who can sign in and confirm them).
+WALK_IN_NAMES = ["Quirin Vogel", "Rosa Brandt"]
 
 
 def _user(username: str, password: str, first: str = "", last: str = ""):
@@ -50,18 +53,22 @@ def load(context) -> None:
     Membership.objects.get_or_create(club=club, player=director, defaults={"role": Role.ADMIN})
 
     players = []
-    for index, name in enumerate(PLAYER_NAMES):
-        user = None
-        if index < PLAYERS_WITH_LOGIN:
-            first, last = name.split(" ", 1)
-            user = _user(first.lower(), context.password, first, last)
+    for name in PLAYER_NAMES:
+        first, last = name.split(" ", 1)
+        user = _user(first.lower(), context.password, first, last)
         player = Player.objects.filter(name=name, memberships__club=club).first()
         if player is None:
-            # Players without a login are the club's walk-ins: the club registered them and edits them until
-            # their person signs up and claims them.
-            player = Player.objects.create(name=name, user=user, country="DE", created_by_club=None if user else club)
+            player = Player.objects.create(name=name, user=user, country="DE")
             Membership.objects.create(club=club, player=player, role=Role.PLAYER)
+        elif player.user_id is None:  # a demo loaded before every player had a login
+            player.user, player.created_by_club = user, None
+            player.save(update_fields=["user", "created_by_club"])
         players.append(player)
+    for name in WALK_IN_NAMES:
+        # The club's walk-ins: registered by the club, which edits them until their person signs up and claims them.
+        if not Player.objects.filter(name=name, memberships__club=club).exists():
+            walk_in = Player.objects.create(name=name, country="DE", created_by_club=club)
+            Membership.objects.create(club=club, player=walk_in, role=Role.PLAYER)
 
     # A visitor with an account, invited but not yet answered: the Invitations page shows it to them.
     visitor_user = _user("visitor", context.password, "Vera", "Visitor")
@@ -76,6 +83,7 @@ def load(context) -> None:
     context.lines += [
         f"Demo club: {club.name} ({len(players)} players)",
         f"Director login: director / {context.password}",
-        f"Player logins: {', '.join(p.user.username for p in players if p.user)} / {context.password}",
+        f"Player logins (password {context.password}):",
+        *(f"  {p.user.username:<8} {p.name}" for p in players if p.user),
         f"Invited, not yet answered: visitor / {context.password} (see /invitations/)",
     ]

@@ -66,6 +66,7 @@ MIDDLEWARE = [
     "accounts.middleware.LoginThrottleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "base.middleware.RefusalPageMiddleware",  # an uncaught state refusal on a page: 409 in the site layout
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -13,6 +13,7 @@ class RatingsConfig(AppConfig):
     panels = {
         "player": "ratings.panels.player_panel",
         "club": "ratings.panels.club_panel",
+        "my_home": "ratings.panels.my_home",
     }
 
     def ready(self) -> None:

@@ -18,3 +18,8 @@ def club_panel(request, club):
         "ratings/_club_panel.html", {"club": club, "top": selectors.club_top_ratings(club=club, limit=5)}, request
     )
 
+
+def my_home(request, _obj):
+    """The signed-in user's overall rating on their home page."""
+    rating = selectors.my_overall_rating(user=request.user)
+    return render_to_string("ratings/_my_home.html", {"rating": rating}, request)

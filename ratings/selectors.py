@@ -294,3 +294,8 @@ def overall_points(*, user, scheme: str | None = None, year: int | None = None, 
         .annotate(points=Sum("points"), events=Count("event", distinct=True))
         .order_by("-points", "player__name")[:limit]
     )
+
+
+def my_overall_rating(*, user):
+    """The signed-in user's rating in the overall pool (None before their first rated match)."""
+    return PlayerRating.objects.filter(player__user=user, pool__club__isnull=True).select_related("player").first()

@@ -6,7 +6,7 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
     nav_items = [(_("Events"), "tournaments:event-list")]
-    panels = {"player": "tournaments.panels.player_panel"}
+    panels = {"player": "tournaments.panels.player_panel", "my_home": "tournaments.panels.my_home"}
 
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig module is imported before the models are ready.

@@ -10,3 +10,12 @@ def player_panel(request, player):
     if not slots:
         return None
     return render_to_string("tournaments/_player_panel.html", {"player": player, "slots": slots}, request)
+
+
+def my_home(request, _obj):
+    """The signed-in user's next bracket matches and events on their home page."""
+    context = {
+        "slots": selectors.my_next_slots(user=request.user),
+        "entries": selectors.my_entries(user=request.user),
+    }
+    return render_to_string("tournaments/_my_home.html", context, request)

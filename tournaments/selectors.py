@@ -12,7 +12,7 @@ from clubs.models import Membership, Player
 from games.models.matches import MatchDispute, MatchStatus
 from tournaments.core import payouts
 from tournaments.core.layout import G, L
-from tournaments.models import Entry, Event, Flight, FlightKind, Slot, SlotResult
+from tournaments.models import Entry, EntryStatus, Event, EventStatus, Flight, FlightKind, Slot, SlotResult
 
 
 @dataclass(frozen=True)
@@ -322,3 +322,25 @@ def prize_list(*, event) -> list[FlightPrizes]:
         )
         out.append(FlightPrizes(flight, flight.n, payout, paid_from))
     return out
+
+
+def my_next_slots(*, user, limit: int = 5) -> list:
+    """The signed-in user's bracket places still to play in events not finished, the soonest event first."""
+    mine = Q(entry_a__player__user=user) | Q(entry_b__player__user=user)
+    return list(
+        Slot.objects.filter(mine, result__in=[SlotResult.READY, SlotResult.PENDING])
+        .exclude(flight__event__status=EventStatus.FINISHED)
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player")
+        .order_by("flight__event__starts_on", "round")[:limit]
+    )
+
+
+def my_entries(*, user, limit: int = 10) -> list:
+    """The signed-in user's entries in events not finished (withdrawn ones left out)."""
+    return list(
+        Entry.objects.filter(player__user=user)
+        .exclude(status=EntryStatus.WITHDRAWN)
+        .exclude(flight__event__status=EventStatus.FINISHED)
+        .select_related("flight__event__club")
+        .order_by("flight__event__starts_on", "flight__event__name")[:limit]
+    )

@@ -44,8 +44,17 @@ class ReportForm(forms.Form):
     comment = forms.CharField(label=_("Comment"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=80)
 
-    def __init__(self, *args, match, **kwargs):
+    def __init__(self, *args, match, records=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if records:
+            # A picker of the user's verified records instead of a number to type (the number still posts).
+            self.fields["game_record"] = forms.TypedChoiceField(
+                label=_("Game record"),
+                coerce=int,
+                required=False,
+                empty_value=None,
+                choices=[("", "—")] + [(r.pk, record_label(r)) for r in records],
+            )
         self.fields["score_a"].label = match.player_a.name
         self.fields["score_b"].label = match.player_b.name
         self.fields["winner_side"].choices = [("", "—"), (0, match.player_a.name), (1, match.player_b.name)]
@@ -61,6 +70,19 @@ class ReportForm(forms.Form):
                 _("Choose the result without play (forfeit, walkover, no-show, double forfeit).")
             )
         return data
+
+
+def record_label(record) -> str:
+    """A record as the picker shows it: its file name, and the players and score its verdict found."""
+    verdict = record.verdict if isinstance(record.verdict, dict) else {}
+    players = verdict.get("players") or []
+    score = verdict.get("final_score") or verdict.get("score")
+    parts = [record.name]
+    if len(players) == 2:
+        parts.append(" – ".join(str(p) for p in players))
+    if isinstance(score, list | tuple) and len(score) == 2:
+        parts.append(f"{score[0]}–{score[1]}")
+    return " · ".join(parts)
 
 
 class CommentForm(forms.Form):
@@ -91,3 +113,9 @@ class MatchForm(forms.Form):
         self.fields["player_a"].queryset = players
         self.fields["player_b"].queryset = players
         self.fields["club"].queryset = clubs
+        if not clubs.exists():
+            # Only a club's directors create club-night (or tournament) matches: a player is offered what they
+            # may create, a casual match, instead of a choice that ends in a refusal.
+            self.fields["context"].choices = [(MatchContext.CASUAL, MatchContext.CASUAL.label)]
+            self.fields["context"].widget = forms.HiddenInput()
+            del self.fields["club"]

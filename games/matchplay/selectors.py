@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from dataclasses import dataclass, field
+
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 
 from clubs import access
 from clubs.models import Membership, Player
 from games.matchplay import state as core
-from games.matchplay.services import scoresheet_state
+from games.matchplay.services import has_directors, scoresheet_state
 from games.models.matches import Match, MatchDispute, MatchReport
 
 
@@ -70,3 +86,150 @@ def director_queue(*, user) -> QuerySet[Match]:
 
 def pending_reports(match: Match) -> list[MatchReport]:
     return [r for r in match.reports.all() if r.is_pending]
+
+
+# --- what a player has to do next ----------------------------------------------------------------------------
+
+
+def _own(user, prefix: str = "") -> Q:
+    return Q(**{f"{prefix}player_a__user": user}) | Q(**{f"{prefix}player_b__user": user})
+
+
+def reports_to_confirm(*, user) -> QuerySet[MatchReport]:
+    """Versions waiting for this user's confirmation: pending reports of their own matches that somebody else
+    submitted and nobody disputed yet, newest first. One query (the menu badge counts it on every page)."""
+    if not getattr(user, "is_authenticated", False):
+        return MatchReport.objects.none()
+    open_dispute = MatchDispute.objects.filter(report=OuterRef("pk"), resolved_at__isnull=True)
+    return (
+        MatchReport.objects.filter(_own(user, "match__"), confirmed=False, retired=False)
+        .exclude(submitted_by=user)
+        .exclude(Exists(open_dispute))
+        .select_related("match__player_a", "match__player_b", "match__club", "submitted_by", "winner")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def open_disputes(*, user) -> QuerySet[MatchDispute]:
+    """Open disputes of the user's own matches: a director decides a club's match; a casual match without a
+    club went back to both players to report again (services.dispute_report)."""
+    if not getattr(user, "is_authenticated", False):
+        return MatchDispute.objects.none()
+    return (
+        MatchDispute.objects.filter(_own(user, "match__"), resolved_at__isnull=True)
+        .select_related("match__player_a", "match__player_b", "match__club", "report", "raised_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def to_confirm_count_subquery():
+    """reports_to_confirm's count for the user of the outer query (accounts.backends loads it with the user)."""
+    user = OuterRef("pk")
+    open_dispute = MatchDispute.objects.filter(report=OuterRef("pk"), resolved_at__isnull=True)
+    waiting = (
+        MatchReport.objects.filter(Q(match__player_a__user=user) | Q(match__player_b__user=user))
+        .filter(confirmed=False, retired=False)
+        .exclude(submitted_by=user)
+        .exclude(Exists(open_dispute))
+        .order_by()
+        .values("confirmed")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(waiting, output_field=IntegerField()), 0)
+
+
+def to_decide_count_subquery():
+    """How many open disputes wait at the clubs the user of the outer query directs (their "Results to decide"
+    list; the menu shows it beside the to-confirm badge, loaded with the user like it)."""
+    directs = Membership.objects.filter(
+        club=OuterRef("match__club"), player__user=OuterRef(OuterRef("pk")), is_active=True,
+        role__in=["director", "admin"],
+    )  # fmt: skip
+    disputes = (
+        MatchDispute.objects.filter(resolved_at__isnull=True)
+        .filter(Exists(directs))
+        .order_by()
+        .values("resolved_at")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(disputes, output_field=IntegerField()), 0)
+
+
+OPEN_STATUSES = ("scheduled", "in_progress")
+
+
+def my_matches(*, user) -> QuerySet[Match]:
+    """The user's own matches, open ones (scheduled, in progress) first, then the newest (by when they were
+    played, scheduled or created)."""
+    return (
+        _list_queryset()
+        .filter(_own(user))
+        .annotate(
+            is_open=Case(When(status__in=OPEN_STATUSES, then=Value(0)), default=Value(1), output_field=IntegerField()),
+            played_on=Coalesce("finished_at", "started_at", "scheduled_at", "created_at"),
+        )
+        .order_by("is_open", "-played_on", "-id")
+    )
+
+
+def my_open_matches(*, user, limit: int = 5) -> list[Match]:
+    """Scheduled and running matches of the user, the soonest scheduled first; `has_pending` says a result was
+    reported and waits for confirmation (then there is nothing to play)."""
+    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
+    return list(
+        _list_queryset()
+        .filter(_own(user), status__in=OPEN_STATUSES)
+        .annotate(has_pending=Exists(pending))
+        .order_by(F("scheduled_at").asc(nulls_last=True), "-created_at", "-id")[:limit]
+    )
+
+
+def reporter_name(match: Match, report: MatchReport) -> str:
+    """Who reported a version, by the player's name when a player did (the opponent knows "Anna", not "anna")."""
+    if report.submitted_by_id is not None:
+        if report.submitted_by_id == match.player_a.user_id:
+            return match.player_a.name
+        if report.submitted_by_id == match.player_b.user_id:
+            return match.player_b.name
+        if report.submitted_by is not None:
+            return report.submitted_by.get_username()
+    return "—"
+
+
+@dataclass
+class NextSteps:
+    """What the match page's banner says to the user: a version to confirm, their own version waiting for the
+    opponent, open disputes. `waiting` lists every version still waiting (the report forms hide meanwhile)."""
+
+    to_confirm: MatchReport | None = None
+    mine: MatchReport | None = None
+    waiting: list[MatchReport] = field(default_factory=list)
+    open_disputes: list[MatchDispute] = field(default_factory=list)
+    has_confirmed: bool = False
+    has_directors: bool = True
+
+
+def next_steps(match: Match, *, reports: list[MatchReport], disputes: list[MatchDispute], user, can_play: bool):
+    """Read from the match's already loaded reports (newest first) and disputes: no query."""
+    disputed = {d.report_id for d in disputes if d.resolved_at is None}
+    steps = NextSteps(
+        open_disputes=[d for d in disputes if d.resolved_at is None],
+        has_confirmed=any(r.confirmed for r in reports),
+        has_directors=has_directors(match),
+    )
+    signed_in = getattr(user, "is_authenticated", False)
+    for report in reports:
+        report.reporter_name = reporter_name(match, report)
+        report.is_disputed = report.pk in disputed
+        if not report.is_pending:
+            continue
+        steps.waiting.append(report)
+        if report.is_disputed or not signed_in:
+            continue
+        if report.submitted_by_id == user.pk:
+            steps.mine = steps.mine or report
+        elif (can_play or match.user_is_director(user)) and steps.to_confirm is None:
+            steps.to_confirm = report
+    return steps

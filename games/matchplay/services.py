@@ -439,7 +439,20 @@ def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchD
         raise Conflict(_("Version %(v)s was already replaced by a later one.") % {"v": version})
     if report.confirmed and later_match_started(match):
         raise Conflict(_("A later match has started: ask a director to correct this result."))
-    return MatchDispute.objects.create(match=match, report=report, raised_by=actor, comment=comment.strip())
+    dispute = MatchDispute.objects.create(match=match, report=report, raised_by=actor, comment=comment.strip())
+    if not has_directors(match) and report.is_pending:
+        # Nobody directs a casual match without a club, so nobody would ever decide it: the disputed version is
+        # set aside and the match goes back to both players to report again. The dispute stays open (both
+        # players' home pages list it) until a version is confirmed.
+        report.retired = True
+        report.save(update_fields=["retired"])
+    return dispute
+
+
+def has_directors(match: Match) -> bool:
+    """Does somebody direct this match (its club's directors, or a tournament's)? A casual match without a
+    club has no director: its disputes go back to the players."""
+    return match.club_id is not None or match.context == MatchContext.TOURNAMENT
 
 
 @transaction.atomic

@@ -18,7 +18,8 @@ from clubs import selectors as club_selectors
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
 from games.matchplay.forms import CommentForm, GameForm, LatenessForm, MatchForm, ReportForm
-from games.models.matches import Match, MatchStatus, ReportMethod, ReportSource
+from games.models.matches import Match, MatchOutcome, MatchStatus, ReportMethod, ReportSource
+from games.records import selectors as record_selectors
 
 
 def _match(request, pk) -> Match:
@@ -41,28 +42,62 @@ def match_list(request):
 
 def match_detail(request, pk):
     match = _match(request, pk)
+    user = request.user
     games = list(match.games.all())
     state = selectors.live_state(match)
-    can_play = match.user_is_participant(request.user)
-    can_direct = match.user_is_director(request.user)
+    can_play = match.user_is_participant(user)
+    can_direct = match.user_is_director(user)
+    reports = list(match.reports.all())
+    disputes = list(match.disputes.all())
+    todo = selectors.next_steps(match, reports=reports, disputes=disputes, user=user, can_play=can_play)
+    is_open = match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+    # While a version waits for confirmation the report forms stay hidden: the banner says what to do instead.
+    # A finished match offers one "Correct the result" where corrections are still allowed.
+    blocked = bool(todo.waiting) and not can_direct  # a director may always override
+    can_report = (can_play or can_direct) and is_open and not blocked
+    can_correct = (
+        not is_open
+        and not blocked
+        and (
+            can_direct
+            or (
+                can_play
+                and match.outcome != MatchOutcome.ANNULLED
+                and not (todo.has_confirmed and services.later_match_started(match))
+            )
+        )
+    )
     context = {
         "match": match,
         "games": games,
         "state": state,
-        "reports": list(match.reports.all()),
-        "disputes": list(match.disputes.all()),
+        "is_open": is_open,
+        "reports": reports,
+        "disputes": disputes,
+        "todo": todo,
         "can_play": can_play,
         "can_direct": can_direct,
-        "can_add_game": (can_play or can_direct) and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+        "can_report": can_report,
+        "can_correct": can_correct,
+        # The scoresheet waits too while a version waits: the cards show the reported score instead of 0–0.
+        "can_add_game": (can_play or can_direct) and is_open and not blocked,
+        "reported": next((r for r in todo.waiting if r.score_a is not None), None) if is_open and not games else None,
         "game_form": GameForm(match=match),
-        "report_form": ReportForm(match=match, initial={"idempotency_key": uuid.uuid4().hex}),
+        "report_form": ReportForm(
+            match=match, records=_usable_records(request, match), initial={"idempotency_key": uuid.uuid4().hex}
+        )
+        if (can_report or can_correct)
+        else None,
         "comment_form": CommentForm(),
         "lateness_form": LatenessForm(match=match),
-        "can_record_lateness": can_direct
-        and not games
-        and match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS),
+        "can_record_lateness": can_direct and not games and is_open,
     }
     return render(request, "games/matches/match_detail.html", context)
+
+
+def _usable_records(request, match: Match):
+    """The verified game records the user may report this match with (services._record_verdict decides)."""
+    return record_selectors.records_for_report(user=request.user, match=match)
 
 
 @require_POST
@@ -96,7 +131,7 @@ def report(request, pk):
     if not (match.user_is_participant(request.user) or match.user_is_director(request.user)):
         raise PermissionDenied(services.NOT_ALLOWED_TO_REPORT)
     if request.method == "POST":
-        form = ReportForm(request.POST, match=match)
+        form = ReportForm(request.POST, match=match, records=_usable_records(request, match))
         if form.is_valid():
             data = form.cleaned_data
             has_score = data["score_a"] is not None and data["score_b"] is not None
@@ -124,7 +159,9 @@ def report(request, pk):
             if done:
                 return redirect(match)
     else:
-        form = ReportForm(match=match, initial={"idempotency_key": uuid.uuid4().hex})
+        form = ReportForm(
+            match=match, records=_usable_records(request, match), initial={"idempotency_key": uuid.uuid4().hex}
+        )
     return render(request, "games/matches/report_form.html", {"match": match, "form": form})
 
 
@@ -148,7 +185,10 @@ def dispute(request, pk, version):
     attempt(
         request,
         lambda: services.dispute_report(actor=request.user, match=match, version=version, comment=comment),
-        _("Your dispute was recorded; a director will decide."),
+        _("Your dispute was recorded; a director will decide.")
+        if services.has_directors(match)
+        else _("Your dispute was recorded. Nobody directs this match, so it goes back to both of you: report the "
+               "result again, and your opponent confirms it."),
     )
     return redirect(match)
 
@@ -207,11 +247,10 @@ def create_match(request):
 
 @login_required
 def my_matches(request):
+    """Open matches first (what is still to play or report), then the newest, each with its date."""
     player = club_selectors.player_for_user(request.user)
-    matches = (
-        selectors.player_matches(user=request.user, player=player).order_by("-created_at", "-id") if player else []
-    )
-    return render(request, "games/matches/my_matches.html", {"player": player, "matches": matches})
+    page = Paginator(selectors.my_matches(user=request.user), 50).get_page(request.GET.get("page")) if player else None
+    return render(request, "games/matches/my_matches.html", {"player": player, "page": page})
 
 
 @login_required

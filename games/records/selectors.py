@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models.fields.json import KeyTransform
 
 from games.formats.mat import decode_text, split_lines
 from games.models import GameRecord, RecordStatus, UploadBatch
@@ -97,3 +98,34 @@ def _record_text_lines(record: GameRecord) -> list[str]:
             return split_lines(decode_text(handle.read()))
     except OSError:
         return []
+
+
+def records_for_report(*, user, match) -> list[GameRecord]:
+    """The verified records a user may report `match` with, newest first: the match page offers them in a
+    picker instead of asking for a record number. Mirrors services._record_verdict: the user's own uploads and
+    records already linked to the match (a director also sees the players' uploads)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    usable = Q(uploader=user) | Q(match=match)
+    if match.user_is_director(user):
+        usable |= Q(uploader__player__in=[match.player_a_id, match.player_b_id])
+    return list(
+        GameRecord.objects.filter(usable, status=RecordStatus.VALID)
+        .only("pk", "name", "created_at", "verdict")
+        .order_by("-created_at", "-pk")[:50]
+    )
+
+
+def records_for_list(*, user) -> QuerySet[GameRecord]:
+    """Visible records with what the list shows of each verdict (players, length, final score), read inside
+    the database: a verdict can hold thousands of games, and the list needs three of its keys."""
+    return (
+        visible_records(user=user)
+        .defer("verdict")
+        .annotate(
+            verdict_players=KeyTransform("players", "verdict"),
+            verdict_length=KeyTransform("match_length", "verdict"),
+            verdict_score=KeyTransform("final_score", "verdict"),
+        )
+        .order_by("-created_at", "-pk")
+    )

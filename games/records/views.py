@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from games.matchplay import selectors as match_selectors
 from games.records import selectors, services
 from games.records.forms import UploadForm
 
@@ -16,31 +17,41 @@ def record_list(request):
         request,
         "games/records/record_list.html",
         {
-            "records": selectors.visible_records(user=request.user)[:200],
+            "records": selectors.records_for_list(user=request.user)[:200],
             "batches": selectors.visible_batches(user=request.user)[:10],
         },
     )
 
 
+def _match_to_attach(request):
+    """The match named by ?match= (the match page's "Upload the record of this match"), when the user may see
+    it; the service checks that they may attach records to it."""
+    number = request.POST.get("match") or request.GET.get("match")
+    if not number or not str(number).isdigit():
+        return None
+    return match_selectors.visible_matches(user=request.user).filter(pk=int(number)).first()
+
+
 @login_required
 def record_upload(request):
     form = UploadForm(request.POST or None, request.FILES or None)
+    match = _match_to_attach(request)
     if request.method == "POST" and form.is_valid():
         files = form.cleaned_data["files"]
         text = form.cleaned_data["text"]
         try:
             if files:
                 uploads = [services.UploadedFile(f.name, f.read(services.max_upload_bytes() + 1)) for f in files]
-                batch = services.upload_records(uploader=request.user, files=uploads)
+                batch = services.upload_records(uploader=request.user, files=uploads, match=match)
             else:
-                batch = services.upload_text(uploader=request.user, text=text)
+                batch = services.upload_text(uploader=request.user, text=text, match=match)
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         except PermissionDenied as error:
             messages.error(request, str(error))
         else:
             return redirect("games:record-batch", pk=batch.pk)
-    return render(request, "games/records/upload.html", {"form": form})
+    return render(request, "games/records/upload.html", {"form": form, "match": match})
 
 
 @login_required

@@ -4,9 +4,12 @@
 //   data-print on a button or link: print the page;
 //   data-path-template and data-path-field on a GET form: go to the template URL with its last "/0/" segment
 //     replaced by the chosen field's value (a form whose target is a path, not a query); a normal submit
-//     when the field is empty.
+//     when the field is empty;
+//   data-menu-toggle on the header's menu button: open and close the menu on a phone (the "js" class on <html>
+//     lets the stylesheet fold the menu only when this script runs, so without it the menu stays visible).
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   document.addEventListener("change", function (event) {
     var target = event.target;
     if (target.matches && target.matches("select[data-autosubmit]") && target.form) {
@@ -14,6 +17,16 @@
     }
   });
   document.addEventListener("click", function (event) {
+    var toggle = event.target.closest && event.target.closest("[data-menu-toggle]");
+    if (toggle) {
+      var menu = document.getElementById(toggle.getAttribute("aria-controls"));
+      var open = toggle.getAttribute("aria-expanded") !== "true";
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      if (menu) {
+        menu.classList.toggle("open", open);
+      }
+      return;
+    }
     var trigger = event.target.closest && event.target.closest("[data-print]");
     if (trigger) {
       event.preventDefault();

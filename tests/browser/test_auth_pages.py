@@ -48,7 +48,9 @@ def test_account_page_makes_and_revokes_a_token(live_server, page, violations):
     user = UserFactory(email="anna@example.org")
     sign_in(page, live_server.url, user.username)
     page.wait_for_url(f"{live_server.url}/")
-    page.click(f"header a:has-text('{user.username}')")  # the user menu leads to the account page
+    assert page.locator("header a.who").inner_text() == user.username  # the name leads to the user's home page
+    page.get_by_role("button", name="Menu").click()
+    page.get_by_role("link", name="Account").click()  # the folded menu leads to the account page
     page.wait_for_url(f"{live_server.url}/accounts/")
     page.fill("#id_name", "Score bot")
     page.click("text=Create token")
@@ -108,6 +110,7 @@ def test_admin_and_api_docs_work_under_the_policy(live_server, page, violations)
 
 def test_site_scripts_attached_by_data_attributes_still_work(live_server, page, violations):
     page.goto(f"{live_server.url}/")
+    page.get_by_role("button", name="Menu").click()  # data-menu-toggle: a phone's menu opens
     with page.expect_navigation():
         page.select_option("#language", "de")  # data-autosubmit
     assert page.locator("html").get_attribute("lang") == "de"

@@ -23,6 +23,7 @@ def test_member_signs_in_and_opens_the_club_page(live_server, page, club):
 
 def test_language_switch_turns_the_page_german(live_server, page, club):
     page.goto(f"{live_server.url}/")
+    page.get_by_role("button", name="Menu").click()  # on a phone the language choice is in the folded menu
     with page.expect_navigation():
         page.select_option("#language", "de")
     assert page.get_by_role("link", name="Anmelden").is_visible()
