@@ -184,6 +184,8 @@ def test_match_properties(length, games):
     for winner, points in games:
         if state.is_over:
             break
+        if state.crawford_game and points > 3:
+            continue  # the Crawford game is played without the cube: it is worth 1, 2 or 3, never 4 or more
         crawford_games += state.crawford_game
         previous = state
         state = state.after_game(winner=winner, points=points)
