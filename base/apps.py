@@ -13,3 +13,10 @@ class BaseConfig(AppConfig):
     name = "base"
     label = "core"
     verbose_name = _("Site")
+
+    def ready(self) -> None:
+        from base import numbers
+        from base.fields import MESSAGES
+        from base.messages import register
+
+        register(numbers.NumberError, MESSAGES)

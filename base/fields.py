@@ -15,6 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from base import numbers
+from base.messages import translate
 
 MESSAGES = {
     "float": _("Write the number as text, e.g. 12.50."),
@@ -30,9 +31,8 @@ MESSAGES = {
 
 
 def message(error: numbers.NumberError) -> str:
-    """The translated message for a parse error, with its limits filled in."""
-    template = MESSAGES.get(error.code)
-    return str(template) % dict(error.params) if template is not None else error.message
+    """The translated message for a parse error, with its limits filled in (MESSAGES, registered by BaseConfig)."""
+    return translate(error)
 
 
 def _parse_decimal(field, data) -> Decimal:
