@@ -118,7 +118,9 @@ def parse_money(value: object, *, max_cents: int = MAX_MONEY_CENTS) -> int:
         if error.code == "decimal_places":
             raise NumberError("cents", "An amount has at most two decimals (whole cents).") from None
         if error.code == "too_large":
-            raise NumberError("too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)) from None
+            raise NumberError(
+                "too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)
+            ) from None
         raise
     return int(amount * 100)
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import threading
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from games.models.matches import MatchContext
 from tournaments.core import rules
-from tournaments.core.errors import BracketError
 from tournaments.models import Event, Flight, Slot, SlotResult
 
 # The core's result -> the slot's stored result.
@@ -28,10 +27,6 @@ DECIDED = set(SLOT_RESULT.values())
 # Set while a tournaments service itself changes match results (an override, a walkover for a withdrawal), so
 # the result hook knows the bracket change was asked for and shown first.
 _override = threading.local()
-
-
-def _bracket_error(exc: BracketError) -> ValidationError:
-    return ValidationError({exc.field: [exc.message]})
 
 
 # --- permissions ------------------------------------------------------------------------------------------

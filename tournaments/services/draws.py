@@ -14,7 +14,6 @@ from base.api import Conflict
 from clubs.models import Membership
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
-from tournaments.core.errors import BracketError
 from tournaments.models import (
     DrawStatus,
     Entry,
@@ -26,7 +25,7 @@ from tournaments.models import (
     FlightStatus,
     Seeding,
 )
-from tournaments.services.common import _bracket_error, _lock_flight, _require_director
+from tournaments.services.common import _lock_flight, _require_director
 from tournaments.services.progression import BracketStore
 
 
@@ -78,12 +77,9 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     ]
     if fresh and bracket_size(len(drawn)) - len(drawn) > sum(d.on_time for d in drawn):
         drawn = [DrawEntrant(d.key, d.rating, d.club) for d in drawn]  # too few without a bye to take them all
-    try:
-        line = core_draw(
-            drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
-        )
-    except BracketError as exc:
-        raise _bracket_error(exc) from None
+    line = core_draw(
+        drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
+    )
     by_id = {e.pk: e for e in entries}
     seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, 1500.0))
     Entry.objects.filter(flight=flight).update(draw_position=None)

@@ -14,7 +14,6 @@ from clubs import selectors as club_selectors
 from clubs.models import Player
 from games.models.matches import MatchOutcome, MatchStatus
 from tournaments.core.draw import late_entry_position
-from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
@@ -78,10 +77,7 @@ def _place_late(flight: Flight, entry: Entry) -> None:
     """A late entrant takes a bye's place: in the drawn line before release, in the bracket after it."""
     if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED):
         line = _line(flight, exclude=entry.pk)
-        try:
-            entry.draw_position = late_entry_position(line)
-        except BracketError as exc:
-            raise Conflict(exc.message) from None
+        entry.draw_position = late_entry_position(line)
         entry.save(update_fields=["draw_position"])
         return
     store = BracketStore(flight.event)
