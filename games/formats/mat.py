@@ -211,9 +211,7 @@ def _cells(body: str, offset: int, line: int) -> list[_Cell]:
     for index, (start, found_end, kind, match) in enumerate(starts):
         if body[position:start].strip():
             text = body[position:start].strip()
-            raise RecordFormatError(
-                "not_an_action", f"'{text}' is not a roll, cube action or result.", line, text=text
-            )
+            raise RecordFormatError("not_an_action", f"'{text}' is not a roll, cube action or result.", line, text=text)
         end = starts[index + 1][0] if index + 1 < len(starts) else len(body)
         if kind != _ROLL and body[found_end:end].strip():
             text = body[start:end].strip()
@@ -393,9 +391,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         game["rows"].append((number, move_number, numbered, cells))
     last_line = max((n for n, raw in enumerate(lines, start=1) if raw.strip()), default=1)
     if length is None:
-        raise RecordFormatError(
-            "no_match_line", "No 'N point match' line: this is not a .mat match record.", last_line
-        )
+        raise RecordFormatError("no_match_line", "No 'N point match' line: this is not a .mat match record.", last_line)
     if pending_score:
         raise RecordFormatError("last_score_line_missing", "The last game has no score line.", last_line)
     if not games or players is None:

@@ -308,9 +308,7 @@ class SimEvent:
             self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
         elif isinstance(action, rules.FeedTo):
             if fed is None:
-                raise BracketError(
-                    "feeds_no_flight", f"{flight.name} feeds no flight.", "source", flight=flight.name
-                )
+                raise BracketError("feeds_no_flight", f"{flight.name} feeds no flight.", "source", flight=flight.name)
             if action.target is None:
                 if action.entry is None:
                     return
