@@ -232,7 +232,7 @@ def _queue_verification(record_ids: list[int]) -> None:
 
 
 def _mark_unsent(calls: list[tuple]) -> None:
-    GameRecord.objects.filter(pk__in=[record_id for (record_id,) in calls]).update(queued_at=None)
+    GameRecord.objects.filter(pk__in=[record_id for record_id, in calls]).update(queued_at=None)
 
 
 @transaction.atomic
