@@ -413,10 +413,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if not calcutta.user_is_director(request.user):
             self.permission_denied(request, message="Only a director of this event can do this.")
         values = self._input(CalcuttaProposeInputSerializer).validated_data
-        try:
-            groups = selectors.propose_lots(calcutta=calcutta, **values)
-        except core.CalcuttaError as exc:
-            raise serializers.ValidationError({exc.field or "singles": [exc.message]}) from None
+        groups = selectors.propose_lots(calcutta=calcutta, **values)  # a CalcuttaError answers 400 by itself
         return Response({"lots": groups})
 
     @extend_schema(request=CalcuttaOrderInputSerializer, responses=CalcuttaSerializer)

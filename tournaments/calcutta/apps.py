@@ -17,8 +17,12 @@ class CalcuttaConfig(AppConfig):
     }
 
     def ready(self) -> None:
-        from tournaments.calcutta import services
+        from base.messages import register
+        from tournaments.calcutta import core, services
+        from tournaments.calcutta.messages import MESSAGES
         from tournaments.hooks import on_flight_results_changed
 
+        # Every refusal of the Calcutta core reads in the reader's language, in the API and on the pages.
+        register(core.CalcuttaError, MESSAGES)
         # A confirmed, corrected or voided result in the bracket re-settles the event's Calcuttas.
         on_flight_results_changed(services.on_flight_results_changed)

@@ -4,8 +4,8 @@ This is the one adapter between the rows and the pure core (`tournaments.calcutt
 Calcutta row lock, rebuilds the `core.Auction` by replaying the stored steps, lets the core decide, then stores
 the new step and keeps the lot rows in step with the core's state. No rule is re-implemented here.
 
-A refusal from the core becomes a 409 (`base.api.Conflict`) when it is about the auction's state (a sold lot, a
-closed auction, a step out of turn) and a 400 naming the field otherwise.
+A refusal from the core leaves as the core's CalcuttaError: a 409 when it is about the auction's state (a sold lot,
+a closed auction, a step out of turn), a 400 naming the field otherwise (CalcuttaError.conflicts).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from base import numbers
 from base.api import Conflict
+from base.messages import translate
 from clubs import access
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import (
@@ -45,30 +46,6 @@ from tournaments.calcutta.models import (
 
 logger = logging.getLogger(__name__)
 
-# Refusals about the auction's state: the request is well-formed but comes at the wrong time (409).
-CONFLICT_CODES = frozenset(
-    {
-        "already_open",
-        "auction_not_open",
-        "auction_closed",
-        "auction_not_closed",
-        "lot_sold",
-        "lot_passed",
-        "lot_not_open",
-        "lot_running",
-        "nothing_left",
-        "no_lot_open",
-        "bad_step",
-        "no_bid",
-        "has_bids",
-        "nothing_to_undo",
-        "lots_left",
-        "buy_back_closed",
-        "lot_not_sold",
-        "already_high_bidder",
-    }
-)
-
 MAX_CENTS = numbers.MAX_MONEY_CENTS  # 10 million: far above any Calcutta, and well inside the integer columns
 
 SETTING_FIELDS = (
@@ -84,40 +61,14 @@ SETTING_FIELDS = (
 
 
 def _message(exc: core.CalcuttaError) -> str:
-    """The core's refusal in the user's language; codes without a translation keep the core's English text."""
-    messages = {
-        "auction_not_open": _("The auction has not opened yet."),
-        "auction_closed": _("The auction is closed; no more bids are taken."),
-        "lot_sold": _("This lot has been sold; bids on it are closed."),
-        "lot_passed": _("This lot was passed into the field; bid on the field instead."),
-        "lot_not_open": _("This lot is not up for auction now."),
-        "unknown_bidder": _("Only registered bidders may bid; register with the auctioneer."),
-        "self_bid": _("Players may not bid on a lot they are in at this Calcutta; ask about a buy-back."),
-        "already_high_bidder": _("You already hold the high bid on this lot."),
-        "key_reused": _("This idempotency key was used for a different bid; send a new key for a new bid."),
-        "nothing_to_undo": _("Only the last sold or passed lot can be undone, before the next lot opens."),
-        "no_bid": _("The lot has no bid yet; wait for one or pass the lot."),
-        "has_bids": _("The lot has a bid; sell it instead of passing it."),
-        "lots_left": _("A lot has not been sold or passed yet; finish it before closing."),
-        "lot_running": _("A lot is still up; sell or pass it first."),
-        "nothing_left": _("Every lot has been auctioned; close the auction."),
-        "no_lot_open": _("No lot is up; open the next lot."),
-        "already_open": _("The auction has already been opened."),
-        "no_buy_back_on_field": _("The field cannot be bought back: a buy-back is only for a player's own lot."),
-        "buy_back_closed": _("Buy-backs are closed."),
-        "buy_back_off": _("This Calcutta has no buy-backs."),
-        "shares_not_100": _("The syndicate's shares must total exactly 100%."),
-        "payout_not_100": _("The payout table must total exactly 100%."),
-    }
-    return str(messages.get(exc.code, exc.message))
+    """The core's refusal in the user's language (tournaments/calcutta/messages.py, by code)."""
+    return translate(exc)
 
 
 def refusal(exc: core.CalcuttaError) -> Exception:
-    """The Django error for a core refusal (views and the API answer it as 409 or 400)."""
-    message = _message(exc)
-    if exc.code in CONFLICT_CODES:
-        return Conflict(message)
-    return ValidationError({exc.field: [message]} if exc.field else message)
+    """The core's refusal as it leaves the services: the core error itself, which the API answers as 409 or 400
+    by its class's `conflicts` and the web views show translated (base.web)."""
+    return exc
 
 
 def _require_director(actor, calcutta: Calcutta) -> None:
@@ -161,7 +112,8 @@ def core_settings(calcutta: Calcutta) -> core.CalcuttaSettings:
         field = {"payout": "payout_places", "consolation_winner": "consolation_percent"}.get(exc.field, exc.field)
         if field and field.startswith("payout place"):
             field = "payout_places"
-        raise ValidationError({field or "payout_places": [_message(exc)]}) from None
+        exc.field = field or "payout_places"
+        raise exc from None
 
 
 @dataclass
@@ -344,7 +296,8 @@ def set_lots(*, actor, calcutta: Calcutta, groups: Sequence[Sequence[int]]) -> l
     try:
         plan = core.LotPlan.build([e.pk for e in entries], [list(group) for group in groups if group])
     except core.CalcuttaError as exc:
-        raise ValidationError({"lots": [exc.message]}) from None
+        exc.field = "lots"
+        raise exc from None
     calcutta.lots.filter(is_field=False).delete()
     by_pk = {entry.pk: entry for entry in entries}
     lots = []
@@ -503,7 +456,8 @@ def place_bid(
     except core.CalcuttaError as exc:
         if exc.code == "below_minimum" or exc.code == "below_increment":
             minimum = core.format_money(state.auction.minimum_next_bid(core_id))
-            raise ValidationError({"amount": [_("Bid at least %(minimum)s.") % {"minimum": minimum}]}) from None
+            message = _("Bid at least %(minimum)s.") % {"minimum": minimum}
+            raise ValidationError({"amount": [ValidationError(message, code=exc.code)]}) from None
         raise refusal(exc) from None
     if not result.placed:
         return Bid.objects.get(calcutta=calcutta, idempotency_key=key), False
