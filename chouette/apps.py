@@ -7,3 +7,10 @@ class ChouetteConfig(AppConfig):
     verbose_name = _("Chouette")
     nav_items = [(_("Chouette"), "chouette:session-list")]
     panels = {"player": "chouette.panels.player_panel", "club": "chouette.panels.club_panel"}
+
+    def ready(self) -> None:
+        from base.messages import register
+        from chouette.core.errors import ChouetteError
+        from chouette.messages import MESSAGES
+
+        register(ChouetteError, MESSAGES)

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.messages import translate
 from chouette import entries, selectors
 from chouette import rules as access
 from chouette.core import order as order_core
@@ -25,7 +26,7 @@ from chouette.core import session as core
 from chouette.core import settlement as money_core
 from chouette.core.errors import ChouetteError
 from chouette.core.rules import Rules
-from chouette.messages import as_validation_error
+from chouette.messages import with_names
 from chouette.models import (
     TRANSITIONS,
     ChouetteSession,
@@ -54,7 +55,7 @@ def _core(session: ChouetteSession, call):
     try:
         return call()
     except ChouetteError as exc:
-        raise as_validation_error(exc, selectors.seat_names(session)) from None
+        raise with_names(exc, selectors.seat_names(session)) from None
 
 
 def _require_player_or_director(actor, session: ChouetteSession) -> None:
@@ -123,9 +124,11 @@ def create_session(
     club_access.require(actor, "chouette.start", club)
     try:
         rule_set = Rules.from_dict(rules)
-    except (ChouetteError, TypeError) as exc:
-        message = exc.message if isinstance(exc, ChouetteError) else _("Unknown or malformed rule options.")
-        raise ValidationError({"rules": [message]}) from None
+    except ChouetteError as exc:
+        exc.field = "rules"
+        raise exc from None
+    except TypeError:
+        raise ValidationError({"rules": [_("Unknown or malformed rule options.")]}) from None
     players = list(dict.fromkeys(players))
     # Without an order the table stays open for seating: the others sit down themselves before the dice.
     fewest = 3 if order is not None else 1
@@ -256,14 +259,14 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: in
         try:
             core.apply(state, event, rules=rules, stakes=stakes)
         except ChouetteError as exc:
-            error = as_validation_error(exc, selectors.seat_names(session))
+            error = with_names(exc, selectors.seat_names(session))
             if row.kind == EventKind.GAME and row.game_number > changed_game:
                 # A correction made a later game impossible: say which one, so the players can fix that too.
                 message = _("Game %(n)s no longer fits after this change: %(reason)s") % {
                     "n": row.game_number,
-                    "reason": " ".join(error.messages),
+                    "reason": translate(error),
                 }
-                error = ValidationError({"game": [message]})
+                raise ValidationError({"game": [ValidationError(message, code=exc.code)]}) from None
             raise error from None
         if row.kind == EventKind.GAME:
             games[row.game_number] = row
