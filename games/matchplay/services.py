@@ -46,7 +46,9 @@ def _lock_match(match: Match) -> Match:
 
 
 def _scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
-    return ValidationError({field: [messages.readable(exc, match)]})
+    """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
+    record), translated and keeping the core's code, which the API answers with."""
+    return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
 
 
 def _require_participant_or_director(actor, match: Match) -> None:
