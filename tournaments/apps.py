@@ -9,6 +9,10 @@ class TournamentsConfig(AppConfig):
     panels = {"player": "tournaments.panels.player_panel"}
 
     def ready(self) -> None:
+        from base.messages import register
         from tournaments import receivers
+        from tournaments.core.errors import BracketError
+        from tournaments.messages import MESSAGES
 
+        register(BracketError, MESSAGES)
         receivers.register()
