@@ -29,7 +29,11 @@ def test_record_page_highlights_the_error_line(client, flawed_bytes, django_capt
     line = record.verdict["errors"][0]["line"]
     page = client.get(reverse("games:record-detail", args=[record.pk])).content.decode()
     assert f'id="L{line}" class="record-line has-error"' in page
-    assert f'href="#L{line}"' in page and "wrong_points" in page
+    # the error reads as words, not as its code
+    assert f'href="#L{line}"' in page and "The game is scored with the wrong points" in page
+    assert "wrong_points" not in page
+    german = client.get(reverse("games:record-detail", args=[record.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Das Spiel wird mit falschen Punkten gewertet" in german
 
 
 def test_upload_page_shows_a_clear_message_for_a_bad_zip(client):
