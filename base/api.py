@@ -5,6 +5,8 @@ Every refusal reads the same way, whichever app refused (docs/api.md, "Errors"):
 """
 
 from django.core.exceptions import NON_FIELD_ERRORS
+import math
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
@@ -126,6 +128,8 @@ def exception_handler(exc, context):
         response.data = _validation_body(_flatten(detail), "invalid")
     else:
         response.data = error_body(_first_code(exc.detail) or exc.default_code, _first_text(exc.detail))
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response.data["retry_after"] = math.ceil(exc.wait)
     return response
 
 
@@ -172,6 +176,7 @@ ERROR_COMPONENTS = {
                 "additionalProperties": {"type": "array", "items": {"type": "string"}},
                 "description": "Each field's messages (400 only).",
             },
+            "retry_after": {"type": "integer", "description": "Seconds to wait before trying again (429 only)."},
         },
         "required": ["code", "detail", "field"],
     },
@@ -184,6 +189,7 @@ ERROR_RESPONSES = {
     "404": ("Error", "No such object, or the caller may not see it."),
     "409": ("Error", "The object is in a state that does not allow this now."),
     "415": ("Error", "The body is not JSON, form data or multipart form data."),
+    "429": ("Error", "Too many requests (or failed sign-ins) for now; `retry_after` and Retry-After say how long."),
 }
 
 
