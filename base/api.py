@@ -4,9 +4,9 @@ Every refusal reads the same way, whichever app refused (docs/api.md, "Errors"):
 `{"code": str, "detail": str, "field": str | null}`, and bad input (400) adds `"errors": {field: [messages]}`.
 """
 
-from django.core.exceptions import NON_FIELD_ERRORS
 import math
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
