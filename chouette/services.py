@@ -66,14 +66,15 @@ def _transition(session: ChouetteSession, new: str) -> None:
     if new not in TRANSITIONS.get(session.status, set()):
         raise Conflict(
             _("A session that is %(current)s cannot become %(new)s.")
-            % {"current": session.get_status_display(), "new": SessionStatus(new).label}
+            % {"current": session.get_status_display(), "new": SessionStatus(new).label},
+            code="bad_transition",
         )
     session.status = new
 
 
 def _require_status(session: ChouetteSession, status: str, message: str) -> None:
     if session.status != status:
-        raise Conflict(message)
+        raise Conflict(message, code="wrong_status")
 
 
 def _rules(session: ChouetteSession) -> Rules:
@@ -360,7 +361,8 @@ def record_game(
     if expected_number is not None and expected_number != number:
         raise Conflict(
             _("Game %(expected)s was already entered (perhaps from another phone); the next is game %(n)s. Reload.")
-            % {"expected": expected_number, "n": number}
+            % {"expected": expected_number, "n": number},
+            code="game_already_entered",
         )
     entry = entries.entry_from_payload(game)
     event = _add_event(
@@ -383,12 +385,18 @@ def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | No
     _require_status(session, SessionStatus.OPEN, _("Games can only be taken back while the session is open."))
     last = session.events.filter(is_current=True, kind=EventKind.GAME).order_by("-game_number").first()
     if last is None:
-        raise Conflict(_("There is no game to take back."))
+        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
     if expected_number is not None and expected_number != last.game_number:
-        raise Conflict(_("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number})
+        raise Conflict(
+            _("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number},
+            code="stale_game",
+        )
     later = session.events.filter(is_current=True, seq__gt=last.seq).exists()
     if later:
-        raise Conflict(_("Players joined or left after the last game; correct it instead of taking it back."))
+        raise Conflict(
+            _("Players joined or left after the last game; correct it instead of taking it back."),
+            code="seating_changed",
+        )
     last.is_current, last.retired_reason, last.retired_by, last.retired_at = False, "undone", actor, timezone.now()
     last.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])
     _rebuild(session, from_game=last.game_number)
@@ -435,7 +443,7 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
     session = _lock(session)
     access.require_seat(actor, session.club, [player])
     if session.status == SessionStatus.FINISHED:
-        raise Conflict(_("This session is settled; start a new one."))
+        raise Conflict(_("This session is settled; start a new one."), code="session_settled")
     _check_member(session.club, [player], "player")
     stake = session.default_stake_cents if stake_cents is None else _stake(stake_cents, "stake_cents")
     seat, created = Seat.objects.get_or_create(session=session, player=player, defaults={"stake_cents": stake})

@@ -41,7 +41,10 @@ def _lock(ladder: Ladder) -> Ladder:
 
 def _set_status(challenge: LadderChallenge, status: str) -> None:
     if status not in CHALLENGE_TRANSITIONS[ChallengeStatus(challenge.status)]:
-        raise Conflict(_("This challenge is already %(status)s.") % {"status": challenge.get_status_display()})
+        raise Conflict(
+            _("This challenge is already %(status)s.") % {"status": challenge.get_status_display()},
+            code="challenge_closed",
+        )
     challenge.status = status
 
 
@@ -95,7 +98,10 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
         busy.filter(challenger__in=[challenger, defender]).exists()
         or busy.filter(defender__in=[challenger, defender]).exists()
     ):
-        raise Conflict(_("One of you already has an open challenge on this ladder: play or cancel it first."))
+        raise Conflict(
+            _("One of you already has an open challenge on this ladder: play or cancel it first."),
+            code="challenge_open",
+        )
     match = matchplay.create_match(
         actor=actor,
         player_a=challenger,

@@ -87,7 +87,7 @@ def _refusal(name: str, code: str) -> tuple[DomainError, str]:
     """The error as a core raises it, with every param its message names, and its English message."""
     klass = CLASSES[name]
     template = str(messages.template(klass, code))
-    params = {key: 7 for key in re.findall(r"%\((\w+)\)", template)}
+    params = dict.fromkeys(re.findall(r"%\((\w+)\)", template), 7)
     params.pop("line", None)  # RecordFormatError takes the line as an argument of its own
     error = klass(code, "The core's English words.", **params)
     error.field = "amount"
@@ -138,7 +138,12 @@ def test_a_django_validation_error_answers_with_its_fields_and_its_code():
         "errors": {"name": ["Give a name."], "slug": ["Bad."]},
     }
     whole = exception_handler(DjangoValidationError("Not now."), {}).data
-    assert whole == {"code": "invalid", "detail": "Not now.", "field": None, "errors": {"non_field_errors": ["Not now."]}}
+    assert whole == {
+        "code": "invalid",
+        "detail": "Not now.",
+        "field": None,
+        "errors": {"non_field_errors": ["Not now."]},
+    }
 
 
 def test_a_nested_drf_validation_error_names_each_field_with_dots():

@@ -80,7 +80,8 @@ def _require_status(calcutta: Calcutta, *statuses: str, doing: str) -> None:
     if calcutta.status not in statuses:
         raise Conflict(
             _("The Calcutta is %(status)s, so you cannot %(doing)s now.")
-            % {"status": calcutta.get_status_display().lower(), "doing": doing}
+            % {"status": calcutta.get_status_display().lower(), "doing": doing},
+            code="wrong_status",
         )
 
 
@@ -266,7 +267,9 @@ def create_calcutta(*, actor, flight, **settings_values) -> Calcutta:
     ):
         raise PermissionDenied(_("Only a director of this event can set up its Calcutta."))
     if Calcutta.objects.filter(flight=flight).exists():
-        raise Conflict(_("This flight already has a Calcutta; open it instead of creating another."))
+        raise Conflict(
+            _("This flight already has a Calcutta; open it instead of creating another."), code="already_exists"
+        )
     calcutta = Calcutta(flight=flight, seed=secrets.randbelow(2**31), created_by=actor)
     settings_values.setdefault("payout_places", ["70", "30"])
     _validated_settings(calcutta, settings_values)
@@ -610,7 +613,10 @@ def answer_syndicate(*, actor, offer: SyndicateOffer, accept: bool) -> Syndicate
     calcutta = _lock(offer.calcutta)
     offer = SyndicateOffer.objects.select_for_update().select_related("lot", "holder").get(pk=offer.pk)
     if offer.status != SyndicateOffer.Status.PENDING:
-        raise Conflict(_("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()})
+        raise Conflict(
+            _("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()},
+            code="offer_answered",
+        )
     waiting = list(calcutta.bidders.filter(pk__in=offer.waiting_for()))
     mine = _speaks_for(actor, waiting)
     if not mine:
