@@ -55,5 +55,5 @@ def _director_of(event: Event):
     """A director account to sign a walkover the player asked for themself."""
     director = event.directors.order_by("pk").first()
     if director is None:
-        raise Conflict(_("This event has no director to record the walkover; ask the club."))
+        raise Conflict(_("This event has no director to record the walkover; ask the club."), code="no_director")
     return director

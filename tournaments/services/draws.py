@@ -46,13 +46,13 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     flight = _lock_flight(flight)
     _require_director(actor, flight.event)
     if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
-        raise Conflict(_("The draw is confirmed: it cannot be drawn again."))
+        raise Conflict(_("The draw is confirmed: it cannot be drawn again."), code="draw_confirmed")
     if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW):
         message = _("This flight is linked to %(source)s and needs no draw of its own.")
-        raise Conflict(message % {"source": flight.source})
+        raise Conflict(message % {"source": flight.source}, code="linked_flight")
     if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
         message = _("Not every player of %(source)s has played a match yet: draw when they have.")
-        raise Conflict(message % {"source": flight.source})
+        raise Conflict(message % {"source": flight.source}, code="source_unfinished")
     entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player").order_by("pk"))
     if len(entries) < 2:
         raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
@@ -101,7 +101,7 @@ def confirm_draw(*, actor, flight: Flight) -> Flight:
     flight = _lock_flight(flight)
     _require_director(actor, flight.event)
     if flight.draw_status != DrawStatus.DRAFT:
-        raise Conflict(_("Only a draft draw can be confirmed; draw first."))
+        raise Conflict(_("Only a draft draw can be confirmed; draw first."), code="not_a_draft")
     flight.draw_status, flight.confirmed_at = DrawStatus.CONFIRMED, timezone.now()
     flight.save(update_fields=["draw_status", "confirmed_at"])
     return flight
@@ -114,7 +114,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
     flight = _lock_flight(flight)
     _require_director(actor, flight.event)
     if flight.draw_status != DrawStatus.CONFIRMED:
-        raise Conflict(_("Confirm the draw before releasing it."))
+        raise Conflict(_("Confirm the draw before releasing it."), code="not_confirmed")
     flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING
     flight.save(update_fields=["draw_status", "released_at", "status"])
     event = flight.event

@@ -134,7 +134,9 @@ def add_flight(
             if source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).exists():
                 raise ValidationError({"source": [_("This flight already feeds another flight.")]})
             if source.draw_status != DrawStatus.NONE:
-                raise Conflict(_("The source flight is drawn already: add fed flights before its draw."))
+                raise Conflict(
+                    _("The source flight is drawn already: add fed flights before its draw."), code="source_drawn"
+                )
     if not 1 <= int(feed_rounds) <= 12:
         raise ValidationError({"feed_rounds": [_("Feed rounds are between 1 and 12.")]})
     for field_name, value in (("length", length), ("final_length", final_length)):
