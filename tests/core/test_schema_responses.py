@@ -117,9 +117,11 @@ def test_calcuttas_are_listed_and_a_player_buys_back_part_of_their_lot(api_as, c
     assert {(h["bidder_name"], h["share"]) for h in bought.json()} == {("paul", "3/4"), ("anna", "1/4")}
     field = client.post(url, {"lot": 0, "bidder": anna.pk, "share": "25%"}, format="json")
     assert field.status_code == 400
-    assert field.json() == {"lot": ["The field cannot be bought back: a buy-back is only for a player's own lot."]}
+    assert field.json()["errors"] == {
+        "lot": ["The field cannot be bought back: a buy-back is only for a player's own lot."]
+    }
     german = client.post(url, {"lot": 0, "bidder": anna.pk, "share": "25%"}, format="json", HTTP_ACCEPT_LANGUAGE="de")
-    assert german.json()["lot"] == [
+    assert german.json()["errors"]["lot"] == [
         "Das Feld kann nicht zurückgekauft werden: Ein Rückkauf gilt nur für das eigene Los eines Spielers."
     ]
 
