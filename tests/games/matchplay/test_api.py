@@ -46,7 +46,8 @@ def test_scoresheet_via_api_shows_the_crawford_game(api_as, match, user_a):
     with translation.override("en"):  # the request switches this thread to German; leave it as it was
         german = client.post(url(match, "games"), {"winner_side": 1, "kind": "drop"}, HTTP_ACCEPT_LANGUAGE="de")
     assert german.status_code == 400
-    assert "Spiel 2 ist das Crawford-Spiel" in german.json()["errors"]["cube"][0] and "abgelehnt" in german.json()["errors"]["cube"][0]
+    cube = german.json()["errors"]["cube"][0]
+    assert "Spiel 2 ist das Crawford-Spiel" in cube and "abgelehnt" in cube
 
 
 def test_report_confirm_flow_and_idempotent_retry(api_as, match, user_a, user_b):
