@@ -21,18 +21,6 @@ def refusal_text(exc: Exception) -> str:
     return str(exc)
 
 
-def add_form_error(form, exc: DomainError | ValidationError) -> None:
-    """Show a refusal on a form: at the field it names when the form has that field, else above the form."""
-    if isinstance(exc, ValidationError):
-        if hasattr(exc, "error_dict"):
-            for field, errors in exc.error_dict.items():
-                form.add_error(field if field in form.fields else None, errors)
-        else:
-            form.add_error(None, exc)
-        return
-    form.add_error(exc.field if exc.field in form.fields else None, translate(exc))
-
-
 def attempt(request, action: Callable[[], object], success: str | Callable[[object], str]) -> bool:
     """Run a service call; show its refusal as a message (a PermissionDenied still answers 403). `success` is
     the message, or makes it from what the call returned."""

@@ -187,3 +187,19 @@ def test_a_refusal_reads_in_german_through_the_api(api_as, member_user):
     english = api_as(member_user).post("/api/v1/clubs/", {"name": ""}, format="json")
     assert german.json()["code"] == english.json()["code"] == "invalid"
     assert german.json()["detail"] != english.json()["detail"]
+
+
+def test_a_page_shows_a_core_refusal_as_the_api_reads_it(client, club, director_user):
+    """The web views (base.web.attempt) show the same translated text by code as the API's `detail`."""
+    from ratings import ladder_services
+    from tests.clubs.factories import MembershipFactory
+
+    ladder = ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
+    members = [MembershipFactory(club=club).player for _ in range(5)]
+    for member in members:
+        ladder_services.join_ladder(actor=member.user, ladder=ladder)
+    client.force_login(members[4].user)
+    url = f"/clubs/{club.slug}/ladders/club-ladder/challenge/"
+    page = client.post(url, {"defender": members[0].pk}, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Du kannst höchstens 3 Plätze über dir fordern." in page
+    assert "out_of_reach" not in page
