@@ -54,6 +54,7 @@ def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
 
 
 def _first_code(detail) -> str | None:
+    """The code DRF attached to the first message (NotFound's `not_found`, a Conflict's own code)."""
     if isinstance(detail, dict):
         detail = next(iter(detail.values()), None)
     if isinstance(detail, list):
@@ -72,6 +73,8 @@ def error_body(code: str, detail: str, field: str | None = None, errors: dict | 
 
 
 def _validation_body(errors: dict[str, list[str]], code: str = "invalid") -> dict:
+    """Bad input: every field's messages, and the first of them as `field`/`detail` (null for the input as a
+    whole), so a client that shows one message shows the first."""
     field, messages = next(iter(errors.items()), (None, [""]))
     if field in (api_settings.NON_FIELD_ERRORS_KEY, "detail", NON_FIELD_ERRORS):
         field = None
@@ -134,6 +137,7 @@ def exception_handler(exc, context):
 
 
 def _first_text(detail) -> str:
+    """The first message of a DRF detail, however nested."""
     if isinstance(detail, dict):
         return _first_text(next(iter(detail.values()), ""))
     if isinstance(detail, list):
