@@ -35,7 +35,9 @@ class LoginThrottleMiddleware:
             return response
         message = lockout_message(seconds)
         if request.path.startswith("/api/"):
-            locked = JsonResponse({"detail": message, "retry_after": seconds}, status=429)
+            # the API's one error body (base.api), with the seconds to wait as in the Retry-After header
+            body = {"code": "throttled", "detail": message, "field": None, "retry_after": seconds}
+            locked = JsonResponse(body, status=429)
         else:
             locked = render(request, "registration/locked_out.html", {"message": message}, status=429)
         locked["Retry-After"] = str(seconds)

@@ -1,41 +1,148 @@
-"""Cross-cutting API pieces: the exception handler every endpoint shares."""
+"""Cross-cutting API pieces: the exception handler every endpoint shares and the one error body it answers.
 
+Every refusal reads the same way, whichever app refused (docs/api.md, "Errors"):
+`{"code": str, "detail": str, "field": str | null}`, and bad input (400) adds `"errors": {field: [messages]}`.
+"""
+
+import math
+
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from base.errors import DomainError
+from base.messages import translate
 
 
 class Conflict(exceptions.APIException):
-    """The request is valid but the object is in a state that does not allow it (answered as 409)."""
+    """The request is valid but the object is in a state that does not allow it (answered as 409).
+
+    Give it a stable code as well as the translated text: `Conflict(_("..."), code="challenge_open")`.
+    """
 
     status_code = status.HTTP_409_CONFLICT
-    default_detail = "The object is not in a state that allows this."
+    default_detail = _("The object is not in a state that allows this.")
     default_code = "conflict"
 
 
-def exception_handler(exc, context):
-    """DRF's handler, plus the Django errors that services raise, so none of them becomes a 500.
+def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested validation detail as {field: [messages]}; a nested input's fields are named with dots
+    (`items.0.percent`), messages about the whole input under `non_field_errors`."""
+    if isinstance(detail, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            for field, messages in _flatten(value, name).items():
+                flat.setdefault(field, []).extend(messages)
+        return flat
+    if isinstance(detail, list):
+        if all(not isinstance(item, dict | list) for item in detail):
+            return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [str(item) for item in detail]}
+        flat = {}
+        for index, item in enumerate(detail):
+            for field, messages in _flatten(item, f"{prefix}.{index}" if prefix else str(index)).items():
+                flat.setdefault(field, []).extend(messages)
+        return flat
+    return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [str(detail)]}
 
-    A service raises django.core.exceptions.ValidationError for bad input (answered 400 with the field names
-    and messages) and IntegrityError escapes only when a database constraint caught a race (answered 409).
+
+def _first_code(detail) -> str | None:
+    """The code DRF attached to the first message (NotFound's `not_found`, a Conflict's own code)."""
+    if isinstance(detail, dict):
+        detail = next(iter(detail.values()), None)
+    if isinstance(detail, list):
+        detail = detail[0] if detail else None
+    if isinstance(detail, dict | list):
+        return _first_code(detail)
+    return getattr(detail, "code", None)
+
+
+def error_body(code: str, detail: str, field: str | None = None, errors: dict | None = None) -> dict:
+    """The one body of every refusal (the `Error` schema component)."""
+    body: dict = {"code": code, "detail": str(detail), "field": field}
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
+def _validation_body(errors: dict[str, list[str]], code: str = "invalid") -> dict:
+    """Bad input: every field's messages, and the first of them as `field`/`detail` (null for the input as a
+    whole), so a client that shows one message shows the first."""
+    field, messages = next(iter(errors.items()), (None, [""]))
+    if field in (api_settings.NON_FIELD_ERRORS_KEY, "detail", NON_FIELD_ERRORS):
+        field = None
+    return error_body(code, messages[0] if messages else "", field, errors)
+
+
+def _django_validation(exc: DjangoValidationError) -> dict:
+    """A service's or form's ValidationError in the shared body; its code when it was raised with one."""
+    if hasattr(exc, "error_dict"):
+        errors = {
+            (api_settings.NON_FIELD_ERRORS_KEY if field == NON_FIELD_ERRORS else field): [str(m) for m in messages]
+            for field, messages in exc.message_dict.items()
+        }
+        first = next(iter(exc.error_dict.values()), [None])[0]
+    else:
+        errors = {api_settings.NON_FIELD_ERRORS_KEY: list(exc.messages)}
+        first = exc.error_list[0] if exc.error_list else None
+    return _validation_body(errors, getattr(first, "code", None) or "invalid")
+
+
+def exception_handler(exc, context):
+    """Every refusal of the API as `{code, detail, field}` (+ `errors` for bad input), whichever layer refused.
+
+    A pure core's DomainError answers 409 when its code is one of its class's `conflicts`, else 400, with the
+    text translated by code (base.messages). A service's Django ValidationError is bad input (400), a Django
+    PermissionDenied a 403, and an IntegrityError escapes only when a database constraint caught a race (409).
+    DRF's own exceptions keep their status and headers and answer with their own codes (`not_authenticated`,
+    `permission_denied`, `not_found`, `throttled`, `parse_error`, `unsupported_media_type`, ...).
     """
+    if isinstance(exc, DomainError):
+        body = error_body(exc.code, translate(exc), exc.field)
+        if not exc.is_conflict and exc.field:
+            body["errors"] = {exc.field: [body["detail"]]}
+        return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
-        if hasattr(exc, "error_dict"):
-            detail = {field: [str(m) for m in messages] for field, messages in exc.message_dict.items()}
-        else:
-            detail = {"detail": exc.messages}
-        exc = exceptions.ValidationError(detail)
-    elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied(str(exc) or None)
-    elif isinstance(exc, IntegrityError):
+        return Response(_django_validation(exc), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, IntegrityError):
         return Response(
-            {"detail": "This conflicts with data that was stored at the same time; reload and try again."},
+            error_body(
+                "concurrent_change",
+                _("This conflicts with data that was stored at the same time; reload and try again."),
+            ),
             status=status.HTTP_409_CONFLICT,
         )
-    return drf_exception_handler(exc, context)
+    if isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail if isinstance(exc.detail, dict | list) else [exc.detail]
+        response.data = _validation_body(_flatten(detail), "invalid")
+    else:
+        response.data = error_body(_first_code(exc.detail) or exc.default_code, _first_text(exc.detail))
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            response.data["retry_after"] = math.ceil(exc.wait)
+    return response
+
+
+def _first_text(detail) -> str:
+    """The first message of a DRF detail, however nested."""
+    if isinstance(detail, dict):
+        return _first_text(next(iter(detail.values()), ""))
+    if isinstance(detail, list):
+        return _first_text(detail[0]) if detail else ""
+    return str(detail)
 
 
 def paginated_response(view, rows, serializer_class=None, *, to_data=None, context=None) -> Response:
@@ -65,40 +172,37 @@ def validated(serializer_class, request, **kwargs) -> dict:
 
 # --- the error bodies in the OpenAPI schema --------------------------------------------------------------
 
-# What a refusal looks like today, written once for every operation (the handler above produces all of them).
+# The one body every refusal has, written once for every operation (the handler above produces all of them).
 ERROR_COMPONENTS = {
-    "ErrorDetail": {
+    "Error": {
         "type": "object",
-        "description": "A refusal: not signed in, a bad token or not allowed (403), no such object or not visible "
-        "to the caller (404), a state that does not allow the request (409), a body of another media type (415).",
-        "properties": {"detail": {"type": "string", "description": "What is wrong and what to do, translated."}},
-        "required": ["detail"],
-    },
-    "ValidationErrorBody": {
-        "type": "object",
-        "description": "Bad input (400): each field name maps to its messages (a nested input maps to the same "
-        "shape per item or key); `non_field_errors` holds messages about the input as a whole, `detail` a body "
-        "that could not be read or a refusal not tied to one field.",
+        "description": "A refusal. `code` is stable (programs key on it), `detail` the translated text for people, "
+        "`field` the input it is about (null when it is about the request or the state of things). Bad input "
+        "(400) adds `errors`: every field's messages (a nested input's fields named with dots, messages about the "
+        "whole input under `non_field_errors`).",
         "properties": {
-            "detail": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-            "non_field_errors": {"type": "array", "items": {"type": "string"}},
+            "code": {"type": "string", "description": "Stable snake_case code, e.g. `invalid`, `not_found`."},
+            "detail": {"type": "string", "description": "What is wrong and what to do, translated."},
+            "field": {"type": "string", "nullable": True, "description": "The input at fault, if one is."},
+            "errors": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "Each field's messages (400 only).",
+            },
+            "retry_after": {"type": "integer", "description": "Seconds to wait before trying again (429 only)."},
         },
-        "additionalProperties": {
-            "anyOf": [
-                {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "object"}]}},
-                {"type": "object"},
-            ]
-        },
+        "required": ["code", "detail", "field"],
     },
 }
 ERROR_RESPONSES = {
-    "400": ("ValidationErrorBody", "The input is not valid; the body says which field and why."),
+    "400": ("Error", "The input is not valid; `field` and `errors` say which field and why."),
     # Session authentication comes first, so DRF answers a missing or bad token with 403, not 401, today.
-    "401": ("ErrorDetail", "Reserved for authentication failures; today they answer 403."),
-    "403": ("ErrorDetail", "Not signed in, a token that is not valid, or not allowed to do this."),
-    "404": ("ErrorDetail", "No such object, or the caller may not see it."),
-    "409": ("ErrorDetail", "The object is in a state that does not allow this now."),
-    "415": ("ErrorDetail", "The body is not JSON, form data or multipart form data."),
+    "401": ("Error", "Reserved for authentication failures; today they answer 403."),
+    "403": ("Error", "Not signed in, a token that is not valid, or not allowed to do this."),
+    "404": ("Error", "No such object, or the caller may not see it."),
+    "409": ("Error", "The object is in a state that does not allow this now."),
+    "415": ("Error", "The body is not JSON, form data or multipart form data."),
+    "429": ("Error", "Too many requests (or failed sign-ins) for now; `retry_after` and Retry-After say how long."),
 }
 
 

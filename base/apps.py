@@ -2,6 +2,9 @@ from django.apps import AppConfig
 from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext_lazy as _
 
+from base import numbers
+from base.messages import register
+
 
 class BaseConfig(AppConfig):
     """The shared base app: health, the demo loader, the API and web plumbing every app uses.
@@ -19,3 +22,6 @@ class BaseConfig(AppConfig):
         # Every app's <app>/tasks.py registers its Celery tasks: loading them here means a service can send a task
         # by its name (base.queue) in the web process too, without importing the tasks module that imports it.
         autodiscover_modules("tasks")
+        from base.fields import MESSAGES  # noqa: PLC0415 - the number fields import DRF, which needs the settings
+
+        register(numbers.NumberError, MESSAGES)

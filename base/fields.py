@@ -15,6 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from base import numbers
+from base.messages import translate
 
 MESSAGES = {
     "float": _("Write the number as text, e.g. 12.50."),
@@ -26,13 +27,13 @@ MESSAGES = {
     "decimal_places": _("Use at most %(places)s decimal places."),
     "negative": _("An amount of money cannot be negative."),
     "cents": _("An amount has at most two decimals (whole cents)."),
+    "out_of_range": _("A share is a number between 0 and 1 (or 0% and 100%)."),
 }
 
 
 def message(error: numbers.NumberError) -> str:
-    """The translated message for a parse error, with its limits filled in."""
-    template = MESSAGES.get(error.code)
-    return str(template) % dict(error.params) if template is not None else error.message
+    """The translated message for a parse error, with its limits filled in (MESSAGES, registered by BaseConfig)."""
+    return translate(error)
 
 
 def _parse_decimal(field, data) -> Decimal:

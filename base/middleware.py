@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from base.errors import DomainError
+from base.messages import translate
 
 
 def _mebibytes(size: int) -> str:
@@ -85,7 +86,7 @@ class RefusalPageMiddleware:
         if isinstance(exception, Conflict):
             reason = str(exception.detail)
         elif isinstance(exception, DomainError) and exception.is_conflict:
-            reason = str(exception)
+            reason = translate(exception)
         else:
             return None
         return render(request, "409.html", {"exception": reason}, status=409)

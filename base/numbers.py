@@ -13,9 +13,10 @@ is judged from its exponent alone, before anything computes with it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+
+from base.errors import DomainError
 
 # No number anyone types into this site needs more characters than this (sign, digits, point, exponent).
 MAX_NUMBER_TEXT = 40
@@ -26,23 +27,15 @@ MONEY_DECIMAL_PLACES = 2
 MAX_ID = 2**63 - 1
 
 
-@dataclass(frozen=True)
-class NumberError(ValueError):
+class NumberError(DomainError):
     """Why a text is not an acceptable number: a stable code, its parameters and an English message.
 
-    Framework fields map the code to a translated message; pure cores use `message` as it is.
+    The message is written with `{name}` placeholders and filled from the params here; the API, forms and web
+    views translate by code (base.messages); pure cores use `message` as it is. All of it is bad input (400).
     """
 
-    code: str
-    message: str
-    params: tuple[tuple[str, object], ...] = ()
-
-    def __str__(self) -> str:
-        return self.message
-
-
-def _error(code: str, message: str, **params: object) -> NumberError:
-    return NumberError(code, message.format(**params), tuple(params.items()))
+    def __init__(self, code: str, message: str, field: str | None = None, **params: object) -> None:
+        super().__init__(code, message.format(**params), field, **params)
 
 
 def read_decimal(value: object) -> Decimal:
@@ -51,29 +44,29 @@ def read_decimal(value: object) -> Decimal:
     Only bounds the text and the kind; `parse_decimal` bounds the value.
     """
     if isinstance(value, bool | float):
-        raise _error("float", "Give the number as text (e.g. 12.50), not as a floating-point number.")
+        raise NumberError("float", "Give the number as text (e.g. 12.50), not as a floating-point number.")
     if isinstance(value, Decimal):
         number = value
     elif isinstance(value, int):
         if abs(value) >= 10**MAX_NUMBER_TEXT:
-            raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+            raise NumberError("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
         number = Decimal(value)
     elif isinstance(value, str):
         text = value.strip()
         if len(text) > MAX_NUMBER_TEXT:
-            raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+            raise NumberError("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
         if not text:
-            raise _error("invalid", "Write a number, e.g. 12.50.")
+            raise NumberError("invalid", "Write a number, e.g. 12.50.")
         try:
             number = Decimal(text)
         except (InvalidOperation, ValueError):
-            raise _error("invalid", "'{text}' is not a number; write e.g. 12.50.", text=text) from None
+            raise NumberError("invalid", "'{text}' is not a number; write e.g. 12.50.", text=text) from None
     else:
-        raise _error("invalid", "Write a number, e.g. 12.50.")
+        raise NumberError("invalid", "Write a number, e.g. 12.50.")
     if not number.is_finite():
-        raise _error("not_finite", "A number must be finite (not NaN or infinity).")
+        raise NumberError("not_finite", "A number must be finite (not NaN or infinity).")
     if len(number.as_tuple().digits) > MAX_NUMBER_TEXT:
-        raise _error("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
+        raise NumberError("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
     return number
 
 
@@ -92,16 +85,16 @@ def parse_decimal(
     if not number.is_zero() and number.adjusted() >= whole_digits:
         # adjusted() is the power of ten of the leading digit, known without expanding the number.
         bound = max_value if max_value is not None else Decimal(10) ** whole_digits
-        raise _error("too_large", "The number is too large: at most {max}.", max=bound)
+        raise NumberError("too_large", "The number is too large: at most {max}.", max=bound)
     if number.as_tuple().exponent < -decimal_places:  # type: ignore[operator]  # finite: an int exponent
         trimmed = number.normalize() if not number.is_zero() else Decimal(0)
         if trimmed.as_tuple().exponent < -decimal_places:  # type: ignore[operator]
-            raise _error("decimal_places", "Use at most {places} decimal places.", places=decimal_places)
+            raise NumberError("decimal_places", "Use at most {places} decimal places.", places=decimal_places)
         number = trimmed
     if min_value is not None and number < Decimal(min_value):
-        raise _error("too_small", "The number must be at least {min}.", min=min_value)
+        raise NumberError("too_small", "The number must be at least {min}.", min=min_value)
     if max_value is not None and number > Decimal(max_value):
-        raise _error("too_large", "The number is too large: at most {max}.", max=max_value)
+        raise NumberError("too_large", "The number is too large: at most {max}.", max=max_value)
     return number + 0  # a plain copy, -0 made 0
 
 
@@ -121,11 +114,13 @@ def parse_money(value: object, *, max_cents: int = MAX_MONEY_CENTS) -> int:
         )
     except NumberError as error:
         if error.code == "too_small":
-            raise _error("negative", "An amount of money cannot be negative.") from None
+            raise NumberError("negative", "An amount of money cannot be negative.") from None
         if error.code == "decimal_places":
-            raise _error("cents", "An amount has at most two decimals (whole cents).") from None
+            raise NumberError("cents", "An amount has at most two decimals (whole cents).") from None
         if error.code == "too_large":
-            raise _error("too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)) from None
+            raise NumberError(
+                "too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)
+            ) from None
         raise
     return int(amount * 100)
 
@@ -154,7 +149,7 @@ def parse_fraction(value: object) -> Fraction:
         if found:
             numerator, denominator = int(found.group(1)), int(found.group(2))
             if denominator == 0:
-                raise _error("invalid", "'{text}' divides by zero.", text=text)
+                raise NumberError("invalid", "'{text}' divides by zero.", text=text)
             return Fraction(numerator, denominator)
         if text.endswith("%"):
             return _bounded_fraction(read_decimal(text[:-1])) / 100
@@ -163,7 +158,7 @@ def parse_fraction(value: object) -> Fraction:
 
 def _bounded_fraction(number: Decimal) -> Fraction:
     if not number.is_zero() and not -12 <= number.adjusted() <= 12:
-        raise _error("out_of_range", "A share is a number between 0 and 1 (or 0% and 100%).")
+        raise NumberError("out_of_range", "A share is a number between 0 and 1 (or 0% and 100%).")
     return Fraction(number)
 
 

@@ -1,4 +1,4 @@
-"""Pieces the apps' web views share."""
+"""Pieces the apps' web views share: a refusal reads on a page as it reads in the API (translated, by code)."""
 
 from collections.abc import Callable
 
@@ -6,6 +6,19 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 
 from base.api import Conflict
+from base.errors import DomainError
+from base.messages import translate
+
+
+def refusal_text(exc: Exception) -> str:
+    """The translated text of any refusal a service raises (a core error, a Conflict, a ValidationError)."""
+    if isinstance(exc, DomainError):
+        return translate(exc)
+    if isinstance(exc, ValidationError):
+        return " ".join(exc.messages)
+    if isinstance(exc, Conflict):
+        return str(exc.detail)
+    return str(exc)
 
 
 def attempt(request, action: Callable[[], object], success: str | Callable[[object], str]) -> bool:
@@ -13,11 +26,8 @@ def attempt(request, action: Callable[[], object], success: str | Callable[[obje
     the message, or makes it from what the call returned."""
     try:
         result = action()
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-        return False
-    except Conflict as exc:
-        messages.error(request, str(exc.detail))
+    except (ValidationError, Conflict, DomainError) as exc:
+        messages.error(request, refusal_text(exc))
         return False
     messages.success(request, success(result) if callable(success) else success)
     return True

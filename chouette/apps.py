@@ -1,6 +1,10 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from base.messages import register
+from chouette.core.errors import ChouetteError
+from chouette.messages import MESSAGES
+
 
 class ChouetteConfig(AppConfig):
     name = "chouette"
@@ -11,3 +15,6 @@ class ChouetteConfig(AppConfig):
         "club": "chouette.panels.club_panel",
         "my_home": "chouette.panels.my_home",
     }
+
+    def ready(self) -> None:
+        register(ChouetteError, MESSAGES)

@@ -1,12 +1,14 @@
-"""People-facing, translated text for the refusals of the pure core (which speaks English and player ids)."""
+"""People-facing, translated text for the refusals of the pure core (which speaks English and player ids), by code;
+registered in ChouetteConfig.ready, so the API and the pages translate a ChouetteError alike (base.messages)."""
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from base.messages import translate
 from chouette.core.errors import ChouetteError
 
 MESSAGES = {
+    "bad_event": gettext_lazy("This table event cannot be read; reload the table."),
     "unknown_rule": gettext_lazy("There is no rule called %(name)s."),
     "bad_rule": gettext_lazy("Choose one of: %(allowed)s."),
     "bad_max_players": gettext_lazy("A chouette table seats 3 to 20 players."),
@@ -66,11 +68,9 @@ MESSAGES = {
 }
 
 
-def readable(exc: ChouetteError, names: dict) -> str:
-    """The core's refusal in the reader's language, with player names instead of ids."""
-    template = MESSAGES.get(exc.code)
-    if template is None:
-        return exc.message
+def with_names(exc: ChouetteError, names: dict) -> ChouetteError:
+    """The refusal with player names in its params instead of ids, so its translated text (base.messages) names
+    people; returned for raising on."""
     params = dict(exc.params)
     for key in ("player", "who"):
         if key in params:
@@ -78,10 +78,13 @@ def readable(exc: ChouetteError, names: dict) -> str:
             params[key] = names.get(_as_id(value), _("the box") if value == "the box" else value)
     if "players" in params:
         params["players"] = ", ".join(names.get(_as_id(p.strip()), p.strip()) for p in params["players"].split(","))
-    try:
-        return str(template) % params
-    except (KeyError, TypeError, ValueError):
-        return exc.message
+    exc.params = params
+    return exc
+
+
+def readable(exc: ChouetteError, names: dict) -> str:
+    """The core's refusal in the reader's language, with player names instead of ids."""
+    return translate(with_names(exc, names))
 
 
 def _as_id(value):
@@ -89,7 +92,3 @@ def _as_id(value):
         return int(value)
     except (TypeError, ValueError):
         return value
-
-
-def as_validation_error(exc: ChouetteError, names: dict) -> ValidationError:
-    return ValidationError({exc.field: [readable(exc, names)]})

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.messages import translate
 from chouette import entries, selectors
 from chouette import rules as access
 from chouette.core import order as order_core
@@ -25,7 +26,7 @@ from chouette.core import session as core
 from chouette.core import settlement as money_core
 from chouette.core.errors import ChouetteError
 from chouette.core.rules import Rules
-from chouette.messages import as_validation_error
+from chouette.messages import with_names
 from chouette.models import (
     TRANSITIONS,
     ChouetteSession,
@@ -54,7 +55,7 @@ def _core(session: ChouetteSession, call):
     try:
         return call()
     except ChouetteError as exc:
-        raise as_validation_error(exc, selectors.seat_names(session)) from None
+        raise with_names(exc, selectors.seat_names(session)) from None
 
 
 def _require_player_or_director(actor, session: ChouetteSession) -> None:
@@ -65,14 +66,15 @@ def _transition(session: ChouetteSession, new: str) -> None:
     if new not in TRANSITIONS.get(session.status, set()):
         raise Conflict(
             _("A session that is %(current)s cannot become %(new)s.")
-            % {"current": session.get_status_display(), "new": SessionStatus(new).label}
+            % {"current": session.get_status_display(), "new": SessionStatus(new).label},
+            code="bad_transition",
         )
     session.status = new
 
 
 def _require_status(session: ChouetteSession, status: str, message: str) -> None:
     if session.status != status:
-        raise Conflict(message)
+        raise Conflict(message, code="wrong_status")
 
 
 def _rules(session: ChouetteSession) -> Rules:
@@ -123,9 +125,11 @@ def create_session(
     club_access.require(actor, "chouette.start", club)
     try:
         rule_set = Rules.from_dict(rules)
-    except (ChouetteError, TypeError) as exc:
-        message = exc.message if isinstance(exc, ChouetteError) else _("Unknown or malformed rule options.")
-        raise ValidationError({"rules": [message]}) from None
+    except ChouetteError as exc:
+        exc.field = "rules"
+        raise exc from None
+    except TypeError:
+        raise ValidationError({"rules": [_("Unknown or malformed rule options.")]}) from None
     players = list(dict.fromkeys(players))
     # Without an order the table stays open for seating: the others sit down themselves before the dice.
     fewest = 3 if order is not None else 1
@@ -256,14 +260,14 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: in
         try:
             core.apply(state, event, rules=rules, stakes=stakes)
         except ChouetteError as exc:
-            error = as_validation_error(exc, selectors.seat_names(session))
+            error = with_names(exc, selectors.seat_names(session))
             if row.kind == EventKind.GAME and row.game_number > changed_game:
                 # A correction made a later game impossible: say which one, so the players can fix that too.
                 message = _("Game %(n)s no longer fits after this change: %(reason)s") % {
                     "n": row.game_number,
-                    "reason": " ".join(error.messages),
+                    "reason": translate(error),
                 }
-                error = ValidationError({"game": [message]})
+                raise ValidationError({"game": [ValidationError(message, code=exc.code)]}) from None
             raise error from None
         if row.kind == EventKind.GAME:
             games[row.game_number] = row
@@ -357,7 +361,8 @@ def record_game(
     if expected_number is not None and expected_number != number:
         raise Conflict(
             _("Game %(expected)s was already entered (perhaps from another phone); the next is game %(n)s. Reload.")
-            % {"expected": expected_number, "n": number}
+            % {"expected": expected_number, "n": number},
+            code="game_already_entered",
         )
     entry = entries.entry_from_payload(game)
     event = _add_event(
@@ -380,12 +385,18 @@ def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | No
     _require_status(session, SessionStatus.OPEN, _("Games can only be taken back while the session is open."))
     last = session.events.filter(is_current=True, kind=EventKind.GAME).order_by("-game_number").first()
     if last is None:
-        raise Conflict(_("There is no game to take back."))
+        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
     if expected_number is not None and expected_number != last.game_number:
-        raise Conflict(_("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number})
+        raise Conflict(
+            _("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number},
+            code="stale_game",
+        )
     later = session.events.filter(is_current=True, seq__gt=last.seq).exists()
     if later:
-        raise Conflict(_("Players joined or left after the last game; correct it instead of taking it back."))
+        raise Conflict(
+            _("Players joined or left after the last game; correct it instead of taking it back."),
+            code="seating_changed",
+        )
     last.is_current, last.retired_reason, last.retired_by, last.retired_at = False, "undone", actor, timezone.now()
     last.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])
     _rebuild(session, from_game=last.game_number)
@@ -432,7 +443,7 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
     session = _lock(session)
     access.require_seat(actor, session.club, [player])
     if session.status == SessionStatus.FINISHED:
-        raise Conflict(_("This session is settled; start a new one."))
+        raise Conflict(_("This session is settled; start a new one."), code="session_settled")
     _check_member(session.club, [player], "player")
     stake = session.default_stake_cents if stake_cents is None else _stake(stake_cents, "stake_cents")
     seat, created = Seat.objects.get_or_create(session=session, player=player, defaults={"stake_cents": stake})

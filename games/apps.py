@@ -4,7 +4,12 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
 from accounts import badges
+from base.messages import register
 from base.queue import sweepers
+from games import messages
+from games.formats.ids import IdFormatError
+from games.formats.notation import RecordFormatError
+from games.rules.scoring import ScoringError
 
 ACCESS_RULES = ("games.matchplay.rules", "games.records.rules")
 
@@ -23,6 +28,10 @@ class GamesConfig(AppConfig):
         )
         from games.records.services import sweep_due_records  # noqa: PLC0415 - the services import models
 
+        # Every refusal of the games cores reads in the reader's language, in the API and on the pages.
+        register(ScoringError, messages.SCORING)
+        register(RecordFormatError, messages.RECORD_FORMAT)
+        register(IdFormatError, messages.ID_FORMAT)
         sweepers.register(sweep_due_records)
         badges.register("to_confirm_count", to_confirm_count_subquery)  # the menu's badges, loaded with the user
         badges.register("to_decide_count", to_decide_count_subquery)

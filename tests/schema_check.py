@@ -3,8 +3,10 @@
 The schema is generated once per test run (as /api/schema/ serves it). A response is matched to its operation
 by method and path template, then its status code must be declared for that operation and its JSON body must
 validate against the declared schema, with objects closed (a field the schema does not name is an error too,
-because a generated client would drop it). Which operations answered which status is recorded, so a test can
-ask whether every operation was seen to succeed.
+because a generated client would drop it). Refusals are checked like successes: every 4xx of an operation must
+be the one `Error` body (`{code, detail, field}`, `errors` for bad input) that base.api declares for it.
+Which operations answered which status is recorded, so a test can ask whether every operation was seen to
+succeed.
 
 SCHEMA_CHECK_LOG=FILE turns failing into noting: every mismatch of the run is appended to FILE (a survey after
 a change to many endpoints). SCHEMA_CHECK_ALL_OPERATIONS=1 asks for the every-operation check (tests/conftest.py)

@@ -1,6 +1,10 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from base.messages import register
+from tournaments.core.errors import BracketError
+from tournaments.messages import MESSAGES
+
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
@@ -12,4 +16,5 @@ class TournamentsConfig(AppConfig):
         # Imported here, not at the top: an AppConfig module is imported before the models are ready.
         from tournaments import receivers  # noqa: PLC0415 - the receivers import models, not loaded yet
 
+        register(BracketError, MESSAGES)
         receivers.register()

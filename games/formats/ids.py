@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from base.errors import DomainError
 from games.rules.board import Board
 
 __all__ = [
@@ -43,20 +44,26 @@ __all__ = [
 _BASE64 = re.compile(r"^[A-Za-z0-9+/]+$")
 
 
-class IdFormatError(ValueError):
-    """The text is not a well-formed identifier; the message names what is wrong."""
+class IdFormatError(DomainError):
+    """The text is not a well-formed identifier; the message names what is wrong (bad input, 400)."""
 
 
 def _decode_base64(text: str, *, length: int, name: str) -> int:
     if not isinstance(text, str):
-        raise IdFormatError(f"a {name} is text, not {type(text).__name__}")
+        raise IdFormatError("not_text", f"a {name} is text, not {type(text).__name__}", name=name)
     text = text.strip()
     if len(text) != length or not _BASE64.match(text):
-        raise IdFormatError(f"a {name} has {length} characters from A–Z, a–z, 0–9, + and /; got {text!r}")
+        raise IdFormatError(
+            "bad_length",
+            f"a {name} has {length} characters from A–Z, a–z, 0–9, + and /; got {text!r}",
+            name=name,
+            length=length,
+            text=text,
+        )
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError) as error:
-        raise IdFormatError(f"{text!r} is not valid Base64: {error}") from None
+        raise IdFormatError("bad_base64", f"{text!r} is not valid Base64: {error}", text=text) from None
     return int.from_bytes(raw, "little")
 
 
@@ -76,7 +83,11 @@ def position_id(board: Board, side_on_roll: int) -> str:
             bits |= ((1 << count) - 1) << position
             position += count + 1
     if position > 80:
-        raise IdFormatError(f"a Position ID holds at most 30 checkers; this board has {position - 50}")
+        raise IdFormatError(
+            "too_many_checkers",
+            f"a Position ID holds at most 30 checkers; this board has {position - 50}",
+            count=position - 50,
+        )
     return _encode_base64(bits, size=10, length=14)
 
 
@@ -93,19 +104,31 @@ def board_from_position_id(text: str, *, side_on_roll: int = 0, total: int = 15)
                 count += 1
                 position += 1
             if position >= 80:
-                raise IdFormatError(f"Position ID {text!r} runs out of bits before both sides' 25 places are read")
+                raise IdFormatError(
+                    "position_bits_short",
+                    f"Position ID {text!r} runs out of bits before both sides' 25 places are read",
+                    text=text,
+                )
             position += 1
             row.append(count)
         if sum(row) > total:
-            raise IdFormatError(f"Position ID {text!r} puts {sum(row)} checkers on one side; at most {total}")
+            raise IdFormatError(
+                "position_side_overfull",
+                f"Position ID {text!r} puts {sum(row)} checkers on one side; at most {total}",
+                text=text,
+                count=sum(row),
+                total=total,
+            )
     if bits >> position:
-        raise IdFormatError(f"Position ID {text!r} has bits set after the last place")
+        raise IdFormatError("position_bits_left", f"Position ID {text!r} has bits set after the last place", text=text)
     not_on_roll, on_roll = tuple(rows[0]), tuple(rows[1])
     checkers = (on_roll, not_on_roll) if side_on_roll == 0 else (not_on_roll, on_roll)
     try:
         return Board(checkers=checkers, total=total)
     except ValueError as error:
-        raise IdFormatError(f"Position ID {text!r} is not a possible position: {error}") from None
+        raise IdFormatError(
+            "impossible_position", f"Position ID {text!r} is not a possible position: {error}", text=text
+        ) from None
 
 
 # --- Match ID ----------------------------------------------------------------------------------------------
@@ -141,17 +164,21 @@ class MatchId:
 
     def __post_init__(self) -> None:
         if not 0 <= self.extension < 1 << 6:
-            raise IdFormatError("the Match ID extension is 6 bits (0–63)")
+            raise IdFormatError("bad_extension", "the Match ID extension is 6 bits (0–63)")
         if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
-            raise IdFormatError(f"the cube shows a power of two from 1 to 32768, not {self.cube}")
+            raise IdFormatError(
+                "bad_cube", f"the cube shows a power of two from 1 to 32768, not {self.cube}", cube=self.cube
+            )
         if self.cube_owner not in (None, 0, 1) or self.dice_owner not in (0, 1) or self.turn not in (0, 1):
-            raise IdFormatError("cube owner, dice owner and turn are player 0 or 1 (owner None = centred)")
+            raise IdFormatError("bad_owner", "cube owner, dice owner and turn are player 0 or 1 (owner None = centred)")
         if self.resignation not in (0, 1, 2, 3):
-            raise IdFormatError("a resignation is 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)")
+            raise IdFormatError(
+                "bad_resignation", "a resignation is 0 (none), 1 (single), 2 (gammon) or 3 (backgammon)"
+            )
         if self.dice is not None and not all(1 <= die <= 6 for die in self.dice):
-            raise IdFormatError(f"dice are 1 to 6, not {self.dice}")
+            raise IdFormatError("bad_dice", f"dice are 1 to 6, not {self.dice}", dice=str(self.dice))
         if not all(0 <= value < 1 << 15 for value in (self.length, *self.scores)):
-            raise IdFormatError("match length and scores are 0 to 32767")
+            raise IdFormatError("bad_scores", "match length and scores are 0 to 32767")
 
 
 _MATCH_FIELDS = (  # (name, first bit counted from 0, width)
@@ -202,12 +229,25 @@ def parse_match_id(text: str) -> MatchId:
     bits = _decode_base64(text, length=12, name="Match ID")
     values = {name: bits >> start & ((1 << width) - 1) for name, start, width in _MATCH_FIELDS}
     if values["owner"] == 2:
-        raise IdFormatError(f"Match ID {text!r} names cube owner 2; it is 0, 1 or 3 (centred)")
+        raise IdFormatError(
+            "match_id_owner", f"Match ID {text!r} names cube owner 2; it is 0, 1 or 3 (centred)", text=text
+        )
     if values["game_state"] > 4:
-        raise IdFormatError(f"Match ID {text!r} names game state {values['game_state']}; states run 0–4")
+        raise IdFormatError(
+            "match_id_state",
+            f"Match ID {text!r} names game state {values['game_state']}; states run 0–4",
+            text=text,
+            state=values["game_state"],
+        )
     die1, die2 = values["die1"], values["die2"]
     if die1 > 6 or die2 > 6 or (die1 == 0) != (die2 == 0):
-        raise IdFormatError(f"Match ID {text!r} holds dice {die1} and {die2}; both 1–6, or both 0 (not rolled)")
+        raise IdFormatError(
+            "match_id_dice",
+            f"Match ID {text!r} holds dice {die1} and {die2}; both 1–6, or both 0 (not rolled)",
+            text=text,
+            die1=die1,
+            die2=die2,
+        )
     return MatchId(
         cube=1 << values["cube"],
         cube_owner=None if values["owner"] == 3 else values["owner"],
@@ -253,17 +293,17 @@ class XgId:
     def __post_init__(self) -> None:
         for value, name in ((self.cube, "cube"), (self.max_cube, "maximum cube")):
             if value < 1 or value & (value - 1):
-                raise IdFormatError(f"the {name} is a power of two, not {value}")
+                raise IdFormatError("bad_cube", f"the {name} is a power of two, not {value}", cube=value)
         if self.cube_owner not in (None, 0, 1) or self.turn not in (0, 1):
-            raise IdFormatError("cube owner and turn are side 0 (bottom) or 1 (top); owner None = centred")
+            raise IdFormatError("bad_owner", "cube owner and turn are side 0 (bottom) or 1 (top); owner None = centred")
         if self.cube_action not in ("", *_CUBE_ACTIONS) or (self.cube_action and self.dice is not None):
-            raise IdFormatError("the cube action is D, B or R, and only when no dice are shown")
+            raise IdFormatError("bad_cube_action", "the cube action is D, B or R, and only when no dice are shown")
         if self.dice is not None and not all(1 <= die <= 6 for die in self.dice):
-            raise IdFormatError(f"dice are 1 to 6, not {self.dice}")
+            raise IdFormatError("bad_dice", f"dice are 1 to 6, not {self.dice}", dice=str(self.dice))
         if self.length < 0 or min(self.scores) < 0:
-            raise IdFormatError("match length and scores cannot be negative")
+            raise IdFormatError("negative_scores", "match length and scores cannot be negative")
         if self.length and (self.jacoby or self.beaver) or not self.length and self.crawford:
-            raise IdFormatError("Crawford belongs to match play, Jacoby and beaver to money play")
+            raise IdFormatError("options_mismatch", "Crawford belongs to match play, Jacoby and beaver to money play")
 
 
 def _letter(count: int, upper: bool) -> str:
@@ -302,7 +342,13 @@ def xgid(position: XgId) -> str:
 
 def _int_field(value: str, name: str, text: str) -> int:
     if not re.fullmatch(r"-?\d{1,6}", value):
-        raise IdFormatError(f"XGID {text!r}: the {name} field is {value!r}, not a whole number")
+        raise IdFormatError(
+            "xgid_not_a_number",
+            f"XGID {text!r}: the {name} field is {value!r}, not a whole number",
+            text=text,
+            name=name,
+            value=value,
+        )
     return int(value)
 
 
@@ -310,18 +356,24 @@ def parse_xgid(text: str, *, total: int = 15) -> XgId:
     """The fields of an XGID (with or without the `XGID=` prefix; the max-cube field may be missing, then 10).
     `total` is the number of checkers per side in the variant."""
     if not isinstance(text, str):
-        raise IdFormatError(f"an XGID is text, not {type(text).__name__}")
+        raise IdFormatError("not_text", f"an XGID is text, not {type(text).__name__}", name="XGID")
     body = text.strip()
     if body[:5].upper() == "XGID=":
         body = body[5:]
     fields = body.split(":")
     if len(fields) not in (9, 10):
-        raise IdFormatError(f"an XGID has 10 fields separated by ':' (position:cube:owner:turn:dice:…); got {text!r}")
+        raise IdFormatError(
+            "xgid_fields",
+            f"an XGID has 10 fields separated by ':' (position:cube:owner:turn:dice:…); got {text!r}",
+            text=text,
+        )
     if len(fields) == 9:
         fields.append("10")
     cells = fields[0]
     if not re.fullmatch(r"[-A-Za-z]{26}", cells):
-        raise IdFormatError(f"XGID {text!r}: the position has 26 characters of '-', A–Z and a–z")
+        raise IdFormatError(
+            "xgid_position", f"XGID {text!r}: the position has 26 characters of '-', A–Z and a–z", text=text
+        )
     bottom, top = [0] * 25, [0] * 25
     for index, cell in enumerate(cells):
         if cell == "-":
@@ -329,22 +381,36 @@ def parse_xgid(text: str, *, total: int = 15) -> XgId:
         count = ord(cell.lower()) - ord("a") + 1
         if cell.isupper():
             if index == 0:
-                raise IdFormatError(f"XGID {text!r}: place 0 is the top player's bar; it cannot hold {cell!r}")
+                raise IdFormatError(
+                    "xgid_top_bar",
+                    f"XGID {text!r}: place 0 is the top player's bar; it cannot hold {cell!r}",
+                    text=text,
+                    cell=cell,
+                )
             bottom[24 if index == 25 else index - 1] = count
         else:
             if index == 25:
-                raise IdFormatError(f"XGID {text!r}: place 25 is the bottom player's bar; it cannot hold {cell!r}")
+                raise IdFormatError(
+                    "xgid_bottom_bar",
+                    f"XGID {text!r}: place 25 is the bottom player's bar; it cannot hold {cell!r}",
+                    text=text,
+                    cell=cell,
+                )
             top[24 if index == 0 else 24 - index] = count
     if max(sum(bottom), sum(top)) > total:
-        raise IdFormatError(f"XGID {text!r} puts more than {total} checkers on one side")
+        raise IdFormatError(
+            "xgid_side_overfull", f"XGID {text!r} puts more than {total} checkers on one side", text=text, total=total
+        )
     cube_log = _int_field(fields[1], "cube", text)
     owner = _int_field(fields[2], "cube owner", text)
     turn = _int_field(fields[3], "turn", text)
     max_cube_log = _int_field(fields[9], "maximum cube", text)
     if not 0 <= cube_log <= 15 or not 0 <= max_cube_log <= 15:
-        raise IdFormatError(f"XGID {text!r}: cube fields are powers of two given as 0–15")
+        raise IdFormatError("xgid_cube", f"XGID {text!r}: cube fields are powers of two given as 0–15", text=text)
     if owner not in (-1, 0, 1) or turn not in (-1, 1):
-        raise IdFormatError(f"XGID {text!r}: the cube owner is 1, 0 or -1 and the turn 1 or -1")
+        raise IdFormatError(
+            "xgid_owner_turn", f"XGID {text!r}: the cube owner is 1, 0 or -1 and the turn 1 or -1", text=text
+        )
     dice_text = fields[4]
     dice: tuple[int, int] | None = None
     cube_action = ""
@@ -353,11 +419,16 @@ def parse_xgid(text: str, *, total: int = 15) -> XgId:
     elif re.fullmatch(r"[1-6][1-6]", dice_text):
         dice = (int(dice_text[0]), int(dice_text[1]))
     elif dice_text != "00":
-        raise IdFormatError(f"XGID {text!r}: the dice field is two dice 1–6, 00, D, B or R; got {dice_text!r}")
+        raise IdFormatError(
+            "xgid_dice",
+            f"XGID {text!r}: the dice field is two dice 1–6, 00, D, B or R; got {dice_text!r}",
+            text=text,
+            dice=dice_text,
+        )
     length = _int_field(fields[8], "match length", text)
     rules = _int_field(fields[7], "rules", text)
     if not 0 <= rules <= 3:
-        raise IdFormatError(f"XGID {text!r}: the rules field is 0–3")
+        raise IdFormatError("xgid_rules", f"XGID {text!r}: the rules field is 0–3", text=text)
     try:
         board = Board(checkers=(tuple(bottom), tuple(top)), total=total)
         return XgId(
@@ -377,4 +448,6 @@ def parse_xgid(text: str, *, total: int = 15) -> XgId:
     except IdFormatError:
         raise
     except ValueError as error:
-        raise IdFormatError(f"XGID {text!r} is not a possible position: {error}") from None
+        raise IdFormatError(
+            "impossible_position", f"XGID {text!r} is not a possible position: {error}", text=text
+        ) from None

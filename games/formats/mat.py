@@ -210,16 +210,19 @@ def _cells(body: str, offset: int, line: int) -> list[_Cell]:
     position = 0
     for index, (start, found_end, kind, match) in enumerate(starts):
         if body[position:start].strip():
-            raise RecordFormatError(line, f"'{body[position:start].strip()}' is not a roll, cube action or result.")
+            text = body[position:start].strip()
+            raise RecordFormatError("not_an_action", f"'{text}' is not a roll, cube action or result.", line, text=text)
         end = starts[index + 1][0] if index + 1 < len(starts) else len(body)
         if kind != _ROLL and body[found_end:end].strip():
-            raise RecordFormatError(line, f"'{body[start:end].strip()}' has extra text after the action.")
+            text = body[start:end].strip()
+            raise RecordFormatError("extra_text", f"'{text}' has extra text after the action.", line, text=text)
         cells.append(_Cell(offset + start, kind, body[start:end], match))
         position = end if kind == _ROLL else found_end
     if body[position:].strip():
-        raise RecordFormatError(line, f"'{body[position:].strip()}' is not a roll, cube action or result.")
+        text = body[position:].strip()
+        raise RecordFormatError("not_an_action", f"'{text}' is not a roll, cube action or result.", line, text=text)
     if len(cells) > 2:
-        raise RecordFormatError(line, "a move line holds at most two cells: one per player.")
+        raise RecordFormatError("too_many_cells", "a move line holds at most two cells: one per player.", line)
     return cells
 
 
@@ -276,7 +279,7 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
         move = " ".join(text[3:].split())
         # `00: ????` (Backgammon Studio) is a resignation before rolling.
         if not (0 < dice[0] < 7 and 0 < dice[1] < 7) and not (dice == (0, 0) and move in RESIGN_MARKS):
-            raise RecordFormatError(line, f"'{text.strip()}': dice show 1 to 6.")
+            raise RecordFormatError("bad_dice", f"'{text.strip()}': dice show 1 to 6.", line, text=text.strip())
         if move.lower() == "cannot move":
             move = CANNOT_MOVE
         elif move not in RESIGN_MARKS:
@@ -286,12 +289,16 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
     if cell.kind in _CUBE_KIND_SET:
         value = int(found.group("cube_value"))
         if value < 2 or value & (value - 1) or value > 2**30:
-            raise RecordFormatError(line, f"'{text.strip()}': a cube is turned to 2, 4, 8, 16, …")
+            raise RecordFormatError(
+                "bad_cube_value", f"'{text.strip()}': a cube is turned to 2, 4, 8, 16, …", line, text=text.strip()
+            )
         return make(value=value)
     if cell.kind == _WIN:
         points = int(found.group("points"))
         if not 0 < points < 10**6:
-            raise RecordFormatError(line, f"'{text.strip()}': a game is won by at least 1 point.")
+            raise RecordFormatError(
+                "bad_win_points", f"'{text.strip()}': a game is won by at least 1 point.", line, text=text.strip()
+            )
         return make(value=points, match_won=bool(found.group("match")))
     if cell.kind == _CONCEDE:
         return make(move=RESIGN_MARK if text.strip() == RESIGN_MARK else "")
@@ -301,7 +308,7 @@ def _action(cell: _Cell, *, player: int, move_number: int | None, line: int, num
 def parse_mat(data: bytes | str) -> MatchRecord:
     """Read a .mat record. Raises RecordFormatError naming the line, never anything else."""
     if isinstance(data, bytes) and len(data) > MAX_RECORD_BYTES:
-        raise RecordFormatError(0, "The record is larger than 2 MiB; a match record is far smaller.")
+        raise RecordFormatError("too_large", "The record is larger than 2 MiB; a match record is far smaller.")
     lines = split_lines(decode_text(data))
     headers: list[tuple[str, str]] = []
     length: int | None = None
@@ -311,7 +318,7 @@ def parse_mat(data: bytes | str) -> MatchRecord:
     cells_read = 0
     for number, raw in enumerate(lines, start=1):
         if "\x00" in raw:
-            raise RecordFormatError(number, "The file holds binary data; upload the .mat text export.")
+            raise RecordFormatError("binary", "The file holds binary data; upload the .mat text export.", number)
         stripped = raw.strip()
         if not stripped:
             continue
@@ -323,27 +330,40 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         if length is None:
             found = _LENGTH.match(stripped)
             if not found:
-                raise RecordFormatError(number, "A .mat record starts with 'N point match' (0 for a money session).")
+                raise RecordFormatError(
+                    "bad_match_line", "A .mat record starts with 'N point match' (0 for a money session).", number
+                )
             length = int(found.group(1))
             if length > 999:
-                raise RecordFormatError(number, f"A {length}-point match is not a backgammon match.")
+                raise RecordFormatError(
+                    "bad_length", f"A {length}-point match is not a backgammon match.", number, length=length
+                )
             continue
         found = _GAME.match(stripped)
         if found:
             if pending_score:
-                raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
+                raise RecordFormatError(
+                    "no_score_line", "Each 'Game N' line is followed by the score line 'A : x   B : y'.", number
+                )
             if len(games) == MAX_GAMES:
-                raise RecordFormatError(number, f"A record may hold at most {MAX_GAMES} games; this one holds more.")
+                raise RecordFormatError(
+                    "too_many_games",
+                    f"A record may hold at most {MAX_GAMES} games; this one holds more.",
+                    number,
+                    max=MAX_GAMES,
+                )
             games.append({"number": int(found.group(1)), "line": number, "rows": []})
             pending_score = True
             continue
         if not games:
-            raise RecordFormatError(number, "Expected ' Game 1' after the match length.")
+            raise RecordFormatError("no_first_game", "Expected ' Game 1' after the match length.", number)
         game = games[-1]
         if pending_score:
             score = _SCORE.match(raw)
             if not score:
-                raise RecordFormatError(number, "Each 'Game N' line is followed by the score line 'A : x   B : y'.")
+                raise RecordFormatError(
+                    "no_score_line", "Each 'Game N' line is followed by the score line 'A : x   B : y'.", number
+                )
             names = (clean_text(score.group(1)).strip()[:MAX_NAME], clean_text(score.group(3)).strip()[:MAX_NAME])
             if players is None:
                 players = names
@@ -363,16 +383,19 @@ def parse_mat(data: bytes | str) -> MatchRecord:
         cells_read += len(cells)
         if cells_read > MAX_ACTIONS:
             raise RecordFormatError(
-                number, f"A record may hold at most {MAX_ACTIONS} moves and cube actions; this one holds more."
+                "too_many_actions",
+                f"A record may hold at most {MAX_ACTIONS} moves and cube actions; this one holds more.",
+                number,
+                max=MAX_ACTIONS,
             )
         game["rows"].append((number, move_number, numbered, cells))
     last_line = max((n for n, raw in enumerate(lines, start=1) if raw.strip()), default=1)
     if length is None:
-        raise RecordFormatError(last_line, "No 'N point match' line: this is not a .mat match record.")
+        raise RecordFormatError("no_match_line", "No 'N point match' line: this is not a .mat match record.", last_line)
     if pending_score:
-        raise RecordFormatError(last_line, "The last game has no score line.")
+        raise RecordFormatError("last_score_line_missing", "The last game has no score line.", last_line)
     if not games or players is None:
-        raise RecordFormatError(last_line, "The record holds no game.")
+        raise RecordFormatError("no_game", "The record holds no game.", last_line)
     right_column = _right_column(games)
     parsed = []
     for game in games:

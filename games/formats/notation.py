@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from base.errors import DomainError
+
 Step = tuple[int, int]
 
 BAR = 25
@@ -22,13 +24,16 @@ MAX_ACTIONS = 30_000
 MAX_NAME = 80  # characters of a player's name kept from a record
 
 
-class RecordFormatError(ValueError):
-    """The text cannot be read as a match record. `line` is the 1-based file line (0 when unknown)."""
+class RecordFormatError(DomainError):
+    """The text cannot be read as a match record. `line` is the 1-based file line (0 when unknown); it is one of
+    the `params` too, so a translated message can name it. A record that cannot be read is bad input (400)."""
 
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}" if line else message)
+    def __init__(self, code: str, message: str, line: int = 0, **params: object) -> None:
+        super().__init__(code, message, None, line=line, **params)
         self.line = line
-        self.message = message
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,13 @@ def _point(text: str, *, line: int, token: str) -> int:
         return OFF
     value = int(text)
     if not 0 <= value <= BAR:
-        raise RecordFormatError(line, f"'{token}' names point {value}; points run from 1 to 24 (25 bar, 0 off).")
+        raise RecordFormatError(
+            "bad_point",
+            f"'{token}' names point {value}; points run from 1 to 24 (25 bar, 0 off).",
+            line,
+            token=token,
+            point=value,
+        )
     return value
 
 
@@ -58,7 +69,8 @@ def decode_move(text: str, *, line: int = 0) -> DecodedMove:
     try:
         return _decode(text)
     except RecordFormatError as error:
-        raise RecordFormatError(line, error.message) from None
+        params = {key: value for key, value in error.params.items() if key != "line"}
+        raise RecordFormatError(error.code, error.message, line, **params) from None
 
 
 @lru_cache(maxsize=16384)  # the same moves recur across records (the corpus has about 11,000 different ones)
@@ -70,7 +82,12 @@ def _decode(text: str) -> DecodedMove:
         steps += token_steps
         hits += token_hits
     if len(steps) > 8:
-        raise RecordFormatError(0, f"'{text}' has {len(steps)} steps; a roll moves at most 4 checkers.")
+        raise RecordFormatError(
+            "too_many_steps",
+            f"'{text}' has {len(steps)} steps; a roll moves at most 4 checkers.",
+            token=text,
+            steps=len(steps),
+        )
     return DecodedMove(steps=tuple(steps), hits=tuple(hits))
 
 
@@ -81,12 +98,21 @@ def _decode_token(token: str) -> tuple[tuple[Step, ...], tuple[int, ...]]:
     match = _MOVE_TOKEN.match(token)
     if not match:
         raise RecordFormatError(
-            line, f"'{token}' is not a checker move; write moves as from/to, e.g. 24/18, bar/22*, 6/off, 8/3(2)."
+            "bad_move",
+            f"'{token}' is not a checker move; write moves as from/to, e.g. 24/18, bar/22*, 6/off, 8/3(2).",
+            line,
+            token=token,
         )
     repeat_text = match.group(1)
     repeat = int(repeat_text) if repeat_text else 1
     if not 1 <= repeat <= 4:
-        raise RecordFormatError(line, f"'{token}' repeats a move {repeat} times; a roll moves at most 4 checkers.")
+        raise RecordFormatError(
+            "bad_repeat",
+            f"'{token}' repeats a move {repeat} times; a roll moves at most 4 checkers.",
+            line,
+            token=token,
+            repeat=repeat,
+        )
     points = []
     hits = []
     for part in (token.split("(")[0] if repeat_text else token).split("/"):

@@ -37,7 +37,9 @@ def _point(letter: str, player: int, *, line: int) -> int:
     if letter == "z":
         return OFF
     if not "a" <= letter <= "x":
-        raise RecordFormatError(line, f"'{letter}' is not an SGF backgammon point (a–x, y bar, z off).")
+        raise RecordFormatError(
+            "bad_sgf_point", f"'{letter}' is not an SGF backgammon point (a–x, y bar, z off).", line, letter=letter
+        )
     index = ord(letter) - ord("a")
     return index + 1 if player == 1 else 24 - index
 
@@ -83,24 +85,37 @@ def _read_trees(text: str) -> list[tuple[int, list[Node]]]:
             depth += 1
             if depth > MAX_DEPTH:
                 raise RecordFormatError(
-                    line, f"SGF variations may nest at most {MAX_DEPTH} deep; this record nests deeper."
+                    "too_deep",
+                    f"SGF variations may nest at most {MAX_DEPTH} deep; this record nests deeper.",
+                    line,
+                    max=MAX_DEPTH,
                 )
             if depth == 1:
                 if len(trees) == MAX_GAMES:
-                    raise RecordFormatError(line, f"A record may hold at most {MAX_GAMES} games; this one holds more.")
+                    raise RecordFormatError(
+                        "too_many_games",
+                        f"A record may hold at most {MAX_GAMES} games; this one holds more.",
+                        line,
+                        max=MAX_GAMES,
+                    )
                 trees.append((line, []))
             props, ident = None, ""
         elif token == ")":
             depth -= 1
             if depth < 0:
-                raise RecordFormatError(line, "An SGF ')' closes nothing.")
+                raise RecordFormatError("unbalanced", "An SGF ')' closes nothing.", line)
             props, ident = None, ""
         elif depth == 0:
             continue  # text between game trees
         elif token == ";":
             nodes_read += 1
             if nodes_read > MAX_NODES:
-                raise RecordFormatError(line, f"An SGF record may hold at most {MAX_NODES} nodes; this one holds more.")
+                raise RecordFormatError(
+                    "too_many_nodes",
+                    f"An SGF record may hold at most {MAX_NODES} nodes; this one holds more.",
+                    line,
+                    max=MAX_NODES,
+                )
             props, ident = {}, ""
             trees[-1][1].append((line, props))
         elif token == "[":
@@ -111,7 +126,7 @@ def _read_trees(text: str) -> list[tuple[int, list[Node]]]:
         else:
             ident = "".join(letter for letter in token if letter.isupper())  # FF[3] lower case is decoration
     if depth != 0:
-        raise RecordFormatError(line, "The SGF text ends inside a game tree or a value.")
+        raise RecordFormatError("unexpected_end", "The SGF text ends inside a game tree or a value.", line)
     return trees
 
 
@@ -128,14 +143,14 @@ def _read_value(text: str, position: int, line: int) -> tuple[str, int, int]:
     end = body.end()
     if end == len(text) or text[end] != "]":
         if window < len(text):  # cut at the window: longer than any value may be
-            raise RecordFormatError(line, _VALUE_TOO_LONG)
+            raise RecordFormatError("value_too_long", _VALUE_TOO_LONG, line, max=MAX_VALUE_CHARS)
         raise RecordFormatError(
-            line + text.count("\n", position, end), "The SGF text ends inside a game tree or a value."
+            "unexpected_end", "The SGF text ends inside a game tree or a value.", line + text.count("\n", position, end)
         )
     raw = text[position:end]
     value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
     if len(value) > MAX_VALUE_CHARS:
-        raise RecordFormatError(line, _VALUE_TOO_LONG)
+        raise RecordFormatError("value_too_long", _VALUE_TOO_LONG, line, max=MAX_VALUE_CHARS)
     return clean_text(value, multiline=True), end + 1, raw.count("\n")
 
 
@@ -144,24 +159,28 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
     text = decode_text(data)
     trees = _read_trees(text)
     if not trees:
-        raise RecordFormatError(1, "No SGF game tree '(;GM[6]…)' found.")
+        raise RecordFormatError("no_game_tree", "No SGF game tree '(;GM[6]…)' found.", 1)
     length, players, crawford, variation = 0, ("", ""), True, "Backgammon"
     games: list[RecordedGame] = []
     for tree_line, nodes in trees:
         if not nodes:
-            raise RecordFormatError(tree_line, "An SGF game tree without nodes.")
+            raise RecordFormatError("empty_game_tree", "An SGF game tree without nodes.", tree_line)
         root_line, root = nodes[0]
         if root.get("GM", ["6"])[0].strip() != "6":
-            raise RecordFormatError(root_line, "This SGF file is not backgammon (GM[6]).")
+            raise RecordFormatError("not_backgammon", "This SGF file is not backgammon (GM[6]).", root_line)
         info = dict(value.split(":", 1) for value in root.get("MI", []) if ":" in value)
         try:
             length = int(info.get("length", length))
             number = int(info.get("game", len(games))) + 1
             scores = (int(info.get("ws", 0)), int(info.get("bs", 0)))
         except ValueError as error:
-            raise RecordFormatError(root_line, "MI[length:…][game:…][ws:…][bs:…] must hold whole numbers.") from error
+            raise RecordFormatError(
+                "bad_match_info", "MI[length:…][game:…][ws:…][bs:…] must hold whole numbers.", root_line
+            ) from error
         if not 0 <= length <= 999 or min(scores) < 0:
-            raise RecordFormatError(root_line, "The match length and scores in MI[…] are out of range.")
+            raise RecordFormatError(
+                "match_info_range", "The match length and scores in MI[…] are out of range.", root_line
+            )
         players = (
             clean_text(root.get("PW", [players[0] or "White"])[0]).strip()[:MAX_NAME],
             clean_text(root.get("PB", [players[1] or "Black"])[0]).strip()[:MAX_NAME],
@@ -174,10 +193,17 @@ def parse_sgf(data: bytes | str) -> MatchRecord:
         if result:
             found = _RESULT.match(result)
             if not found:
-                raise RecordFormatError(root_line, f"RE[{result}] is not a result such as RE[W+2] or RE[B+4R].")
+                raise RecordFormatError(
+                    "bad_result",
+                    f"RE[{result}] is not a result such as RE[W+2] or RE[B+4R].",
+                    root_line,
+                    result=result,
+                )
             winner, points = _SIDE[found.group(1)], int(found.group(2))
             if points < 1:
-                raise RecordFormatError(root_line, f"RE[{result}]: a game is won by at least 1 point.")
+                raise RecordFormatError(
+                    "bad_result_points", f"RE[{result}]: a game is won by at least 1 point.", root_line, result=result
+                )
             match_won = length > 0 and scores[winner] + points >= length
             move_number = actions[-1].move_number if actions else 1
             actions.append(
@@ -203,10 +229,20 @@ def _action(node: dict[str, list[str]], line: int) -> Action:
     if value in simple:
         return Action(player=player, kind=simple[value], line=line)
     if len(value) < 2 or not value[:2].isdigit() or not all(1 <= int(d) <= 6 for d in value[:2]):
-        raise RecordFormatError(line, f"{colour}[{value}] is not a roll such as {colour}[52mhhf].")
+        raise RecordFormatError(
+            "bad_sgf_roll",
+            f"{colour}[{value}] is not a roll such as {colour}[52mhhf].",
+            line,
+            value=f"{colour}[{value}]",
+        )
     letters = value[2:]
     if len(letters) % 2 or len(letters) > 8:
-        raise RecordFormatError(line, f"{colour}[{value}]: moves are from/to letter pairs, at most four.")
+        raise RecordFormatError(
+            "bad_sgf_move",
+            f"{colour}[{value}]: moves are from/to letter pairs, at most four.",
+            line,
+            value=f"{colour}[{value}]",
+        )
     steps = [
         (_point(letters[i], player, line=line), _point(letters[i + 1], player, line=line))
         for i in range(0, len(letters), 2)

@@ -48,7 +48,9 @@ def _lock_match(match: Match) -> Match:
 
 
 def _scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
-    return ValidationError({field: [messages.readable(exc, match)]})
+    """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
+    record), translated and keeping the core's code, which the API answers with."""
+    return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
 
 
 def _require_participant_or_director(actor, match: Match) -> None:
@@ -63,7 +65,8 @@ def _transition(match: Match, new_status: str) -> None:
     if not core.can_transition(match.status, new_status):
         raise Conflict(
             _("A match that is %(current)s cannot become %(new)s.")
-            % {"current": match.get_status_display(), "new": MatchStatus(new_status).label}
+            % {"current": match.get_status_display(), "new": MatchStatus(new_status).label},
+            code="bad_transition",
         )
     match.status = new_status
 
@@ -147,7 +150,9 @@ def record_game(
     match = _lock_match(match)  # two phones adding "game 3" at once would otherwise both number it 3
     _require_participant_or_director(actor, match)
     if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
-        raise Conflict(_("This match already has a result; report a correction instead of adding games."))
+        raise Conflict(
+            _("This match already has a result; report a correction instead of adding games."), code="has_result"
+        )
     games = list(match.games.order_by("number"))
     number = len(games) + 1
     try:
@@ -185,10 +190,10 @@ def undo_last_game(*, actor, match: Match) -> None:
     match = _lock_match(match)
     _require_participant_or_director(actor, match)
     if match.status != MatchStatus.IN_PROGRESS:
-        raise Conflict(_("Games can only be taken back while the match is in progress."))
+        raise Conflict(_("Games can only be taken back while the match is in progress."), code="not_in_progress")
     last = match.games.order_by("-number").first()
     if last is None:
-        raise Conflict(_("There is no game to take back."))
+        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
     last.delete()
 
 
@@ -222,7 +227,7 @@ def _refuse_late_correction(match: Match) -> None:
     """A player's correction (a new version after a confirmed one) is refused once a later match has started:
     what followed may depend on this result, so a director decides (and what followed is recomputed)."""
     if match.reports.filter(confirmed=True).exists() and later_match_started(match):
-        raise Conflict(LATE_CORRECTION)
+        raise Conflict(LATE_CORRECTION, code="late_correction")
 
 
 def _result_from_input(
@@ -342,7 +347,9 @@ def submit_report(
     role = ReporterRole.DIRECTOR if (as_director or not is_participant) else ReporterRole.PLAYER
     if role == ReporterRole.PLAYER:
         if match.status == MatchStatus.ABANDONED and match.outcome == MatchOutcome.ANNULLED:
-            raise Conflict(_("A director annulled this match; only a director can give it a result now."))
+            raise Conflict(
+                _("A director annulled this match; only a director can give it a result now."), code="annulled"
+            )
         _refuse_late_correction(match)
     if game_record_id is not None and verdict is None:
         verdict = _record_verdict(actor=actor, match=match, game_record_id=game_record_id)
@@ -419,7 +426,10 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
             raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
         _refuse_late_correction(match)
     if report.retired:
-        raise Conflict(_("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version})
+        raise Conflict(
+            _("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version},
+            code="report_replaced",
+        )
     _confirm(match=match, report=report, actor=actor)
     return report
 
@@ -436,9 +446,11 @@ def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchD
     if not comment.strip():
         raise ValidationError({"comment": [_("Say what is wrong with this result, so the director can decide.")]})
     if report.retired:
-        raise Conflict(_("Version %(v)s was already replaced by a later one.") % {"v": version})
+        raise Conflict(_("Version %(v)s was already replaced by a later one.") % {"v": version}, code="report_replaced")
     if report.confirmed and later_match_started(match):
-        raise Conflict(_("A later match has started: ask a director to correct this result."))
+        raise Conflict(
+            _("A later match has started: ask a director to correct this result."), code="later_match_started"
+        )
     dispute = MatchDispute.objects.create(match=match, report=report, raised_by=actor, comment=comment.strip())
     if not has_directors(match) and report.is_pending:
         # Nobody directs a casual match without a club, so nobody would ever decide it: the disputed version is
@@ -537,7 +549,7 @@ def record_lateness(
     if late_side not in (0, 1):
         raise ValidationError({"late_side": [_("Say which player was late.")]})
     if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) or match.games.exists():
-        raise Conflict(_("Lateness is recorded before the first game."))
+        raise Conflict(_("Lateness is recorded before the first game."), code="games_started")
     try:
         penalty = core.lateness_penalty(minutes_late)
     except ScoringError as exc:

@@ -187,12 +187,16 @@ def compare_record(
     """
     if not verdict.get("valid"):
         errors = "; ".join(_error_text(e) for e in verdict.get("errors") or []) or "no reason given"
-        raise ScoringError("record_invalid", f"The game record did not pass verification: {errors}.")
+        raise ScoringError(
+            "record_invalid", f"The game record did not pass verification: {errors}.", "record", errors=errors
+        )
     problems: list[str] = []
     record_players: Sequence[str] = verdict.get("players") or []
     record_score: Sequence[int] = verdict.get("final_score") or []
     if len(record_players) != 2 or len(record_score) != 2:
-        raise ScoringError("record_incomplete", "The game record does not name two players and a final score.")
+        raise ScoringError(
+            "record_incomplete", "The game record does not name two players and a final score.", "record"
+        )
     wanted = (_name(player_names[0]), _name(player_names[1]))
     got = (_name(record_players[0]), _name(record_players[1]))
     if got == wanted:
@@ -211,7 +215,10 @@ def compare_record(
         problems.append(f"the record ends {ordered[0]}–{ordered[1]}, the report says {scores[0]}–{scores[1]}")
     if problems:
         raise ScoringError(
-            "record_disagrees", "The game record does not match the report: " + "; ".join(problems) + "."
+            "record_disagrees",
+            "The game record does not match the report: " + "; ".join(problems) + ".",
+            "record",
+            problems="; ".join(problems),
         )
     # The verifier checked every game; a record may start mid-match and its Crawford setting is its own, so only
     # refuse what no match of this length can end at (reachable from any start without Crawford means from 0–0).
@@ -227,7 +234,7 @@ LATENESS_STEP_MINUTES = 5
 def lateness_penalty(minutes_late: float) -> int:
     """One federation's rule: 1 penalty point once 5 minutes have passed, +1 for every further 5 minutes."""
     if minutes_late < 0:
-        raise ScoringError("bad_lateness", "Lateness cannot be negative.")
+        raise ScoringError("bad_lateness", "Lateness cannot be negative.", "minutes_late")
     return int(minutes_late // LATENESS_STEP_MINUTES)
 
 

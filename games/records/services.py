@@ -267,7 +267,8 @@ def _give_up(record: GameRecord) -> None:
         "the record is probably too large or too complex. Split it into smaller files and upload them again."
     )
     record.status = RecordStatus.UNREADABLE
-    record.verdict = unreadable(RecordFormatError(0, message)).as_dict(file=record.name)
+    error = RecordFormatError("never_finished", message, attempts=record.attempts)
+    record.verdict = unreadable(error).as_dict(file=record.name)
     record.verified_at = timezone.now()
     record.save(update_fields=["status", "verdict", "verified_at"])
 
@@ -314,7 +315,10 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         status, verdict = (
             "unreadable",
             unreadable(
-                RecordFormatError(0, f"The verifier failed on this record ({type(error).__name__}); please report it.")
+                RecordFormatError(
+                    "verifier_failed",
+                    f"The verifier failed on this record ({type(error).__name__}); please report it.",
+                )
             ),
         )
     with transaction.atomic():

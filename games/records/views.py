@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from games.matchplay import selectors as match_selectors
+from games.messages import VERIFICATION
 from games.records import selectors, services
 from games.records.forms import UploadForm
 
@@ -80,6 +81,13 @@ def warning_text(warning: dict) -> str:
     return warning.get("message", "")
 
 
+def error_heading(error: dict) -> str:
+    """What a verification error is, in the reader's language (by its code; people see no codes). The record's
+    own detail, naming the move and the numbers, follows it as the verifier wrote it."""
+    heading = VERIFICATION.get(error.get("code", ""))
+    return str(heading) if heading is not None else ""
+
+
 @login_required
 def record_detail(request, pk):
     record = get_object_or_404(selectors.visible_records(user=request.user), pk=pk)
@@ -90,6 +98,7 @@ def record_detail(request, pk):
         lines_page=request.GET.get("lines"),
     )
     page["warnings"] = [{**warning, "text": warning_text(warning)} for warning in page["warnings"]]
+    page["errors"] = [{**error, "heading": error_heading(error)} for error in page["errors"]]
     return render(
         request,
         "games/records/record_detail.html",

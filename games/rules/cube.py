@@ -39,11 +39,13 @@ class CubeRules:
                 "money_option_in_match", "Jacoby, beavers, raccoons and automatic doubles belong to money play only."
             )
         if self.raccoon and not self.beaver:
-            raise ScoringError("beaver_not_allowed", "Raccoons answer a beaver: allow beavers to allow raccoons.")
+            raise ScoringError("raccoon_without_beaver", "Raccoons answer a beaver: allow beavers to allow raccoons.")
         if self.limit is not None and not is_cube_value(self.limit):
-            raise ScoringError("bad_cube", f"A cube limit is a cube value (1, 2, 4, …), not {self.limit}.")
+            raise ScoringError(
+                "bad_cube_limit", f"A cube limit is a cube value (1, 2, 4, …), not {self.limit}.", limit=self.limit
+            )
         if self.murphy_max < 0:
-            raise ScoringError("bad_cube", "The number of automatic doubles cannot be negative.")
+            raise ScoringError("bad_automatic_doubles", "The number of automatic doubles cannot be negative.")
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,9 @@ class Cube:
 
     def __post_init__(self) -> None:
         if not is_cube_value(self.value):
-            raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {self.value}.")
+            raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {self.value}.", cube=self.value)
         if self.owner not in (None, 0, 1):
-            raise ScoringError("bad_cube", "The cube is centred (None) or owned by side 0 or 1.")
+            raise ScoringError("bad_cube_owner", "The cube is centred (None) or owned by side 0 or 1.")
 
     def check_double(
         self,
@@ -117,4 +119,9 @@ class Cube:
     @staticmethod
     def _check_limit(rules: CubeRules, value: int) -> None:
         if rules.limit is not None and value > rules.limit:
-            raise ScoringError("cube_limit", f"The cube may not pass {rules.limit}; this would make it {value}.")
+            raise ScoringError(
+                "cube_limit",
+                f"The cube may not pass {rules.limit}; this would make it {value}.",
+                limit=rules.limit,
+                value=value,
+            )

@@ -13,7 +13,10 @@ def game_kind(board: Board, winner: int) -> GameKind:
         raise ScoringError("bad_winner", "The winner is side 0 or side 1.")
     if board.off(winner) != board.total:
         raise ScoringError(
-            "game_not_over", f"Side {winner} has {board.total - board.off(winner)} checkers left: the game is not over."
+            "game_not_over",
+            f"Side {winner} has {board.total - board.off(winner)} checkers left: the game is not over.",
+            side=winner,
+            left=board.total - board.off(winner),
         )
     loser = 1 - winner
     if board.off(loser):

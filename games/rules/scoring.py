@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from base.errors import DomainError
+
 
 class GameKind(StrEnum):
     SINGLE = "single"
@@ -23,14 +25,10 @@ class GameKind(StrEnum):
 KIND_MULTIPLIER = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 3}
 
 
-class ScoringError(ValueError):
-    """A result the rules do not allow. `code` is stable for programs, the message is for people."""
-
-    def __init__(self, code: str, message: str, **params: int):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params  # the numbers in the message, for a translated text
+class ScoringError(DomainError):
+    """A result, cube or score the rules do not allow. `code` is stable for programs, the message is for people;
+    `params` hold the numbers in the message, for a translated text. A score, cube or game that breaks the rules
+    is bad input (400); nothing here depends on stored state."""
 
 
 def is_cube_value(value: int) -> bool:
@@ -55,7 +53,7 @@ def game_points(
     """
     kind = GameKind(kind)
     if not is_cube_value(cube):
-        raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {cube}.")
+        raise ScoringError("bad_cube", f"A cube shows 1, 2, 4, 8, … — not {cube}.", cube=cube)
     if kind == GameKind.DROP:
         return cube
     singles_only = jacoby and not turned
@@ -155,6 +153,8 @@ class MatchState:
             raise ScoringError(
                 "play_after_match_end",
                 f"The match was already decided at {self.scores[0]}–{self.scores[1]}: no further game can count.",
+                a=self.scores[0],
+                b=self.scores[1],
             )
         if points < 1:
             raise ScoringError("wrong_points", "A game is worth at least 1 point.")
@@ -221,7 +221,10 @@ def check_final_score(
     first = MatchState.at_score(length=length, scores=start, crawford_rule=crawford_rule)
     if first.is_over:
         raise ScoringError(
-            "start_decided", f"A match that starts at {start[0]}–{start[1]} is decided before its first game."
+            "start_decided",
+            f"A match that starts at {start[0]}–{start[1]} is decided before its first game.",
+            a=start[0],
+            b=start[1],
         )
     a, b = scores
     if a < 0 or b < 0:

@@ -7,7 +7,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
 from clubs import access
@@ -17,12 +16,6 @@ from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext, MatchOutcome
 from ratings.core import ladder as core
 from ratings.models import CHALLENGE_TRANSITIONS, ChallengeStatus, Ladder, LadderChallenge, LadderPosition
-
-LADDER_MESSAGES = {
-    "challenger_not_on_ladder": gettext_lazy("Join the ladder before you challenge someone."),
-    "defender_not_on_ladder": gettext_lazy("This player is not on the ladder."),
-    "not_above": gettext_lazy("Challenge a player placed above you."),
-}
 
 
 def _order(ladder: Ladder) -> list[int]:
@@ -48,7 +41,10 @@ def _lock(ladder: Ladder) -> Ladder:
 
 def _set_status(challenge: LadderChallenge, status: str) -> None:
     if status not in CHALLENGE_TRANSITIONS[ChallengeStatus(challenge.status)]:
-        raise Conflict(_("This challenge is already %(status)s.") % {"status": challenge.get_status_display()})
+        raise Conflict(
+            _("This challenge is already %(status)s.") % {"status": challenge.get_status_display()},
+            code="challenge_closed",
+        )
     challenge.status = status
 
 
@@ -96,19 +92,16 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
         raise PermissionDenied(_("Sign in as a player to challenge someone."))
     # Race: two challenges of the same defender at once; the ladder lock makes the second see the first.
     ladder = _lock(ladder)
-    try:
-        core.can_challenge(_order(ladder), challenger.pk, defender.pk, ladder.reach)
-    except core.LadderError as error:
-        message = LADDER_MESSAGES.get(error.code) or _("You can challenge at most %(n)s places above you.") % {
-            "n": ladder.reach
-        }
-        raise ValidationError({"defender": [message]}) from error
+    core.can_challenge(_order(ladder), challenger.pk, defender.pk, ladder.reach)  # a LadderError names the defender
     busy = ladder.challenges.filter(status=ChallengeStatus.OPEN)
     if (
         busy.filter(challenger__in=[challenger, defender]).exists()
         or busy.filter(defender__in=[challenger, defender]).exists()
     ):
-        raise Conflict(_("One of you already has an open challenge on this ladder: play or cancel it first."))
+        raise Conflict(
+            _("One of you already has an open challenge on this ladder: play or cancel it first."),
+            code="challenge_open",
+        )
     match = matchplay.create_match(
         actor=actor,
         player_a=challenger,

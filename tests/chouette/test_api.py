@@ -40,7 +40,7 @@ def test_member_opens_a_table_the_others_sit_down_themselves_and_only_tied_playe
     assert first.status_code == 200
     assert first.json()["roll_again"] == [[ids[1], ids[2]]]
     wrong = client.post(f"/api/v1/chouette/sessions/{session_id}/order/", {"rolls": {str(ids[0]): 3}}, format="json")
-    assert wrong.status_code == 400 and "rolls" in wrong.json()
+    assert wrong.status_code == 400 and "rolls" in wrong.json()["errors"]
     second = client.post(
         f"/api/v1/chouette/sessions/{session_id}/order/",
         {"rolls": {str(ids[1]): 1, str(ids[2]): 5}},
@@ -97,7 +97,7 @@ def test_a_game_that_breaks_a_rule_is_refused_with_a_readable_message(api_as, cl
     }
     response = client.post(url(session, "games/"), body, format="json")
     assert response.status_code == 400
-    assert response.json() == {"events": ["The box must take the captain's cube at this table."]}
+    assert response.json()["errors"] == {"events": ["The box must take the captain's cube at this table."]}
 
 
 def test_claimed_points_that_do_not_sum_to_zero_are_refused(api_as, club):
@@ -105,7 +105,7 @@ def test_claimed_points_that_do_not_sum_to_zero_are_refused(api_as, club):
     claimed = [{"player": p[n].pk, "points": v} for n, v in (("A", -2), ("B", 1), ("C", 1), ("D", 1))]
     response = api_as(p["A"].user).post(url(session, "games/"), {"winner": "team", "claimed": claimed}, format="json")
     assert response.status_code == 400
-    assert "add up to 1, not 0" in response.json()["claimed"][0]
+    assert "add up to 1, not 0" in response.json()["errors"]["claimed"][0]
     assert not SessionEvent.objects.filter(session=session, kind="game").exists()
 
 
@@ -153,7 +153,7 @@ def test_correcting_an_earlier_game_replays_the_rotation_and_keeps_an_audit_trai
     versions = [(e["game_number"], e["version"], e["is_current"]) for e in trail if e["kind"] == "game"]
     assert (1, 1, False) in versions and (1, 2, True) in versions
     no_reason = client.post(url(session, "games/1/correct/"), {"winner": "team"}, format="json")
-    assert no_reason.status_code == 400 and "reason" in no_reason.json()
+    assert no_reason.status_code == 400 and "reason" in no_reason.json()["errors"]
 
 
 def test_join_sit_out_leave_with_cash_out_then_settle(api_as, club):
@@ -200,7 +200,7 @@ def test_nonsense_input_never_gives_a_500(api_as, club):
         response = client.post(url(session, "games/"), body, format="json")
         assert response.status_code == 400, (body, response.content)
     missing = client.post(url(session, "games/9/correct/"), {"winner": "box", "reason": "x"}, format="json")
-    assert missing.status_code == 400 and "number" in missing.json()
+    assert missing.status_code == 400 and "number" in missing.json()["errors"]
     assert client.post(url(session, "order/"), {"order": [1, 2]}, format="json").status_code == 409
 
 
@@ -230,7 +230,9 @@ def test_a_correction_that_makes_a_later_game_impossible_is_refused_naming_that_
     assert client.post(url(session, "games/"), {**double_a, "winner": "box"}, format="json").status_code == 201
     response = client.post(url(session, "games/1/correct/"), {"winner": "box", "reason": "A won"}, format="json")
     assert response.status_code == 400
-    assert response.json()["game"] == ["Game 2 no longer fits after this change: A is not on the team this game."]
+    assert response.json()["errors"]["game"] == [
+        "Game 2 no longer fits after this change: A is not on the team this game."
+    ]
     assert SessionEvent.objects.get(session=session, game_number=1, is_current=True).version == 1  # unchanged
 
 
@@ -240,10 +242,10 @@ def test_stakes_and_rolls_keyed_by_something_other_than_a_player_id_are_refused_
     ids = [p.pk for p in players]
     body = {"club": club.slug, "players": ids, "stakes": {"anna": 300}}
     response = client.post("/api/v1/chouette/sessions/", body, format="json")
-    assert response.status_code == 400 and response.json()["stakes"] == ["Key each stake by a player id."]
+    assert response.status_code == 400 and response.json()["errors"]["stakes"] == ["Key each stake by a player id."]
     body["stakes"] = {str(ids[1]): 300}
     session_id = client.post("/api/v1/chouette/sessions/", body, format="json").json()["id"]
     assert Seat.objects.get(session_id=session_id, player=players[1]).stake_cents == 300
     order = f"/api/v1/chouette/sessions/{session_id}/order/"
     response = client.post(order, {"rolls": {"x": 3}}, format="json")
-    assert response.status_code == 400 and response.json()["rolls"] == ["Key each roll by a player id."]
+    assert response.status_code == 400 and response.json()["errors"]["rolls"] == ["Key each roll by a player id."]

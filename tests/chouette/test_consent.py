@@ -64,7 +64,7 @@ def test_a_director_cannot_seat_players_of_other_clubs(club):
     strangers = [MembershipFactory(club=ClubFactory()).player for _ in range(3)]
     body = {"club": club.slug, "players": [s.pk for s in strangers], "stake_cents": BIG_STAKE}
     response = api(director).post("/api/v1/chouette/sessions/", body, format="json")
-    assert response.status_code == 400 and "not a member of this club" in response.json()["players"][0]
+    assert response.status_code == 400 and "not a member of this club" in response.json()["errors"]["players"][0]
     assert not ChouetteSession.objects.exists()
 
 
@@ -161,7 +161,7 @@ def test_the_attackers_chain_a_new_club_cannot_seat_other_clubs_players_and_they
         "order": [v.pk for v in victims],
     }
     response = api(attacker).post("/api/v1/chouette/sessions/", body, format="json")
-    assert response.status_code == 400 and "not a member of this club" in response.json()["players"][0]
+    assert response.status_code == 400 and "not a member of this club" in response.json()["errors"]["players"][0]
     assert not ChouetteSession.objects.exists()
     for victim in victims:
         assert "Mine" not in web().get(f"/players/{victim.pk}/").content.decode()

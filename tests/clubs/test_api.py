@@ -39,7 +39,7 @@ def test_creating_a_club_makes_the_creator_its_admin(api_as, outsider_user):
 def test_duplicate_slug_is_refused_with_field_error(api_as, outsider_user, club):
     response = api_as(outsider_user).post("/api/v1/clubs/", {"name": "X", "slug": club.slug}, format="json")
     assert response.status_code == 400
-    assert "slug" in response.json()
+    assert "slug" in response.json()["errors"]
 
 
 def test_club_admin_updates_club_but_outsider_gets_403(api_as, club, admin_user, outsider_user):
@@ -67,7 +67,7 @@ def test_plain_member_cannot_add_players(api_as, club, member_user):
 def test_creating_player_without_club_names_the_missing_field(api_as, director_user):
     response = api_as(director_user).post("/api/v1/players/", {"name": "Walk In"}, format="json")
     assert response.status_code == 400
-    assert "club" in response.json()
+    assert "club" in response.json()["errors"]
 
 
 def test_players_filter_by_club(api, club):
@@ -105,7 +105,7 @@ def test_last_admin_cannot_step_down(api_as, club, admin_user):
     membership = Membership.objects.get(club=club, player__user=admin_user)
     response = api_as(admin_user).patch(f"/api/v1/memberships/{membership.pk}/", {"role": "player"}, format="json")
     assert response.status_code == 400
-    assert "at least one admin" in response.json()["role"][0]
+    assert "at least one admin" in response.json()["errors"]["role"][0]
 
 
 def test_director_cannot_change_memberships(api_as, club, director_user):
@@ -118,7 +118,7 @@ def test_adding_existing_member_again_is_a_clear_error(api_as, club, admin_user)
     player = MembershipFactory(club=club).player
     response = api_as(admin_user).post("/api/v1/memberships/", {"club": club.slug, "player": player.pk}, format="json")
     assert response.status_code == 400
-    assert "already a member" in response.json()["player"][0]
+    assert "already a member" in response.json()["errors"]["player"][0]
 
 
 def test_memberships_filter_by_role(api, club):
@@ -161,7 +161,7 @@ def test_malformed_bodies_never_cause_a_server_error(api_as, outsider_user, url,
 def test_country_code_is_validated(api_as, outsider_user):
     response = api_as(outsider_user).post("/api/v1/clubs/", {"name": "X", "country": "DEU"}, format="json")
     assert response.status_code == 400
-    assert "country" in response.json()
+    assert "country" in response.json()["errors"]
 
 
 def test_schema_lists_the_club_endpoints(api):

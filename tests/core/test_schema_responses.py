@@ -32,9 +32,8 @@ def test_every_operation_declares_its_error_bodies():
     assert len(list(operations())) >= 100
     for method, path in operations():
         responses = api_schema()["paths"][path][method.lower()]["responses"]
-        for code, component in (("400", "ValidationErrorBody"), ("403", "ErrorDetail"), ("404", "ErrorDetail")):
-            assert responses[code]["content"][JSON]["schema"] == {"$ref": f"#/components/schemas/{component}"}
-        assert "409" in responses and "415" in responses, (method, path)
+        for code in ("400", "403", "404", "409", "415"):
+            assert responses[code]["content"][JSON]["schema"] == {"$ref": "#/components/schemas/Error"}
 
 
 def test_the_check_refuses_what_the_schema_does_not_say(api, club):
@@ -53,11 +52,15 @@ def test_the_check_refuses_what_the_schema_does_not_say(api, club):
         f"GET /api/v1/clubs/{{slug}}/ answered 418, which the schema does not declare "
         f"({list(api_schema()['paths']['/api/v1/clubs/{slug}/']['get']['responses'])})"
     ]
-    # Errors are checked too: a 404 needs its detail, a 400 maps fields to messages.
+    # Errors are checked too: every refusal has a code, its text and the field (or null); a 400 may list the
+    # messages of every field, and nothing else.
     assert problems("GET", club_url, 404, b'{"reason": "gone"}', JSON)
-    assert not problems("GET", club_url, 404, b'{"detail": "Not found."}', JSON)
-    assert problems("POST", "/api/v1/clubs/", 400, b'{"name": "too long"}', JSON)
-    assert not problems("POST", "/api/v1/clubs/", 400, b'{"name": ["This field is required."]}', JSON)
+    assert problems("GET", club_url, 404, b'{"detail": "Not found."}', JSON)  # the old shape: no code, no field
+    assert not problems("GET", club_url, 404, b'{"code": "not_found", "detail": "Not found.", "field": null}', JSON)
+    invalid = b'{"code": "invalid", "detail": "Required.", "field": "name", "errors": {"name": ["Required."]}}'
+    assert not problems("POST", "/api/v1/clubs/", 400, invalid, JSON)
+    assert problems("POST", "/api/v1/clubs/", 400, b'{"name": ["This field is required."]}', JSON)
+    assert problems("POST", "/api/v1/clubs/", 400, invalid.replace(b'["Required."]', b'"Required."'), JSON)
 
 
 def test_club_player_and_membership_details_and_full_updates(api_as, club, admin_user, director_user):
@@ -114,9 +117,11 @@ def test_calcuttas_are_listed_and_a_player_buys_back_part_of_their_lot(api_as, c
     assert {(h["bidder_name"], h["share"]) for h in bought.json()} == {("paul", "3/4"), ("anna", "1/4")}
     field = client.post(url, {"lot": 0, "bidder": anna.pk, "share": "25%"}, format="json")
     assert field.status_code == 400
-    assert field.json() == {"lot": ["The field cannot be bought back: a buy-back is only for a player's own lot."]}
+    assert field.json()["errors"] == {
+        "lot": ["The field cannot be bought back: a buy-back is only for a player's own lot."]
+    }
     german = client.post(url, {"lot": 0, "bidder": anna.pk, "share": "25%"}, format="json", HTTP_ACCEPT_LANGUAGE="de")
-    assert german.json()["lot"] == [
+    assert german.json()["errors"]["lot"] == [
         "Das Feld kann nicht zurückgekauft werden: Ein Rückkauf gilt nur für das eigene Los eines Spielers."
     ]
 

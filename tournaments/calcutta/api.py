@@ -395,10 +395,7 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         calcutta = self.get_object()
         club_access.require(request.user, "calcutta.direct", calcutta)
         values = validated(CalcuttaProposeInputSerializer, request)
-        try:
-            groups = selectors.propose_lots(calcutta=calcutta, **values)
-        except core.CalcuttaError as exc:
-            raise serializers.ValidationError({exc.field or "singles": [exc.message]}) from None
+        groups = selectors.propose_lots(calcutta=calcutta, **values)  # a CalcuttaError answers 400 by itself
         return Response({"lots": groups})
 
     @extend_schema(request=CalcuttaOrderInputSerializer, responses=CalcuttaSerializer)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.messages import translate
 from base.web import attempt
 from clubs import access as club_access
 from tournaments.calcutta import core, forms, selectors, services
@@ -147,7 +148,7 @@ def propose_lots(request, pk):
     try:
         proposal = selectors.propose_lots(calcutta=calcutta, **form.cleaned_data)
     except core.CalcuttaError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, translate(exc))
         return redirect(calcutta)
     messages.info(request, _("A grouping by rating is filled in below; edit it and save the lots."))
     return detail(request, pk, proposal=proposal, propose_form=form)

@@ -46,17 +46,21 @@ def draw(
     reproducible: the same entrants and seed give the same draw."""
     n = len(entrants)
     if n < 2:
-        raise BracketError("entries", "A draw needs at least two entrants.")
+        raise BracketError("too_few_entrants", "A draw needs at least two entrants.", "entries")
     keys = [e.key for e in entrants]
     if len(set(keys)) != n:
-        raise BracketError("entries", "An entrant appears twice.")
+        raise BracketError("duplicate_entrant", "An entrant appears twice.", "entries")
     size = bracket_size(n)
     byes = size - n
     on_time = [e for e in entrants if e.on_time]
     late = [e for e in entrants if not e.on_time]
     if byes > len(on_time):
         raise BracketError(
-            "entries", f"{byes} byes but only {len(on_time)} entrants registered in time: byes go to on-time entrants."
+            "byes_need_on_time",
+            f"{byes} byes but only {len(on_time)} entrants registered in time: byes go to on-time entrants.",
+            "entries",
+            byes=byes,
+            on_time=len(on_time),
         )
     rng = random.Random(rng_seed)
     if seeded:
@@ -106,4 +110,6 @@ def late_entry_position(line: Sequence[Hashable | None]) -> int:
     for position, key in enumerate(line):
         if key is None and line[position ^ 1] is not None:
             return position
-    raise BracketError("player", "No bye is left in the draw: a late entry needs a free place next to a bye.")
+    raise BracketError(
+        "no_bye_left", "No bye is left in the draw: a late entry needs a free place next to a bye.", "player"
+    )

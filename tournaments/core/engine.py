@@ -43,7 +43,7 @@ class SimFlight:
     @property
     def shape(self) -> Layout:
         if self.layout is None:
-            raise BracketError("draw", f"{self.name} is not laid out yet.")
+            raise BracketError("flight_not_laid_out", f"{self.name} is not laid out yet.", "draw", flight=self.name)
         return self.layout
 
     def lay_out(self, size: int) -> None:
@@ -72,7 +72,7 @@ class SimEvent:
 
     def source_of(self, flight: SimFlight) -> SimFlight:
         if flight.source is None:
-            raise BracketError("source", f"{flight.name} has no source flight.")
+            raise BracketError("no_source_flight", f"{flight.name} has no source flight.", "source", flight=flight.name)
         return self.flights[flight.source]
 
     def fed_by(self, name: str) -> SimFlight | None:
@@ -148,7 +148,9 @@ class SimEvent:
     def draw_fresh(self, name: str, *, rng_seed: int) -> list:
         flight = self.flights[name]
         if not self.fresh_draw_ready(name):
-            raise BracketError("draw", "Not every player of the source flight has played a match yet.")
+            raise BracketError(
+                "source_unfinished", "Not every player of the source flight has played a match yet.", "draw"
+            )
         source = self.source_of(flight)
         if len(flight.pool) < 2:
             # Nothing to draw: the one player (if any) wins the flight, as an entry of it like any winner.
@@ -182,7 +184,7 @@ class SimEvent:
         flight = self.flights[name]
         a, b = flight.sides[key]
         if key in flight.decided or not (isinstance(a, int) and isinstance(b, int)):
-            raise BracketError("slot", "This slot is not ready to be played.")
+            raise BracketError("slot_not_ready", "This slot is not ready to be played.", "slot")
         if result == rules.DOUBLE_FORFEIT:
             self._decide(flight, key, result, None, (a, b))
         else:
@@ -195,7 +197,7 @@ class SimEvent:
         flight = self.flights[name]
         entry = flight.entries[entry_id]
         if entry.place is not None:
-            raise BracketError("entry", "This player is out of the flight already.")
+            raise BracketError("already_withdrawn", "This player is out of the flight already.", "entry")
         entry.withdrawn = True
         for key, (a, b) in flight.sides.items():
             if key not in flight.decided and entry_id in (a, b) and isinstance(a, int) and isinstance(b, int):
@@ -205,7 +207,9 @@ class SimEvent:
     def _set_side(self, flight: SimFlight, target: Target, value) -> None:
         sides = flight.sides[target.key]
         if sides[target.side] is not PENDING_SIDE:
-            raise BracketError("slot", f"{flight.name} {target} is already taken.")
+            raise BracketError(
+                "slot_taken", f"{flight.name} {target} is already taken.", "slot", flight=flight.name, slot=str(target)
+            )
         sides[target.side] = value
         state, side = rules.resolve(*sides)
         gone = [x for x in sides if isinstance(x, int) and flight.entries[x].withdrawn]
@@ -258,7 +262,9 @@ class SimEvent:
             k for k, d in flight.decided.items() if k.section == section and k.round == 1 and d[0] == rules.BYE
         )
         if not byes:
-            raise BracketError("player", "No bye is left in the draw: a late entry needs a free place next to a bye.")
+            raise BracketError(
+                "no_bye_left", "No bye is left in the draw: a late entry needs a free place next to a bye.", "player"
+            )
         key = byes[0]
         self._undo(flight, key)
         side = 0 if flight.sides[key][0] is EMPTY_SIDE else 1
@@ -272,7 +278,9 @@ class SimEvent:
         absent players) and everything it led to."""
         result, winner, _losers = flight.decided[key]
         if result == rules.PLAYED:
-            raise BracketError("slot", "A played result is not taken back by the in-memory engine.")
+            raise BracketError(
+                "result_not_undoable", "A played result is not taken back by the in-memory engine.", "slot"
+            )
         fed = self.fed_by(flight.name)
         actions = self._consequences(flight, fed, key)
         del flight.decided[key]
@@ -309,7 +317,7 @@ class SimEvent:
             self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
         elif isinstance(action, rules.FeedTo):
             if fed is None:
-                raise BracketError("source", f"{flight.name} feeds no flight.")
+                raise BracketError("feeds_no_flight", f"{flight.name} feeds no flight.", "source", flight=flight.name)
             if action.target is None:
                 if action.entry is None:
                     return

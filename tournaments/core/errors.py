@@ -1,7 +1,29 @@
-class BracketError(ValueError):
-    """A request the bracket rules refuse; `field` names what to fix, `message` says how."""
+"""The one error type of the bracket engine."""
 
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
+from __future__ import annotations
+
+from base.errors import DomainError
+
+
+class BracketError(DomainError):
+    """A request the bracket rules refuse; `field` names what to fix, `message` says how.
+
+    A malformed payout template or bracket size is bad input (400); a request the bracket cannot take in its
+    present state (a slot taken or not ready, no bye left, a source flight unfinished) is a conflict (409).
+    """
+
+    conflicts = frozenset(
+        {
+            "flight_not_laid_out",
+            "no_source_flight",
+            "source_unfinished",
+            "slot_not_ready",
+            "already_withdrawn",
+            "slot_taken",
+            "no_bye_left",
+            "result_not_undoable",
+            "feeds_no_flight",
+            "too_few_entrants",
+            "byes_need_on_time",
+        }
+    )

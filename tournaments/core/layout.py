@@ -44,7 +44,7 @@ class RoundSpec:
 
 def log2(size: int) -> int:
     if size < 2 or size & (size - 1):
-        raise BracketError("size", "A bracket size is a power of two, at least 2.")
+        raise BracketError("bad_bracket_size", "A bracket size is a power of two, at least 2.", "size")
     return size.bit_length() - 1
 
 
@@ -54,7 +54,7 @@ def knockout_rounds(size: int) -> list[RoundSpec]:
 
 def fed_rounds(source_size: int, feed_rounds: int) -> list[RoundSpec]:
     if source_size < 4:
-        raise BracketError("size", "A fed flight needs a source bracket of at least 4.")
+        raise BracketError("fed_source_too_small", "A fed flight needs a source bracket of at least 4.", "size")
     k = max(1, min(feed_rounds, log2(source_size)))
     rounds = [RoundSpec(source_size // 4, feed=1)]
     for f in range(2, k + 1):
@@ -84,7 +84,7 @@ class Layout:
     @classmethod
     def double(cls, size: int) -> Layout:
         if size < 4:
-            raise BracketError("size", "Double elimination needs at least 3 entrants.")
+            raise BracketError("double_too_small", "Double elimination needs at least 3 entrants.", "size")
         rounds = log2(size)
         return cls("double", size, rounds, {W: knockout_rounds(size), L: fed_rounds(size, rounds), G: [RoundSpec(1)]})
 

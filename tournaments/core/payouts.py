@@ -41,11 +41,13 @@ class Payout:
 def validate_template(template: Sequence[Mapping]) -> list[Share]:
     """Shares from a template like [{"flight": "main", "place": 1, "percent": 50}, ...]; they total 100%."""
     if not isinstance(template, (list, tuple)) or len(template) > MAX_PLACE:
-        raise BracketError("payout_template", "Give the payout template as a list of shares.")
+        raise BracketError(
+            "payout_template_not_list", "Give the payout template as a list of shares.", "payout_template"
+        )
     shares, seen = [], set()
     for line in template:
         if not isinstance(line, Mapping):
-            raise BracketError("payout_template", "Each share is {flight, place, percent}.")
+            raise BracketError("payout_share_shape", "Each share is {flight, place, percent}.", "payout_template")
         try:
             place = line["place"]
             if isinstance(place, str) and len(place) > 6:
@@ -53,15 +55,19 @@ def validate_template(template: Sequence[Mapping]) -> list[Share]:
             percent = parse_decimal(line["percent"], max_digits=7, decimal_places=4, min_value=0, max_value=100)
             share = Share(str(line.get("flight") or "")[:80], int(place), percent)
         except (KeyError, TypeError, ValueError, ArithmeticError):  # NumberError is a ValueError
-            raise BracketError("payout_template", "Each share needs a place (1, 2, ...) and a percent.") from None
+            raise BracketError(
+                "payout_share_incomplete", "Each share needs a place (1, 2, ...) and a percent.", "payout_template"
+            ) from None
         if not 1 <= share.place <= MAX_PLACE or not Decimal("0") < share.percent <= Decimal("100"):
-            raise BracketError("payout_template", "A place is 1 or more and a percent between 0 and 100.")
+            raise BracketError(
+                "payout_share_range", "A place is 1 or more and a percent between 0 and 100.", "payout_template"
+            )
         if (share.flight, share.place) in seen:
-            raise BracketError("payout_template", "A place appears twice in the template.")
+            raise BracketError("payout_place_twice", "A place appears twice in the template.", "payout_template")
         seen.add((share.flight, share.place))
         shares.append(share)
     if shares and sum(s.percent for s in shares) != Decimal("100"):
-        raise BracketError("payout_template", "The shares must add up to 100%.")
+        raise BracketError("payout_not_100", "The shares must add up to 100%.", "payout_template")
     return shares
 
 

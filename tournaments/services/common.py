@@ -1,12 +1,10 @@
-"""What every part of the tournament services uses: the flight lock, the results that count as decided and the
-core's bracket errors as field errors. Who may do what is in tournaments/rules.py."""
+"""What every part of the tournament services uses: the flight lock and the results that count as decided (the
+core's bracket errors leave as they are: the API and the pages read them by code). Who may do what is in
+tournaments/rules.py."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
-
 from tournaments.core import rules
-from tournaments.core.errors import BracketError
 from tournaments.models import Flight, SlotResult
 
 # The core's result -> the slot's stored result.
@@ -18,11 +16,6 @@ SLOT_RESULT = {
     rules.EMPTY: SlotResult.EMPTY,
 }
 DECIDED = set(SLOT_RESULT.values())
-
-
-def bracket_error(exc: BracketError) -> ValidationError:
-    """The core's refusal as a 400 naming the field it is about."""
-    return ValidationError({exc.field: [exc.message]})
 
 
 def _lock_flight(flight: Flight) -> Flight:

@@ -17,7 +17,6 @@ from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
-from tournaments.core.errors import BracketError
 from tournaments.models import (
     DrawStatus,
     Entry,
@@ -29,7 +28,7 @@ from tournaments.models import (
     FlightStatus,
     Seeding,
 )
-from tournaments.services.common import _lock_flight, bracket_error
+from tournaments.services.common import _lock_flight
 from tournaments.services.progression import BracketStore
 
 
@@ -50,13 +49,13 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     flight = _lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
-        raise Conflict(_("The draw is confirmed: it cannot be drawn again."))
+        raise Conflict(_("The draw is confirmed: it cannot be drawn again."), code="draw_confirmed")
     if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW):
         message = _("This flight is linked to %(source)s and needs no draw of its own.")
-        raise Conflict(message % {"source": flight.source})
+        raise Conflict(message % {"source": flight.source}, code="linked_flight")
     if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
         message = _("Not every player of %(source)s has played a match yet: draw when they have.")
-        raise Conflict(message % {"source": flight.source})
+        raise Conflict(message % {"source": flight.source}, code="source_unfinished")
     entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player").order_by("pk"))
     if len(entries) < 2:
         raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
@@ -79,12 +78,9 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     ]
     if fresh and bracket_size(len(drawn)) - len(drawn) > sum(d.on_time for d in drawn):
         drawn = [DrawEntrant(d.key, d.rating, d.club) for d in drawn]  # too few without a bye to take them all
-    try:
-        line = core_draw(
-            drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
-        )
-    except BracketError as exc:
-        raise bracket_error(exc) from None
+    line = core_draw(
+        drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
+    )
     by_id = {e.pk: e for e in entries}
     seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, START_RATING))
     Entry.objects.filter(flight=flight).update(draw_position=None)
@@ -106,7 +102,7 @@ def confirm_draw(*, actor, flight: Flight) -> Flight:
     flight = _lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.DRAFT:
-        raise Conflict(_("Only a draft draw can be confirmed; draw first."))
+        raise Conflict(_("Only a draft draw can be confirmed; draw first."), code="not_a_draft")
     flight.draw_status, flight.confirmed_at = DrawStatus.CONFIRMED, timezone.now()
     flight.save(update_fields=["draw_status", "confirmed_at"])
     return flight
@@ -119,7 +115,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
     flight = _lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.CONFIRMED:
-        raise Conflict(_("Confirm the draw before releasing it."))
+        raise Conflict(_("Confirm the draw before releasing it."), code="not_confirmed")
     flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING
     flight.save(update_fields=["draw_status", "released_at", "status"])
     event = flight.event

@@ -15,7 +15,6 @@ from clubs.models import Player
 from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
 from tournaments.core.draw import late_entry_position
-from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
@@ -38,16 +37,19 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         raise ValidationError({"player": [_("Choose the player to register.")]})
     access.require(actor, "event.enter", EntryDraft(event=event, player=player))
     if not is_director and not event.registration_open:
-        raise Conflict(_("Registration is closed: ask a director to enter you."))
+        raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
     if flight.kind == FlightKind.SIDE_POOL:
         return _join_side_pool(actor=actor, flight=flight, player=player)
     if flight.feed_rule != FeedRule.DRAW:
         message = _("This flight takes the losers of %(source)s; nobody registers for it.")
-        raise Conflict(message % {"source": flight.source})
+        raise Conflict(message % {"source": flight.source}, code="linked_flight")
     if flight.entries.filter(player=player, is_reentry=False).exists():
-        raise Conflict(_("%(player)s is already entered in %(flight)s.") % {"player": player, "flight": flight.name})
+        raise Conflict(
+            _("%(player)s is already entered in %(flight)s.") % {"player": player, "flight": flight.name},
+            code="already_entered",
+        )
     if flight.status == FlightStatus.FINISHED:
-        raise Conflict(_("This flight is finished."))
+        raise Conflict(_("This flight is finished."), code="flight_finished")
     entry = Entry.objects.create(
         flight=flight,
         player=player,
@@ -138,12 +140,16 @@ def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
         message = _("Only players of %(flight)s join this side pool.") % {"flight": flight.source.name}
         raise ValidationError({"player": [message]})
     if source_entry.place is not None and (source_entry.out_round or 0) < flight.entry_round:
-        raise Conflict(_("This player is out of %(flight)s already.") % {"flight": flight.source.name})
+        raise Conflict(
+            _("This player is out of %(flight)s already.") % {"flight": flight.source.name}, code="already_out"
+        )
     started = flight.source.slots.filter(round=flight.entry_round, match__started_at__isnull=False).exists()
     if started or flight.source.slots.filter(round__gt=flight.entry_round).exclude(result=SlotResult.PENDING).exists():
-        raise Conflict(_("Round %(r)s has started: the side pool is closed.") % {"r": flight.entry_round})
+        raise Conflict(
+            _("Round %(r)s has started: the side pool is closed.") % {"r": flight.entry_round}, code="side_pool_closed"
+        )
     if flight.entries.filter(player=player).exists():
-        raise Conflict(_("%(player)s is in this side pool already.") % {"player": player})
+        raise Conflict(_("%(player)s is in this side pool already.") % {"player": player}, code="already_in_side_pool")
     return Entry.objects.create(flight=flight, player=player, fee=flight.entry_fee, registered_by=actor)
 
 
@@ -151,10 +157,7 @@ def _place_late(flight: Flight, entry: Entry, *, actor) -> None:
     """A late entrant takes a bye's place: in the drawn line before release, in the bracket after it."""
     if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED):
         line = _line(flight, exclude=entry.pk)
-        try:
-            entry.draw_position = late_entry_position(line)
-        except BracketError as exc:
-            raise Conflict(exc.message) from None
+        entry.draw_position = late_entry_position(line)
         entry.save(update_fields=["draw_position"])
         return
     store = BracketStore(flight.event, actor=actor)
@@ -174,7 +177,9 @@ def _place_late(flight: Flight, entry: Entry, *, actor) -> None:
         slot.save(update_fields=["a_empty", "b_empty", "entry_a", "entry_b"])
         store.set_side(flight, Target(Key(slot.section, 1, slot.position), side), entry)
         return
-    raise Conflict(_("No bye is left whose player has not played on: a late entry cannot be placed."))
+    raise Conflict(
+        _("No bye is left whose player has not played on: a late entry cannot be placed."), code="no_bye_left"
+    )
 
 
 def _line(flight: Flight, *, exclude: int | None = None) -> list:
@@ -190,7 +195,7 @@ def _line(flight: Flight, *, exclude: int | None = None) -> list:
 def check_in(*, actor, entry: Entry) -> Entry:
     access.require(actor, "entry.check_in", entry)
     if entry.status == EntryStatus.WITHDRAWN:
-        raise Conflict(_("This entry was withdrawn."))
+        raise Conflict(_("This entry was withdrawn."), code="entry_withdrawn")
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
     entry.save(update_fields=["status", "checked_in_at"])
     return entry
@@ -209,7 +214,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
         entry.delete()
         return None
     if entry.place is not None:
-        raise Conflict(_("This player is out of the flight already."))
+        raise Conflict(_("This player is out of the flight already."), code="already_withdrawn")
     entry.status, entry.withdrawn_at = EntryStatus.WITHDRAWN, timezone.now()
     entry.save(update_fields=["status", "withdrawn_at"])
     if flight.draw_status != DrawStatus.RELEASED:
@@ -240,14 +245,14 @@ def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     flight = _lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.reentry_fee is None:
-        raise Conflict(_("This flight does not allow re-entry."))
+        raise Conflict(_("This flight does not allow re-entry."), code="no_reentry")
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
-        raise Conflict(_("The re-entry deadline has passed."))
+        raise Conflict(_("The re-entry deadline has passed."), code="reentry_closed")
     first = flight.entries.filter(player=player, is_reentry=False).first()
     if first is None or first.place is None:
-        raise Conflict(_("Only a player who has lost in this flight can re-enter it."))
+        raise Conflict(_("Only a player who has lost in this flight can re-enter it."), code="reentry_needs_loss")
     if flight.entries.filter(player=player, is_reentry=True).exists():
-        raise Conflict(_("This player has re-entered once already."))
+        raise Conflict(_("This player has re-entered once already."), code="already_reentered")
     entry = Entry.objects.create(
         flight=flight, player=player, fee=flight.reentry_fee, registered_by=actor, is_late=True, is_reentry=True
     )

@@ -11,13 +11,10 @@ from django.utils.translation import gettext as _
 
 from base import numbers
 from base.api import Conflict
-from base.fields import message as number_message
 from clubs import access
 from clubs.models import Club
-from tournaments.core.errors import BracketError
 from tournaments.core.payouts import validate_template
 from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
-from tournaments.services.common import bracket_error
 
 
 @transaction.atomic
@@ -152,7 +149,8 @@ def add_flight(
                         "%(source)s is drawn already: the flights its losers go to are added before its draw. "
                         "Feed this flight from a flight not drawn yet."
                     )
-                    % {"source": source.name}
+                    % {"source": source.name},
+                    code="source_drawn",
                 )
     if not 1 <= int(feed_rounds) <= 12:
         raise ValidationError({"feed_rounds": [_("Feed rounds are between 1 and 12.")]})
@@ -171,12 +169,10 @@ def add_flight(
             try:
                 numbers.parse_decimal(fee, max_digits=9, decimal_places=2, min_value=0)
             except numbers.NumberError as error:
-                raise ValidationError({field_name: [number_message(error)]}) from None
+                error.field = field_name  # the refusal names the fee it is about; its code and text stay
+                raise
     payout_template = payout_template or []
-    try:
-        validate_template(payout_template)
-    except BracketError as exc:
-        raise bracket_error(exc) from None
+    validate_template(payout_template)
     slug = slugify(slug or name)[:40] or kind
     if event.flights.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
@@ -205,10 +201,7 @@ def add_flight(
 @transaction.atomic
 def set_payout_template(*, actor, flight: Flight, template: list) -> Flight:
     access.require(actor, "event.direct", flight.event)
-    try:
-        validate_template(template)
-    except BracketError as exc:
-        raise bracket_error(exc) from None
+    validate_template(template)
     slugs = set(flight.event.flights.values_list("slug", flat=True))
     for line in template:
         if line.get("flight") and line["flight"] not in slugs:

@@ -28,7 +28,7 @@ def override_result(
     (shown first by override_preview) and the players are routed again."""
     access.require(actor, "event.direct", slot.flight.event)
     if slot.match_id is None:
-        raise Conflict(_("This slot has no match to give a result to."))
+        raise Conflict(_("This slot has no match to give a result to."), code="no_match")
     if not comment.strip():
         raise ValidationError({"comment": [_("Say why the result is overridden.")]})
 

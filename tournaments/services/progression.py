@@ -127,7 +127,7 @@ class BracketStore:
             else (slot.entry_b_id is not None or slot.b_empty)
         )
         if taken:
-            raise Conflict(_("The bracket moved on at the same time; reload and try again."))
+            raise Conflict(_("The bracket moved on at the same time; reload and try again."), code="concurrent_change")
         if target.side == 0:
             slot.entry_a, slot.a_empty = entry, entry is None
         else:
@@ -453,7 +453,8 @@ def _correct(store: BracketStore, slot: Slot, report) -> None:
             _(
                 "A later match in the bracket has started: a director overrides this result from the event's "
                 "dashboard, which shows the matches that will be voided."
-            )
+            ),
+            code="later_match_started",
         )
     voided: list = []
     store.undo(slot, actor=store.actor, voided=voided)

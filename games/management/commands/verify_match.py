@@ -40,10 +40,11 @@ class Command(BaseCommand):
     def _verify(self, path: Path):
         try:
             if path.stat().st_size > MAX_BYTES:
-                return "unreadable", unreadable(RecordFormatError(0, "The file is larger than 2 MiB."))
+                return "unreadable", unreadable(RecordFormatError("too_large", "The file is larger than 2 MiB."))
             data = path.read_bytes()
         except OSError as error:
-            return "unreadable", unreadable(RecordFormatError(0, f"Cannot read the file: {error.strerror}."))
+            refusal = RecordFormatError("cannot_read_file", f"Cannot read the file: {error.strerror}.")
+            return "unreadable", unreadable(refusal)
         return check_record(data, name=path.name)
 
     def _describe(self, path, status, verdict):

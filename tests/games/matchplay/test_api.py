@@ -42,11 +42,12 @@ def test_scoresheet_via_api_shows_the_crawford_game(api_as, match, user_a):
     state = client.get(url(match)).json()["state"]
     assert state["phase"] == "crawford" and state["cube_allowed"] is False and state["scores"] == [4, 0]
     refused = client.post(url(match, "games"), {"winner_side": 1, "cube": 2}, format="json")
-    assert refused.status_code == 400 and "Game 2 is the Crawford game" in refused.json()["cube"][0]
+    assert refused.status_code == 400 and "Game 2 is the Crawford game" in refused.json()["errors"]["cube"][0]
     with translation.override("en"):  # the request switches this thread to German; leave it as it was
         german = client.post(url(match, "games"), {"winner_side": 1, "kind": "drop"}, HTTP_ACCEPT_LANGUAGE="de")
     assert german.status_code == 400
-    assert "Spiel 2 ist das Crawford-Spiel" in german.json()["cube"][0] and "abgelehnt" in german.json()["cube"][0]
+    cube = german.json()["errors"]["cube"][0]
+    assert "Spiel 2 ist das Crawford-Spiel" in cube and "abgelehnt" in cube
 
 
 def test_report_confirm_flow_and_idempotent_retry(api_as, match, user_a, user_b):
@@ -74,7 +75,7 @@ def test_outsider_and_anonymous_cannot_report(api, api_as, match, outsider_user)
 
 def test_unreachable_score_is_400_with_the_reason(api_as, match, user_a):
     response = api_as(user_a).post(url(match, "reports"), {"method": "final_score", "score_a": 4, "score_b": 2})
-    assert response.status_code == 400 and "one player must reach 5" in response.json()["scores"][0]
+    assert response.status_code == 400 and "one player must reach 5" in response.json()["errors"]["scores"][0]
 
 
 def test_impossible_final_scores_are_400_with_the_reason_in_english_and_german(api_as, match, user_a, director_user):
@@ -82,18 +83,18 @@ def test_impossible_final_scores_are_400_with_the_reason_in_english_and_german(a
     body = {"method": "final_score", "score_a": 21, "score_b": 0}
     response = client.post(url(match, "reports"), body, format="json")
     assert response.status_code == 400
-    assert "would have been worth 17 to 21 points" in response.json()["scores"][0]
+    assert "would have been worth 17 to 21 points" in response.json()["errors"]["scores"][0]
     with translation.override("en"):  # the request switches this thread to German; leave it as it was
         german = client.post(url(match, "reports"), body, format="json", HTTP_ACCEPT_LANGUAGE="de")
     assert german.status_code == 400
-    assert "hätte dieses Spiel 17 bis 21 Punkte wert sein müssen" in german.json()["scores"][0]
+    assert "hätte dieses Spiel 17 bis 21 Punkte wert sein müssen" in german.json()["errors"]["scores"][0]
     eleven = MatchFactory(club=match.club, player_a=match.player_a, player_b=match.player_b, length=11)
     typo = client.post(url(eleven, "reports"), {"method": "final_score", "score_a": 111, "score_b": 3}, format="json")
-    assert typo.status_code == 400 and "96 or 128 come closest" in typo.json()["scores"][0]
+    assert typo.status_code == 400 and "96 or 128 come closest" in typo.json()["errors"]["scores"][0]
     override = api_as(director_user).post(
         url(eleven, "override"), {"method": "final_score", "score_a": 111, "score_b": 3}
     )
-    assert override.status_code == 400 and "Check the score for a typo" in override.json()["scores"][0]
+    assert override.status_code == 400 and "Check the score for a typo" in override.json()["errors"]["scores"][0]
     assert (
         client.post(url(eleven, "reports"), {"method": "final_score", "score_a": 11, "score_b": 3}).status_code == 201
     )

@@ -50,7 +50,7 @@ def test_oversized_upload_answers_400_naming_the_limit(api_as):
 
 def test_empty_upload_answers_400(api_as):
     response = api_as(UserFactory()).post("/api/v1/game-records/", {}, format="json")
-    assert response.status_code == 400 and "text" in response.json()
+    assert response.status_code == 400 and "text" in response.json()["errors"]
 
 
 def test_records_are_visible_to_their_uploader_only(api_as, valid_bytes):

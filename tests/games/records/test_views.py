@@ -33,6 +33,10 @@ def test_record_page_highlights_the_error_line(client, flawed_bytes, django_capt
     assert f'href="#L{line}"' in page
     # People read the error's message; the code (wrong_points) is for scripts and not shown.
     assert escape(record.verdict["errors"][0]["message"]) in page and "wrong_points" not in page
+    # the error reads as words, not as its code
+    assert "The game is scored with the wrong points" in page
+    german = client.get(reverse("games:record-detail", args=[record.pk]), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Das Spiel wird mit falschen Punkten gewertet" in german
 
 
 def test_upload_page_shows_a_clear_message_for_a_bad_zip(client):

@@ -2,9 +2,8 @@
 
 import datetime
 
-from base.api import Conflict
 from tests.clubs.factories import MembershipFactory
-from tournaments.calcutta import services
+from tournaments.calcutta import core, services
 from tournaments.models import Entry, Event, Flight
 
 NAMES = ["Anna", "Bernd", "Clara", "Dieter", "Eva", "Felix", "Greta", "Hans"]
@@ -47,7 +46,8 @@ def sell_all(calcutta, director, prices):
         calcutta.refresh_from_db()
         try:
             step(actor=director, calcutta=calcutta, action="open_next_lot")
-        except Conflict:
+        except core.CalcuttaError as refused:  # every lot is done: the core says so, as a state (409)
+            assert refused.code == "nothing_left"
             break
         calcutta.refresh_from_db()
         lot = calcutta.current_lot

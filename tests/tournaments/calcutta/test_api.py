@@ -56,7 +56,7 @@ def test_a_bidder_bids_through_the_api_once_per_key(running, member_user, api_as
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.json()["id"] == again.json()["id"] and first.json()["amount"] == 1250
     low = client.post(url(running, "bids"), {**body, "amount": "12.75", "idempotency_key": "phone-2"}, format="json")
-    assert low.status_code == 400 and "amount" in low.json()
+    assert low.status_code == 400 and "amount" in low.json()["errors"]
 
 
 def test_bad_money_names_the_field(running, director_user, api_as):
@@ -64,7 +64,7 @@ def test_bad_money_names_the_field(running, director_user, api_as):
     response = api_as(director_user).post(
         url(running, "bids"), {"lot": 1, "bidder": bidder.pk, "amount": "12.345"}, format="json"
     )
-    assert response.status_code == 400 and "amount" in response.json()
+    assert response.status_code == 400 and "amount" in response.json()["errors"]
 
 
 def test_a_bid_on_a_sold_lot_answers_409(running, director_user, api_as):
@@ -101,7 +101,7 @@ def test_setup_through_the_api(flight, director_user, api_as):
     calcutta = created.json()
     assert calcutta["minimum_opening_bid"] == 500
     bad = client.patch(f"/api/v1/calcuttas/{calcutta['id']}/settings/", {"payout_places": ["60", "30"]}, format="json")
-    assert bad.status_code == 400 and "payout_places" in bad.json()
+    assert bad.status_code == 400 and "payout_places" in bad.json()["errors"]
     proposal = client.post(f"/api/v1/calcuttas/{calcutta['id']}/lots/propose/", {"style": "pair_lesser", "singles": 2})
     assert proposal.status_code == 200
     groups = proposal.json()["lots"]
@@ -109,7 +109,7 @@ def test_setup_through_the_api(flight, director_user, api_as):
     lots = client.put(f"/api/v1/calcuttas/{calcutta['id']}/lots/", {"lots": groups[:3]}, format="json")
     assert lots.status_code == 200 and len(lots.json()) == 4  # three lots and the field
     unknown = client.put(f"/api/v1/calcuttas/{calcutta['id']}/lots/", {"lots": [[999999]]}, format="json")
-    assert unknown.status_code == 400 and "lots" in unknown.json()
+    assert unknown.status_code == 400 and "lots" in unknown.json()["errors"]
 
 
 def test_settlement_and_owner_report_through_the_api(running, flight, director_user, api_as, api):

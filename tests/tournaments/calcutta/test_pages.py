@@ -94,7 +94,7 @@ def test_the_auctioneer_runs_a_lot_from_the_page(calcutta, flight, director_user
     late = client.post(
         f"/calcuttas/{calcutta.pk}/bids/", {"lot": "1", "bidder": paul.pk, "amount": "99.00"}, follow=True
     ).content.decode()
-    assert "This lot has been sold" in late
+    assert "Lot 1 has been sold for 15.00; bids on it are closed." in late
     out_of_turn = client.post(f"/calcuttas/{calcutta.pk}/auctioneer/step/", {"action": "sell"}, follow=True)
     assert "No lot is up; open the next lot." in out_of_turn.content.decode()
 

@@ -10,6 +10,7 @@ from tests.tournaments.builders import drawn_event, ready_slots, win
 from tests.tournaments.calcutta.rows import entry_ids, place
 from tournaments import hooks
 from tournaments.calcutta import demo, selectors, services
+from tournaments.calcutta.core import CalcuttaError
 from tournaments.calcutta.models import Bid, CalcuttaStatus, Holding, LotPhase, Settlement
 
 pytestmark = pytest.mark.django_db
@@ -180,12 +181,14 @@ def test_a_bid_on_a_sold_lot_or_after_the_close_is_a_conflict(running, director_
     services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
     for action in ("going_once", "going_twice", "sell"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
-    with pytest.raises(Conflict, match="sold"):
+    with pytest.raises(CalcuttaError, match="sold") as sold:
         services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=5000)
+    assert sold.value.is_conflict  # answered 409
     for action in ("open_next_lot", "pass_lot", "open_next_lot", "pass_lot", "close"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
-    with pytest.raises(Conflict, match="closed"):
+    with pytest.raises(CalcuttaError, match="closed") as closed:
         services.place_bid(actor=director_user, calcutta=calcutta, lot_number=0, bidder=olga, amount=5000)
+    assert closed.value.is_conflict
 
 
 def test_a_retried_bid_with_the_same_key_is_placed_once(running, director_user):
@@ -198,10 +201,11 @@ def test_a_retried_bid_with_the_same_key_is_placed_once(running, director_user):
     )
     assert (created, created_again, again.pk) == (True, False, first.pk)
     assert Bid.objects.filter(calcutta=calcutta).count() == 1
-    with pytest.raises(ValidationError):
+    with pytest.raises(CalcuttaError) as reused:
         services.place_bid(
             actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=2000, idempotency_key="k1"
         )
+    assert (reused.value.code, reused.value.is_conflict) == ("key_reused", False)  # answered 400
 
 
 def test_undo_the_last_sold_lot_before_the_next_opens(running, director_user):
@@ -214,8 +218,9 @@ def test_undo_the_last_sold_lot_before_the_next_opens(running, director_user):
     assert (lot.phase, lot.price, lot.high_bid) == (LotPhase.OPEN, None, 1000)
     for action in ("going_once", "going_twice", "sell", "open_next_lot"):
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
-    with pytest.raises(Conflict):
+    with pytest.raises(CalcuttaError) as too_late:
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action="undo_last")
+    assert too_late.value.is_conflict
 
 
 def test_only_directors_run_the_auction_and_bidders_bid_only_as_themselves(running, member_user, director_user):
@@ -234,14 +239,15 @@ def test_a_player_may_not_bid_on_their_own_lot(running, director_user, flight):
     anna = services.register_bidder(
         actor=director_user, calcutta=calcutta, player=flight.entries.get(player__name="Anna").player
     )
-    with pytest.raises(ValidationError, match="lot they are in"):
+    with pytest.raises(CalcuttaError, match="lot they are in") as own_lot:
         services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=anna, amount=1000)
+    assert (own_lot.value.field, own_lot.value.is_conflict) == ("bidder", False)
 
 
 def test_settings_are_checked_and_frozen_once_the_auction_opens(calcutta, director_user):
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(CalcuttaError) as refused:
         services.update_settings(actor=director_user, calcutta=calcutta, payout_places=["50", "30"])
-    assert "payout_places" in refused.value.message_dict
+    assert refused.value.field == "payout_places"
     services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
     with pytest.raises(Conflict):
         services.update_settings(actor=director_user, calcutta=calcutta, payout_places=["100"])

@@ -117,7 +117,7 @@ class Auction:
         auction = cls(settings=settings, plan=plan, order=order, bidders=bidders)
         for action, arguments in events:
             if action not in cls.ACTIONS:
-                raise CalcuttaError("unknown_action", f"'{action}' is not an auction action.")
+                raise CalcuttaError("unknown_action", f"'{action}' is not an auction action.", action=str(action))
             getattr(auction, action)(**arguments)
         return auction
 
@@ -174,7 +174,9 @@ class Auction:
     def open_next_lot(self) -> LotId:
         self._require_running()
         if self.current is not None:
-            raise CalcuttaError("lot_running", f"Lot {self.current} is still up; sell or pass it first.")
+            raise CalcuttaError(
+                "lot_running", f"Lot {self.current} is still up; sell or pass it first.", lot=self.current
+            )
         lot_id = self.next_lot()
         if lot_id is None:
             raise CalcuttaError("nothing_left", "Every lot has been auctioned; close the auction.")
@@ -203,13 +205,18 @@ class Auction:
                 "lot_sold",
                 f"Lot {lot} has been sold for {format_money(sale.price)}; bids on it are closed.",
                 field="lot",
+                lot=lot,
+                price=format_money(sale.price),
             )
         if phase == LotPhase.PASSED:
             raise CalcuttaError(
-                "lot_passed", f"Lot {lot} was passed into the field; bid on the field instead.", field="lot"
+                "lot_passed",
+                f"Lot {lot} was passed into the field; bid on the field instead.",
+                field="lot",
+                lot=lot,
             )
         if lot != self.current:
-            raise CalcuttaError("lot_not_open", f"Lot {lot} is not up for auction now.", field="lot")
+            raise CalcuttaError("lot_not_open", f"Lot {lot} is not up for auction now.", field="lot", lot=lot)
         registered = self.bidders.get(bidder)
         if registered is None:
             raise CalcuttaError(
@@ -233,6 +240,7 @@ class Auction:
                 "below_minimum",
                 f"The opening bid must be at least {format_money(self.settings.minimum_opening_bid)}.",
                 field="amount",
+                least=format_money(self.settings.minimum_opening_bid),
             )
         if high is not None:
             if amount < high.amount + self.settings.increment:
@@ -241,6 +249,8 @@ class Auction:
                     f"The high bid is {format_money(high.amount)}; bid at least "
                     f"{format_money(high.amount + self.settings.increment)}.",
                     field="amount",
+                    high=format_money(high.amount),
+                    least=format_money(high.amount + self.settings.increment),
                 )
             if high.bidder == bidder:
                 raise CalcuttaError("already_high_bidder", "You already hold the high bid on this lot.", field="bidder")
@@ -255,7 +265,7 @@ class Auction:
     def going_once(self) -> None:
         lot_id = self._current_in(LotPhase.OPEN, "going once")
         if self.high_bid(lot_id) is None:
-            raise CalcuttaError("no_bid", f"Lot {lot_id} has no bid yet; wait for one or pass the lot.")
+            raise CalcuttaError("no_bid", f"Lot {lot_id} has no bid yet; wait for one or pass the lot.", lot=lot_id)
         self.phase[lot_id] = LotPhase.GOING_ONCE
         self._record("going_once")
 
@@ -278,7 +288,12 @@ class Auction:
         lot_id = self._current_in(LotPhase.OPEN, "passed")
         high = self.high_bid(lot_id)
         if high is not None:
-            raise CalcuttaError("has_bids", f"Lot {lot_id} has a bid of {format_money(high.amount)}; sell it instead.")
+            raise CalcuttaError(
+                "has_bids",
+                f"Lot {lot_id} has a bid of {format_money(high.amount)}; sell it instead.",
+                lot=lot_id,
+                amount=format_money(high.amount),
+            )
         self._hammer(lot_id, LotPhase.PASSED)
         self._record("pass_lot")
 
@@ -301,7 +316,9 @@ class Auction:
         remaining = self.next_lot()
         if self.current is not None or remaining is not None:
             up = self.current if self.current is not None else remaining
-            raise CalcuttaError("lots_left", f"Lot {up} has not been sold or passed yet; finish it before closing.")
+            raise CalcuttaError(
+                "lots_left", f"Lot {up} has not been sold or passed yet; finish it before closing.", lot=up
+            )
         self.status = AuctionStatus.CLOSED
         self._record("close")
         return self.result()

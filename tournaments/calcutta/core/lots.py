@@ -56,20 +56,27 @@ class LotPlan:
                     "field_is_automatic", "The field is made of everyone in no other lot.", field="lots"
                 )
             if lot.id in seen_lots:
-                raise CalcuttaError("duplicate_lot", f"Two lots have the id {lot.id}.", field="lots")
+                raise CalcuttaError("duplicate_lot", f"Two lots have the id {lot.id}.", field="lots", lot=lot.id)
             seen_lots.add(lot.id)
             if not lot.entrants:
-                raise CalcuttaError("empty_lot", f"Lot {lot.id} has no entrant; remove it or add one.", field="lots")
+                raise CalcuttaError(
+                    "empty_lot", f"Lot {lot.id} has no entrant; remove it or add one.", field="lots", lot=lot.id
+                )
             for entrant in lot.entrants:
                 if entrant not in known:
                     raise CalcuttaError(
-                        "unknown_entrant", f"{entrant} in lot {lot.id} is not in the flight.", field="lots"
+                        "unknown_entrant",
+                        f"{entrant} in lot {lot.id} is not in the flight.",
+                        field="lots",
+                        entrant=entrant,
+                        lot=lot.id,
                     )
                 if entrant in placed:
                     raise CalcuttaError(
                         "entrant_in_two_lots",
                         f"{entrant} is in two lots; each entrant belongs to one lot.",
                         field="lots",
+                        entrant=entrant,
                     )
                 placed.add(entrant)
 
@@ -90,7 +97,7 @@ class LotPlan:
         for lot in self.lots:
             if lot.id == lot_id:
                 return lot
-        raise CalcuttaError("unknown_lot", f"There is no lot {lot_id} in this Calcutta.", field="lot")
+        raise CalcuttaError("unknown_lot", f"There is no lot {lot_id} in this Calcutta.", field="lot", lot=lot_id)
 
 
 class GroupingStyle(StrEnum):
@@ -120,6 +127,9 @@ def group_by_rating(
             "bad_grouping",
             f"Singles ({singles}) and field ({field}) exceed the {len(ratings)} entrants.",
             field="singles",
+            singles=singles,
+            field_size=field,
+            entrants=len(ratings),
         )
     ranked = sorted(ratings, key=lambda e: (-ratings[e], id_key(e)))
     groups: list[tuple[Entrant, ...]] = [(entrant,) for entrant in ranked[:singles]]

@@ -37,7 +37,7 @@ def parse_money(value: str | int | Decimal, *, field: str = "amount") -> int:
             "negative": f"An amount cannot be negative ({value}).",
             "too_large": error.message,
         }.get(error.code, f"'{value}' is not an amount of money; write e.g. 12.50.")
-        raise CalcuttaError("bad_amount", message, field=field) from None
+        raise CalcuttaError("bad_amount", message, field=field, value=str(value)[:40]) from None
 
 
 def format_money(cents: int) -> str:
@@ -58,7 +58,7 @@ def parse_percent(value: str | int | Decimal, *, field: str = "percent") -> Deci
             message = "A percentage has at most four decimals."
         else:
             message = f"A percentage lies between 0 and 100, not {value}."
-        raise CalcuttaError("bad_percent", message, field=field) from None
+        raise CalcuttaError("bad_percent", message, field=field, value=str(value)[:40]) from None
 
 
 def parse_share(value: str | int | Decimal | Fraction, *, field: str = "share") -> Fraction:
@@ -71,9 +71,11 @@ def parse_share(value: str | int | Decimal | Fraction, *, field: str = "share") 
             if error.code == "float"
             else f"'{value}' is not a share; write e.g. 1/3, 0.25 or 25%."
         )
-        raise CalcuttaError("bad_share", message, field=field) from None
+        raise CalcuttaError("bad_share", message, field=field, value=str(value)[:40]) from None
     if not 0 < share <= 1:
-        raise CalcuttaError("bad_share", f"A share lies above 0 and at most 1 (100%), not {value}.", field=field)
+        raise CalcuttaError(
+            "bad_share", f"A share lies above 0 and at most 1 (100%), not {value}.", field=field, value=str(value)[:40]
+        )
     return share
 
 

@@ -57,7 +57,7 @@ class Ownership:
         for lot in self.result.lots:
             if lot.id == lot_id:
                 return lot
-        raise CalcuttaError("unknown_lot", f"There is no lot {lot_id} in this Calcutta.", field="lot")
+        raise CalcuttaError("unknown_lot", f"There is no lot {lot_id} in this Calcutta.", field="lot", lot=lot_id)
 
     def owners(self, lot_id: LotId) -> list[tuple[BidderId, Fraction]]:
         """The holders of a lot, in bidder-id order (the order remainders are served in)."""
@@ -81,7 +81,9 @@ class Ownership:
         """Split `holder`'s holding of `lot` among a syndicate; `shares` are of that holding and total 100%."""
         held = self._holdings_of_sold(lot)
         if holder not in held:
-            raise CalcuttaError("not_an_owner", f"{holder} holds no share of lot {lot}.", field="holder")
+            raise CalcuttaError(
+                "not_an_owner", f"{holder} holds no share of lot {lot}.", field="holder", holder=holder, lot=lot
+            )
         parsed = {member: parse_share(share, field="shares") for member, share in shares.items()}
         total = sum(parsed.values(), Fraction(0))
         if total != ONE:
@@ -89,6 +91,7 @@ class Ownership:
                 "shares_not_100",
                 f"The syndicate's shares total {_percent(total)}; they must total exactly 100%.",
                 field="shares",
+                total=_percent(total),
             )
         holding = held[holder]
         changed = {owner: share for owner, share in held.items() if owner != holder}
@@ -109,14 +112,19 @@ class Ownership:
                 field="lot",
             )
         if player.entrant is None or player.entrant not in the_lot.entrants:
-            raise CalcuttaError("not_in_lot", f"Only a player in lot {lot} can buy back a share of it.", field="player")
+            raise CalcuttaError(
+                "not_in_lot", f"Only a player in lot {lot} can buy back a share of it.", field="player", lot=lot
+            )
         if settings.buy_back_limit == 0:
             raise CalcuttaError("buy_back_off", "This Calcutta has no buy-backs.", field="share")
         if at.utcoffset() is None:
             raise CalcuttaError("bad_time", "The time of a buy-back must carry its time zone.", field="at")
         if settings.buy_back_deadline is not None and at > settings.buy_back_deadline:
             raise CalcuttaError(
-                "buy_back_closed", f"Buy-backs closed at {settings.buy_back_deadline:%Y-%m-%d %H:%M}.", field="share"
+                "buy_back_closed",
+                f"Buy-backs closed at {settings.buy_back_deadline:%Y-%m-%d %H:%M}.",
+                field="share",
+                deadline=f"{settings.buy_back_deadline:%Y-%m-%d %H:%M}",
             )
         wanted = parse_share(share, field="share")
         limit = Fraction(settings.buy_back_limit) / len(the_lot.entrants)
@@ -127,12 +135,18 @@ class Ownership:
                 f"You may buy back at most {_percent(limit)} of lot {lot}"
                 + (f" and have bought {_percent(already)} already." if already else "."),
                 field="share",
+                limit=_percent(limit),
+                lot=lot,
             )
         others = {owner: part for owner, part in held.items() if owner != player.id}
         others_total = sum(others.values(), Fraction(0))
         if others_total < wanted:
             raise CalcuttaError(
-                "nothing_to_buy_back", f"Other owners hold only {_percent(others_total)} of lot {lot}.", field="share"
+                "nothing_to_buy_back",
+                f"Other owners hold only {_percent(others_total)} of lot {lot}.",
+                field="share",
+                others=_percent(others_total),
+                lot=lot,
             )
         keep = 1 - wanted / others_total
         changed = {owner: part * keep for owner, part in others.items() if part * keep > 0}
@@ -146,8 +160,10 @@ class Ownership:
 
     def _holdings_of_sold(self, lot: LotId) -> Holdings:
         if lot in self.result.passed:
-            raise CalcuttaError("lot_passed", f"Lot {lot} found no bidder and went into the field.", field="lot")
+            raise CalcuttaError(
+                "lot_passed", f"Lot {lot} found no bidder and went into the field.", field="lot", lot=lot
+            )
         if lot not in self.holdings:
             self.lot(lot)  # unknown lot → its own error
-            raise CalcuttaError("lot_not_sold", f"Lot {lot} was not sold, so nobody owns it.", field="lot")
+            raise CalcuttaError("lot_not_sold", f"Lot {lot} was not sold, so nobody owns it.", field="lot", lot=lot)
         return self.holdings[lot]

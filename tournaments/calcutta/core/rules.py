@@ -40,6 +40,7 @@ class PayoutTable:
                 "payout_not_100",
                 f"The payout table totals {total.normalize():f}%; it must total exactly 100%.",
                 field="payout",
+                total=f"{total.normalize():f}",
             )
 
     @classmethod

@@ -40,7 +40,9 @@ def place_for_elimination(players_in_round: int) -> int:
     """The place of a main-flight loser by the size of the round they lost: final (2) → 2, semi-final (4) → 3,
     quarter-final (8) → 5, round of 16 → 9. The winner's place is 1."""
     if players_in_round < 2 or players_in_round & (players_in_round - 1):
-        raise CalcuttaError("bad_round", f"A knockout round has 2, 4, 8, … players, not {players_in_round}.")
+        raise CalcuttaError(
+            "bad_round", f"A knockout round has 2, 4, 8, … players, not {players_in_round}.", players=players_in_round
+        )
     return players_in_round // 2 + 1
 
 
@@ -60,7 +62,13 @@ def entrant_shares(payout: PayoutTable, results: Results, entrants: frozenset[En
                 "unknown_entrant", f"{entrant} has a finish but is not in this Calcutta.", field="results"
             )
         if isinstance(place, bool) or not isinstance(place, int) or place < 1:
-            raise CalcuttaError("bad_place", f"{entrant}'s place must be 1 or more, not {place}.", field="results")
+            raise CalcuttaError(
+                "bad_place",
+                f"{entrant}'s place must be 1 or more, not {place}.",
+                field="results",
+                entrant=entrant,
+                place=place,
+            )
     groups: dict[int, list[Entrant]] = {}
     for entrant, place in results.places.items():
         groups.setdefault(place, []).append(entrant)
@@ -80,6 +88,8 @@ def entrant_shares(payout: PayoutTable, results: Results, entrants: frozenset[En
                 "table_longer_than_field",
                 f"The payout table pays place {place} but only {len(entrants)} entrants play; shorten the table.",
                 field="payout",
+                place=place,
+                entrants=len(entrants),
             )
         if place > covered and percent > 0:
             raise CalcuttaError(
@@ -130,7 +140,7 @@ class Settlement:
         for line in self.owners:
             if line.owner == owner:
                 return line
-        raise CalcuttaError("not_an_owner", f"{owner} took no part in this Calcutta.", field="owner")
+        raise CalcuttaError("not_an_owner", f"{owner} took no part in this Calcutta.", field="owner", holder=owner)
 
 
 def house_take(pool: int, settings: CalcuttaSettings) -> int:

@@ -92,7 +92,8 @@ def place_bid(
     except core.CalcuttaError as exc:
         if exc.code == "below_minimum" or exc.code == "below_increment":
             minimum = selectors.display_money(state.auction.minimum_next_bid(core_id))
-            raise ValidationError({"amount": [_("Bid at least %(minimum)s.") % {"minimum": minimum}]}) from None
+            message = _("Bid at least %(minimum)s.") % {"minimum": minimum}
+            raise ValidationError({"amount": [ValidationError(message, code=exc.code)]}) from None
         raise refusal(exc) from None
     if not result.placed:
         return Bid.objects.get(calcutta=calcutta, idempotency_key=key), False

@@ -54,10 +54,7 @@ def _change(state: State, lot: Lot, bidder: Bidder, kind: str, actor, **values) 
 
 
 def _check_share(share, *, field: str) -> None:
-    try:
-        core.parse_share(share, field=field)
-    except core.CalcuttaError:
-        raise ValidationError({field: [_("Write a share as 1/4, 0.25 or 25%.")]}) from None
+    core.parse_share(share, field=field)  # a CalcuttaError `bad_share` naming the field
 
 
 def _speaks_for(actor, bidders) -> set[int]:
@@ -109,7 +106,10 @@ def answer_syndicate(*, actor, offer: SyndicateOffer, accept: bool) -> Syndicate
     calcutta = lock(offer.calcutta)
     offer = SyndicateOffer.objects.select_for_update().select_related("lot", "holder").get(pk=offer.pk)
     if offer.status != SyndicateOffer.Status.PENDING:
-        raise Conflict(_("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()})
+        raise Conflict(
+            _("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()},
+            code="offer_answered",
+        )
     waiting = list(calcutta.bidders.filter(pk__in=offer.waiting_for()))
     mine = _speaks_for(actor, waiting)
     if not mine:

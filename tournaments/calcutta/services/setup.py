@@ -37,12 +37,7 @@ def _validated_settings(calcutta: Calcutta, values: Mapping) -> None:
     places = calcutta.payout_places
     if not isinstance(places, list) or not places:
         raise ValidationError({"payout_places": [_("Give the payout table as percentages by place, e.g. 50, 30, 20.")]})
-    try:
-        calcutta.payout_places = [str(core.parse_percent(str(p), field="payout_places")) for p in places]
-    except core.CalcuttaError:
-        raise ValidationError(
-            {"payout_places": [_("Each payout is a percentage between 0 and 100, e.g. 50, 30, 20.")]}
-        ) from None
+    calcutta.payout_places = [str(core.parse_percent(str(p), field="payout_places")) for p in places]
     core_settings(calcutta)
 
 
@@ -51,7 +46,9 @@ def create_calcutta(*, actor, flight, **settings_values) -> Calcutta:
     """A director sets up the Calcutta of a flight; every entrant starts in the field until lots are made."""
     access.require(actor, "calcutta.create", flight)
     if Calcutta.objects.filter(flight=flight).exists():
-        raise Conflict(_("This flight already has a Calcutta; open it instead of creating another."))
+        raise Conflict(
+            _("This flight already has a Calcutta; open it instead of creating another."), code="already_exists"
+        )
     require_first_round_not_started(flight)
     calcutta = Calcutta(flight=flight, seed=secrets.randbelow(2**31), created_by=actor)
     settings_values.setdefault("payout_places", ["70", "30"])
@@ -82,7 +79,8 @@ def set_lots(*, actor, calcutta: Calcutta, groups: Sequence[Sequence[int]]) -> l
     try:
         plan = core.LotPlan.build([e.pk for e in entries], [list(group) for group in groups if group])
     except core.CalcuttaError as exc:
-        raise ValidationError({"lots": [exc.message]}) from None
+        exc.field = "lots"
+        raise exc from None
     calcutta.lots.filter(is_field=False).delete()
     by_pk = {entry.pk: entry for entry in entries}
     lots = []

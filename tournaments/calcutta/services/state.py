@@ -9,12 +9,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.core.exceptions import ValidationError
-
 from tournaments.calcutta import core
 from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Holding, Lot, LotPhase, OwnershipChange
 from tournaments.calcutta.selectors import calcutta_entries
-from tournaments.calcutta.services.common import refusal, refusal_message
+from tournaments.calcutta.services.common import refusal
 
 
 def core_settings(calcutta: Calcutta) -> core.CalcuttaSettings:
@@ -32,7 +30,8 @@ def core_settings(calcutta: Calcutta) -> core.CalcuttaSettings:
         field = {"payout": "payout_places", "consolation_winner": "consolation_percent"}.get(exc.field, exc.field)
         if field and field.startswith("payout place"):
             field = "payout_places"
-        raise ValidationError({field or "payout_places": [refusal_message(exc)]}) from None
+        exc.field = field or "payout_places"
+        raise exc from None
 
 
 @dataclass

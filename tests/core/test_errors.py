@@ -1,0 +1,210 @@
+"""Every refusal reads the same way: each code a pure core raises has an English and a German message, and the
+API answers it as `{code, detail, field}` with 409 for a state the request cannot change, 400 for bad input.
+
+The codes are read from the source (every `SomeDomainError("code", ...)` in the apps' code), so a new raise site
+without a message fails here, not in front of a user.
+"""
+
+import ast
+import re
+
+import pytest
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils import translation
+from rest_framework import exceptions
+
+from base import messages
+from base.api import Conflict, exception_handler
+from base.errors import DomainError
+from games.messages import VERIFICATION
+from games.verification import CODES, WARNING_CODES
+from tests.paths import REPO
+
+APP_CODE = ["accounts", "base", "chouette", "clubs", "games", "ratings", "tournaments"]
+
+
+def _error_classes() -> dict[str, type[DomainError]]:
+    found, todo = {}, [DomainError]
+    while todo:
+        klass = todo.pop()
+        for sub in klass.__subclasses__():
+            found[sub.__name__] = sub
+            todo.append(sub)
+    return found
+
+
+CLASSES = _error_classes()
+
+
+# Functions that build a core error from their arguments, as the class they build.
+BUILDERS = {"_err": "ChouetteError"}
+
+
+def _raise_sites() -> set[tuple[str, str]]:
+    """(class name, code) of every construction of a core error with a literal code in the apps' code."""
+    sites = set()
+    for app in APP_CODE:
+        for source in (REPO / app).rglob("*.py"):
+            if "migrations" in source.parts:
+                continue
+            for node in ast.walk(ast.parse(source.read_text())):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                name = BUILDERS.get(name, name)
+                first = node.args[0]
+                if name in CLASSES and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    sites.add((name, first.value))
+    return sites
+
+
+SITES = _raise_sites()
+CODES_BY_CLASS = sorted(SITES | {(name, code) for name, klass in CLASSES.items() for code in klass.conflicts})
+
+
+def test_the_scan_finds_every_core_and_its_codes():
+    assert {"ScoringError", "BracketError", "RecordFormatError", "IdFormatError", "CalcuttaError"} <= set(CLASSES)
+    assert {"ChouetteError", "LadderError", "NumberError"} <= set(CLASSES)
+    by_class = {name for name, _ in SITES}
+    assert by_class == set(CLASSES), "a DomainError subclass that nothing raises, or a raise the scan misses"
+    assert len(SITES) > 230
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_every_conflict_code_is_raised_somewhere(name):
+    assert CLASSES[name].conflicts <= {code for klass, code in SITES if klass == name}
+
+
+@pytest.mark.parametrize("name, code", CODES_BY_CLASS)
+def test_every_code_is_snake_case_and_has_an_english_and_a_german_message(name, code):
+    assert re.fullmatch(r"[a-z][a-z0-9_]*", code)
+    template = messages.template(CLASSES[name], code)
+    assert template is not None, f"{name} {code!r} has no message"
+    with translation.override("en"):
+        english = str(template)
+    with translation.override("de"):
+        german = str(template)
+    assert english and german != english, f"{name} {code!r} has no German message"
+    assert sorted(re.findall(r"%\((\w+)\)", german)) == sorted(re.findall(r"%\((\w+)\)", english))
+
+
+def _refusal(name: str, code: str) -> tuple[DomainError, str]:
+    """The error as a core raises it, with every param its message names, and its English message."""
+    klass = CLASSES[name]
+    template = str(messages.template(klass, code))
+    params = dict.fromkeys(re.findall(r"%\((\w+)\)", template), 7)
+    params.pop("line", None)  # RecordFormatError takes the line as an argument of its own
+    error = klass(code, "The core's English words.", **params)
+    error.field = "amount"
+    return error, template
+
+
+@pytest.mark.parametrize("name, code", CODES_BY_CLASS)
+def test_every_code_answers_its_status_with_the_translated_text(name, code):
+    error, template = _refusal(name, code)
+    with translation.override("de"):
+        response = exception_handler(error, {})
+    conflict = code in CLASSES[name].conflicts
+    assert response.status_code == (409 if conflict else 400)
+    body = response.data
+    assert (body["code"], body["field"]) == (code, "amount")
+    with translation.override("de"):
+        expected = messages.translate(error)
+    assert body["detail"] == expected and body["detail"] != "The core's English words."
+    if not conflict:
+        assert body["errors"] == {"amount": [expected]}
+
+
+def test_every_verification_code_reads_as_words_on_the_record_page():
+    assert set(VERIFICATION) == set(CODES) | set(WARNING_CODES)
+
+
+def test_a_message_falls_back_to_the_cores_words_when_it_cannot_be_filled():
+    scoring = CLASSES["ScoringError"]
+    assert messages.translate(scoring("no_deciding_game", "The core's words.")) == "The core's words."
+    assert messages.translate(scoring("no_such_code", "Other words.")) == "Other words."
+    with translation.override("de"):
+        assert messages.translate(scoring("bad_cube", "…", cube=3)) == "Ein Doppelwürfel zeigt 1, 2, 4, 8, … – nicht 3."
+
+
+# --- the handler, for the errors the framework and the services raise ----------------------------------------
+
+
+def test_a_django_validation_error_answers_with_its_fields_and_its_code():
+    response = exception_handler(
+        DjangoValidationError({"name": [DjangoValidationError("Give a name.", code="name_missing")], "slug": "Bad."}),
+        {},
+    )
+    assert response.status_code == 400
+    assert response.data == {
+        "code": "name_missing",
+        "detail": "Give a name.",
+        "field": "name",
+        "errors": {"name": ["Give a name."], "slug": ["Bad."]},
+    }
+    whole = exception_handler(DjangoValidationError("Not now."), {}).data
+    assert whole == {
+        "code": "invalid",
+        "detail": "Not now.",
+        "field": None,
+        "errors": {"non_field_errors": ["Not now."]},
+    }
+
+
+def test_a_nested_drf_validation_error_names_each_field_with_dots():
+    detail = {"payout": [{"percent": ["Too much."]}, {}], "non_field_errors": ["Check the total."]}
+    body = exception_handler(exceptions.ValidationError(detail), {}).data
+    assert body["code"] == "invalid" and (body["field"], body["detail"]) == ("payout.0.percent", "Too much.")
+    assert body["errors"] == {"payout.0.percent": ["Too much."], "non_field_errors": ["Check the total."]}
+
+
+def test_a_conflict_carries_its_code_and_drf_errors_keep_theirs():
+    body = exception_handler(Conflict("Already open.", code="already_open"), {}).data
+    assert body == {"code": "already_open", "detail": "Already open.", "field": None}
+    assert exception_handler(Conflict(), {}).data["code"] == "conflict"
+    throttled = exception_handler(exceptions.Throttled(wait=12.2), {})
+    assert (throttled.status_code, throttled.data["code"], throttled.data["retry_after"]) == (429, "throttled", 13)
+
+
+def test_refusals_through_the_api_read_the_same_way(api, api_as, member_user, club):
+    anonymous = api.post("/api/v1/clubs/", {"name": "X"}, format="json")
+    assert anonymous.status_code == 403 and anonymous.json()["code"] == "not_authenticated"
+    missing = api.get("/api/v1/clubs/no-such-club/")
+    assert missing.status_code == 404 and missing.json() == {
+        "code": "not_found",
+        "detail": missing.json()["detail"],
+        "field": None,
+    }
+    member = api_as(member_user)
+    unreadable = member.post("/api/v1/clubs/", "{not json", content_type="application/json")
+    assert unreadable.status_code == 400 and unreadable.json()["code"] == "parse_error"
+    wrong_type = member.post("/api/v1/clubs/", "name=X", content_type="text/plain")
+    assert wrong_type.status_code == 415 and wrong_type.json()["code"] == "unsupported_media_type"
+    forbidden = member.patch(f"/api/v1/clubs/{club.slug}/", {"name": "Mine now"}, format="json")
+    assert forbidden.status_code == 403 and forbidden.json()["code"] == "permission_denied"
+    invalid = member.post("/api/v1/clubs/", {"name": ""}, format="json")
+    assert invalid.status_code == 400 and invalid.json()["code"] == "invalid"
+    assert invalid.json()["field"] == "name" and invalid.json()["errors"]["name"] == [invalid.json()["detail"]]
+
+
+def test_a_refusal_reads_in_german_through_the_api(api_as, member_user):
+    german = api_as(member_user).post("/api/v1/clubs/", {"name": ""}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    english = api_as(member_user).post("/api/v1/clubs/", {"name": ""}, format="json")
+    assert german.json()["code"] == english.json()["code"] == "invalid"
+    assert german.json()["detail"] != english.json()["detail"]
+
+
+def test_a_page_shows_a_core_refusal_as_the_api_reads_it(client, club, director_user):
+    """The web views (base.web.attempt) show the same translated text by code as the API's `detail`."""
+    from ratings import ladder_services
+    from tests.clubs.factories import MembershipFactory
+
+    ladder = ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
+    members = [MembershipFactory(club=club).player for _ in range(5)]
+    for member in members:
+        ladder_services.join_ladder(actor=member.user, ladder=ladder)
+    client.force_login(members[4].user)
+    url = f"/clubs/{club.slug}/ladders/club-ladder/challenge/"
+    page = client.post(url, {"defender": members[0].pk}, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Du kannst höchstens 3 Plätze über dir fordern." in page
+    assert "out_of_reach" not in page

@@ -1,0 +1,65 @@
+"""People-facing, translated text for the refusals of the Calcutta core, by code (registered in
+CalcuttaConfig.ready).
+"""
+
+from django.utils.translation import gettext_lazy
+
+MESSAGES = {
+    "auction_not_closed": gettext_lazy("The auction is still running; close it first."),
+    "already_open": gettext_lazy("The auction has already been opened."),
+    "lot_running": gettext_lazy("Lot %(lot)s is still up; sell or pass it first."),
+    "nothing_left": gettext_lazy("Every lot has been auctioned; close the auction."),
+    "auction_not_open": gettext_lazy("The auction has not opened yet."),
+    "auction_closed": gettext_lazy("The auction is closed; no more bids are taken."),
+    "lot_sold": gettext_lazy("Lot %(lot)s has been sold for %(price)s; bids on it are closed."),
+    "lot_passed": gettext_lazy("Lot %(lot)s was passed into the field; bid on the field instead."),
+    "lot_not_open": gettext_lazy("Lot %(lot)s is not up for auction now."),
+    "unknown_bidder": gettext_lazy("Only registered bidders may bid; register with the auctioneer."),
+    "self_bid": gettext_lazy("Players may not bid on a lot they are in at this Calcutta; ask about a buy-back."),
+    "bad_amount": gettext_lazy("This is not an amount of money: write e.g. 12.50, at most two decimals, not negative."),
+    "below_minimum": gettext_lazy("The opening bid must be at least %(least)s."),
+    "no_bid": gettext_lazy("Lot %(lot)s has no bid yet; wait for one or pass the lot."),
+    "has_bids": gettext_lazy("Lot %(lot)s has a bid of %(amount)s; sell it instead."),
+    "nothing_to_undo": gettext_lazy("Only the last sold or passed lot can be undone, before the next lot opens."),
+    "lots_left": gettext_lazy("Lot %(lot)s has not been sold or passed yet; finish it before closing."),
+    "no_lot_open": gettext_lazy("No lot is up; open the next lot."),
+    "bad_step": gettext_lazy("The lot is not at the step this needs; reload the auction."),
+    "unknown_action": gettext_lazy("'%(action)s' is not an auction action."),
+    "key_reused": gettext_lazy("This idempotency key was used for a different bid; send a new key for a new bid."),
+    "below_increment": gettext_lazy("The high bid is %(high)s; bid at least %(least)s."),
+    "already_high_bidder": gettext_lazy("You already hold the high bid on this lot."),
+    "unknown_lot": gettext_lazy("There is no lot %(lot)s in this Calcutta."),
+    "bad_group_size": gettext_lazy("A group has at least 2 entrants."),
+    "bad_grouping": gettext_lazy("Singles (%(singles)s) and field (%(field_size)s) exceed the %(entrants)s entrants."),
+    "bad_order": gettext_lazy("The auction order must list every lot once."),
+    "duplicate_entrant": gettext_lazy("An entrant is listed twice in the flight."),
+    "field_is_automatic": gettext_lazy("The field is made of everyone in no other lot."),
+    "duplicate_lot": gettext_lazy("Two lots have the id %(lot)s."),
+    "empty_lot": gettext_lazy("Lot %(lot)s has no entrant; remove it or add one."),
+    "unknown_entrant": gettext_lazy("An entrant named here is not in this Calcutta."),
+    "entrant_in_two_lots": gettext_lazy("Entrant %(entrant)s is in two lots; each entrant belongs to one lot."),
+    "bad_share": gettext_lazy("'%(value)s' is not a share: write e.g. 1/3, 0.25 or 25%%, above 0 and at most 100%%."),
+    "bad_percent": gettext_lazy("A percentage lies between 0 and 100 and has at most four decimals, e.g. 12.5."),
+    "not_an_owner": gettext_lazy("Bidder %(holder)s holds no share here."),
+    "shares_not_100": gettext_lazy("The syndicate's shares total %(total)s; they must total exactly 100%%."),
+    "no_buy_back_on_field": gettext_lazy("The field cannot be bought back: a buy-back is only for a player's own lot."),
+    "not_in_lot": gettext_lazy("Only a player in lot %(lot)s can buy back a share of it."),
+    "buy_back_off": gettext_lazy("This Calcutta has no buy-backs."),
+    "bad_time": gettext_lazy("The time of a buy-back must carry its time zone."),
+    "buy_back_closed": gettext_lazy("Buy-backs closed at %(deadline)s."),
+    "over_buy_back_limit": gettext_lazy("You may buy back at most %(limit)s of lot %(lot)s in all."),
+    "nothing_to_buy_back": gettext_lazy("Other owners hold only %(others)s of lot %(lot)s."),
+    "lot_not_sold": gettext_lazy("Lot %(lot)s was not sold, so nobody owns it."),
+    "empty_payout": gettext_lazy("The payout table needs at least the winner's share."),
+    "payout_not_100": gettext_lazy("The payout table totals %(total)s%%; it must total exactly 100%%."),
+    "bad_deadline": gettext_lazy("Give the buy-back deadline with its time zone."),
+    "bad_round": gettext_lazy("A knockout round has 2, 4, 8, … players, not %(players)s."),
+    "bad_place": gettext_lazy("Entrant %(entrant)s's place must be 1 or more, not %(place)s."),
+    "bad_places": gettext_lazy(
+        "The places skip a number: tied entrants share a number and the next number is skipped."
+    ),
+    "table_longer_than_field": gettext_lazy(
+        "The payout table pays place %(place)s but only %(entrants)s entrants play; shorten the table."
+    ),
+    "unfilled_place": gettext_lazy("A paid place has nobody in it yet; confirm the bracket results first."),
+}
