@@ -196,7 +196,7 @@ def test_a_refusal_reads_in_german_through_the_api(api_as, member_user):
 
 def test_a_page_shows_a_core_refusal_as_the_api_reads_it(client, club, director_user):
     """The web views (base.web.attempt) show the same translated text by code as the API's `detail`."""
-    from ratings import ladder_services
+    from ratings.services import ladders as ladder_services
     from tests.clubs.factories import MembershipFactory
 
     ladder = ladder_services.create_ladder(actor=director_user, club=club, name="Club ladder")
