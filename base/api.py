@@ -7,6 +7,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from base.locks import BUSY_MESSAGE, is_busy
+
 
 class Conflict(exceptions.APIException):
     """The request is valid but the object is in a state that does not allow it (answered as 409)."""
@@ -20,7 +22,8 @@ def exception_handler(exc, context):
     """DRF's handler, plus the Django errors that services raise, so none of them becomes a 500.
 
     A service raises django.core.exceptions.ValidationError for bad input (answered 400 with the field names
-    and messages) and IntegrityError escapes only when a database constraint caught a race (answered 409).
+    and messages) and IntegrityError escapes only when a database constraint caught a race (answered 409). A row
+    lock waited on too long (base.locks) is answered 409 with the code "busy".
     """
     if isinstance(exc, DjangoValidationError):
         if hasattr(exc, "error_dict"):
@@ -30,6 +33,8 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError(detail)
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
+    elif is_busy(exc):
+        exc = Conflict(BUSY_MESSAGE, code="busy")
     elif isinstance(exc, IntegrityError):
         return Response(
             {"detail": "This conflicts with data that was stored at the same time; reload and try again."},

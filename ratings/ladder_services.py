@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.locks import lock
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player
@@ -43,7 +44,7 @@ def _write_order(ladder: Ladder, order: list[int]) -> None:
 
 
 def _lock(ladder: Ladder) -> Ladder:
-    return Ladder.objects.select_for_update().get(pk=ladder.pk)
+    return lock(Ladder.objects).get(pk=ladder.pk)
 
 
 def _set_status(challenge: LadderChallenge, status: str) -> None:
@@ -122,7 +123,7 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
 
 @transaction.atomic
 def cancel_challenge(*, actor, challenge: LadderChallenge) -> LadderChallenge:
-    challenge = LadderChallenge.objects.select_for_update().get(pk=challenge.pk)
+    challenge = lock(LadderChallenge.objects).get(pk=challenge.pk)
     access.require(actor, "ladder.cancel_challenge", challenge)
     _set_status(challenge, ChallengeStatus.CANCELLED)
     challenge.decided_at = timezone.now()

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy
 
 from base import numbers
 from base.api import Conflict
+from base.locks import lock
 from clubs import access
 from tournaments.calcutta import core, selectors
 from tournaments.calcutta.models import (
@@ -140,7 +141,7 @@ def _lock(calcutta: Calcutta) -> Calcutta:
     a bid and the auctioneer's "sold" would disagree on the price. Every write decides on state it reads after
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
-    return Calcutta.objects.select_for_update(of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
+    return lock(Calcutta.objects, of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
 
 
 # --- reading the rows into the core ---------------------------------------------------------------------
@@ -654,7 +655,7 @@ def answer_syndicate(*, actor, offer: SyndicateOffer, accept: bool) -> Syndicate
     """A party accepts or declines a syndicate offer (for themselves; a director for guests without a login).
     The last acceptance forms the syndicate; one refusal declines the offer."""
     calcutta = _lock(offer.calcutta)
-    offer = SyndicateOffer.objects.select_for_update().select_related("lot", "holder").get(pk=offer.pk)
+    offer = lock(SyndicateOffer.objects).select_related("lot", "holder").get(pk=offer.pk)
     if offer.status != SyndicateOffer.Status.PENDING:
         raise Conflict(_("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()})
     waiting = list(calcutta.bidders.filter(pk__in=offer.waiting_for()))

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.locks import lock
 from games.models.matches import MatchContext
 from tournaments.core import rules
 from tournaments.core.errors import BracketError
@@ -53,7 +54,7 @@ def directs_match(match, user) -> bool:
 def _lock_flight(flight: Flight) -> Flight:
     # Race: two registrations or a registration and the draw at once would both read the same entries and
     # the same free positions; the flight row lock serialises them.
-    return Flight.objects.select_for_update(of=("self",)).select_related("event__club").get(pk=flight.pk)
+    return lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
 
 
 def _director_of(event: Event):
