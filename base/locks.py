@@ -159,7 +159,8 @@ def _held(connection) -> _Held:
     A transaction is recognised without a query: Django replaces the connection's list of on-commit callbacks
     when a transaction ends (commit or rollback) or rolls back to a savepoint, so a record made with an older
     list belongs to a transaction that is over. Inside a test case or a `batch`, whose atomic block stays open
-    around many service calls, the transaction is the outermost block within it, told apart by its savepoint.
+    around many service calls, the transaction is the outermost block within the innermost of them, told apart
+    by its savepoint.
     """
     scope = _scope(connection)
     held = getattr(connection, "_locks_held", None)
@@ -169,9 +170,12 @@ def _held(connection) -> _Held:
 
 
 def _scope(connection) -> tuple:
+    """The transaction's block: the first one inside the innermost test-case or batch block (the first of all
+    outside them), and its savepoint."""
     blocks = connection.atomic_blocks
-    depth = next(
-        (i for i, block in enumerate(blocks) if not (block._from_testcase or getattr(block, "_lock_batch", False))),
-        len(blocks) - 1,
-    )
+    depth = 0
+    for index, block in enumerate(blocks):
+        if block._from_testcase or getattr(block, "_lock_batch", False):
+            depth = index + 1
+    depth = min(depth, len(blocks) - 1)
     return (depth, connection.savepoint_ids[depth - 1] if depth else None)

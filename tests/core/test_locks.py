@@ -2,6 +2,7 @@
 transaction is refused (in the tests, as in DEBUG), and every row lock of the apps goes through it. The lock
 timeout itself needs PostgreSQL: tests/services/test_lock_timeout.py."""
 
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -83,9 +84,11 @@ def test_without_the_check_the_order_is_not_enforced(settings):
         list(lock(Flight.objects))
 
 
+@pytest.mark.parametrize("inside", [nullcontext, transaction.atomic], ids=["alone", "inside-a-transaction"])
 @pytest.mark.django_db(transaction=True)
-def test_a_batch_checks_each_service_call_on_its_own_but_not_a_reversal_within_one():
-    with locks.batch():
+def test_a_batch_checks_each_service_call_on_its_own_but_not_a_reversal_within_one(inside):
+    """The demo loader's batch, on its own or inside a transaction a fixture opened around it."""
+    with inside(), locks.batch():
         with transaction.atomic():
             list(lock(RatingPool.objects))
         with transaction.atomic():
