@@ -9,6 +9,7 @@ from django.utils import timezone
 from accounts.core import throttle
 from accounts.models import ApiToken, LoginFailureWindow, LoginScope, new_token_key, token_digest
 from accounts.policy import login_keys, normalised_username
+from base.locks import lock
 
 # A user keeps at most this many tokens: signing in through the API makes a new one each time, and a script
 # that does so on every run must not grow the table without bound. The least recently used ones go first.
@@ -38,7 +39,7 @@ def record_login_failure(*, username, address: str | None) -> None:
         if created:
             continue
         # The row lock serialises parallel guesses for one key, so none of them is lost from the count.
-        row = LoginFailureWindow.objects.select_for_update().get(pk=row.pk)
+        row = lock(LoginFailureWindow.objects).get(pk=row.pk)
         window = throttle.after_failure(row.as_window(), now=now, policy=policy)
         LoginFailureWindow.objects.filter(pk=row.pk).update(
             failures=window.failures, started=window.started, locked_until=window.locked_until

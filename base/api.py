@@ -18,6 +18,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from base.errors import DomainError
+from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
 
 
@@ -103,6 +104,7 @@ def exception_handler(exc, context):
     PermissionDenied a 403, and an IntegrityError escapes only when a database constraint caught a race (409).
     DRF's own exceptions keep their status and headers and answer with their own codes (`not_authenticated`,
     `permission_denied`, `not_found`, `throttled`, `parse_error`, `unsupported_media_type`, ...).
+    A row lock waited on too long (base.locks) answers 409 with the code `busy`.
     """
     if isinstance(exc, DomainError):
         body = error_body(exc.code, translate(exc), exc.field)
@@ -111,6 +113,8 @@ def exception_handler(exc, context):
         return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response(_django_validation(exc), status=status.HTTP_400_BAD_REQUEST)
+    if is_busy(exc):
+        return Response(error_body("busy", BUSY_MESSAGE), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IntegrityError):
         return Response(
             error_body(

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from base.api import Conflict
 from base.errors import DomainError
+from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
 
 
@@ -48,6 +49,22 @@ class RequestLimitsMiddleware:
         if request.method == "POST" and not request.path.startswith("/api/") and _has_nul(_form_data(request)):
             return _refusal(request, _("A form may not contain NUL characters."), 400)
         return self.get_response(request)
+
+
+class LockBusyMiddleware:
+    """A page whose service waited too long for a row lock (base.locks) answers 409 with the "try again"
+    message instead of a 500; the API's exception handler and base.web.attempt answer it themselves."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if is_busy(exception):
+            return _refusal(request, str(BUSY_MESSAGE), 409)
+        return None
 
 
 def _has_nul(data) -> bool:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.locks import lock
 from base.messages import translate
 from chouette import entries, selectors
 from chouette import rules as access
@@ -48,7 +49,7 @@ MAX_STAKE_CENTS = 1_000_000
 def _lock(session: ChouetteSession) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
     game, are serialised here: the second one sees the first one's result and is refused or answered."""
-    return ChouetteSession.objects.select_for_update(of=("self",)).select_related("club").get(pk=session.pk)
+    return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
 
 
 def _core(session: ChouetteSession, call):

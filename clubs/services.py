@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from base.locks import lock
 from clubs import access, hooks
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
@@ -29,7 +30,7 @@ def _unique_slug(base: str) -> str:
 @transaction.atomic
 def ensure_player_for_user(*, user) -> Player:
     """The user's player record, created on first need (a director is usually a player too)."""
-    player = Player.objects.select_for_update().filter(user=user).first()
+    player = lock(Player.objects).filter(user=user).first()
     if player is None:
         name = user.get_full_name() or user.get_username()
         player = Player.objects.create(user=user, name=name)
@@ -126,7 +127,7 @@ def invite(
         raise ValidationError(
             {"player": [_("This player has no account to accept an invitation and is not a walk-in of this club.")]}
         )
-    membership, created = Membership.objects.select_for_update().get_or_create(
+    membership, created = lock(Membership.objects).get_or_create(
         club=club, player=player, defaults={"role": role, "status": Membership.Status.INVITED, "is_active": False}
     )
     if not created and membership.is_active:
@@ -154,7 +155,7 @@ def _player_for_username(username: str) -> Player:
 def respond_to_invitation(*, actor, membership: Membership, accept: bool) -> Membership:
     """The invitee accepts (the membership becomes active) or declines (it stays, declined, and can be invited
     again)."""
-    membership = Membership.objects.select_for_update().select_related("player", "club").get(pk=membership.pk)
+    membership = lock(Membership.objects).select_related("player", "club").get(pk=membership.pk)
     access.require(actor, "membership.respond", membership)
     if membership.status != Membership.Status.INVITED:
         raise ValidationError({"status": [_("This invitation was already answered.")]})
@@ -174,7 +175,7 @@ def update_membership(
     # Lock the club's admin rows before checking anything: two admins demoting each other at once must not
     # leave the club without one, and the second must see that the first has already lost the right to act.
     admins = list(
-        Membership.objects.select_for_update()
+        lock(Membership.objects)
         .filter(club=club, role=Role.ADMIN, is_active=True)
         .values_list("pk", flat=True)
     )
@@ -208,7 +209,7 @@ def set_club_approved(*, actor, club: Club, approved: bool) -> Club:
     approval. The apps that depend on it (ratings) recompute through clubs.hooks.approval_changed, inside this
     transaction."""
     access.require(actor, "club.approve", club)
-    club = Club.objects.select_for_update().get(pk=club.pk)
+    club = lock(Club.objects).get(pk=club.pk)
     if club.is_approved == approved:
         return club
     club.is_approved = approved
@@ -265,13 +266,13 @@ def claim_walk_in(*, actor, player: Player) -> WalkInClaim:
 def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
     """The club confirms (the walk-in row gets the user: its matches, ratings and memberships are theirs, no
     duplicate player) or refuses. Confirming refuses the other pending claims of the same player."""
-    claim = WalkInClaim.objects.select_for_update().select_related("player").get(pk=claim.pk)
+    claim = lock(WalkInClaim.objects).select_related("player").get(pk=claim.pk)
     access.require(actor, "walk_in.decide", claim)
     if claim.status != WalkInClaim.Status.PENDING:
         raise ValidationError({"status": [_("This claim was already decided.")]})
     now = timezone.now()
     if confirm:
-        player = Player.objects.select_for_update().get(pk=claim.player_id)
+        player = lock(Player.objects).get(pk=claim.player_id)
         if player.user_id is not None:
             raise ValidationError({"player": [_("This player already belongs to an account.")]})
         empty = _refuse_second_player(claim.user)

@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "base.middleware.RefusalPageMiddleware",  # an uncaught state refusal on a page: 409 in the site layout
+    "base.middleware.LockBusyMiddleware",  # 409 "try again" for a row lock waited on too long (base.locks)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -108,6 +109,12 @@ def _env_int_between(name: str, default: int, low: int, high: int) -> int:
         raise ImproperlyConfigured(f"{name}={value} is out of range: use a number from {low} to {high}.")
     return value
 
+
+# Row locks (base.locks): on PostgreSQL a request waits at most LOCK_TIMEOUT_MS for a row another request holds,
+# then answers 409 "try again in a moment" instead of holding a worker. LOCK_ORDER_CHECK refuses a lock taken out
+# of the documented order (docs/architecture.md, "Locks"); on in DEBUG and in the tests.
+LOCK_TIMEOUT_MS = _env_int_between("LOCK_TIMEOUT_MS", 5000, 1, 10 * 60 * 1000)
+LOCK_ORDER_CHECK = env_bool("LOCK_ORDER_CHECK", DEBUG)
 
 # The model backend, refusing an account or address that failed too often before it hashes the password.
 AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.locks import lock
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
 from ratings.models import EventPoints, PointsAward, PointsScheme
@@ -47,7 +48,7 @@ def set_event_scheme(
             raise ValidationError({field: [_("Give a weight above 0, e.g. 1.")]})
         if not value <= MAX_WEIGHT:  # infinity too: it would overflow the points
             raise ValidationError({field: [_("A weight is at most %(max)s.") % {"max": MAX_WEIGHT}]})
-    row, _created = EventPoints.objects.select_for_update().get_or_create(event=event, defaults={"scheme": scheme})
+    row, _created = lock(EventPoints.objects).get_or_create(event=event, defaults={"scheme": scheme})
     row.scheme, row.event_weight, row.division_weight = scheme, event_weight, division_weight
     row.split_ties, row.division_factor = split_ties, division_factor
     row.save()
@@ -96,7 +97,7 @@ def award_event_points(*, event) -> list[PointsAward]:
     leaves FINISHED loses its awards here."""
     # Race: two flights of one event reporting at once would both delete and insert the event's awards; the
     # scheme row lock makes the second wait and write over the first with the same (or newer) numbers.
-    row = EventPoints.objects.select_for_update().filter(event=event).first()
+    row = lock(EventPoints.objects).filter(event=event).first()
     if row is None:
         return []
     event = Event.objects.get(pk=event.pk)  # read after the lock: the state a concurrent change committed

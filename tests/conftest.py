@@ -99,6 +99,8 @@ def user_factory(db):
 def pytest_configure(config):
     # Hashing test passwords with PBKDF2 costs most of the suite's time and proves nothing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Every test that reaches a row lock checks it against the lock order (base.locks).
+    settings.LOCK_ORDER_CHECK = True
 
 
 def _whole_suite(config) -> bool:

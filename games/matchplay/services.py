@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.locks import lock
 from clubs import access
 from clubs.models import Club, Player
 from games.matchplay import hooks, messages
@@ -44,7 +45,7 @@ NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its dir
 
 def _lock_match(match: Match) -> Match:
     """Reload the match under a row lock. Every write below decides on state it reads after this line."""
-    return Match.objects.select_for_update(of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
+    return lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
 
 
 def _scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.locks import lock
 from base.queue import enqueue_many_on_commit
 from base.text import clean_text
 from clubs import access
@@ -240,7 +241,7 @@ def sweep_due_records(*, limit: int = 500) -> int:
     this transaction, so two sweeps at once never send the same record; the task's own claim makes a record
     that is sent twice be verified once."""
     due = list(
-        GameRecord.objects.select_for_update(skip_locked=True)
+        lock(GameRecord.objects, skip_locked=True)
         .filter(_due())
         .order_by("created_at", "pk")
         .values_list("pk", "status", "attempts")[:limit]
@@ -322,7 +323,7 @@ def verify_record(*, record_id: int) -> GameRecord | None:
             ),
         )
     with transaction.atomic():
-        record = GameRecord.objects.select_for_update().get(pk=record_id)
+        record = lock(GameRecord.objects).get(pk=record_id)
         if status not in RECORD_TRANSITIONS[RecordStatus(record.status)]:
             return record
         record.status = status

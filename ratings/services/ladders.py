@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.locks import lock
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player
@@ -36,7 +37,7 @@ def _write_order(ladder: Ladder, order: list[int]) -> None:
 
 
 def _lock(ladder: Ladder) -> Ladder:
-    return Ladder.objects.select_for_update().get(pk=ladder.pk)
+    return lock(Ladder.objects).get(pk=ladder.pk)
 
 
 def _set_status(challenge: LadderChallenge, status: str) -> None:
@@ -115,7 +116,7 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
 
 @transaction.atomic
 def cancel_challenge(*, actor, challenge: LadderChallenge) -> LadderChallenge:
-    challenge = LadderChallenge.objects.select_for_update().get(pk=challenge.pk)
+    challenge = lock(LadderChallenge.objects).get(pk=challenge.pk)
     access.require(actor, "ladder.cancel_challenge", challenge)
     _set_status(challenge, ChallengeStatus.CANCELLED)
     challenge.decided_at = timezone.now()

@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from base.locks import lock
 from base.queue import enqueue_on_commit
 from clubs import access
 from clubs.models import Club, Membership
@@ -151,7 +152,7 @@ def apply_result(*, pool: RatingPool, match: Match) -> str:
     "rated", "unchanged", "ignored" or "recompute"."""
     # Race: two results confirmed at once in one pool would both read the same current ratings of a shared
     # player; the pool row lock makes the second wait and read what the first wrote.
-    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    pool = lock(RatingPool.objects).get(pk=pool.pk)
     existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
     rateable = is_rateable(match, pool)
     if existing is None and not rateable:
@@ -220,7 +221,7 @@ def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
 @transaction.atomic
 def request_recompute(*, pool: RatingPool, since: datetime | None) -> None:
     """Mark the pool for a recompute from `since` (None: the whole history) and enqueue it after commit."""
-    pool = RatingPool.objects.select_for_update().get(pk=pool.pk)
+    pool = lock(RatingPool.objects).get(pk=pool.pk)
     now = timezone.now()
     # A task is already queued for a pending pool: enqueue again only when none was asked for lately (a lost
     # message must not leave the pool pending for ever). So a demo or an import that confirms many old results
@@ -262,7 +263,7 @@ def sweep_pending_pools() -> int:
     and each pool sent is marked sent in this transaction, so two sweeps never send one pool twice."""
     stale = timezone.now() - _requeue_after()
     pools = list(
-        RatingPool.objects.select_for_update(skip_locked=True)
+        lock(RatingPool.objects, skip_locked=True)
         .filter(Q(recompute_requested_at__isnull=True) | Q(recompute_requested_at__lt=stale), recompute_pending=True)
         .values_list("pk", flat=True)
     )

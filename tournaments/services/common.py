@@ -4,6 +4,7 @@ tournaments/rules.py."""
 
 from __future__ import annotations
 
+from base.locks import lock
 from tournaments.core import rules
 from tournaments.models import Flight, SlotResult
 
@@ -21,5 +22,5 @@ DECIDED = set(SLOT_RESULT.values())
 def _lock_flight(flight: Flight) -> Flight:
     # Race: two registrations or a registration and the draw at once would both read the same entries and
     # the same free positions; the flight row lock serialises them.
-    return Flight.objects.select_for_update(of=("self",)).select_related("event__club").get(pk=flight.pk)
+    return lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
 

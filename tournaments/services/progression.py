@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.locks import lock
 from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
@@ -106,7 +107,7 @@ class BracketStore:
         # read before the other's write (one winner lost, or two matches created). The row lock serialises
         # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
         # when the row changed while we waited).
-        slot = Slot.objects.select_for_update().get(
+        slot = lock(Slot.objects).get(
             flight=flight, section=key.section, round=key.round, position=key.position
         )
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
@@ -396,7 +397,7 @@ def result_confirmed(match, report) -> None:
     # Race: two confirmations of this match, or of the two matches feeding one later slot, must move each
     # winner once; the slot rows are locked in bracket order (this one, then the ones it fills).
     slot = (
-        Slot.objects.select_for_update(of=("self",))
+        lock(Slot.objects, of=("self",))
         .select_related("flight__event__club", "entry_a", "entry_b", "winner", "loser")
         .filter(match=match)
         .first()

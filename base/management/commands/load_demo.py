@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 
 from django.core.management.base import BaseCommand
-from django.db import transaction
+
+from base import locks
 
 # Order matters: later apps build on the players and matches of the earlier ones (ratings rate the demo's
 # club-night and tournament matches, then points award the finished event's points).
@@ -41,7 +42,7 @@ class Command(BaseCommand):
             if hasattr(module, "prepare"):
                 module.prepare(context)
         for module in modules:
-            with transaction.atomic():
+            with locks.batch():  # one transaction per app; its many service calls each keep the lock order
                 module.load(context)
         for line in context.lines:
             self.stdout.write(line)

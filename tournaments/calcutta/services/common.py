@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from base import numbers
 from base.api import Conflict
+from base.locks import lock as lock_rows
 from base.messages import translate
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
@@ -54,7 +55,7 @@ def lock(calcutta: Calcutta) -> Calcutta:
     a bid and the auctioneer's "sold" would disagree on the price. Every write decides on state it reads after
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
-    return Calcutta.objects.select_for_update(of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
+    return lock_rows(Calcutta.objects, of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
 
 
 def require_first_round_not_started(flight) -> None:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.locks import lock as lock_rows
 from clubs import access
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot, OwnershipChange, SyndicateOffer
@@ -104,7 +105,7 @@ def answer_syndicate(*, actor, offer: SyndicateOffer, accept: bool) -> Syndicate
     """A party accepts or declines a syndicate offer (for themselves; a director for guests without a login).
     The last acceptance forms the syndicate; one refusal declines the offer."""
     calcutta = lock(offer.calcutta)
-    offer = SyndicateOffer.objects.select_for_update().select_related("lot", "holder").get(pk=offer.pk)
+    offer = lock_rows(SyndicateOffer.objects).select_related("lot", "holder").get(pk=offer.pk)
     if offer.status != SyndicateOffer.Status.PENDING:
         raise Conflict(
             _("This offer was already answered: it is %(status)s.") % {"status": offer.get_status_display()},

@@ -1,0 +1,181 @@
+"""Row locks: one way to take them, one order to take them in.
+
+Why: a service that decides on rows it read (the high bid, the free bracket position, the current rating) must
+lock them first, or two requests at once both decide on the same old state. Every such lock goes through
+`lock(...)`, which
+
+- refuses to run outside a transaction (a `SELECT … FOR UPDATE` in autocommit locks nothing beyond its own
+  statement): `LockError` at once, a mistake in the code, never the user's;
+- bounds the wait on PostgreSQL (`SET LOCAL lock_timeout`, settings.LOCK_TIMEOUT_MS): a request stuck behind a
+  slow one gives up instead of holding a worker. The database's "lock not available" (SQLSTATE 55P03), and the
+  "deadlock detected" (40P01) it answers one of two transactions that wait on each other, abort the whole
+  transaction; the API's exception handler then answers 409 `Conflict` with the code "busy", the web pages
+  show the message (`is_busy`, `BUSY_MESSAGE`): "Someone else is changing this right now; try again in a
+  moment." The error is turned into the answer at the edge, after the transaction rolled back, not where the
+  statement failed: code that catches a Conflict to go on (a Calcutta that cannot settle) must not go on
+  with a transaction the database has aborted;
+- knows the lock order and, with settings.LOCK_ORDER_CHECK (on in DEBUG and in the tests), refuses a lock
+  taken out of order within one transaction (`LockError`): two transactions that lock the same rows in
+  opposite orders deadlock, and the check finds such code the first time a test runs it.
+
+The lock order (also docs/architecture.md, "Locks"), earliest first. A transaction locks a model for the
+first time only before every later model it holds; it may lock more rows of a model it already holds (a
+Calcutta locked again by the helper a service calls; the later slots of a bracket walk). Two inversions are
+taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
+
+ 1. accounts.LoginFailureWindow — sign-in throttling, alone.
+ 2. clubs.WalkInClaim → clubs.Player → clubs.Membership — a claim locks its player; an invitation locks the
+    invitee's player, then the membership.
+ 3. clubs.Club — approving a club recomputes the overall rating pool (→ RatingPool).
+ 4. chouette.ChouetteSession — a chouette table, alone.
+ 5. games.GameRecord — record verification and its sweep, alone.
+ 6. tournaments.Flight — registration, the draw, a withdrawal (→ the walkover's match and its slots).
+ 7. games.Match → tournaments.Slot — a confirmation locks its match, then its slot and the slots it fills,
+    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion).
+ 8. calcutta.Calcutta → calcutta.SyndicateOffer — a bid, a sale, the settlement after a bracket result.
+ 9. ratings.EventPoints — an event's points after a bracket result.
+10. ratings.RatingPool — a confirmed result rates in its pools (an override voids rated results, so
+    unrates them, before the event's points are awarded again: RatingPool → EventPoints, a known inversion).
+11. ratings.Ladder → ratings.LadderChallenge — a challenge result moves the ladder.
+
+Levels 7 to 11 follow the hooks: games.matchplay.hooks.result_confirmed calls tournaments first (the slots,
+then through tournaments.hooks.flight_results_changed the Calcuttas, then the event points), then ratings
+(the pools), then the ladder — the order the apps' `ready()` register them in (INSTALLED_APPS).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.utils.translation import gettext_lazy
+
+__all__ = ["BUSY_MESSAGE", "KNOWN_INVERSIONS", "LOCK_ORDER", "LockError", "batch", "is_busy", "lock"]
+
+#: The models in the order a transaction may lock them ("app_label.ModelName"; the module docstring says why).
+LOCK_ORDER: tuple[str, ...] = (
+    "accounts.LoginFailureWindow",
+    "clubs.WalkInClaim",
+    "clubs.Player",
+    "clubs.Membership",
+    "clubs.Club",
+    "chouette.ChouetteSession",
+    "games.GameRecord",
+    "tournaments.Flight",
+    "games.Match",
+    "tournaments.Slot",
+    "calcutta.Calcutta",
+    "calcutta.SyndicateOffer",
+    "ratings.EventPoints",
+    "ratings.RatingPool",
+    "ratings.Ladder",
+    "ratings.LadderChallenge",
+)
+_RANK = {label: rank for rank, label in enumerate(LOCK_ORDER)}
+
+#: The two places the code enters an earlier level after a later one today, (held, then locked): each can wait on
+#: a confirmation that takes the pair the other way round. PostgreSQL then aborts one of the two after
+#: deadlock_timeout (1 s), answered 409 "busy"; taking them in order needs the bracket walk reordered.
+KNOWN_INVERSIONS: dict[tuple[str, str], str] = {
+    ("tournaments.Slot", "games.Match"): "clearing a bracket slot (a late placement, an override) annuls its match",
+    ("ratings.RatingPool", "ratings.EventPoints"): (
+        "an override unrates the results it voids before the event's points are awarded again"
+    ),
+}
+
+#: PostgreSQL SQLSTATEs of a lock wait given up: lock_timeout ran out, or the transaction lost a deadlock.
+BUSY_SQLSTATES = frozenset({"55P03", "40P01"})
+BUSY_MESSAGE = gettext_lazy("Someone else is changing this right now; try again in a moment.")
+
+
+class LockError(RuntimeError):
+    """A lock taken where it cannot work or out of order: a mistake in the code, not in the request."""
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether `exc` is the database giving up a lock wait (answered 409 "busy", see the module docstring)."""
+    if not isinstance(exc, DatabaseError):
+        return False
+    cause = exc.__cause__
+    return (getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)) in BUSY_SQLSTATES
+
+
+def lock(rows, **options):
+    """`rows.select_for_update(**options)` (a manager or queryset; `of`, `skip_locked`, … as Django takes them),
+    checked and bounded as the module docstring says. Returns the locking queryset, still lazy: filter, get,
+    first or get_or_create it as before."""
+    locked = rows.select_for_update(**options)
+    connection = transaction.get_connection(locked.db)
+    label = rows.model._meta.label
+    if not connection.in_atomic_block:
+        raise LockError(f"lock({label}) outside a transaction: wrap the service in transaction.atomic.")
+    held = _held(connection)
+    if settings.LOCK_ORDER_CHECK:
+        held.check(label)
+    if connection.vendor == "postgresql" and not held.timeout_set:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {int(settings.LOCK_TIMEOUT_MS)}")
+        held.timeout_set = True
+    return locked
+
+
+@contextmanager
+def batch(using=None):
+    """One transaction around many service calls (the demo loader): all or nothing, while the lock order is
+    checked for each call on its own, as in a test. The batch holds every lock it took until its end, so it is
+    for setup work, not for running while people use the site."""
+    block = transaction.atomic(using=using)
+    block._lock_batch = True
+    with block:
+        yield
+
+
+class _Held:
+    """What one transaction locked so far (the models), and whether its lock timeout is set."""
+
+    def __init__(self, scope: tuple, hooks: list) -> None:
+        self.scope, self.hooks = scope, hooks
+        self.labels: set[str] = set()
+        self.timeout_set = False
+
+    def check(self, label: str) -> None:
+        rank = _RANK.get(label)
+        if rank is None:
+            raise LockError(f"{label} is not in base.locks.LOCK_ORDER: give it its place there and in the docs.")
+        if label not in self.labels:
+            later = sorted(h for h in self.labels if _RANK[h] > rank and (h, label) not in KNOWN_INVERSIONS)
+            if later:
+                raise LockError(
+                    f"{label} locked after {', '.join(later)} in one transaction: the lock order (base.locks) "
+                    "puts it before. Lock it first, or move it in the order if every path takes them this way."
+                )
+        self.labels.add(label)
+
+
+def _held(connection) -> _Held:
+    """The record of the current transaction, made afresh when a new one began.
+
+    A transaction is recognised without a query: Django replaces the connection's list of on-commit callbacks
+    when a transaction ends (commit or rollback) or rolls back to a savepoint, so a record made with an older
+    list belongs to a transaction that is over. Inside a test case or a `batch`, whose atomic block stays open
+    around many service calls, the transaction is the outermost block within the innermost of them, told apart
+    by its savepoint.
+    """
+    scope = _scope(connection)
+    held = getattr(connection, "_locks_held", None)
+    if held is None or held.hooks is not connection.run_on_commit or held.scope != scope:
+        held = connection._locks_held = _Held(scope, connection.run_on_commit)
+    return held
+
+
+def _scope(connection) -> tuple:
+    """The transaction's block: the first one inside the innermost test-case or batch block (the first of all
+    outside them), and its savepoint."""
+    blocks = connection.atomic_blocks
+    depth = 0
+    for index, block in enumerate(blocks):
+        if block._from_testcase or getattr(block, "_lock_batch", False):
+            depth = index + 1
+    depth = min(depth, len(blocks) - 1)
+    return (depth, connection.savepoint_ids[depth - 1] if depth else None)
