@@ -33,7 +33,7 @@ from games.formats.mat import decode_text, split_lines
 
 VARIATION = "Short Backgammon with Dave"
 MAX_RECORD_BYTES = 2 * 1024 * 1024
-RIGHT_COLUMN = 20  # a lone cell starting here or further right is the second player's
+RIGHT_COLUMN = 20  # until a line with two cells shows the columns, a lone cell here or further right is the second's
 _LEFT_WIDTH = 30
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
@@ -42,8 +42,10 @@ _GAME = re.compile(r"^Game\s+(\d{1,4})$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,6})\s+(.+?)\s*:\s*(\d{1,6})\s*$")
 _NUMBERED = re.compile(r"^\s*(\d{1,4})\)(.*)$")
 _CELL_START = re.compile(
-    r"(?<!\S)(?:[1-6][1-6]:|Dave\s*=>|Accepts(?!\S)|Gives\s+up(?!\S)|Wins\s+\d)", re.IGNORECASE
+    r"(?<!\S)(?:[1-6][1-6]:|Dave\s*=>|Accepts(?!\S)|Gives\s+up(?!\S)|Wins\s+\d|(?:Doubles|Takes|Drops|Beavers)\b)",
+    re.IGNORECASE,
 )
+_CUBE = re.compile(r"^(?:Doubles|Takes|Drops|Beavers)\b", re.IGNORECASE)
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DAVE = re.compile(r"^Dave\s*=>\s*(\d{1,6})$", re.IGNORECASE)
 _WIN = re.compile(r"^Wins\s+(\d{1,6})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
@@ -131,6 +133,9 @@ def _action(text: str, player: int, move_number: int, line: int) -> DaveAction:
     if win:
         return DaveAction(player, move_number, Kind.WIN, value=int(win.group(1)), match_won=bool(win.group(2)),
                           line=line)
+    if _CUBE.match(text):
+        raise DaveRecordError(f"'{text}': a Dave game has no cube; write 'Dave => n', 'Accepts' or 'Gives up'",
+                              line=line)
     word = " ".join(text.lower().split())
     if word in _WORDS:
         return DaveAction(player, move_number, Kind(_WORDS[word]), line=line)
@@ -140,24 +145,30 @@ def _action(text: str, player: int, move_number: int, line: int) -> DaveAction:
     )
 
 
-def _line_actions(raw: str, offset: int, line: int, move_number: int) -> list[DaveAction]:
-    """The one or two cells after `NN)`; `offset` is where that text starts in the line."""
+def _line_actions(raw: str, offset: int, line: int, move_number: int, split: int) -> tuple[list[DaveAction], int]:
+    """The one or two cells after `NN)` (`offset`: where that text starts in the line) and the column that
+    separates the players from here on. A lone cell at or right of `split` is the second player's; a line with
+    two cells moves `split` halfway between them, so a compact hand-written layout reads too."""
     body = raw[offset:]
     starts = [found.start() for found in _CELL_START.finditer(body)]
     if not starts:
         if body.strip():
             raise DaveRecordError(f"'{body.strip()}' is no roll, Dave, answer or win", line=line)
-        return []
+        return [], split
     if body[: starts[0]].strip():
         raise DaveRecordError(f"'{body[: starts[0]].strip()}' before the first cell", line=line)
     if len(starts) > 2:
         raise DaveRecordError("a line holds at most two cells, one per player", line=line)
     ends = [*starts[1:], len(body)]
-    lone_player = int(offset + starts[0] >= RIGHT_COLUMN)
-    return [
-        _action(body[start:end].strip(), index if len(starts) == 2 else lone_player, move_number, line)
-        for index, (start, end) in enumerate(zip(starts, ends, strict=True))
+    if len(starts) == 2:
+        players, split = [0, 1], offset + (starts[0] + starts[1] + 1) // 2
+    else:
+        players = [int(offset + starts[0] >= split)]
+    actions = [
+        _action(body[start:end].strip(), player, move_number, line)
+        for player, start, end in zip(players, starts, ends, strict=True)
     ]
+    return actions, split
 
 
 class _Reader:
@@ -168,6 +179,7 @@ class _Reader:
         self.length: int | None = None
         self.players: tuple[str, str] | None = None
         self.games: list[dict] = []
+        self.split = RIGHT_COLUMN
 
     def read(self, raw: str, line: int) -> None:
         stripped = raw.strip()
@@ -190,7 +202,8 @@ class _Reader:
             found = _NUMBERED.match(raw)
             if not found:
                 raise DaveRecordError(f"'{stripped}': a move line starts with its number, as '12) '", line=line)
-            self.games[-1]["actions"] += _line_actions(raw, found.start(2), line, int(found.group(1)))
+            actions, self.split = _line_actions(raw, found.start(2), line, int(found.group(1)), self.split)
+            self.games[-1]["actions"] += actions
 
     def score(self, raw: str, line: int) -> None:
         found = _SCORE.match(raw)
