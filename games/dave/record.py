@@ -34,7 +34,7 @@ from games.formats.mat import decode_text, split_lines
 VARIATION = "Short Backgammon with Dave"
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 RIGHT_COLUMN = 20  # until a line with two cells shows the columns, a lone cell here or further right is the second's
-_LEFT_WIDTH = 30
+_RIGHT_AT = 36  # the column the writer puts the second player's cells at
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d{1,4})\s+point\s+match$", re.IGNORECASE)
@@ -90,8 +90,7 @@ class DaveGame:
     number: int
     scores: tuple[int, int]  # before this game, as written (stake units won so far in a money session)
     actions: tuple[DaveAction, ...]
-    line: int = field(default=0, compare=False)
-    score_line: int = field(default=0, compare=False)
+    line: int = field(default=0, compare=False)  # the ` Game K` line, where errors about the whole game point
 
 
 @dataclass(frozen=True)
@@ -215,7 +214,6 @@ class _Reader:
                                   f"{self.players[1]}", line=line)
         self.players = names
         self.games[-1]["scores"] = (int(found.group(2)), int(found.group(4)))
-        self.games[-1]["score_line"] = line
 
 
 def parse_dave(data: bytes | str) -> DaveRecord:
@@ -246,7 +244,7 @@ def parse_dave(data: bytes | str) -> DaveRecord:
         length=reader.length,
         players=reader.players,
         games=tuple(
-            DaveGame(game["number"], game["scores"], tuple(game["actions"]), game["line"], game["score_line"])
+            DaveGame(game["number"], game["scores"], tuple(game["actions"]), game["line"])
             for game in reader.games
         ),
         progression=progression,
@@ -256,18 +254,22 @@ def parse_dave(data: bytes | str) -> DaveRecord:
     )
 
 
+def _row(lead: str, left: str, right: str) -> str:
+    """One line in the two columns: the score line (`lead` a space) and the move lines (`lead` the `NN) `) put
+    the second player's text at the same column."""
+    return f"{lead}{left:<{_RIGHT_AT - 1 - len(lead)}} {right}".rstrip()
+
+
 def write_dave(record: DaveRecord) -> str:
     """The record as text (LF line ends); parse_dave(write_dave(r)) == r when the actions are `numbered`."""
     out = [f'; [{key} "{value}"]' for key, value in record.headers]
     out += ["", f"{record.length} point match", ""]
     for game in record.games:
-        out.append(f" Game {game.number}")
-        left = f" {record.players[0]} : {game.scores[0]}"
-        out.append(f"{left:<{_LEFT_WIDTH + 6}}{record.players[1]} : {game.scores[1]}")
+        names, scores = record.players, game.scores
+        out += [f" Game {game.number}", _row(" ", f"{names[0]} : {scores[0]}", f"{names[1]} : {scores[1]}")]
         rows: dict[int, list[str]] = {}
         for action in game.actions:
             rows.setdefault(action.move_number, ["", ""])[action.player] = action.text
-        for number, (left_cell, right_cell) in rows.items():
-            out.append(f"{number:3d}) {left_cell:<{_LEFT_WIDTH}} {right_cell}".rstrip())
+        out += [_row(f"{number:3d}) ", left, right) for number, (left, right) in rows.items()]
         out.append("")
     return "\n".join(out) + "\n"

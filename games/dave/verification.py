@@ -99,7 +99,7 @@ def verify_dave(record: DaveRecord, *, expect_finished: bool = True) -> Verdict:
 
 
 def _at_game(game: DaveGame, code: str, message: str) -> RecordError:
-    return RecordError(game.number, None, game.score_line or game.line, None, f"Game {game.number}", code,
+    return RecordError(game.number, None, game.line, None, f"Game {game.number}", code,
                        f"Game {game.number} {message}")
 
 
@@ -196,8 +196,7 @@ def _win(names: tuple[str, str], state: StakeState, kind: str | None, action: Da
 def check_dave_record(data: bytes | str, *, expect_finished: bool = True) -> tuple[str, Verdict]:
     """Read and verify a record's text: (status, verdict), status valid | invalid | unreadable."""
     try:
-        record = parse_dave(data)
-    except DaveRecordError as error:
+        verdict = verify_dave(parse_dave(data), expect_finished=expect_finished)
+    except DaveRecordError as error:  # only the reader raises it
         return "unreadable", unreadable(error)
-    verdict = verify_dave(record, expect_finished=expect_finished)
     return ("valid" if verdict.valid else "invalid"), verdict
