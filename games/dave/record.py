@@ -30,6 +30,7 @@ from enum import StrEnum
 from games.dave.errors import DaveError, DaveRecordError
 from games.dave.stake import Progression
 from games.formats.mat import decode_text, split_lines
+from games.formats.notation import MAX_ACTIONS, MAX_GAMES
 
 VARIATION = "Short Backgammon with Dave"
 MAX_RECORD_BYTES = 2 * 1024 * 1024
@@ -179,6 +180,7 @@ class _Reader:
         self.players: tuple[str, str] | None = None
         self.games: list[dict] = []
         self.split = RIGHT_COLUMN
+        self.actions = 0  # cells read, against the limit the backgammon reader applies too
 
     def read(self, raw: str, line: int) -> None:
         stripped = raw.strip()
@@ -192,6 +194,8 @@ class _Reader:
                 raise DaveRecordError("a record starts with 'N point match' (0 for a money session)", line=line)
             self.length = int(length.group(1))
         elif game := _GAME.match(stripped):
+            if len(self.games) == MAX_GAMES:
+                raise DaveRecordError(f"a record may hold at most {MAX_GAMES} games; this one holds more", line=line)
             self.games.append({"number": int(game.group(1)), "line": line, "scores": None, "actions": []})
         elif not self.games:
             raise DaveRecordError("expected ' Game 1' after the match length", line=line)
@@ -203,6 +207,10 @@ class _Reader:
                 raise DaveRecordError(f"'{stripped}': a move line starts with its number, as '12) '", line=line)
             actions, self.split = _line_actions(raw, found.start(2), line, int(found.group(1)), self.split)
             self.games[-1]["actions"] += actions
+            self.actions += len(actions)
+            if self.actions > MAX_ACTIONS:
+                raise DaveRecordError(f"a record may hold at most {MAX_ACTIONS} rolls and Dave actions; this one "
+                                      "holds more", line=line)
 
     def score(self, raw: str, line: int) -> None:
         found = _SCORE.match(raw)

@@ -17,6 +17,7 @@ from games.dave.errors import DaveError, DaveRecordError
 from games.dave.record import DaveAction, DaveGame, DaveRecord, Kind, parse_dave
 from games.dave.stake import Progression, StakeState
 from games.formats.notation import RecordFormatError, decode_move
+from games.rules.board import Board
 from games.rules.variants import Variant, starting_board
 from games.verification import GameVerdict, RecordError, Verdict, play_written
 
@@ -160,7 +161,7 @@ def _plain(names: tuple[str, str], message: str) -> str:
     return message.replace("side 0", names[0]).replace("side 1", names[1])
 
 
-def _play(who: str, board, action: DaveAction, *, opening: bool):
+def _play(who: str, board: Board, action: DaveAction, *, opening: bool) -> Board:
     """The board after a written roll, judged by the backgammon engine."""
     dice = action.dice or (0, 0)
     if opening and dice[0] == dice[1]:

@@ -75,6 +75,8 @@ def test_a_hand_written_record_with_other_spacing_reads():
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n A : 0  B : 0\n'
          "  1) 31: 8/5 6/5   Doubles => 2\n", 5, "Doubles"),  # there is no cube in this form
         ('; [Variation "Short Backgammon with Dave"]\nGame 1\n', 2, "point match"),
+        ('; [Variation "Short Backgammon with Dave"]\n0 point match\n' + " Game 1\n A : 0  B : 0\n" * 501, 1003,
+         "at most 500 games"),
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n', 3, "whole game"),
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n A : 0  B : 0\n Game 2\n'
          " A : 0  C : 1\n", 6, "between"),

@@ -1,7 +1,7 @@
 """The Dave stake rules, one test per rule, and properties of the state machine over random sequences."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from base.errors import DomainError
@@ -102,32 +102,51 @@ def test_out_of_turn_roll_and_settings_are_refused():
 
 # --- properties ---------------------------------------------------------------------------------------------
 
-_OPERATIONS = st.lists(st.tuples(st.sampled_from(["offer", "accept", "give_up", "roll", "resign"]),
-                                 st.integers(0, 1)), max_size=60)
+_OPERATIONS = ("offer", "accept", "give_up", "roll", "win", "resign")
+_ENDS = {"give_up", "win", "resign"}
 
 
-@settings(max_examples=300, deadline=None)
-@given(progression=st.sampled_from(list(Progression)), operations=_OPERATIONS)
-def test_the_stake_is_always_in_the_progression_and_offers_alternate(progression, operations):
+def _possible(state: StakeState) -> list[tuple[str, int, StakeState]]:
+    """Every operation either player may do now, with the state after it; every other attempt is refused with
+    a code about the state of the game."""
+    possible = []
+    for name in _OPERATIONS:
+        for player in (0, 1):
+            try:
+                possible.append((name, player, getattr(state, name)(player)))
+            except DaveError as error:
+                assert error.code in DaveError.conflicts
+    return possible
+
+
+@settings(max_examples=200, deadline=None)
+@given(progression=st.sampled_from(list(Progression)), data=st.data())
+def test_the_stake_is_always_in_the_progression_and_offers_alternate(progression, data):
+    """A random walk through games: at each step one of the allowed operations (one that ends the game only
+    now and then, so that games run long)."""
     state = StakeState(progression)
     accepted_offerers: list[int] = []
-    values = {progression.stake(level) for level in range(64)}
-    for name, player in operations:
-        before = state
-        try:
-            state = getattr(state, name)(player)
-        except DaveError as error:
-            assert error.code in DaveError.conflicts  # a refusal is always about the state, never a crash
-            continue
-        assert state.stake in values
-        assert state.level == len(accepted_offerers) + (name == "accept")
-        if name == "offer":
-            # only the player on roll, and after an accepted Dave only its acceptor
-            assert before.turn == player and before.holder in (None, player)
+    values = {progression.stake(level) for level in range(100)}
+    for _ in range(data.draw(st.integers(1, 100))):
+        for player in (0, 1):  # the offer rule, said independently: before one's own roll, if one may
+            allowed = (not state.is_over and state.offered_by is None and state.turn == player
+                       and state.holder in (None, player))
+            assert state.may_offer(player) == allowed
+        possible = _possible(state)
+        if not possible:
+            assert state.is_over
+            break
+        ending = [move for move in possible if move[0] in _ENDS]
+        going_on = [move for move in possible if move[0] not in _ENDS]
+        pick_end = not going_on or (ending and data.draw(st.integers(0, 29)) == 0)
+        name, player, after = data.draw(st.sampled_from(ending if pick_end else going_on))
         if name == "accept":
             accepted_offerers.append(1 - player)
-            assert state.holder == player
-        if state.is_over:
-            assert state.points == before.stake  # whatever ended it, never the unaccepted raise
+            assert after.holder == player and after.stake == state.next_stake
+        if after.is_over:
+            assert after.points == state.stake  # whatever ended it, never the unaccepted raise
+        state = after
+        assert state.stake in values and state.level == len(accepted_offerers)
     # after the first accepted Dave, each accepted offer is by the other player than the one before
     assert all(a != b for a, b in zip(accepted_offerers, accepted_offerers[1:], strict=False))
+    event(f"accepted Daves: {min(len(accepted_offerers), 3)}{'+' if len(accepted_offerers) >= 3 else ''}")

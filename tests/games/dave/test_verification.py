@@ -159,6 +159,16 @@ def test_a_double_on_the_opening_roll_and_a_roll_after_the_win_are_refused(seed)
     _rejected_at(record, 0, actions, len(actions) - 1, "play_after_game_end")
 
 
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_checker_play_is_judged_as_standard_backgammon(seed):
+    record = _session(seed)
+    game, actions, index = _first(record, lambda actions, i: actions[i].kind is Kind.ROLL and i > 0)
+    actions[index] = dataclasses.replace(actions[index], move="Cannot Move")  # a backgammon position always moves
+    _rejected_at(record, game, actions, index, "incomplete_play")
+    actions[index] = dataclasses.replace(actions[index], move="13/12 13/12 13/12 13/12 13/12")  # five steps
+    _rejected_at(record, game, actions, index, "illegal_move")
+
+
 def test_a_dave_never_answered_at_the_end_of_the_record_is_named():
     text = ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n A : 0   B : 0\n'
             "  1) 31: 8/5 6/5                   Dave => 2\n")
