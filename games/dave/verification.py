@@ -29,9 +29,9 @@ CODES = (*SHARED_CODES, "dave_not_yours", "dave_after_roll", "dave_unanswered", 
 
 
 class _GameError(DaveError):
-    """A game's replay stopped at `action` (None: at the game as a whole)."""
+    """A game's replay stopped at `action`."""
 
-    def __init__(self, action: DaveAction | None, code: str, message: str) -> None:
+    def __init__(self, action: DaveAction, code: str, message: str) -> None:
         super().__init__(code, message)
         self.action = action
 
@@ -106,8 +106,6 @@ def _at_game(game: DaveGame, code: str, message: str) -> RecordError:
 
 def _at_action(names: tuple[str, str], game: DaveGame, error: _GameError) -> RecordError:
     action = error.action
-    if action is None:
-        return _at_game(game, error.code, error.message)
     return RecordError(game.number, action.move_number, action.line, names[action.player], action.text, error.code,
                        f"Game {game.number}, move {action.move_number}, {error.message}")
 

@@ -37,6 +37,15 @@ def test_the_example_in_the_docs_is_what_random_play_writes_and_it_verifies():
     assert net_units(results_of(verdict)) == {"Boris": 2, "Anna": -2}  # what the text under the example says
 
 
+def test_the_code_example_in_the_docs_runs_and_pays_what_it_says():
+    section = DOCS.read_text().split("## Short backgammon with Dave", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert code, "docs/variants.md shows the state machine in code"
+    namespace: dict = {}
+    exec(code.group(1), namespace)  # the repository's own documentation, nothing from outside
+    assert namespace["paid"] == 2 and namespace["state"].holder == 0
+
+
 def test_a_hand_written_record_with_other_spacing_reads():
     text = """; [Variation "Short Backgammon  with Dave"]
 ; [Progression "Arithmetic"]
