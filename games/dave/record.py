@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from games.dave.errors import DaveError, DaveRecordError
@@ -116,8 +116,7 @@ def numbered(actions: Iterable[DaveAction]) -> tuple[DaveAction, ...]:
         if action.player == 0 or right_taken:
             number += 1
         right_taken = action.player == 1
-        out.append(DaveAction(action.player, number, action.kind, action.dice, action.move, action.value,
-                              action.match_won))
+        out.append(replace(action, move_number=number))
     return tuple(out)
 
 
