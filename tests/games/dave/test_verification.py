@@ -4,6 +4,8 @@ the code of the rule they break, at the action (move number, player, text) where
 import dataclasses
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.dave.random_play import Chances, random_session
 from games.dave.record import DaveAction, DaveGame, DaveRecord, Kind, numbered, parse_dave, write_dave
@@ -36,6 +38,18 @@ def test_a_self_played_session_verifies_as_valid_after_write_and_read(seed, prog
     assert verdict.final_score == final and verdict.winner is None
     assert {game.kind for game in verdict.games} <= {"won", "gave_up"}
     assert all(progression.level_of(game.cube) is not None for game in verdict.games)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), progression=st.sampled_from(list(Progression)),
+       offer=st.floats(0, 0.5), accept=st.floats(0, 1))
+def test_any_self_played_session_round_trips_and_verifies(seed, progression, offer, accept):
+    record = random_session(seed=seed, games=2, players=PLAYERS, progression=progression,
+                            chances=Chances(offer=offer, accept=accept))
+    text = write_dave(record)
+    assert parse_dave(text) == record
+    status, verdict = check_dave_record(text)
+    assert status == "valid", verdict.errors
 
 
 def test_a_match_played_with_daves_ends_when_a_player_reaches_the_length():
