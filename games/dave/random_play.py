@@ -20,10 +20,12 @@ MAX_TURNS = 1000  # a random game ends in about 60 turns; a game this long means
 
 @dataclass(frozen=True)
 class Chances:
-    """How often the random player offers a Dave when allowed, and accepts one."""
+    """How often the random player offers a Dave when allowed, and accepts one; it offers no stake above
+    `max_stake` (without a cap, eager random play reaches stakes no record holds)."""
 
     offer: float = 0.05
     accept: float = 0.75
+    max_stake: int = 2**20
 
 
 def random_game(rng: random.Random, progression: Progression, chances: Chances = Chances()) -> tuple[
@@ -37,7 +39,7 @@ def random_game(rng: random.Random, progression: Progression, chances: Chances =
     player = int(first < second)  # player 0 rolled `first`
     dice = (max(first, second), min(first, second))
     for _turn in range(MAX_TURNS):
-        if state.may_offer(player) and rng.random() < chances.offer:
+        if state.may_offer(player) and state.next_stake <= chances.max_stake and rng.random() < chances.offer:
             actions.append(DaveAction(player, 0, Kind.DAVE, value=state.next_stake))
             state = state.offer(player)
             if rng.random() >= chances.accept:

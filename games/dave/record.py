@@ -40,7 +40,8 @@ _RIGHT_AT = 36  # the column the writer puts the second player's cells at
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d{1,4})\s+point\s+match$", re.IGNORECASE)
 _GAME = re.compile(r"^Game\s+(\d{1,4})$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,6})\s+(.+?)\s*:\s*(\d{1,6})\s*$")
+# Stakes and scores up to 18 digits: far beyond play, and short enough that int() of them is always cheap.
+_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,18})\s+(.+?)\s*:\s*(\d{1,18})\s*$")
 _NUMBERED = re.compile(r"^\s*(\d{1,4})\)(.*)$")
 _CELL_START = re.compile(
     r"(?<!\S)(?:[1-6][1-6]:|Dave\s*=>|Accepts(?!\S)|Gives\s+up(?!\S)|Wins\s+\d|(?:Doubles|Takes|Drops|Beavers)\b)",
@@ -48,8 +49,8 @@ _CELL_START = re.compile(
 )
 _CUBE = re.compile(r"^(?:Doubles|Takes|Drops|Beavers)\b", re.IGNORECASE)
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
-_DAVE = re.compile(r"^Dave\s*=>\s*(\d{1,6})$", re.IGNORECASE)
-_WIN = re.compile(r"^Wins\s+(\d{1,6})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_DAVE = re.compile(r"^Dave\s*=>\s*(\d{1,18})$", re.IGNORECASE)
+_WIN = re.compile(r"^Wins\s+(\d{1,18})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 _WORDS = {"accepts": "accept", "gives up": "give_up"}
 
 

@@ -84,6 +84,8 @@ def test_a_hand_written_record_with_other_spacing_reads():
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n A : 0  B : 0\n'
          "  1) 31: 8/5 6/5   Doubles => 2\n", 5, "Doubles"),  # there is no cube in this form
         ('; [Variation "Short Backgammon with Dave"]\nGame 1\n', 2, "point match"),
+        ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n A : 0  B : 0\n'
+         "  1) 31: 8/5 6/5   Dave => 1234567890123456789\n", 5, "'Dave => n'"),  # 19 digits: no stake
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n' + " Game 1\n A : 0  B : 0\n" * 501, 1003,
          "at most 500 games"),
         ('; [Variation "Short Backgammon with Dave"]\n0 point match\n Game 1\n', 3, "whole game"),
