@@ -15,6 +15,7 @@ PURE = [
     "games/formats",
     "games/verification.py",
     "games/nardy",
+    "games/dave",
     "base/numbers.py",
     "base/text.py",
     "base/errors.py",
