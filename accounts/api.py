@@ -5,10 +5,10 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.models import ApiToken
+from base.api import validated
 
 
 class TokenOutputSerializer(serializers.ModelSerializer):
@@ -23,7 +23,7 @@ class TokenOutputSerializer(serializers.ModelSerializer):
         return None if expires is None else serializers.DateTimeField().to_representation(expires)
 
 
-class ObtainTokenView(APIView):
+class ObtainTokenViewSet(viewsets.ViewSet):
     """POST username and password (and optionally a name for the token): answers a new token's key.
 
     Each call makes a new token, shown only in this answer; list and revoke them at /api/v1/auth/tokens/.
@@ -44,11 +44,10 @@ class ObtainTokenView(APIView):
             )
         },
     )
-    def post(self, request):
-        data = self.InputSerializer(data=request.data, context={"request": request})
-        data.is_valid(raise_exception=True)
-        name = data.validated_data["name"] or str(_("API sign-in"))
-        token, key = services.create_token(user=data.validated_data["user"], name=name)
+    def create(self, request):
+        data = validated(self.InputSerializer, request, context={"request": request})
+        name = data["name"] or str(_("API sign-in"))
+        token, key = services.create_token(user=data["user"], name=name)
         return Response({"token": key, "expires": TokenOutputSerializer(token).data["expires"]})
 
 

@@ -6,4 +6,4 @@ from accounts import api
 router = SimpleRouter()
 router.register("auth/tokens", api.TokenViewSet, basename="api-tokens")
 
-urlpatterns = [path("auth/token/", api.ObtainTokenView.as_view(), name="api-token"), *router.urls]
+urlpatterns = [path("auth/token/", api.ObtainTokenViewSet.as_view({"post": "create"}), name="api-token"), *router.urls]

@@ -10,9 +10,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from base.api import paginated_response
+from base.api import paginated_response, validated
 from base.fields import DecimalField
 from chouette import rules as access
 from chouette import selectors, services
@@ -349,9 +348,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=ChouetteSessionCreateSerializer, responses={201: ChouetteSessionDetailSerializer})
     def create(self, request, *args, **kwargs):
-        data = ChouetteSessionCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        values = validated(ChouetteSessionCreateSerializer, request)
         club = values.pop("club")
         if not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
             raise serializers.ValidationError({"club": ["No such club."]})
@@ -373,14 +370,13 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=ChouetteOrderInputSerializer, responses=ChouetteOrderResultSerializer)
     @action(detail=True, methods=["post"])
     def order(self, request, pk=None):
-        data = ChouetteOrderInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(ChouetteOrderInputSerializer, request)
         session = self.get_object()
         ties = []
-        if "order" in data.validated_data:
-            session = services.set_order(actor=request.user, session=session, order=data.validated_data["order"])
+        if "order" in data:
+            session = services.set_order(actor=request.user, session=session, order=data["order"])
         else:
-            rolls = data.validated_data["rolls"]
+            rolls = data["rolls"]
             session, ties = services.roll_for_order(actor=request.user, session=session, rolls=rolls)
         session.refresh_from_db()
         return Response(
@@ -410,9 +406,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             rows = games.order_by("game_number")
             context = money_context(request, session)
             return paginated_response(self, rows, ChouetteGameSerializer, context=context)
-        data = ChouetteGameInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(ChouetteGameInputSerializer, request)
         event, created = services.record_game(
             actor=request.user,
             session=session,
@@ -426,24 +420,22 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=ChouetteUndoInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path="games/undo")
     def undo(self, request, pk=None):
-        data = ChouetteUndoInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(ChouetteUndoInputSerializer, request)
         session = self.get_object()
-        event = services.undo_last_game(actor=request.user, session=session, **data.validated_data)
+        event = services.undo_last_game(actor=request.user, session=session, **data)
         return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
 
     @extend_schema(request=ChouetteCorrectionInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path=r"games/(?P<number>[0-9]+)/correct")
     def correct(self, request, pk=None, number=None):
-        data = ChouetteCorrectionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(ChouetteCorrectionInputSerializer, request)
         session = self.get_object()
         event = services.correct_game(
             actor=request.user,
             session=session,
             number=int(number),
-            game=_game_payload(data.validated_data),
-            reason=data.validated_data["reason"],
+            game=_game_payload(data),
+            reason=data["reason"],
         )
         return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
 
@@ -457,10 +449,8 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def seats(self, request, pk=None):
         """Join (a newcomer or someone coming back), sit out, come back, or leave (cashed out at once)."""
-        data = ChouetteSeatInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        values = validated(ChouetteSeatInputSerializer, request)
         session = self.get_object()
-        values = data.validated_data
         act = values["action"]
         if act == "join":
             services.join(
@@ -490,12 +480,12 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return Response(ChouetteTransferSerializer(selectors.settlement(session), many=True).data)
 
 
-class ClubBalancesView(APIView):
+class ClubBalancesViewSet(viewsets.ViewSet):
     """Lifetime chouette balances at a club (cents, all sessions): every player's for its directors, a player's
     own for them, none for anyone else."""
 
     @extend_schema(responses=ChouetteBalanceSerializer(many=True))
-    def get(self, request, slug):
+    def list(self, request, slug):
         club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
         return Response(
             ChouetteBalanceSerializer(selectors.club_balances(club=club, user=request.user), many=True).data

@@ -7,6 +7,10 @@ router = SimpleRouter()
 router.register("chouette/sessions", api.SessionViewSet, basename="chouette-session")
 
 urlpatterns = [
-    path("chouette/clubs/<slug:slug>/balances/", api.ClubBalancesView.as_view(), name="chouette-club-balances"),
+    path(
+        "chouette/clubs/<slug:slug>/balances/",
+        api.ClubBalancesViewSet.as_view({"get": "list"}),
+        name="chouette-club-balances",
+    ),
     *router.urls,
 ]

@@ -64,6 +64,11 @@ def active_members(*, club: Club) -> QuerySet[Player]:
     return Player.objects.filter(Exists(member) | Q(created_by_club=club)).order_by("name")
 
 
+def club_player(*, club: Club, player_id: int | None) -> Player | None:
+    """The player with that id if they are a member of the club (a form's player field, scoped to the club)."""
+    return Player.objects.filter(pk=player_id, memberships__club=club).first()
+
+
 def seatable_players(*, user, club: Club) -> QuerySet[Player]:
     """Whom the user may seat at a table of this club: any member for a director, else only themselves."""
     members = active_members(club=club)

@@ -24,7 +24,6 @@ from chouette.models import ChouetteSession, SessionStatus
 from chouette.templatetags.chouette_tags import points as points_text
 from clubs import access as club_access
 from clubs import selectors as club_selectors
-from clubs.models import Player
 
 
 def _session(request, slug, pk) -> ChouetteSession:
@@ -262,9 +261,7 @@ def correct_game(request, slug, pk, number):
 @login_required
 def seat_action(request, slug, pk):
     session = _session(request, slug, pk)
-    player = Player.objects.filter(
-        pk=_int(request.POST.get("player")), memberships__club=session.club
-    ).first()  # scoped to the session's club
+    player = selectors.club_player(club=session.club, player_id=_int(request.POST.get("player")))
     action = request.POST.get("action", "join")
     if player is None:
         messages.error(request, _("Choose a member of this club."))

@@ -1,15 +1,14 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
-from django.db.models import Exists, OuterRef
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from base.api import validated
 from clubs import access, selectors, services
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
@@ -45,11 +44,11 @@ class ClubViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.Rea
 
     def perform_create(self, serializer):
         club = services.create_club(actor=self.request.user, **serializer.validated_data)
-        serializer.instance = Club.objects.with_member_counts().get(pk=club.pk)  # the answer carries member_count
+        serializer.instance = selectors.club_with_member_count(pk=club.pk)  # the answer carries member_count
 
     def perform_update(self, serializer):
         club = services.update_club(actor=self.request.user, club=serializer.instance, **serializer.validated_data)
-        serializer.instance = Club.objects.with_member_counts().get(pk=club.pk)
+        serializer.instance = selectors.club_with_member_count(pk=club.pk)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
@@ -78,11 +77,7 @@ class PlayerFilter(django_filters.FilterSet):
     def filter_club(self, queryset, name, value):
         """Active members of a club the caller can see: a private club's slug lists nobody to outsiders, even
         players they can see through another club."""
-        user = getattr(self.request, "user", None)
-        members = Membership.objects.filter(
-            player=OuterRef("pk"), club__slug=value, club__in=selectors.visible_clubs(user=user), is_active=True
-        )
-        return queryset.filter(Exists(members))
+        return selectors.members_of_visible_club(queryset, user=getattr(self.request, "user", None), slug=value)
 
     class Meta:
         model = Player
@@ -174,9 +169,7 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=InvitationInputSerializer, responses={201: MembershipSerializer})
     def create(self, request, *args, **kwargs):
-        data = InvitationInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(InvitationInputSerializer, request)
         club = selectors.visible_clubs(user=request.user).filter(slug=values["club"]).first()
         if club is None:
             raise serializers.ValidationError({"club": ["No such club."]})
@@ -194,9 +187,8 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=MembershipUpdateSerializer, responses=MembershipSerializer)
     def partial_update(self, request, *args, **kwargs):
         membership = self.get_object()
-        data = MembershipUpdateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        membership = services.update_membership(actor=request.user, membership=membership, **data.validated_data)
+        data = validated(MembershipUpdateSerializer, request)
+        membership = services.update_membership(actor=request.user, membership=membership, **data)
         return Response(MembershipSerializer(membership).data, status=status.HTTP_200_OK)
 
     @extend_schema(request=None, responses=MembershipSerializer)
@@ -275,18 +267,16 @@ class MeSerializer(serializers.Serializer):
     roles = serializers.DictField(child=serializers.CharField(), help_text="Role per club slug.")
 
 
-class MeView(APIView):
-    """Who the caller is: handy for scripts checking their token. One object, so an APIView (a ViewSet's `list`
-    would be declared as an array in the schema)."""
+class MeViewSet(viewsets.ViewSet):
+    """Who the caller is: handy for scripts checking their token. One object, so its GET is routed to `retrieve`
+    (a `list` would be declared as an array in the schema)."""
 
     @extend_schema(responses=MeSerializer)
-    def get(self, request):
+    def retrieve(self, request):
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in or send a token to see who you are.")
         player = selectors.player_for_user(request.user)
-        roles = {}
-        if player is not None:
-            roles = dict(player.memberships.filter(is_active=True).values_list("club__slug", "role"))
+        roles = {} if player is None else selectors.roles_by_club(player=player)
         return Response(
             {
                 "username": request.user.get_username(),

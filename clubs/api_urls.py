@@ -9,4 +9,4 @@ router.register("players", api.PlayerViewSet, basename="player")
 router.register("memberships", api.MembershipViewSet, basename="membership")
 router.register("walk-in-claims", api.ClaimViewSet, basename="walk-in-claim")
 
-urlpatterns = [*router.urls, path("me/", api.MeView.as_view(), name="me-list")]
+urlpatterns = [*router.urls, path("me/", api.MeViewSet.as_view({"get": "retrieve"}), name="me-list")]

@@ -123,3 +123,22 @@ def visible_claims(*, user) -> QuerySet[WalkInClaim]:
     if not access.is_signed_in(user):
         return claims.none()
     return claims.filter(Q(user=user) | Q(player__created_by_club__in=directed_clubs(user=user)))
+
+
+def club_with_member_count(*, pk: int) -> Club:
+    """The club as the API answers it after a write: with its member count annotated."""
+    return Club.objects.with_member_counts().get(pk=pk)
+
+
+def members_of_visible_club(players: QuerySet[Player], *, user, slug: str) -> QuerySet[Player]:
+    """The active members among `players` of the club `slug`, if the user can see that club: a private club's
+    slug lists nobody to outsiders, even players they can see through another club."""
+    members = Membership.objects.filter(
+        player=OuterRef("pk"), club__slug=slug, club__in=visible_clubs(user=user), is_active=True
+    )
+    return players.filter(Exists(members))
+
+
+def roles_by_club(*, player: Player) -> dict[str, str]:
+    """The player's role per club slug, in the clubs they are an active member of."""
+    return dict(player.memberships.filter(is_active=True).values_list("club__slug", "role"))

@@ -2,11 +2,11 @@
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, viewsets
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from base.api import validated
 from clubs import selectors as club_selectors
 from points import selectors, services
 from ratings import selectors as ratings_selectors
@@ -41,7 +41,7 @@ class EventPointsPageSerializer(serializers.Serializer):
     awards = PointsAwardSerializer(many=True)
 
 
-class EventPointsView(APIView):
+class EventPointsViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def _event(self, request, slug, event):
@@ -53,15 +53,14 @@ class EventPointsView(APIView):
         return EventPointsPageSerializer({"scheme": scheme, "awards": awards}).data
 
     @extend_schema(responses=EventPointsPageSerializer, summary="An event's points scheme and awards")
-    def get(self, request, slug, event):
+    def retrieve(self, request, slug, event):
         return Response(self._page(self._event(request, slug, event)))
 
     @extend_schema(
         request=EventPointsSerializer, responses=EventPointsPageSerializer, summary="Choose the points scheme"
     )
-    def put(self, request, slug, event):
+    def update(self, request, slug, event):
         event = self._event(request, slug, event)
-        serializer = EventPointsSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.set_event_scheme(actor=request.user, event=event, **serializer.validated_data)
+        data = validated(EventPointsSerializer, request)
+        services.set_event_scheme(actor=request.user, event=event, **data)
         return Response(self._page(event))

@@ -3,5 +3,9 @@ from django.urls import path
 from points import api
 
 urlpatterns = [
-    path("ratings/clubs/<slug:slug>/events/<slug:event>/points/", api.EventPointsView.as_view(), name="event-points"),
+    path(
+        "ratings/clubs/<slug:slug>/events/<slug:event>/points/",
+        api.EventPointsViewSet.as_view({"get": "retrieve", "put": "update"}),
+        name="event-points",
+    ),
 ]

@@ -3,12 +3,12 @@
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
-from rest_framework import serializers, status
+from rest_framework import serializers, status, viewsets
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from base.api import validated
 from base.numbers import parse_id
 from clubs import selectors as club_selectors
 from ratings import selectors
@@ -32,13 +32,6 @@ def _club(request, slug):
 def _club_from_query(request):
     slug = request.query_params.get("club")
     return _club(request, slug) if slug else None
-
-
-def _input(serializer_class, request) -> dict:
-    """The request body checked by `serializer_class` (400 naming the field otherwise)."""
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _player(request, pk):
@@ -85,37 +78,6 @@ class PlayerRatingPageSerializer(serializers.Serializer):
     history = HistoryRowSerializer(many=True)
 
 
-class RatingListView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[CLUB_PARAM], responses=PlayerRatingSerializer(many=True), summary="Top ratings of a pool"
-    )
-    def get(self, request):
-        club = _club_from_query(request)
-        if club is None:
-            rows = selectors.overall_top(user=request.user)
-        else:
-            rows = selectors.club_top_ratings(club=club, limit=100)
-        return Response(PlayerRatingSerializer(rows, many=True).data)
-
-
-class PlayerRatingView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[CLUB_PARAM],
-        responses=PlayerRatingPageSerializer,
-        summary="A player's rating and every rated match with its explanation",
-    )
-    def get(self, request, pk):
-        player = _player(request, pk)
-        club = _club_from_query(request)
-        rating, history = selectors.rating_and_history(player=player, club=club, user=request.user)
-        data = {"player": player.pk, "club": club.slug if club else None, "rating": rating, "history": history}
-        return Response(PlayerRatingPageSerializer(data).data)
-
-
 class HeadToHeadMatchSerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
     played_at = serializers.DateTimeField()
@@ -136,39 +98,8 @@ class HeadToHeadSerializer(serializers.Serializer):
     matches = HeadToHeadMatchSerializer(many=True, source="rows")
 
 
-class HeadToHeadView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(parameters=[CLUB_PARAM], responses=HeadToHeadSerializer, summary="Head-to-head of two players")
-    def get(self, request, pk, other):
-        player_a, player_b = _player(request, pk), _player(request, other)
-        club = _club_from_query(request)
-        summary = selectors.head_to_head(
-            player_a=player_a, player_b=player_b, pool=selectors.pool_for(club=club), user=request.user
-        )
-        summary |= {
-            "player_a": player_a.pk,
-            "player_b": player_b.pk,
-            "rating_a": summary["ratings"][player_a.pk],
-            "rating_b": summary["ratings"][player_b.pk],
-        }
-        return Response(HeadToHeadSerializer(summary).data)
-
-
 class RecomputeSerializer(serializers.Serializer):
     detail = serializers.CharField()
-
-
-class RecomputeView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
-    def post(self, request, slug):
-        club = _club(request, slug)
-        pools.request_full_recompute(actor=request.user, pool=pools.club_pool(club.pk))
-        return Response(
-            {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
-        )
 
 
 # --- standings -------------------------------------------------------------------------------------------
@@ -185,19 +116,69 @@ class StandingSerializer(serializers.Serializer):
     win_share = serializers.FloatField(allow_null=True)
 
 
-class LeaderboardView(APIView):
-    permission_classes = [AllowAny]
+# Ratings, head-to-head and the club leaderboard are public with the club; a recompute needs a signed-in caller
+# and is checked by the service (a director). No class docstrings on these ViewSets: the schema would repeat one
+# as the description of every operation.
+class RatingViewSet(viewsets.ViewSet):
+    def get_permissions(self):
+        return [IsAuthenticated()] if self.action == "recompute" else [AllowAny()]
+
+    @extend_schema(
+        parameters=[CLUB_PARAM], responses=PlayerRatingSerializer(many=True), summary="Top ratings of a pool"
+    )
+    def list(self, request):
+        club = _club_from_query(request)
+        if club is None:
+            rows = selectors.overall_top(user=request.user)
+        else:
+            rows = selectors.club_top_ratings(club=club, limit=100)
+        return Response(PlayerRatingSerializer(rows, many=True).data)
+
+    @extend_schema(
+        parameters=[CLUB_PARAM],
+        responses=PlayerRatingPageSerializer,
+        summary="A player's rating and every rated match with its explanation",
+    )
+    def player(self, request, pk):
+        player = _player(request, pk)
+        club = _club_from_query(request)
+        rating, history = selectors.rating_and_history(player=player, club=club, user=request.user)
+        data = {"player": player.pk, "club": club.slug if club else None, "rating": rating, "history": history}
+        return Response(PlayerRatingPageSerializer(data).data)
+
+    @extend_schema(parameters=[CLUB_PARAM], responses=HeadToHeadSerializer, summary="Head-to-head of two players")
+    def head_to_head(self, request, pk, other):
+        player_a, player_b = _player(request, pk), _player(request, other)
+        club = _club_from_query(request)
+        summary = selectors.head_to_head(
+            player_a=player_a, player_b=player_b, pool=selectors.pool_for(club=club), user=request.user
+        )
+        summary |= {
+            "player_a": player_a.pk,
+            "player_b": player_b.pk,
+            "rating_a": summary["ratings"][player_a.pk],
+            "rating_b": summary["ratings"][player_b.pk],
+        }
+        return Response(HeadToHeadSerializer(summary).data)
+
+    @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
+    def recompute(self, request, slug):
+        club = _club(request, slug)
+        pools.request_full_recompute(actor=request.user, pool=pools.club_pool(club.pk))
+        return Response(
+            {"detail": _("Recompute queued: the ratings are rebuilt in a moment.")}, status=status.HTTP_202_ACCEPTED
+        )
 
     @extend_schema(
         parameters=[
             OpenApiParameter("season", int, description="Season id (default: all time)"),
             OpenApiParameter("scheme", str, enum=PointsScheme.values, description="Only this points scheme"),
-            OpenApiParameter("order", str, enum=list(selectors.LEADERBOARD_ORDERS), description="Sort order"),
+            OpenApiParameter("order", str, enum=[*selectors.LEADERBOARD_ORDERS], description="Sort order"),
         ],
         responses=StandingSerializer(many=True),
         summary="Club leaderboard: points, rating, matches played, win share",
     )
-    def get(self, request, slug):
+    def leaderboard(self, request, slug):
         club = _club(request, slug)
         season = None
         raw = request.query_params.get("season")
@@ -205,7 +186,7 @@ class LeaderboardView(APIView):
             season_id = parse_id(raw)
             if season_id is None:
                 raise ValidationError({"season": [_("Give a season id (a number) from the club's seasons.")]})
-            season = get_object_or_404(ClubSeason, club=club, pk=season_id)
+            season = selectors.club_season(club=club, pk=season_id)
         scheme = request.query_params.get("scheme") or None
         if scheme is not None and scheme not in PointsScheme.values:
             raise ValidationError(
@@ -228,17 +209,17 @@ class SeasonSerializer(serializers.ModelSerializer):
         validators = []  # the service checks the unique name and says what to do
 
 
-class SeasonListView(APIView):
+class SeasonViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=SeasonSerializer(many=True), summary="A club's seasons")
-    def get(self, request, slug):
+    def list(self, request, slug):
         return Response(SeasonSerializer(selectors.club_seasons(club=_club(request, slug)), many=True).data)
 
     @extend_schema(request=SeasonSerializer, responses={201: SeasonSerializer}, summary="Add a season (directors)")
-    def post(self, request, slug):
+    def create(self, request, slug):
         club = _club(request, slug)
-        data = _input(SeasonSerializer, request)
+        data = validated(SeasonSerializer, request)
         season = seasons.create_season(actor=request.user, club=club, **data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
@@ -281,78 +262,68 @@ class LadderDetailSerializer(LadderSerializer):
         return ChallengeSerializer(selectors.open_challenges(ladder=ladder), many=True).data
 
 
-class LadderListView(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
-
-    @extend_schema(responses=LadderSerializer(many=True), summary="A club's ladders")
-    def get(self, request, slug):
-        return Response(LadderSerializer(_club(request, slug).ladders.all(), many=True).data)
-
-    @extend_schema(request=LadderSerializer, responses={201: LadderDetailSerializer}, summary="Start a ladder")
-    def post(self, request, slug):
-        club = _club(request, slug)
-        data = _input(LadderSerializer, request)
-        ladder = ladder_services.create_ladder(actor=request.user, club=club, **data)
-        return Response(LadderDetailSerializer(ladder).data, status=status.HTTP_201_CREATED)
-
-
 def _ladder(request, slug, ladder):
-    return get_object_or_404(Ladder.objects.filter(club=_club(request, slug)), slug=ladder)
-
-
-class LadderDetailView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(responses=LadderDetailSerializer, summary="A ladder with its positions and open challenges")
-    def get(self, request, slug, ladder):
-        return Response(LadderDetailSerializer(_ladder(request, slug, ladder)).data)
+    return get_object_or_404(selectors.club_ladders(club=_club(request, slug)), slug=ladder)
 
 
 class JoinInputSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, help_text="Directors: the member to add (default: yourself)")
 
 
-class LadderJoinView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=JoinInputSerializer, responses=LadderDetailSerializer, summary="Join at the bottom")
-    def post(self, request, slug, ladder):
-        ladder = _ladder(request, slug, ladder)
-        data = _input(JoinInputSerializer, request)
-        player = None
-        if "player" in data:
-            player = ladder.club.memberships.filter(player_id=data["player"]).first()
-            if player is None:
-                raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
-            player = player.player
-        ladder_services.join_ladder(actor=request.user, ladder=ladder, player=player)
-        return Response(LadderDetailSerializer(ladder).data)
-
-
 class ChallengeInputSerializer(serializers.Serializer):
     defender = serializers.IntegerField(help_text="The player (id) you challenge, up to `reach` places above you")
 
 
-class LadderChallengeView(APIView):
-    permission_classes = [IsAuthenticated]
+# A club's ladders: the list and a ladder are public with the club, starting one needs a signed-in caller (checked
+# by the service: a director), joining and challenging need a signed-in caller.
+class LadderViewSet(viewsets.ViewSet):
+    def get_permissions(self):
+        if self.action == "retrieve":
+            return [AllowAny()]
+        if self.action in ("list", "create"):
+            return [IsAuthenticatedOrReadOnly()]
+        return [IsAuthenticated()]
+
+    @extend_schema(responses=LadderSerializer(many=True), summary="A club's ladders")
+    def list(self, request, slug):
+        return Response(LadderSerializer(selectors.club_ladders(club=_club(request, slug)), many=True).data)
+
+    @extend_schema(request=LadderSerializer, responses={201: LadderDetailSerializer}, summary="Start a ladder")
+    def create(self, request, slug):
+        club = _club(request, slug)
+        data = validated(LadderSerializer, request)
+        ladder = ladder_services.create_ladder(actor=request.user, club=club, **data)
+        return Response(LadderDetailSerializer(ladder).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=LadderDetailSerializer, summary="A ladder with its positions and open challenges")
+    def retrieve(self, request, slug, ladder):
+        return Response(LadderDetailSerializer(_ladder(request, slug, ladder)).data)
+
+    @extend_schema(request=JoinInputSerializer, responses=LadderDetailSerializer, summary="Join at the bottom")
+    def join(self, request, slug, ladder):
+        ladder = _ladder(request, slug, ladder)
+        data = validated(JoinInputSerializer, request)
+        player = None
+        if "player" in data:
+            player = selectors.club_member(club=ladder.club, player_id=data["player"])
+            if player is None:
+                raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
+        ladder_services.join_ladder(actor=request.user, ladder=ladder, player=player)
+        return Response(LadderDetailSerializer(ladder).data)
 
     @extend_schema(request=ChallengeInputSerializer, responses={201: ChallengeSerializer}, summary="Challenge")
-    def post(self, request, slug, ladder):
+    def challenge(self, request, slug, ladder):
         ladder = _ladder(request, slug, ladder)
-        data = _input(ChallengeInputSerializer, request)
-        position = ladder.positions.filter(player_id=data["defender"]).first()
+        data = validated(ChallengeInputSerializer, request)
+        position = selectors.ladder_position(ladder=ladder, player_id=data["defender"])
         if position is None:
             raise ValidationError({"defender": [_("This player is not on the ladder.")]})
         challenge = ladder_services.challenge(actor=request.user, ladder=ladder, defender=position.player)
         return Response(ChallengeSerializer(challenge).data, status=status.HTTP_201_CREATED)
 
-
-class ChallengeCancelView(APIView):
-    permission_classes = [IsAuthenticated]
-
     @extend_schema(request=None, responses=ChallengeSerializer, summary="Cancel an open challenge")
-    def post(self, request, slug, ladder, pk):
+    def cancel_challenge(self, request, slug, ladder, pk):
         ladder = _ladder(request, slug, ladder)
-        challenge = get_object_or_404(LadderChallenge, ladder=ladder, pk=pk)
+        challenge = get_object_or_404(selectors.ladder_challenges(ladder=ladder), pk=pk)
         challenge = ladder_services.cancel_challenge(actor=request.user, challenge=challenge)
         return Response(ChallengeSerializer(challenge).data)

@@ -2,24 +2,23 @@ from django.urls import path
 
 from ratings import api
 
+CLUB = "ratings/clubs/<slug:slug>/"
+LADDER = CLUB + "ladders/<slug:ladder>/"
+
+ratings = api.RatingViewSet.as_view
+seasons = api.SeasonViewSet.as_view
+ladders = api.LadderViewSet.as_view
+
 urlpatterns = [
-    path("ratings/", api.RatingListView.as_view(), name="rating-list"),
-    path("ratings/players/<int:pk>/", api.PlayerRatingView.as_view(), name="rating-player"),
-    path("ratings/players/<int:pk>/vs/<int:other>/", api.HeadToHeadView.as_view(), name="rating-head-to-head"),
-    path("ratings/clubs/<slug:slug>/recompute/", api.RecomputeView.as_view(), name="rating-recompute"),
-    path("ratings/clubs/<slug:slug>/leaderboard/", api.LeaderboardView.as_view(), name="rating-leaderboard"),
-    path("ratings/clubs/<slug:slug>/seasons/", api.SeasonListView.as_view(), name="rating-seasons"),
-    path("ratings/clubs/<slug:slug>/ladders/", api.LadderListView.as_view(), name="ladder-list"),
-    path("ratings/clubs/<slug:slug>/ladders/<slug:ladder>/", api.LadderDetailView.as_view(), name="ladder-detail"),
-    path("ratings/clubs/<slug:slug>/ladders/<slug:ladder>/join/", api.LadderJoinView.as_view(), name="ladder-join"),
-    path(
-        "ratings/clubs/<slug:slug>/ladders/<slug:ladder>/challenges/",
-        api.LadderChallengeView.as_view(),
-        name="ladder-challenge",
-    ),
-    path(
-        "ratings/clubs/<slug:slug>/ladders/<slug:ladder>/challenges/<int:pk>/cancel/",
-        api.ChallengeCancelView.as_view(),
-        name="ladder-challenge-cancel",
-    ),
+    path("ratings/", ratings({"get": "list"}), name="rating-list"),
+    path("ratings/players/<int:pk>/", ratings({"get": "player"}), name="rating-player"),
+    path("ratings/players/<int:pk>/vs/<int:other>/", ratings({"get": "head_to_head"}), name="rating-head-to-head"),
+    path(CLUB + "recompute/", ratings({"post": "recompute"}), name="rating-recompute"),
+    path(CLUB + "leaderboard/", ratings({"get": "leaderboard"}), name="rating-leaderboard"),
+    path(CLUB + "seasons/", seasons({"get": "list", "post": "create"}), name="rating-seasons"),
+    path(CLUB + "ladders/", ladders({"get": "list", "post": "create"}), name="ladder-list"),
+    path(LADDER, ladders({"get": "retrieve"}), name="ladder-detail"),
+    path(LADDER + "join/", ladders({"post": "join"}), name="ladder-join"),
+    path(LADDER + "challenges/", ladders({"post": "challenge"}), name="ladder-challenge"),
+    path(LADDER + "challenges/<int:pk>/cancel/", ladders({"post": "cancel_challenge"}), name="ladder-challenge-cancel"),
 ]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from clubs import access
@@ -18,6 +19,9 @@ from ratings.models import (
     ChallengeStatus,
     ClubSeason,
     EventPoints,
+    Ladder,
+    LadderChallenge,
+    LadderPosition,
     PlayerRating,
     PointsAward,
     RatedMatch,
@@ -185,6 +189,11 @@ def club_seasons(*, club) -> list[ClubSeason]:
     return list(ClubSeason.objects.filter(club=club))
 
 
+def club_season(*, club, pk: int) -> ClubSeason:
+    """The club's season `pk` (404 for another club's or none)."""
+    return get_object_or_404(ClubSeason, club=club, pk=pk)
+
+
 def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = None, order: str = "points"):
     """Standings of a club: club-pool rating, event points (by season and scheme), matches and win share in the
     season. Five queries whatever the number of players."""
@@ -229,6 +238,27 @@ def overall_top(*, user, limit: int = 100) -> list[PlayerRating]:
 
 
 # --- ladders -----------------------------------------------------------------------------------------------
+
+
+def club_ladders(*, club) -> QuerySet[Ladder]:
+    """The club's ladders with their club loaded: the one place pages and the API look a ladder up by slug."""
+    return Ladder.objects.filter(club=club).select_related("club")
+
+
+def ladder_challenges(*, ladder) -> QuerySet[LadderChallenge]:
+    return ladder.challenges.all()
+
+
+def ladder_position(*, ladder, player_id: int) -> LadderPosition | None:
+    """The player's place on the ladder, None if they are not on it."""
+    return ladder.positions.filter(player_id=player_id).select_related("player").first()
+
+
+def club_member(*, club, player_id: int):
+    """The player `player_id` if they have an active or past membership of the club, else None (the API's
+    "a member to add" check)."""
+    membership = club.memberships.filter(player_id=player_id).select_related("player").first()
+    return None if membership is None else membership.player
 
 
 def ladder_positions(*, ladder) -> list:

@@ -15,7 +15,7 @@ from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
 from ratings import selectors
-from ratings.models import Ladder, PointsScheme
+from ratings.models import PointsScheme
 from ratings.services import ladders as ladder_services
 from ratings.services import seasons
 
@@ -111,7 +111,7 @@ def leaderboard(request, slug):
 
 def _ladder(request, slug, ladder_slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    return get_object_or_404(Ladder.objects.filter(club=club).select_related("club"), slug=ladder_slug)
+    return get_object_or_404(selectors.club_ladders(club=club), slug=ladder_slug)
 
 
 def ladder_list(request, slug):

@@ -8,7 +8,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import paginated_response
+from base.api import paginated_response, validated
 from base.numbers import MAX_ID
 from clubs import access
 from clubs import selectors as club_selectors
@@ -235,9 +235,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer})
     def create(self, request, *args, **kwargs):
-        data = MatchCreateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
+        values = validated(MatchCreateSerializer, request)
         club = values.get("club")
         if club is not None and not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
             raise serializers.ValidationError({"club": ["No such club."]})
@@ -258,9 +256,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         match = self.get_object()
         if request.method == "GET":
             return Response(GameSerializer(match.games.all(), many=True).data)
-        data = GameInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        game = services.record_game(actor=request.user, match=match, **data.validated_data)
+        data = validated(GameInputSerializer, request)
+        game = services.record_game(actor=request.user, match=match, **data)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(methods=["get"], responses=ReportSerializer(many=True))
@@ -279,9 +276,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         return self._report(request, match, as_director=False)
 
     def _report(self, request, match, *, as_director: bool):
-        data = ReportInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(ReportInputSerializer, request)
         scores = (values["score_a"], values["score_b"]) if "score_a" in values else None
         report, created = services.submit_report(
             actor=request.user,
@@ -304,9 +299,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=VersionInputSerializer, responses=ReportSerializer)
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
-        data = VersionInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        report = services.confirm_report(actor=request.user, match=self.get_object(), **data.validated_data)
+        data = validated(VersionInputSerializer, request)
+        report = services.confirm_report(actor=request.user, match=self.get_object(), **data)
         return Response(ReportSerializer(report).data)
 
     @extend_schema(methods=["get"], responses=DisputeSerializer(many=True))
@@ -317,9 +311,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if request.method == "GET":
             disputes = match.disputes.select_related("report", "raised_by").order_by("-created_at", "-id")
             return paginated_response(self, disputes, DisputeSerializer)
-        data = DisputeInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        dispute = services.dispute_report(actor=request.user, match=match, **data.validated_data)
+        data = validated(DisputeInputSerializer, request)
+        dispute = services.dispute_report(actor=request.user, match=match, **data)
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ReportInputSerializer, responses={201: ReportSerializer})
@@ -332,12 +325,11 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=AnnulInputSerializer, responses={201: ReportSerializer})
     @action(detail=True, methods=["post"])
     def annul(self, request, pk=None):
-        data = AnnulInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(AnnulInputSerializer, request)
         report = services.annul_match(
             actor=request.user,
             match=self.get_object(),
-            comment=data.validated_data["comment"],
+            comment=data["comment"],
             source=ReportSource.API,
             ip_address=client_ip(request),
         )
@@ -351,9 +343,8 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["post"])
     def lateness(self, request, pk=None):
-        data = LatenessInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated(LatenessInputSerializer, request)
         match = services.record_lateness(
-            actor=request.user, match=self.get_object(), source=ReportSource.API, **data.validated_data
+            actor=request.user, match=self.get_object(), source=ReportSource.API, **data
         )
         return Response(MatchDetailSerializer(match).data)

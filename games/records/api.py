@@ -6,6 +6,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from base.api import validated
 from base.parsers import FormParser, JSONParser, MultiPartParser
 from games.models import GameRecord, Match, UploadBatch
 from games.records import selectors, services
@@ -76,9 +77,7 @@ class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=UploadInputSerializer, responses={201: UploadBatchSerializer})
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
-        data = UploadInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
+        values = validated(UploadInputSerializer, request)
         uploads = [values["file"]] if values.get("file") else []
         uploads += values.get("files") or []
         match = values.get("match")

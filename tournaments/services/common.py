@@ -19,7 +19,7 @@ SLOT_RESULT = {
 DECIDED = set(SLOT_RESULT.values())
 
 
-def _lock_flight(flight: Flight) -> Flight:
+def lock_flight(flight: Flight) -> Flight:
     # Race: two registrations or a registration and the draw at once would both read the same entries and
     # the same free positions; the flight row lock serialises them.
     return lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)

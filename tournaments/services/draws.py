@@ -28,7 +28,7 @@ from tournaments.models import (
     FlightStatus,
     Seeding,
 )
-from tournaments.services.common import _lock_flight
+from tournaments.services.common import lock_flight
 from tournaments.services.progression import BracketStore
 
 
@@ -46,7 +46,7 @@ def _home_clubs(player_ids: list[int]) -> dict[int, int]:
 @transaction.atomic
 def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     """Draw round 1 (again, while the draw is a draft). The seed is stored so anyone can reproduce it."""
-    flight = _lock_flight(flight)
+    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
         raise Conflict(_("The draw is confirmed: it cannot be drawn again."), code="draw_confirmed")
@@ -99,7 +99,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
 
 @transaction.atomic
 def confirm_draw(*, actor, flight: Flight) -> Flight:
-    flight = _lock_flight(flight)
+    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.DRAFT:
         raise Conflict(_("Only a draft draw can be confirmed; draw first."), code="not_a_draft")
@@ -112,7 +112,7 @@ def confirm_draw(*, actor, flight: Flight) -> Flight:
 def release_draw(*, actor, flight: Flight) -> Flight:
     """Publish the confirmed draw: lay out the bracket (and the brackets linked to it), move byes on, create
     the round-1 matches."""
-    flight = _lock_flight(flight)
+    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.draw_status != DrawStatus.CONFIRMED:
         raise Conflict(_("Confirm the draw before releasing it."), code="not_confirmed")

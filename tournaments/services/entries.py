@@ -18,7 +18,7 @@ from tournaments.core.draw import late_entry_position
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
-from tournaments.services.common import DECIDED, _lock_flight
+from tournaments.services.common import DECIDED, lock_flight
 from tournaments.services.progression import BracketStore
 
 
@@ -27,7 +27,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     """A player registers themself while registration is open; a director enters the club's players (accepted
     members and walk-ins) at any time — anyone else enters by their own registration (consent). After the draw the
     entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
-    flight = _lock_flight(flight)
+    flight = lock_flight(flight)
     event = flight.event
     is_director = access.can(actor, "event.direct", event)
     own = club_selectors.player_for_user(actor)
@@ -205,7 +205,7 @@ def check_in(*, actor, entry: Entry) -> Entry:
 def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     """Before the draw the entry is removed; after it the opponent wins by walkover (now, or as soon as one
     arrives). Returns None when the entry was removed."""
-    flight = _lock_flight(entry.flight)
+    flight = lock_flight(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
     access.require(actor, "entry.withdraw", entry)
     if entry.status == EntryStatus.WITHDRAWN:
@@ -242,7 +242,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
 @transaction.atomic
 def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     """Buy back in after a loss: for the flight's re-entry fee, until its deadline, into a bye's place."""
-    flight = _lock_flight(flight)
+    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
     if flight.reentry_fee is None:
         raise Conflict(_("This flight does not allow re-entry."), code="no_reentry")
