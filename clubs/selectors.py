@@ -142,3 +142,9 @@ def members_of_visible_club(players: QuerySet[Player], *, user, slug: str) -> Qu
 def roles_by_club(*, player: Player) -> dict[str, str]:
     """The player's role per club slug, in the clubs they are an active member of."""
     return dict(player.memberships.filter(is_active=True).values_list("club__slug", "role"))
+
+
+def player_memberships(*, player: Player, user) -> QuerySet[Membership]:
+    """The player's accepted memberships in the clubs the user can see (a player page lists no private club)."""
+    accepted = player.memberships.filter(club__in=visible_clubs(user=user), status=Membership.Status.ACCEPTED)
+    return accepted.select_related("club")

@@ -8,7 +8,6 @@ from django.views.decorators.http import require_POST
 from base import panels
 from clubs import access, selectors, services
 from clubs.forms import InviteForm, WalkInPlayerForm
-from clubs.models import Membership
 
 
 def club_list(request):
@@ -52,9 +51,7 @@ def add_walk_in(request, slug):
 
 def player_detail(request, pk):
     player = get_object_or_404(selectors.visible_players(user=request.user), pk=pk)
-    memberships = player.memberships.filter(
-        club__in=selectors.visible_clubs(user=request.user), status=Membership.Status.ACCEPTED
-    ).select_related("club")
+    memberships = selectors.player_memberships(player=player, user=request.user)
     return render(
         request,
         "clubs/player_detail.html",

@@ -116,7 +116,7 @@ def _ladder(request, slug, ladder_slug):
 
 def ladder_list(request, slug):
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
-    return render(request, "ratings/ladder_list.html", {"club": club, "ladders": club.ladders.all()})
+    return render(request, "ratings/ladder_list.html", {"club": club, "ladders": selectors.club_ladders(club=club)})
 
 
 def ladder_detail(request, slug, ladder):
@@ -153,7 +153,7 @@ def ladder_challenge(request, slug, ladder):
     raw = request.POST.get("defender", "")
     defender = None
     if raw.isdigit():
-        defender = ladder.positions.filter(player_id=int(raw)).select_related("player").first()
+        defender = selectors.ladder_position(ladder=ladder, player_id=int(raw))
     if defender is None:
         messages.error(request, _("Choose a player on the ladder to challenge."))
         return redirect(ladder)

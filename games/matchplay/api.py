@@ -255,7 +255,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def games(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            return Response(GameSerializer(match.games.all(), many=True).data)
+            return Response(GameSerializer(selectors.match_games(match), many=True).data)
         data = validated(GameInputSerializer, request)
         game = services.record_game(actor=request.user, match=match, **data)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
@@ -271,7 +271,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def reports(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            reports = match.reports.select_related("submitted_by", "confirmed_by").order_by("-version")
+            reports = selectors.match_reports(match)
             return paginated_response(self, reports, ReportSerializer)
         return self._report(request, match, as_director=False)
 
@@ -309,7 +309,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def disputes(self, request, pk=None):
         match = self.get_object()
         if request.method == "GET":
-            disputes = match.disputes.select_related("report", "raised_by").order_by("-created_at", "-id")
+            disputes = selectors.match_disputes(match)
             return paginated_response(self, disputes, DisputeSerializer)
         data = validated(DisputeInputSerializer, request)
         dispute = services.dispute_report(actor=request.user, match=match, **data)

@@ -24,7 +24,7 @@ from clubs import access
 from clubs.models import Membership, Player
 from games.matchplay import state as core
 from games.matchplay.services import has_directors, scoresheet_state
-from games.models.matches import Match, MatchDispute, MatchReport
+from games.models.matches import Match, MatchDispute, MatchGame, MatchReport
 
 
 def _list_queryset() -> QuerySet[Match]:
@@ -82,6 +82,21 @@ def director_queue(*, user) -> QuerySet[Match]:
         .filter(Q(has_dispute=True) | Q(has_pending=True))
         .order_by("-has_dispute", "-created_at")
     )
+
+
+def match_games(match: Match) -> QuerySet[MatchGame]:
+    """The match's games in play order (the model's ordering)."""
+    return match.games.all()
+
+
+def match_reports(match: Match) -> QuerySet[MatchReport]:
+    """Every report version of the match, newest first, with who sent and who confirmed it."""
+    return match.reports.select_related("submitted_by", "confirmed_by").order_by("-version")
+
+
+def match_disputes(match: Match) -> QuerySet[MatchDispute]:
+    """The match's disputes, newest first, with the report disputed and who raised it."""
+    return match.disputes.select_related("report", "raised_by").order_by("-created_at", "-id")
 
 
 def pending_reports(match: Match) -> list[MatchReport]:

@@ -365,10 +365,8 @@ def submit_report(
         match.save(update_fields=["started_at"])
     if outcome == MatchOutcome.PLAYED and (match.penalty_a or match.penalty_b):
         outcome = MatchOutcome.LATENESS
-    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
-    report = MatchReport.objects.create(
-        match=match,
-        version=version,
+    report = _new_report(
+        match,
         submitted_by=actor,
         role=role,
         source=source,
@@ -517,14 +515,19 @@ def record_consequence(
     )
 
 
+def _new_report(match: Match, **fields) -> MatchReport:
+    """The match's next report version. The match row must be locked: two reports at once would otherwise take
+    the same number."""
+    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
+    return MatchReport.objects.create(match=match, version=version, **fields)
+
+
 def _write_confirmed(
     *, actor, match: Match, role: str, origin: str, outcome: str, comment: str, winner=None, **extra
 ) -> MatchReport:
     """A result without play as the next version, confirmed at once (the match row must be locked)."""
-    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
-    report = MatchReport.objects.create(
-        match=match,
-        version=version,
+    report = _new_report(
+        match,
         submitted_by=actor,
         role=role,
         origin=origin,
