@@ -56,6 +56,12 @@ def match_for_detail(*, user, pk: int) -> Match:
     )
 
 
+def detail_rows(match: Match) -> tuple[list[MatchGame], list[MatchReport], list[MatchDispute]]:
+    """The games, reports (newest first) and disputes of a match from `match_for_detail`, read from what it
+    loaded (no further query)."""
+    return list(match.games.all()), list(match.reports.all()), list(match.disputes.all())
+
+
 def live_state(match: Match) -> dict:
     """The scoresheet view of the match: score, who is how many away, Crawford game / post-Crawford."""
     return core.describe(scoresheet_state(match, list(match.games.all())))

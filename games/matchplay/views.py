@@ -43,12 +43,10 @@ def match_list(request):
 def match_detail(request, pk):
     match = _match(request, pk)
     user = request.user
-    games = list(selectors.match_games(match))
+    games, reports, disputes = selectors.detail_rows(match)
     state = selectors.live_state(match)
     can_play = match.user_is_participant(user)
     can_direct = match.user_is_director(user)
-    reports = list(selectors.match_reports(match))
-    disputes = list(selectors.match_disputes(match))
     todo = selectors.next_steps(match, reports=reports, disputes=disputes, user=user, can_play=can_play)
     is_open = match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
     # While a version waits for confirmation the report forms stay hidden: the banner says what to do instead.

@@ -11,8 +11,8 @@ from django.db import transaction
 
 from base import locks
 from base.locks import LockError, lock
-from chouette import services as chouette_services
 from chouette.models import ChouetteSession
+from chouette.services import common as chouette_services
 from clubs.models import Club
 from games.models import Match
 from ratings.models import EventPoints, PointsAward, RatingPool
@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_lock_outside_a_transaction_is_refused_at_once(club):
     session, _players, _director = table(club)
     with pytest.raises(LockError, match="outside a transaction"):
-        chouette_services._lock(session)
+        chouette_services.lock_session(session)
     with transaction.atomic():
-        assert chouette_services._lock(session) == session
+        assert chouette_services.lock_session(session) == session
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,6 +10,7 @@ import pytest
 
 from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent
+from chouette.services import common
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory
 from tests.services.concurrency import post_at_once, then_wait
@@ -26,7 +27,7 @@ def setting():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    monkeypatch.setattr(services, "_lock", then_wait(services._lock))
+    monkeypatch.setattr(common, "lock_session", then_wait(common.lock_session))
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def no_lock(monkeypatch):
     def read(session):
         return ChouetteSession.objects.select_related("club").get(pk=session.pk)
 
-    monkeypatch.setattr(services, "_lock", then_wait(read))
+    monkeypatch.setattr(common, "lock_session", then_wait(read))
 
 
 def simultaneously(*calls):

@@ -1,0 +1,29 @@
+"""Writes for chouette sessions. Each function checks the actor's rights, takes the session row lock before
+it reads anything it decides on, calls the pure core (chouette.core) and writes the rows.
+
+The session's events are the truth; the seating, the ledger and the cached state on the session row are
+rebuilt from them by `common.rebuild` after every change (from the first game that changed).
+
+Split by domain (`sessions`, `games`, `seats`, and `common` under them); callers use
+`from chouette import services`, so the names they call are re-exported here.
+"""
+
+from chouette.services.common import MAX_STAKE_CENTS
+from chouette.services.games import correct_game, record_game, undo_last_game
+from chouette.services.seats import come_back, join, leave, sit_out
+from chouette.services.sessions import create_session, finish_session, roll_for_order, set_order
+
+__all__ = [
+    "MAX_STAKE_CENTS",
+    "come_back",
+    "correct_game",
+    "create_session",
+    "finish_session",
+    "join",
+    "leave",
+    "record_game",
+    "roll_for_order",
+    "set_order",
+    "sit_out",
+    "undo_last_game",
+]

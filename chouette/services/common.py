@@ -1,0 +1,191 @@
+"""What every chouette write shares: the session row lock, the checks on actor, status and stakes, and the
+event log (add an event, replay the current events and rebuild the ledger and the seating from them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from django.core.exceptions import ValidationError
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from base.locks import lock
+from base.messages import translate
+from chouette import entries, selectors
+from chouette import rules as access
+from chouette.core import session as core
+from chouette.core.errors import ChouetteError
+from chouette.core.rules import Rules
+from chouette.messages import with_names
+from chouette.models import (
+    TRANSITIONS,
+    ChouetteSession,
+    EventKind,
+    LedgerEntry,
+    SeatStatus,
+    SessionEvent,
+    SessionStatus,
+)
+from clubs.models import Club, Player
+
+MAX_STAKE_CENTS = 1_000_000
+
+
+def lock_session(session: ChouetteSession) -> ChouetteSession:
+    """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
+    game, are serialised here: the second one sees the first one's result and is refused or answered."""
+    return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
+
+
+def core_call(session: ChouetteSession, call):
+    try:
+        return call()
+    except ChouetteError as exc:
+        raise with_names(exc, selectors.seat_names(session)) from None
+
+
+def require_player_or_director(actor, session: ChouetteSession) -> None:
+    access.require_play(actor, session)
+
+
+def transition(session: ChouetteSession, new: str) -> None:
+    if new not in TRANSITIONS.get(session.status, set()):
+        raise Conflict(
+            _("A session that is %(current)s cannot become %(new)s.")
+            % {"current": session.get_status_display(), "new": SessionStatus(new).label},
+            code="bad_transition",
+        )
+    session.status = new
+
+
+def require_status(session: ChouetteSession, status: str, message: str) -> None:
+    if session.status != status:
+        raise Conflict(message, code="wrong_status")
+
+
+def session_rules(session: ChouetteSession) -> Rules:
+    return Rules.from_dict(session.rules)
+
+
+def check_stake(value, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_STAKE_CENTS:
+        raise ValidationError({field: [_("A stake is a whole number of cents per point, from 1 to 1,000,000.")]})
+    return value
+
+
+def check_member(club: Club, players: Sequence[Player], field: str = "players") -> None:
+    """Only the club's players sit at its tables: members by their own acceptance, and its own walk-ins."""
+    members = set(
+        selectors.active_members(club=club).filter(pk__in=[p.pk for p in players]).values_list("pk", flat=True)
+    )
+    strangers = [p.name for p in players if p.pk not in members]
+    if strangers:
+        raise ValidationError(
+            {
+                field: [
+                    _("%(names)s: not a member of this club; add them at the club first.")
+                    % {"names": ", ".join(strangers)}
+                ]
+            }
+        )
+
+
+# --- events ----------------------------------------------------------------------------------------------
+
+
+def _current_events(session: ChouetteSession) -> list[SessionEvent]:
+    return list(session.events.filter(is_current=True).order_by("seq"))
+
+
+def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: int):
+    """Replay the events; returns the final state and the game events by number. A refusal in a game after
+    `changed_game` (the one just entered, corrected or undone) names that later game."""
+    rules = session_rules(session)
+    stakes = dict(session.seats.values_list("player_id", "stake_cents"))
+    state = core.SessionState()
+    games = {}
+    for row in rows:
+        event = entries.core_event(row)
+        try:
+            core.apply(state, event, rules=rules, stakes=stakes)
+        except ChouetteError as exc:
+            error = with_names(exc, selectors.seat_names(session))
+            if row.kind == EventKind.GAME and row.game_number > changed_game:
+                # A correction made a later game impossible: say which one, so the players can fix that too.
+                message = _("Game %(n)s no longer fits after this change: %(reason)s") % {
+                    "n": row.game_number,
+                    "reason": translate(error),
+                }
+                raise ValidationError({"game": [ValidationError(message, code=exc.code)]}) from None
+            raise error from None
+        if row.kind == EventKind.GAME:
+            games[row.game_number] = row
+    return state, games
+
+
+def _points(value) -> Decimal:
+    return Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else Decimal(value)
+
+
+def _role(game: core.PlayedGame, player) -> str:
+    scored = game.scored
+    if player == scored.box:
+        return "box"
+    if player == scored.partner:
+        return "partner"
+    if player == scored.captain:
+        return "captain"
+    if player == scored.acting_captain:
+        return "acting_captain"
+    return "crew"
+
+
+def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent] | None = None):
+    """Replay the current events, rewrite the ledger from game `from_game` on, and cache the seating."""
+    rows = _current_events(session) if rows is None else rows
+    state, games = _replay(session, rows, from_game)
+    session.ledger.filter(game_number__gte=from_game).delete()
+    LedgerEntry.objects.bulk_create(
+        [
+            LedgerEntry(
+                session=session,
+                event=games[game.number],
+                game_number=game.number,
+                player_id=player,
+                role=_role(game, player),
+                points=_points(game.scored.points[player]),
+                cents=game.money[player],
+            )
+            for game in state.games[from_game - 1 :]
+            for player in game.scored.points
+        ]
+    )
+    seats = {s.player_id: s for s in session.seats.all()}
+    for pid, seat in seats.items():
+        status = (
+            SeatStatus.SITTING_OUT
+            if pid in state.sitting_out
+            else SeatStatus.LEFT
+            if pid in state.departed
+            else SeatStatus.SEATED
+        )
+        if seat.status != status:
+            seat.status = status
+            seat.save(update_fields=["status"])
+    session.order = list(state.order)
+    session.sitting_out = list(state.sitting_out)
+    session.games_played = len(state.games)
+    session.revision += 1
+    session.save(update_fields=["order", "sitting_out", "games_played", "revision"])
+    return state
+
+
+def _next_seq(session: ChouetteSession) -> int:
+    return (session.events.aggregate(top=Max("seq"))["top"] or 0) + 1
+
+
+def add_event(session: ChouetteSession, actor, *, kind: str, **fields) -> SessionEvent:
+    return SessionEvent.objects.create(session=session, seq=_next_seq(session), kind=kind, created_by=actor, **fields)

@@ -1,0 +1,117 @@
+"""Writes for the games of an open session: enter the next one, take back the last, correct an earlier one.
+Each is a new event; the ledger and the rotation are rebuilt from the game that changed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from chouette import entries, selectors
+from chouette.models import (
+    ChouetteSession,
+    EventKind,
+    SessionEvent,
+    SessionStatus,
+)
+from chouette.services import common
+
+
+@transaction.atomic
+def record_game(
+    *,
+    actor,
+    session: ChouetteSession,
+    game: Mapping,
+    expected_number: int | None = None,
+    idempotency_key: str = "",
+) -> tuple[SessionEvent, bool]:
+    """Enter the next game as it happened. Returns (event, created); the same idempotency key answers with the
+    first entry, and `expected_number` (the number the phone thinks it enters) refuses a stale second entry."""
+    session = common.lock_session(session)
+    common.require_player_or_director(actor, session)
+    if idempotency_key:
+        earlier = session.events.filter(idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier, False
+    common.require_status(session, SessionStatus.OPEN, _("Games are entered while the session is open."))
+    number = session.games_played + 1
+    if expected_number is not None and expected_number != number:
+        raise Conflict(
+            _("Game %(expected)s was already entered (perhaps from another phone); the next is game %(n)s. Reload.")
+            % {"expected": expected_number, "n": number},
+            code="game_already_entered",
+        )
+    entry = entries.entry_from_payload(game)
+    event = common.add_event(
+        session,
+        actor,
+        kind=EventKind.GAME,
+        game_number=number,
+        payload=entries.payload_from_entry(entry),
+        idempotency_key=idempotency_key,
+    )
+    common.rebuild(session, from_game=number)
+    return event, True
+
+
+@transaction.atomic
+def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | None = None) -> SessionEvent:
+    """Take back the last game: the order and the ledger are as before it (the row stays, retired)."""
+    session = common.lock_session(session)
+    common.require_player_or_director(actor, session)
+    common.require_status(session, SessionStatus.OPEN, _("Games can only be taken back while the session is open."))
+    last = session.events.filter(is_current=True, kind=EventKind.GAME).order_by("-game_number").first()
+    if last is None:
+        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
+    if expected_number is not None and expected_number != last.game_number:
+        raise Conflict(
+            _("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number},
+            code="stale_game",
+        )
+    later = session.events.filter(is_current=True, seq__gt=last.seq).exists()
+    if later:
+        raise Conflict(
+            _("Players joined or left after the last game; correct it instead of taking it back."),
+            code="seating_changed",
+        )
+    last.is_current, last.retired_reason, last.retired_by, last.retired_at = False, "undone", actor, timezone.now()
+    last.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])
+    common.rebuild(session, from_game=last.game_number)
+    return last
+
+
+@transaction.atomic
+def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping, reason: str) -> SessionEvent:
+    """Replace an earlier game with what really happened. The old version stays (audit trail: who, when, why);
+    the ledger and the rotation are replayed from that game on. Refused when the later games no longer fit
+    the corrected seating."""
+    session = common.lock_session(session)
+    common.require_player_or_director(actor, session)
+    common.require_status(
+        session, SessionStatus.OPEN, _("Games are corrected while the session is open (not once settled).")
+    )
+    if not reason.strip():
+        raise ValidationError({"reason": [_("Say why the game is corrected (it is kept in the history).")]})
+    old = selectors.current_game(session, number)
+    if old is None:
+        raise ValidationError({"number": [_("There is no game %(n)s in this session.") % {"n": number}]})
+    entry = entries.entry_from_payload(game)
+    old.is_current, old.retired_reason, old.retired_by, old.retired_at = False, "corrected", actor, timezone.now()
+    old.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])
+    new = SessionEvent.objects.create(
+        session=session,
+        seq=old.seq,
+        version=old.version + 1,
+        kind=EventKind.GAME,
+        game_number=number,
+        payload=entries.payload_from_entry(entry),
+        reason=reason.strip()[:500],
+        created_by=actor,
+    )
+    common.rebuild(session, from_game=number)
+    return new

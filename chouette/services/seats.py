@@ -1,0 +1,101 @@
+"""Writes for the seats of a session: join, sit out, come back, leave (cashed out at once)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from chouette import rules as access
+from chouette import selectors
+from chouette.core import settlement as money_core
+from chouette.models import (
+    ChouetteSession,
+    EventKind,
+    Seat,
+    SeatStatus,
+    SessionStatus,
+    Transfer,
+    TransferKind,
+)
+from chouette.services import common
+from clubs.models import Player
+
+# --- seats -----------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | None = None) -> Seat:
+    """A newcomer sits down (at the bottom, or ahead of the player who just lost, by the session's rule): the
+    player themselves, or seated by a director of the club."""
+    session = common.lock_session(session)
+    access.require_seat(actor, session.club, [player])
+    if session.status == SessionStatus.FINISHED:
+        raise Conflict(_("This session is settled; start a new one."), code="session_settled")
+    common.check_member(session.club, [player], "player")
+    stake = session.default_stake_cents if stake_cents is None else common.check_stake(stake_cents, "stake_cents")
+    seat, created = Seat.objects.get_or_create(session=session, player=player, defaults={"stake_cents": stake})
+    if session.status == SessionStatus.SEATING:
+        if not created:
+            raise ValidationError({"player": [_("%(name)s is already at the table.") % {"name": player.name}]})
+        if session.seats.count() > common.session_rules(session).max_players:
+            raise ValidationError({"player": [_("The table is full.")]})
+        return seat
+    if not created and seat.status == SeatStatus.SITTING_OUT:
+        return _seat_event(session, actor, player, EventKind.RETURN)
+    common.add_event(session, actor, kind=EventKind.JOIN, player=player)
+    common.rebuild(session, from_game=session.games_played + 1)
+    seat.refresh_from_db()
+    return seat
+
+
+def _seat_event(session, actor, player, kind) -> Seat:
+    seat = session.seats.filter(player=player).first()
+    if seat is None:
+        raise ValidationError({"player": [_("%(name)s is not at this table.") % {"name": player.name}]})
+    common.add_event(session, actor, kind=kind, player=player)
+    common.rebuild(session, from_game=session.games_played + 1)
+    seat.refresh_from_db()
+    return seat
+
+
+def _open_for_seat_change(actor, session: ChouetteSession) -> ChouetteSession:
+    session = common.lock_session(session)
+    common.require_player_or_director(actor, session)
+    common.require_status(
+        session, SessionStatus.OPEN, _("Players sit out, come back or leave while the session is open.")
+    )
+    return session
+
+
+@transaction.atomic
+def sit_out(*, actor, session: ChouetteSession, player: Player) -> Seat:
+    """A player pauses: out of the line, ledger kept."""
+    return _seat_event(_open_for_seat_change(actor, session), actor, player, EventKind.SIT_OUT)
+
+
+@transaction.atomic
+def come_back(*, actor, session: ChouetteSession, player: Player) -> Seat:
+    """Back from sitting out: seated like a newcomer (session rule), so with a newcomer's consent: the player
+    themselves, or a director seating a player who still belongs to the club."""
+    session = _open_for_seat_change(actor, session)
+    access.require_seat(actor, session.club, [player])
+    common.check_member(session.club, [player], "player")
+    return _seat_event(session, actor, player, EventKind.RETURN)
+
+
+@transaction.atomic
+def leave(*, actor, session: ChouetteSession, player: Player) -> list[Transfer]:
+    """A player leaves early and is cashed out now: they pay, or are paid by, the players on the other side
+    of their balance. Returns the cash-out transfers."""
+    session = _open_for_seat_change(actor, session)
+    _seat_event(session, actor, player, EventKind.LEAVE)
+    balances = selectors.balances_after_payments(session)
+    transfers = money_core.cash_out(balances, player.pk)
+    return Transfer.objects.bulk_create(
+        [
+            Transfer(session=session, kind=TransferKind.CASH_OUT, payer_id=t.payer, payee_id=t.payee, cents=t.cents)
+            for t in transfers
+        ]
+    )
