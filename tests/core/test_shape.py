@@ -73,15 +73,39 @@ def orm_uses(source: str, name: str) -> list[str]:
     return [f"{name}:{line}" for line in lines]
 
 
+PUBLIC_UNDERSCORE = {"_meta"}  # Django's documented model API
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__") and name not in PUBLIC_UNDERSCORE
+
+
 def underscore_imports(source: str, name: str) -> list[str]:
-    """`file:line name` of each `from module import _private` (dunder names such as __version__ are public)."""
-    return [
-        f"{name}:{node.lineno} {alias.name}"
-        for node in ast.walk(ast.parse(source))
+    """`file:line name` of each `from module import _private`, and of each `module._private` read through an
+    imported name (dunder names such as __version__ are public)."""
+    tree = ast.parse(source)
+    imported = {
+        (alias.asname or alias.name).split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    found = [
+        (node.lineno, alias.name)
+        for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
-        if alias.name.startswith("_") and not alias.name.startswith("__")
+        if _private(alias.name)
     ]
+    found += [
+        (node.lineno, f"{node.value.id}.{node.attr}")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in imported
+        and _private(node.attr)
+    ]
+    return [f"{name}:{line} {what}" for line, what in sorted(found)]
 
 
 def inline_validation(source: str, name: str) -> list[str]:
@@ -127,6 +151,8 @@ def test_the_checks_catch_a_sample():
     )
     assert orm_uses(sample, "s.py") == ["s.py:8", "s.py:9"]
     assert underscore_imports(sample, "s.py") == ["s.py:1 _hidden"]
+    reach_in = "from chouette import services\nservices._lock(1)\nlocal._ok = Club._meta\n"
+    assert underscore_imports(reach_in, "s.py") == ["s.py:2 services._lock"]
     assert inline_validation(sample, "s.py") == ["s.py:7"]
     assert api_views(sample, "s.py") == ["s.py:10 W"]
     assert underscore_imports("from __future__ import annotations\nfrom x import __version__\n", "s.py") == []
