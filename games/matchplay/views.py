@@ -94,7 +94,7 @@ def match_detail(request, pk):
 
 
 def _usable_records(request, match: Match):
-    """The verified game records the user may report this match with (services._record_verdict decides)."""
+    """The verified game records the user may report this match with (services.reports._record_verdict decides)."""
     return record_selectors.records_for_report(user=request.user, match=match)
 
 

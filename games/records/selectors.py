@@ -102,7 +102,7 @@ def _record_text_lines(record: GameRecord) -> list[str]:
 
 def records_for_report(*, user, match) -> list[GameRecord]:
     """The verified records a user may report `match` with, newest first: the match page offers them in a
-    picker instead of asking for a record number. Mirrors services._record_verdict: the user's own uploads and
+    picker instead of asking for a record number. Mirrors services.reports._record_verdict: the user's own uploads and
     records already linked to the match (a director also sees the players' uploads)."""
     if not getattr(user, "is_authenticated", False):
         return []

@@ -10,6 +10,7 @@ race then reaches the database constraints (409), i.e. the lock is what makes th
 import pytest
 
 from games.matchplay import services
+from games.matchplay.services import common
 from games.models.matches import Match, MatchReport
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
@@ -29,7 +30,7 @@ def setting():
 
 @pytest.fixture
 def slow_lock(monkeypatch):
-    monkeypatch.setattr(services, "_lock_match", then_wait(services._lock_match))
+    monkeypatch.setattr(common, "lock_match", then_wait(common.lock_match))
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def no_lock(monkeypatch):
     def read(match):
         return Match.objects.select_related("player_a", "player_b", "club").get(pk=match.pk)
 
-    monkeypatch.setattr(services, "_lock_match", then_meet(read))
+    monkeypatch.setattr(common, "lock_match", then_meet(read))
 
 
 def simultaneously(*calls):

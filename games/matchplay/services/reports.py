@@ -1,9 +1,5 @@
-"""Writes for match play: creating matches, the live scoresheet, reports, confirmations, disputes, overrides.
-
-Every function checks the actor's rights first and takes the match row lock before it reads anything it decides
-on, so two phones reporting at once, or a player and a director confirming at once, are serialised.
-Scoring itself lives in games.matchplay.state (pure) on top of games.rules.scoring.
-"""
+"""Writes for a match's result: reports and their versions, confirmations, disputes, and the results written
+without play (annulled, walkover, lateness penalties)."""
 
 from __future__ import annotations
 
@@ -18,17 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
-from base.locks import lock
 from clubs import access
-from clubs.models import Club, Player
-from games.matchplay import hooks, messages
+from games.matchplay import hooks
 from games.matchplay import state as core
-from games.matchplay.rules import MatchDraft
+from games.matchplay.services import common
+from games.matchplay.services.play import scoresheet_state
 from games.models.matches import (
     Match,
     MatchContext,
     MatchDispute,
-    MatchGame,
     MatchOutcome,
     MatchReport,
     MatchStatus,
@@ -39,164 +33,6 @@ from games.models.matches import (
 )
 from games.models.records import GameRecord
 from games.rules.scoring import ScoringError
-
-NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
-
-
-def _lock_match(match: Match) -> Match:
-    """Reload the match under a row lock. Every write below decides on state it reads after this line."""
-    return lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
-
-
-def _scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
-    """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
-    record), translated and keeping the core's code, which the API answers with."""
-    return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
-
-
-def _require_participant_or_director(actor, match: Match) -> None:
-    access.require(actor, "match.play", match)
-
-
-def _require_director(actor, match: Match) -> None:
-    access.require(actor, "match.direct", match)
-
-
-def _transition(match: Match, new_status: str) -> None:
-    if not core.can_transition(match.status, new_status):
-        raise Conflict(
-            _("A match that is %(current)s cannot become %(new)s.")
-            % {"current": match.get_status_display(), "new": MatchStatus(new_status).label},
-            code="bad_transition",
-        )
-    match.status = new_status
-
-
-# --- matches ---------------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def create_match(
-    *,
-    actor,
-    player_a: Player,
-    player_b: Player,
-    length: int,
-    context: str = MatchContext.CASUAL,
-    club: Club | None = None,
-    crawford_rule: bool = True,
-    holland_rule: bool = False,
-    is_public: bool = True,
-    scheduled_at=None,
-) -> Match:
-    """Directors create matches at their club; a player may also start a casual match against someone."""
-    if not getattr(actor, "is_authenticated", False):
-        raise PermissionDenied(_("Sign in to create a match."))
-    if player_a.pk == player_b.pk:
-        raise ValidationError({"player_b": [_("A match needs two different players.")]})
-    if length < 1:
-        raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
-    access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
-    return Match.objects.create(
-        player_a=player_a,
-        player_b=player_b,
-        length=length,
-        context=context,
-        club=club,
-        crawford_rule=crawford_rule,
-        holland_rule=holland_rule,
-        is_public=is_public,
-        scheduled_at=scheduled_at,
-        created_by=actor,
-    )
-
-
-@transaction.atomic
-def start_match(*, actor, match: Match) -> Match:
-    match = _lock_match(match)
-    _require_participant_or_director(actor, match)
-    if match.status == MatchStatus.IN_PROGRESS:
-        return match
-    _transition(match, MatchStatus.IN_PROGRESS)
-    match.started_at = timezone.now()
-    match.save(update_fields=["status", "started_at"])
-    return match
-
-
-def _start_state(match: Match):
-    return core.start_state(
-        length=match.length,
-        crawford_rule=match.crawford_rule,
-        holland_rule=match.holland_rule,
-        penalties=(match.penalty_a, match.penalty_b),
-    )
-
-
-def _entries(games) -> list[core.GameEntry]:
-    return [core.GameEntry(g.winner_side, g.kind, g.cube, g.resign_level) for g in games]
-
-
-def scoresheet_state(match: Match, games=None):
-    """The live state after the recorded games (games may be passed in when already loaded)."""
-    games = list(match.games.all()) if games is None else games
-    final, _scored = core.replay(_start_state(match), _entries(games))
-    return final
-
-
-@transaction.atomic
-def record_game(
-    *, actor, match: Match, winner_side: int, kind: str = "single", cube: int = 1, resign_level: int | None = None
-) -> MatchGame:
-    """Add the next game to the scoresheet (the first game starts the match)."""
-    match = _lock_match(match)  # two phones adding "game 3" at once would otherwise both number it 3
-    _require_participant_or_director(actor, match)
-    if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
-        raise Conflict(
-            _("This match already has a result; report a correction instead of adding games."), code="has_result"
-        )
-    games = list(match.games.order_by("number"))
-    number = len(games) + 1
-    try:
-        before = scoresheet_state(match, games)
-        _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
-    except ScoringError as exc:
-        raise _scoring_error(
-            "cube" if exc.code in ("cube_in_crawford_game", "drop_in_crawford_game", "bad_cube") else "winner_side",
-            exc,
-            match,
-        ) from exc
-    except ValueError:
-        raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
-    if match.status == MatchStatus.SCHEDULED:
-        _transition(match, MatchStatus.IN_PROGRESS)
-        match.started_at = timezone.now()
-        match.save(update_fields=["status", "started_at"])
-    return MatchGame.objects.create(
-        match=match,
-        number=number,
-        winner_side=winner_side,
-        kind=kind,
-        cube=cube,
-        resign_level=resign_level,
-        points=scored.points,
-        score_a_after=scored.scores_after[0],
-        score_b_after=scored.scores_after[1],
-        crawford_game=scored.crawford_game,
-        recorded_by=actor,
-    )
-
-
-@transaction.atomic
-def undo_last_game(*, actor, match: Match) -> None:
-    match = _lock_match(match)
-    _require_participant_or_director(actor, match)
-    if match.status != MatchStatus.IN_PROGRESS:
-        raise Conflict(_("Games can only be taken back while the match is in progress."), code="not_in_progress")
-    last = match.games.order_by("-number").first()
-    if last is None:
-        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
-    last.delete()
-
 
 # --- reports ---------------------------------------------------------------------------------------------
 
@@ -257,7 +93,7 @@ def _result_from_input(
         try:
             final = scoresheet_state(match, games)
         except ScoringError as exc:
-            raise _scoring_error("games", exc, match) from exc
+            raise common.scoring_error("games", exc, match) from exc
         if not final.is_over:
             raise ValidationError(
                 {
@@ -280,7 +116,7 @@ def _result_from_input(
                 length=match.length, scores=scores, penalties=penalties, crawford_rule=match.crawford_rule
             )
         except ScoringError as exc:
-            raise _scoring_error("scores", exc, match) from exc
+            raise common.scoring_error("scores", exc, match) from exc
         return side, tuple(scores), []
     if method == ReportMethod.RECORD:
         if verdict is None:
@@ -293,7 +129,7 @@ def _result_from_input(
                 scores=scores,
             )
         except ScoringError as exc:
-            raise _scoring_error("game_record", exc, match) from exc
+            raise common.scoring_error("game_record", exc, match) from exc
         return (0 if ordered[0] >= match.length else 1), ordered, list(verdict.get("games") or [])
     raise ValidationError(
         {"method": [_("Report game by game, a final score, a game record, or a result without play.")]}
@@ -336,7 +172,7 @@ def submit_report(
     `origin` is stored for the result hooks: OVERRIDE says the director saw what the change voids first."""
     # Race: two reports (or one report retried by a phone) arriving together would both read the same highest
     # version and the same "no report with this key yet"; the match row lock makes the second wait and see the first.
-    match = _lock_match(match)
+    match = common.lock_match(match)
     if idempotency_key:
         existing = match.reports.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
@@ -397,7 +233,7 @@ def _confirm(*, match: Match, report: MatchReport, actor) -> None:
     )
     report.confirmed, report.retired, report.confirmed_by, report.confirmed_at = True, False, actor, now
     report.save(update_fields=["confirmed", "retired", "confirmed_by", "confirmed_at"])
-    _transition(match, core.status_for_outcome(report.outcome))
+    common.transition(match, core.status_for_outcome(report.outcome))
     match.outcome = report.outcome
     match.winner_id = report.winner_id
     match.score_a, match.score_b = report.score_a, report.score_b
@@ -413,7 +249,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     """The opponent of the reporter, or a director, confirms a version; confirming it again changes nothing."""
     # Race: two confirmations at once (the opponent and a director, or a double tap) must leave one confirmed
     # version; the lock makes the second see what the first did.
-    match = _lock_match(match)
+    match = common.lock_match(match)
     report = match.reports.filter(version=version).first()
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
@@ -435,7 +271,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
 
 @transaction.atomic
 def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchDispute:
-    match = _lock_match(match)
+    match = common.lock_match(match)
     access.require(actor, "match.dispute", match)
     report = match.reports.filter(version=version).first()
     if report is None:
@@ -469,8 +305,8 @@ def has_directors(match: Match) -> bool:
 @transaction.atomic
 def annul_match(*, actor, match: Match, comment: str, source: str = ReportSource.WEB, ip_address=None) -> MatchReport:
     """A director declares the match void: a confirmed 'annulled' version with no winner; not rated."""
-    match = _lock_match(match)
-    _require_director(actor, match)
+    match = common.lock_match(match)
+    common.require_director(actor, match)
     if not comment.strip():
         raise ValidationError({"comment": [_("Give the reason for annulling the match.")]})
     return _write_confirmed(
@@ -503,7 +339,7 @@ def record_consequence(
     call this, never a view."""
     if origin not in (ReportOrigin.SYSTEM, ReportOrigin.BRACKET) or outcome not in CONSEQUENCES:
         raise ValueError(f"Not a consequence: {origin} {outcome}")
-    match = _lock_match(match)
+    match = common.lock_match(match)
     return _write_confirmed(
         actor=actor,
         match=match,
@@ -548,8 +384,8 @@ def record_lateness(
 ) -> Match:
     """Penalty points for a late player (before the first game); when they exceed half the length the opponent
     wins by forfeit."""
-    match = _lock_match(match)
-    _require_director(actor, match)
+    match = common.lock_match(match)
+    common.require_director(actor, match)
     if late_side not in (0, 1):
         raise ValidationError({"late_side": [_("Say which player was late.")]})
     if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) or match.games.exists():
@@ -557,7 +393,7 @@ def record_lateness(
     try:
         penalty = core.lateness_penalty(minutes_late)
     except ScoringError as exc:
-        raise _scoring_error("minutes_late", exc, match) from exc
+        raise common.scoring_error("minutes_late", exc, match) from exc
     if core.lateness_forfeits(penalty=penalty, length=match.length):
         submit_report(
             actor=actor,

@@ -1,0 +1,50 @@
+"""What every match-play write shares: the match row lock, the rights checks, the status transitions and the
+core's scoring refusals in the words of the form field."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from base.api import Conflict
+from base.locks import lock
+from clubs import access
+from games.matchplay import messages
+from games.matchplay import state as core
+from games.models.matches import (
+    Match,
+    MatchStatus,
+)
+from games.rules.scoring import ScoringError
+
+NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
+
+
+def lock_match(match: Match) -> Match:
+    """Reload the match under a row lock. Every write below decides on state it reads after this line."""
+    return lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
+
+
+def scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
+    """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
+    record), translated and keeping the core's code, which the API answers with."""
+    return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
+
+
+def require_participant_or_director(actor, match: Match) -> None:
+    access.require(actor, "match.play", match)
+
+
+def require_director(actor, match: Match) -> None:
+    access.require(actor, "match.direct", match)
+
+
+def transition(match: Match, new_status: str) -> None:
+    if not core.can_transition(match.status, new_status):
+        raise Conflict(
+            _("A match that is %(current)s cannot become %(new)s.")
+            % {"current": match.get_status_display(), "new": MatchStatus(new_status).label},
+            code="bad_transition",
+        )
+    match.status = new_status

@@ -1,0 +1,147 @@
+"""Writes for a match and its live scoresheet: create and start a match, enter a game, take the last one back."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from clubs import access
+from clubs.models import Club, Player
+from games.matchplay import state as core
+from games.matchplay.rules import MatchDraft
+from games.matchplay.services import common
+from games.models.matches import (
+    Match,
+    MatchContext,
+    MatchGame,
+    MatchStatus,
+)
+from games.rules.scoring import ScoringError
+
+# --- matches ---------------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_match(
+    *,
+    actor,
+    player_a: Player,
+    player_b: Player,
+    length: int,
+    context: str = MatchContext.CASUAL,
+    club: Club | None = None,
+    crawford_rule: bool = True,
+    holland_rule: bool = False,
+    is_public: bool = True,
+    scheduled_at=None,
+) -> Match:
+    """Directors create matches at their club; a player may also start a casual match against someone."""
+    if not getattr(actor, "is_authenticated", False):
+        raise PermissionDenied(_("Sign in to create a match."))
+    if player_a.pk == player_b.pk:
+        raise ValidationError({"player_b": [_("A match needs two different players.")]})
+    if length < 1:
+        raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
+    access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
+    return Match.objects.create(
+        player_a=player_a,
+        player_b=player_b,
+        length=length,
+        context=context,
+        club=club,
+        crawford_rule=crawford_rule,
+        holland_rule=holland_rule,
+        is_public=is_public,
+        scheduled_at=scheduled_at,
+        created_by=actor,
+    )
+
+
+@transaction.atomic
+def start_match(*, actor, match: Match) -> Match:
+    match = common.lock_match(match)
+    common.require_participant_or_director(actor, match)
+    if match.status == MatchStatus.IN_PROGRESS:
+        return match
+    common.transition(match, MatchStatus.IN_PROGRESS)
+    match.started_at = timezone.now()
+    match.save(update_fields=["status", "started_at"])
+    return match
+
+
+def _start_state(match: Match):
+    return core.start_state(
+        length=match.length,
+        crawford_rule=match.crawford_rule,
+        holland_rule=match.holland_rule,
+        penalties=(match.penalty_a, match.penalty_b),
+    )
+
+
+def _entries(games) -> list[core.GameEntry]:
+    return [core.GameEntry(g.winner_side, g.kind, g.cube, g.resign_level) for g in games]
+
+
+def scoresheet_state(match: Match, games=None):
+    """The live state after the recorded games (games may be passed in when already loaded)."""
+    games = list(match.games.all()) if games is None else games
+    final, _scored = core.replay(_start_state(match), _entries(games))
+    return final
+
+
+@transaction.atomic
+def record_game(
+    *, actor, match: Match, winner_side: int, kind: str = "single", cube: int = 1, resign_level: int | None = None
+) -> MatchGame:
+    """Add the next game to the scoresheet (the first game starts the match)."""
+    match = common.lock_match(match)  # two phones adding "game 3" at once would otherwise both number it 3
+    common.require_participant_or_director(actor, match)
+    if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
+        raise Conflict(
+            _("This match already has a result; report a correction instead of adding games."), code="has_result"
+        )
+    games = list(match.games.order_by("number"))
+    number = len(games) + 1
+    try:
+        before = scoresheet_state(match, games)
+        _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
+    except ScoringError as exc:
+        raise common.scoring_error(
+            "cube" if exc.code in ("cube_in_crawford_game", "drop_in_crawford_game", "bad_cube") else "winner_side",
+            exc,
+            match,
+        ) from exc
+    except ValueError:
+        raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
+    if match.status == MatchStatus.SCHEDULED:
+        common.transition(match, MatchStatus.IN_PROGRESS)
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "started_at"])
+    return MatchGame.objects.create(
+        match=match,
+        number=number,
+        winner_side=winner_side,
+        kind=kind,
+        cube=cube,
+        resign_level=resign_level,
+        points=scored.points,
+        score_a_after=scored.scores_after[0],
+        score_b_after=scored.scores_after[1],
+        crawford_game=scored.crawford_game,
+        recorded_by=actor,
+    )
+
+
+@transaction.atomic
+def undo_last_game(*, actor, match: Match) -> None:
+    match = common.lock_match(match)
+    common.require_participant_or_director(actor, match)
+    if match.status != MatchStatus.IN_PROGRESS:
+        raise Conflict(_("Games can only be taken back while the match is in progress."), code="not_in_progress")
+    last = match.games.order_by("-number").first()
+    if last is None:
+        raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
+    last.delete()
