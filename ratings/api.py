@@ -1,5 +1,6 @@
 """REST endpoints for ratings, standings and ladders (under /api/v1/ratings/; an event's points: points.api)."""
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -187,6 +188,8 @@ class RatingViewSet(viewsets.ViewSet):
             if season_id is None:
                 raise ValidationError({"season": [_("Give a season id (a number) from the club's seasons.")]})
             season = selectors.club_season(club=club, pk=season_id)
+            if season is None:
+                raise Http404("No such season at this club.")
         scheme = request.query_params.get("scheme") or None
         if scheme is not None and scheme not in PointsScheme.values:
             raise ValidationError(

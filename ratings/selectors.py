@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
-from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from clubs import access
@@ -189,9 +188,9 @@ def club_seasons(*, club) -> list[ClubSeason]:
     return list(ClubSeason.objects.filter(club=club))
 
 
-def club_season(*, club, pk: int) -> ClubSeason:
-    """The club's season `pk` (404 for another club's or none)."""
-    return get_object_or_404(ClubSeason, club=club, pk=pk)
+def club_season(*, club, pk: int) -> ClubSeason | None:
+    """The club's season `pk`, None for another club's or none."""
+    return ClubSeason.objects.filter(club=club, pk=pk).first()
 
 
 def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = None, order: str = "points"):
