@@ -350,7 +350,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         values = validated(ChouetteSessionCreateSerializer, request)
         club = values.pop("club")
-        if not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
+        if not club_selectors.can_see_club(user=request.user, club=club):
             raise serializers.ValidationError({"club": ["No such club."]})
         session = services.create_session(
             actor=request.user,

@@ -101,7 +101,7 @@ class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.R
         club = data.pop("club", None)
         if club is None:
             raise serializers.ValidationError({"club": ["Name the club (its slug) the new player joins."]})
-        if not selectors.visible_clubs(user=self.request.user).filter(pk=club.pk).exists():
+        if not selectors.can_see_club(user=self.request.user, club=club):
             raise serializers.ValidationError({"club": ["No such club."]})
         serializer.instance = services.create_player(actor=self.request.user, club=club, **data)
 
@@ -170,13 +170,13 @@ class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=InvitationInputSerializer, responses={201: MembershipSerializer})
     def create(self, request, *args, **kwargs):
         values = validated(InvitationInputSerializer, request)
-        club = selectors.visible_clubs(user=request.user).filter(slug=values["club"]).first()
+        club = selectors.visible_club(user=request.user, slug=values["club"])
         if club is None:
             raise serializers.ValidationError({"club": ["No such club."]})
         player = None
         if values.get("player"):
             # Only players the director can already see: an id must not reveal a private club's player.
-            player = selectors.visible_players(user=request.user).filter(pk=values["player"]).first()
+            player = selectors.visible_player(user=request.user, pk=values["player"])
             if player is None:
                 raise serializers.ValidationError({"player": ["No such player; invite a person by username."]})
         membership = services.invite(

@@ -54,6 +54,21 @@ def visible_clubs(*, user) -> QuerySet[Club]:
     return clubs.filter(Q(is_public=True) | Exists(member))
 
 
+def can_see_club(*, user, club: Club) -> bool:
+    """Whether the club is among those the user can see (a private club is hidden from outsiders)."""
+    return visible_clubs(user=user).filter(pk=club.pk).exists()
+
+
+def visible_club(*, user, slug: str) -> Club | None:
+    """The club with that slug if the user can see it, else None."""
+    return visible_clubs(user=user).filter(slug=slug).first()
+
+
+def visible_player(*, user, pk: int) -> Player | None:
+    """The player with that id if the user can see them, else None."""
+    return visible_players(user=user).filter(pk=pk).first()
+
+
 def visible_players(*, user) -> QuerySet[Player]:
     """Players who are active members of a club the user can see, plus the user's own player. An invitation (or
     a membership the player left) shows nobody: adding a stranger's player to one's own club must not reveal a

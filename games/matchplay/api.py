@@ -237,7 +237,7 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def create(self, request, *args, **kwargs):
         values = validated(MatchCreateSerializer, request)
         club = values.get("club")
-        if club is not None and not club_selectors.visible_clubs(user=request.user).filter(pk=club.pk).exists():
+        if club is not None and not club_selectors.can_see_club(user=request.user, club=club):
             raise serializers.ValidationError({"club": ["No such club."]})
         match = services.create_match(actor=request.user, **values)
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
