@@ -31,6 +31,9 @@ CODES = (
     "illegal_move",
     "incomplete_play",
     "larger_die_required",
+    "backward_not_hit",
+    "backward_smaller_die",
+    "backward_on_bar",
     "opening_double",
     "double_in_crawford",
     "double_without_access",
@@ -481,7 +484,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             )
         decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
         steps = decoded.steps
-        check = play_written(board, action.player, dice, decoded)
+        check = play_written(board, action.player, dice, decoded, backward=record.backward)
         if not check.ok:
             if not steps and _next_is_opponent_win(actions, index):
                 resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation
