@@ -29,8 +29,10 @@ def _retry_in_rounds(board: Board, side: int, dice: tuple[int, int], steps, hits
     them round by round; the engine still judges the result.
     """
     die = dice[0]
-    if dice[0] != dice[1] or all(start - end <= die for start, end in steps) or any(end > start for start, end in steps):
+    if dice[0] != dice[1] or all(start - end <= die for start, end in steps):
         return None
+    if any(end > start for start, end in steps):
+        return None  # a backward hit is one die: nothing to split
     hops: list[list[tuple[int, int]]] = []
     for start, end in steps:
         chain, point = [], start
