@@ -2,6 +2,7 @@
 copies are rejected with the code of the rule they break, at the move where it is broken."""
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -118,3 +119,13 @@ def test_the_record_headers_name_the_variant_and_its_setting():
 
 def test_the_new_codes_are_verification_codes():
     assert {"backward_not_hit", "backward_smaller_die", "backward_on_bar"} <= set(CODES)
+
+
+def test_the_example_record_in_the_docs_is_the_seeded_match_and_valid():
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "variants.md").read_text()
+    section = docs.split("## Backward hitting", 1)[1].split("### The record", 1)[1].split("### Verification")[0]
+    example = section.split("```\n")[1]
+    record = random_match(seed=187, length=1, players=PLAYERS)
+    assert example.strip("\n") == write_mat(record).strip("\n")
+    verdict = _check(example)
+    assert verdict.valid and verdict.final_score == [0, 3] and verdict.winner == "Boris"
