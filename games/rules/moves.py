@@ -17,8 +17,8 @@ switches on backward hitting:
 Backward hitting: a checker may also move backwards (from a lower point to a higher one) by a die's number
 when it lands on a lone opposing checker and hits it; never from the bar or while the mover has a checker on
 the bar. Such a step counts as a play for the forced-play rules. With BackwardHitting.SMALLER_DIE only the
-smaller die of a non-double may hit backwards. The variant always takes the general search (_generate_backward
-below), never generator.py's fast road, so the standard roads stay as they were.
+smaller die of a non-double may hit backwards. The variant always takes the general search (_extend with its
+backward flag, and _generate_backward_doubles), never generator.py's fast road.
 
 Two roads to the legal results: generator.py's integer arithmetic answers legal_results and max_dice_playable
 wherever no checker can bear off during the play; the general search below (byte positions, one step at a
@@ -126,8 +126,9 @@ def _step(source: int, die: int) -> Step:
 Level = dict[State, tuple[Step, ...] | None]  # position -> the steps that reached it (None: not wanted)
 
 
-def _extend(level: Level, die: int) -> Level:
-    """All positions one step of `die` further, deduplicated (the first path to a position is kept)."""
+def _extend(level: Level, die: int, backward: bool = False) -> Level:
+    """All positions one step of `die` further, deduplicated (the first path to a position is kept); with
+    `backward` (this die may hit backwards) the backward hits too."""
     following: Level = {}
     for state, steps in level.items():
         moves = _single_moves(state, die)
@@ -135,6 +136,8 @@ def _extend(level: Level, die: int) -> Level:
             moved = moves[position + 1]
             if moved not in following:
                 following[moved] = None if steps is None else (*steps, _step(moves[position], die))
+        if backward:
+            _extend_backward(following, state, steps, die)
     return following
 
 
@@ -157,16 +160,17 @@ def _generate(
     """(dice used, {final position: steps}) following the forced-play rules; without steps the values are None
     (legal_results does not need them, and not building them saves a third of the time)."""
     first, second = _check_dice(dice)
-    if backward is not None:
-        return _generate_backward(_start_state(board, side), (first, second), backward, with_steps=with_steps)
+    allowed = _backward_dice(backward, (first, second)) if backward is not None else ()  # may hit backwards
     start: Level = {_start_state(board, side): () if with_steps else None}
     if first == second:
+        if first in allowed:
+            return _generate_backward_doubles(start, first)
         return _generate_doubles(next(iter(start)), first, with_steps=with_steps)
     high, low = max(first, second), min(first, second)
-    after_high = _extend(start, high)
-    after_low = _extend(start, low)
-    both = _extend(after_high, low)
-    for state, steps in _extend(after_low, high).items():
+    after_high = _extend(start, high, high in allowed)
+    after_low = _extend(start, low, low in allowed)
+    both = _extend(after_high, low, low in allowed)
+    for state, steps in _extend(after_low, high, high in allowed).items():
         both.setdefault(state, steps)
     if both:
         return 2, both
@@ -230,50 +234,26 @@ def _backward_moves(state: State, die: int) -> list:
     return found
 
 
-def _extend_backward(level: Level, die: int, backward: bool) -> Level:
-    """_extend with backward hits as further steps when `backward` (this die may hit backwards)."""
-    following: Level = {}
-    for state, steps in level.items():
-        moves = _single_moves(state, die)
-        found = [(_step(moves[position], die), moves[position + 1]) for position in range(0, len(moves), 2)]
-        if backward:
-            backward_found = _backward_moves(state, die)
-            found += [(backward_found[i], backward_found[i + 1]) for i in range(0, len(backward_found), 2)]
-        for step, moved in found:
-            if moved not in following:
-                following[moved] = None if steps is None else (*steps, step)
-    return following
+def _extend_backward(following: Level, state: State, steps: tuple[Step, ...] | None, die: int) -> None:
+    """Add to `following` the positions after each backward hit with `die` from `state` (reached by `steps`)."""
+    moves = _backward_moves(state, die)
+    for position in range(0, len(moves), 2):
+        moved = moves[position + 1]
+        if moved not in following:
+            following[moved] = None if steps is None else (*steps, moves[position])
 
 
-def _generate_backward(
-    start: State, dice: tuple[int, int], rule: BackwardHitting, *, with_steps: bool
-) -> tuple[int, Level]:
-    """_generate for backward hitting. A backward step can move a checker up again, so the doubles' shortcut
-    (sources never rise) does not hold: a double is searched die by die, keeping the deepest level."""
-    allowed = _backward_dice(rule, dice)
-    level: Level = {start: () if with_steps else None}
-    if dice[0] == dice[1]:
-        die = dice[0]
-        used = 0
-        while used < 4:
-            following = _extend_backward(level, die, die in allowed)
-            if not following:
-                break
-            level, used = following, used + 1
-        return used, level
-    high, low = max(dice), min(dice)
-    after_high = _extend_backward(level, high, high in allowed)
-    after_low = _extend_backward(level, low, low in allowed)
-    both = _extend_backward(after_high, low, low in allowed)
-    for state, steps in _extend_backward(after_low, high, high in allowed).items():
-        both.setdefault(state, steps)
-    if both:
-        return 2, both
-    if after_high:
-        return 1, after_high
-    if after_low:
-        return 1, after_low
-    return 0, level
+def _generate_backward_doubles(start: Level, die: int) -> tuple[int, Level]:
+    """Doubles when they may hit backwards. A backward step can move a checker up again, so the shortcut of
+    _generate_doubles (sources never rise) does not hold: the double is searched die by die, keeping the
+    deepest level reached."""
+    level, used = start, 0
+    while used < 4:
+        following = _extend(level, die, True)
+        if not following:
+            break
+        level, used = following, used + 1
+    return used, level
 
 
 def _to_board(state: State, side: int, total: int) -> Board:
