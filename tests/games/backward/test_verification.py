@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.backward_play import random_match
 from games.formats.mat import BACKWARD_HEADER, ActionKind, MatchRecord, parse_mat, write_mat
+from games.formats.sgf import parse_sgf, write_sgf
 from games.rules.variants import BackwardHitting
 from games.verification import CODES, verify
 
@@ -129,3 +130,12 @@ def test_the_example_record_in_the_docs_is_the_seeded_match_and_valid():
     assert example.strip("\n") == write_mat(record).strip("\n")
     verdict = _check(example)
     assert verdict.valid and verdict.final_score == [0, 3] and verdict.winner == "Boris"
+
+
+def test_an_sgf_export_of_the_variant_reads_back_as_the_variant_and_verifies():
+    record = random_match(seed=2, length=3, players=PLAYERS)
+    back = parse_sgf(write_sgf(record))
+    assert back.variant == "backward" and back.backward == BackwardHitting.ANY_DIE
+    verdict = verify(back)
+    assert verdict.valid, verdict.errors
+    assert verdict.final_score == verify(record).final_score
