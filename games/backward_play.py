@@ -10,12 +10,26 @@ from __future__ import annotations
 import random
 
 from games.formats.mat import BACKWARD_HEADER, BACKWARD_VARIATION, Action, ActionKind, MatchRecord, RecordedGame
-from games.rules.moves import format_steps, legal_plays
+from games.rules.board import Board
+from games.rules.moves import Step, format_steps, legal_plays
 from games.rules.outcome import game_kind
 from games.rules.scoring import game_points
 from games.rules.variants import BackwardHitting, Variant, starting_board
 
 MAX_TURNS = 1000  # a random game ends in about 60 turns; a game this long means the generator loops
+
+
+def _written(board: Board, side: int, steps: tuple[Step, ...]) -> str:
+    """The play as a scorer writes it, each hit marked with `*` (`8/12* 12/6`): a step hits when it lands on a
+    lone opposing checker that no earlier step of the play has hit."""
+    opponent = board.checkers[1 - side]
+    blots = {point for point in range(1, 25) if opponent[24 - point] == 1}  # in the mover's numbering
+    tokens = []
+    for step in steps:
+        hit = step[1] in blots
+        blots.discard(step[1])
+        tokens.append(format_steps([step]) + ("*" if hit else ""))
+    return " ".join(tokens)
 
 
 def random_game(rng: random.Random, rule: BackwardHitting) -> tuple[tuple[Action, ...], int, int]:
@@ -32,7 +46,7 @@ def random_game(rng: random.Random, rule: BackwardHitting) -> tuple[tuple[Action
         # Uniform random play hits backwards so often that a game lasts over a thousand turns; the better of
         # two random plays by the mover's pip count still hits backwards now and then but ends in about 150.
         play = min(rng.choice(plays), rng.choice(plays), key=lambda chosen: chosen.result.pip_count(player))
-        move = format_steps(play.steps) or "Cannot Move"
+        move = _written(board, player, play.steps) or "Cannot Move"
         actions.append(Action(player, ActionKind.ROLL, move_number=number, dice=dice, move=move))
         number += player  # the right column closes a numbered line
         board = play.result

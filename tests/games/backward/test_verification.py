@@ -21,7 +21,7 @@ RULES = list(BackwardHitting)
 def _backward_steps(move: str) -> list[tuple[int, int]]:
     steps = []
     for token in move.split():
-        origin, _, target = token.partition("/")
+        origin, _, target = token.replace("*", "").partition("/")
         if origin.isdigit() and target.isdigit() and int(target) > int(origin):
             steps.append((int(origin), int(target)))
     return steps
