@@ -459,17 +459,16 @@ class _Search:
                 continue  # the same written step again: already tried first
             rest = elements[:position] + elements[position + 1 :]
             origin, target = element
-            backward = target > origin  # only written when backward hitting is on (check_play refuses it else)
-            for sequence, remaining in _die_sequences(pool, *((target, origin) if backward else element)):
+            if target > origin:  # check_play lets a backward step through only with backward hitting on
+                self._run_backward(state, element, rest, pool, steps, hits)
+                if self.done:
+                    return
+                continue
+            for sequence, remaining in _die_sequences(pool, origin, target):
                 current, walked, hit_points, point = state, steps, hits, origin
                 for die in sequence:
-                    if backward:
-                        step = (point, point + die)
-                        allowed = self.backward is not None and die in self.backward
-                        moved = _apply_backward(current, point, die) if allowed else None
-                    else:
-                        step = (point, point - die if point > die else OFF)
-                        moved = _apply(current, point, die)
+                    step = (point, point - die if point > die else OFF)
+                    moved = _apply(current, point, die)
                     if moved is None:
                         self.fail(len(walked), current, step, die)
                         break
@@ -480,6 +479,33 @@ class _Search:
                     self.run(current, rest, remaining, walked, hit_points)
                     if self.done:
                         return
+
+
+    def _run_backward(
+        self,
+        state: State,
+        element: Step,
+        rest: tuple[Step, ...],
+        pool: tuple[int, ...],
+        steps: tuple[Step, ...],
+        hits: tuple[int, ...],
+    ) -> None:
+        """run() for one written backward step (`element` goes up the board): each of its dice must be a
+        backward hit with a die that may hit backwards. Kept apart so the standard search pays nothing for it."""
+        origin, target = element
+        allowed = self.backward or frozenset()
+        for sequence, remaining in _die_sequences(pool, target, origin):
+            current, walked, point = state, steps, origin
+            for die in sequence:
+                moved = _apply_backward(current, point, die) if die in allowed else None
+                if moved is None:
+                    self.fail(len(walked), current, (point, point + die), die)
+                    break
+                current, walked, point = moved, (*walked, (point, point + die)), point + die
+            else:
+                self.run(current, rest, remaining, walked, (*hits, *(step[1] for step in walked[len(steps) :])))
+                if self.done:
+                    return
 
 
 def check_play(
@@ -515,9 +541,9 @@ def check_play(
             return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
         return _incomplete(board, side, dice, max_used, level)
     for origin, target in written:
-        if backward is not None and 1 <= origin < target <= 24:
-            continue
         if not (0 <= target < origin <= BAR) or target == BAR:
+            if backward is not None and 1 <= origin < target <= 24:
+                continue  # a backward hit, judged below
             return PlayCheck(
                 ok=False,
                 code=ILLEGAL_MOVE,
@@ -534,7 +560,7 @@ def check_play(
             result=None,
         )
     for element in written:
-        if not _die_sequences(pool, *(element if element[0] > element[1] else element[::-1])):
+        if not _die_sequences(pool, *element) and not _die_sequences(pool, element[1], element[0]):
             pips = abs(element[0] - element[1])
             verb = f"needs at least {pips} pips" if element[1] == OFF else f"moves {pips} pips"
             return PlayCheck(
@@ -543,12 +569,9 @@ def check_play(
                 message=f"{format_steps([element])} {verb} but {_dice_text(dice)}",
                 result=None,
             )
-    search = _Search(
-        successes=[],
-        full=len(pool),
-        marked=None if hits is None else sorted(hits),
-        backward=None if backward is None else _backward_dice(backward, dice),
-    )
+    search = _Search(successes=[], full=len(pool), marked=None if hits is None else sorted(hits))
+    if backward is not None:
+        search.backward = _backward_dice(backward, dice)
     search.run(start, tuple(written), pool, (), ())
     if not search.successes:
         code, reason = search.reason() or (ILLEGAL_MOVE, f"the move uses more dice than the roll: {_dice_text(dice)}")
