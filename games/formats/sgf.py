@@ -317,6 +317,7 @@ def write_sgf(record: MatchRecord) -> str:
         if rules:
             root.append(f"RU[{':'.join(rules)}]")
         board: Board | None = starting_board(Variant(record.variant))
+        backward = record.backward
         nodes = []
         result = ""
         resigned = False
@@ -337,7 +338,7 @@ def write_sgf(record: MatchRecord) -> str:
                 # The engine knows the intermediate points of a combined move such as 24/15 (24/18/15 or
                 # 24/21/15); past an illegal move the board is unknown, so split by the dice alone.
                 check = (
-                    play_written(board, action.player, action.dice, decoded, backward=record.backward)
+                    play_written(board, action.player, action.dice, decoded, backward=backward)
                     if board
                     else None
                 )
