@@ -31,6 +31,9 @@ CODES = (
     "illegal_move",
     "incomplete_play",
     "larger_die_required",
+    "backward_not_hit",
+    "backward_smaller_die",
+    "backward_on_bar",
     "opening_double",
     "double_in_crawford",
     "double_without_access",
@@ -376,6 +379,7 @@ def _cube_rules(record: MatchRecord, *, match_play: bool) -> CubeRules:
 def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, match_play: bool) -> _GameOutcome:
     names = record.players
     board: Board = starting_board(Variant(record.variant))
+    backward = record.backward  # read from the headers once, not per roll
     rules = _cube_rules(record, match_play=match_play)
     cube = Cube()
     turned = False  # a double was offered and taken: what the Jacoby rule asks (not the cube's value)
@@ -481,7 +485,7 @@ def _replay(record: MatchRecord, game: RecordedGame, *, crawford_game: bool, mat
             )
         decoded = decode_move("" if action.move == "Cannot Move" else action.move, line=action.line)
         steps = decoded.steps
-        check = play_written(board, action.player, dice, decoded)
+        check = play_written(board, action.player, dice, decoded, backward=backward)
         if not check.ok:
             if not steps and _next_is_opponent_win(actions, index):
                 resigned_by = action.player  # rolled, wrote nothing, and the opponent wins: a resignation

@@ -12,10 +12,13 @@ from enum import StrEnum
 
 from base.text import clean_text
 from games.formats.notation import MAX_ACTIONS, MAX_GAMES, MAX_NAME, RecordFormatError, decode_move
+from games.rules.variants import BackwardHitting
 
 __all__ = ["Action", "ActionKind", "MatchRecord", "RecordedGame", "RecordFormatError", "parse_mat", "write_mat"]
 
 MAX_RECORD_BYTES = 2 * 1024 * 1024
+BACKWARD_VARIATION = "Backgammon with backward hitting"  # the Variation header of the variant
+BACKWARD_HEADER = "BackwardHits"  # its setting: "any die" (the default) or "smaller die"
 
 
 class ActionKind(StrEnum):
@@ -93,14 +96,25 @@ class MatchRecord:
 
     @property
     def variant(self) -> str:
-        """standard | nackgammon | hypergammon1..3, from the Variation header."""
+        """standard | nackgammon | hypergammon1..3 | backward, from the Variation header."""
         text = self.header("Variation", "Backgammon").lower().replace(" ", "")
         if text.startswith("nack"):
             return "nackgammon"
+        if "backward" in text:  # `Backgammon with backward hitting`
+            return "backward"
         if text.startswith("hyper"):
             digits = re.findall(r"\d", text)
             return f"hypergammon{digits[0] if digits else 3}"
         return "standard"
+
+    @property
+    def backward(self) -> BackwardHitting | None:
+        """The backward-hitting rule a `Backgammon with backward hitting` record plays by (None: no backward
+        hits): either die, or with `; [BackwardHits "smaller die"]` only the smaller die of a non-double."""
+        if self.variant != "backward":
+            return None
+        smaller = self.header(BACKWARD_HEADER).strip().lower().startswith("smaller")
+        return BackwardHitting.SMALLER_DIE if smaller else BackwardHitting.ANY_DIE
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.header(key).strip().lower()

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from base.text import clean_text
-from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, decode_text
+from games.formats.mat import BACKWARD_VARIATION, Action, ActionKind, MatchRecord, RecordedGame, decode_text
 from games.formats.notation import BAR, MAX_ACTIONS, MAX_GAMES, MAX_NAME, OFF, RecordFormatError, Step, decode_move
 from games.formats.written import play_written
 from games.rules.board import Board
@@ -28,6 +28,7 @@ _VARIANT_NAMES = {
     "hypergammon1": "HyperGammon (1)",
     "hypergammon2": "HyperGammon (2)",
     "hypergammon3": "HyperGammon (3)",
+    "backward": BACKWARD_VARIATION,  # not a gnubg rule: kept so the variant survives a round trip (any die only)
 }
 
 
@@ -316,6 +317,7 @@ def write_sgf(record: MatchRecord) -> str:
         if rules:
             root.append(f"RU[{':'.join(rules)}]")
         board: Board | None = starting_board(Variant(record.variant))
+        backward = record.backward
         nodes = []
         result = ""
         resigned = False
@@ -335,7 +337,11 @@ def write_sgf(record: MatchRecord) -> str:
                 written = decoded.steps
                 # The engine knows the intermediate points of a combined move such as 24/15 (24/18/15 or
                 # 24/21/15); past an illegal move the board is unknown, so split by the dice alone.
-                check = play_written(board, action.player, action.dice, decoded) if board else None
+                check = (
+                    play_written(board, action.player, action.dice, decoded, backward=backward)
+                    if board
+                    else None
+                )
                 if check is not None and check.ok and check.result is not None:
                     combined = any(end != OFF and start - end not in action.dice for start, end in written)
                     steps = list(check.steps) if combined and check.steps else list(written)

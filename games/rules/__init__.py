@@ -2,7 +2,8 @@
 game asks this package.
 
 - board.Board: checkers per side in each side's own numbering (index 24 = bar), pips, off, a diagram.
-- variants: Variant (standard, nackgammon, hypergammon 1–3), starting_board, checkers_per_side.
+- variants: Variant (standard, nackgammon, hypergammon 1–3, backward hitting), starting_board,
+  checkers_per_side; BackwardHitting, the flag the move functions take for backward hits.
 - moves: legal_plays / legal_results / max_dice_playable with forced play, check_play for a written move;
   generator: their fast road (positions as integers, a play as a sum of steps) where nothing can bear off.
 - cube: Cube and CubeRules (access, timing, Crawford, Holland, beaver, raccoon, limit, Murphy), may_double.

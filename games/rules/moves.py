@@ -7,11 +7,18 @@ rule (overshoot only from the highest occupied point), a hit checker must come h
 forced play — as many dice as possible, the larger die when only one can be played, the compulsory order,
 doubles play up to four times.
 
-Public interface (other apps code against it):
-    legal_plays(board, side, dice) -> list[Play]        one Play per distinct result
-    legal_results(board, side, dice) -> set[Board]
-    max_dice_playable(board, side, dice) -> int
-    check_play(board, side, dice, written, *, hits=None) -> PlayCheck
+Public interface (other apps code against it); `backward` (a BackwardHitting, or None for the standard rules)
+switches on backward hitting:
+    legal_plays(board, side, dice, *, backward=None) -> list[Play]        one Play per distinct result
+    legal_results(board, side, dice, *, backward=None) -> set[Board]
+    max_dice_playable(board, side, dice, *, backward=None) -> int
+    check_play(board, side, dice, written, *, hits=None, backward=None) -> PlayCheck
+
+Backward hitting: a checker may also move backwards (from a lower point to a higher one) by a die's number
+when it lands on a lone opposing checker and hits it; never from the bar or while the mover has a checker on
+the bar. Such a step counts as a play for the forced-play rules. With BackwardHitting.SMALLER_DIE only the
+smaller die of a non-double may hit backwards. The variant always takes the general search (_extend with its
+backward flag, and _generate_backward_doubles), never generator.py's fast road.
 
 Two roads to the legal results: generator.py's integer arithmetic answers legal_results and max_dice_playable
 wherever no checker can bear off during the play; the general search below (byte positions, one step at a
@@ -27,6 +34,7 @@ from functools import lru_cache
 
 from games.rules.board import Board, swap_key
 from games.rules.generator import doubles, to_boards, two_dice
+from games.rules.variants import BackwardHitting
 
 Step = tuple[int, int]  # (from, to) in the mover's numbering: 25 = bar, 0 = off, 1..24 points
 # Inside the generator a position is one 50-byte string: the mover's 25 counts, then the opponent's 25, each in
@@ -41,6 +49,9 @@ OFF = 0
 ILLEGAL_MOVE = "illegal_move"
 INCOMPLETE_PLAY = "incomplete_play"
 LARGER_DIE_REQUIRED = "larger_die_required"
+BACKWARD_NOT_HIT = "backward_not_hit"
+BACKWARD_SMALLER_DIE = "backward_smaller_die"
+BACKWARD_ON_BAR = "backward_on_bar"
 
 
 @dataclass(frozen=True)
@@ -115,8 +126,9 @@ def _step(source: int, die: int) -> Step:
 Level = dict[State, tuple[Step, ...] | None]  # position -> the steps that reached it (None: not wanted)
 
 
-def _extend(level: Level, die: int) -> Level:
-    """All positions one step of `die` further, deduplicated (the first path to a position is kept)."""
+def _extend(level: Level, die: int, backward: bool = False) -> Level:
+    """All positions one step of `die` further, deduplicated (the first path to a position is kept); with
+    `backward` (this die may hit backwards) the backward hits too."""
     following: Level = {}
     for state, steps in level.items():
         moves = _single_moves(state, die)
@@ -124,6 +136,8 @@ def _extend(level: Level, die: int) -> Level:
             moved = moves[position + 1]
             if moved not in following:
                 following[moved] = None if steps is None else (*steps, _step(moves[position], die))
+        if backward:
+            _extend_backward(following, state, steps, die)
     return following
 
 
@@ -140,18 +154,23 @@ def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     raise ValueError(f"dice are two numbers from 1 to 6, not {tuple(dice)}")
 
 
-def _generate(board: Board, side: int, dice: Sequence[int], *, with_steps: bool = True) -> tuple[int, Level]:
+def _generate(
+    board: Board, side: int, dice: Sequence[int], *, with_steps: bool = True, backward: BackwardHitting | None = None
+) -> tuple[int, Level]:
     """(dice used, {final position: steps}) following the forced-play rules; without steps the values are None
     (legal_results does not need them, and not building them saves a third of the time)."""
     first, second = _check_dice(dice)
+    allowed = _backward_dice(backward, (first, second)) if backward is not None else ()  # may hit backwards
     start: Level = {_start_state(board, side): () if with_steps else None}
     if first == second:
+        if first in allowed:
+            return _generate_backward_doubles(start, first)
         return _generate_doubles(next(iter(start)), first, with_steps=with_steps)
     high, low = max(first, second), min(first, second)
-    after_high = _extend(start, high)
-    after_low = _extend(start, low)
-    both = _extend(after_high, low)
-    for state, steps in _extend(after_low, high).items():
+    after_high = _extend(start, high, high in allowed)
+    after_low = _extend(start, low, low in allowed)
+    both = _extend(after_high, low, low in allowed)
+    for state, steps in _extend(after_low, high, high in allowed).items():
         both.setdefault(state, steps)
     if both:
         return 2, both
@@ -192,15 +211,62 @@ def _generate_doubles(start: State, die: int, *, with_steps: bool) -> tuple[int,
     return most, best
 
 
+# --- backward hitting ----------------------------------------------------------------------------------------
+
+
+def _backward_dice(rule: BackwardHitting, dice: tuple[int, int]) -> frozenset[int]:
+    """The dice that may hit backwards under `rule`: either die, or only the smaller of a non-double."""
+    if rule == BackwardHitting.ANY_DIE:
+        return frozenset(dice)
+    return frozenset() if dice[0] == dice[1] else frozenset((min(dice),))
+
+
+def _backward_moves(state: State, die: int) -> list:
+    """[step, position after, …] for every backward hit with `die`: a checker on a point (never the bar, and
+    none while a checker of the mover is on the bar) moves up `die` points onto a lone opposing checker."""
+    if state[MOVER_BAR]:
+        return []
+    found: list = []
+    for index in range(24 - die):
+        target = index + 1 + die
+        if state[index] and state[49 - target] == 1:
+            found += ((index + 1, target), _moved(state, index, target, 1))
+    return found
+
+
+def _extend_backward(following: Level, state: State, steps: tuple[Step, ...] | None, die: int) -> None:
+    """Add to `following` the positions after each backward hit with `die` from `state` (reached by `steps`)."""
+    moves = _backward_moves(state, die)
+    for position in range(0, len(moves), 2):
+        moved = moves[position + 1]
+        if moved not in following:
+            following[moved] = None if steps is None else (*steps, moves[position])
+
+
+def _generate_backward_doubles(start: Level, die: int) -> tuple[int, Level]:
+    """Doubles when they may hit backwards. A backward step can move a checker up again, so the shortcut of
+    _generate_doubles (sources never rise) does not hold: the double is searched die by die, keeping the
+    deepest level reached."""
+    level, used = start, 0
+    while used < 4:
+        following = _extend(level, die, True)
+        if not following:
+            break
+        level, used = following, used + 1
+    return used, level
+
+
 def _to_board(state: State, side: int, total: int) -> Board:
     """The Board of a generator position."""
     key = int.from_bytes(state, "little")
     return Board.from_key(key if side == 0 else swap_key(key), total)
 
 
-def legal_plays(board: Board, side: int, dice: tuple[int, int]) -> list[Play]:
+def legal_plays(
+    board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
+) -> list[Play]:
     """One Play per distinct legal result (forced play applied). No legal move → one Play with no steps."""
-    _, level = _generate(board, side, dice)
+    _, level = _generate(board, side, dice, backward=backward)
     return [Play(steps=steps or (), result=_to_board(state, side, board.total)) for state, steps in level.items()]
 
 
@@ -212,21 +278,25 @@ def _fast_results(board: Board, side: int, dice: tuple[int, int]) -> tuple[int, 
     return two_dice(_start_state(board, side), max(first, second), min(first, second))
 
 
-def legal_results(board: Board, side: int, dice: tuple[int, int]) -> set[Board]:
+def legal_results(
+    board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
+) -> set[Board]:
     """Every board `side` may leave after playing `dice` (the unchanged board when nothing can move)."""
-    fast = _fast_results(board, side, dice)
+    fast = None if backward is not None else _fast_results(board, side, dice)
     if fast is not None:
         return to_boards(fast[1], side, board.total)
-    _, level = _generate(board, side, dice, with_steps=False)
+    _, level = _generate(board, side, dice, with_steps=False, backward=backward)
     return {_to_board(state, side, board.total) for state in level}
 
 
-def max_dice_playable(board: Board, side: int, dice: tuple[int, int]) -> int:
+def max_dice_playable(
+    board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
+) -> int:
     """How many dice the forced-play rule makes `side` play: 0..2, or 0..4 for doubles."""
-    fast = _fast_results(board, side, dice)
+    fast = None if backward is not None else _fast_results(board, side, dice)
     if fast is not None:
         return fast[0]
-    used, _ = _generate(board, side, dice, with_steps=False)
+    used, _ = _generate(board, side, dice, with_steps=False, backward=backward)
     return used
 
 
@@ -297,6 +367,30 @@ def _apply(state: State, source: int, die: int) -> State | None:
     return _moved(state, index, OFF, 0)
 
 
+def _apply_backward(state: State, source: int, die: int) -> State | None:
+    """The position after the backward hit from `source` with `die`, or None when it is no backward hit."""
+    target = source + die
+    if source == BAR or target > 24 or state[MOVER_BAR] or not state[source - 1] or state[49 - target] != 1:
+        return None
+    return _moved(state, source - 1, target, 1)
+
+
+def _explain_backward(state: State, step: Step, allowed: frozenset[int]) -> tuple[str, str]:
+    """(code, message): why a backward step is not legal here (it is known not to be)."""
+    origin, target = step
+    text = format_steps([step])
+    if state[MOVER_BAR]:
+        return BACKWARD_ON_BAR, f"{text}: no checker moves backwards while one of yours is on the bar"
+    if not state[origin - 1]:
+        return ILLEGAL_MOVE, f"{text}: there is no checker of yours left on {_point_name(origin)}"
+    if target > 24 or state[49 - target] != 1:
+        return BACKWARD_NOT_HIT, f"{text}: a checker moves backwards only to hit a lone opposing checker"
+    die = target - origin
+    if allowed:
+        return BACKWARD_SMALLER_DIE, f"{text}: only the smaller die ({min(allowed)}) may hit backwards, not the {die}"
+    return BACKWARD_SMALLER_DIE, f"{text}: only the smaller die of a non-double may hit backwards"
+
+
 def _explain(state: State, step: Step, die: int) -> str:
     """Why a single-die step is not legal here (it is known not to be)."""
     mover, opponent = state[:25], state[25:]
@@ -332,14 +426,20 @@ class _Search:
     marked: list[int] | None = None
     done: bool = False
     failure: tuple[int, State, Step, int] | None = None  # the failed step found deepest into the move
+    backward: frozenset[int] | None = None  # backward hitting: the dice that may hit backwards (None: standard)
 
     def fail(self, depth: int, state: State, step: Step, die: int) -> None:
         if self.failure is None or depth > self.failure[0]:
             self.failure = (depth, state, step, die)
 
-    def reason(self) -> str | None:
-        """Why the deepest failed step is not legal (explained only when it is reported)."""
-        return None if self.failure is None else _explain(*self.failure[1:])
+    def reason(self) -> tuple[str, str] | None:
+        """(code, message): why the deepest failed step is not legal (explained only when it is reported)."""
+        if self.failure is None:
+            return None
+        _, state, step, die = self.failure
+        if step[1] > step[0] and self.backward is not None:
+            return _explain_backward(state, step, self.backward)
+        return ILLEGAL_MOVE, _explain(state, step, die)
 
     def run(
         self,
@@ -359,6 +459,11 @@ class _Search:
                 continue  # the same written step again: already tried first
             rest = elements[:position] + elements[position + 1 :]
             origin, target = element
+            if target > origin:  # check_play lets a backward step through only with backward hitting on
+                self._run_backward(state, element, rest, pool, steps, hits)
+                if self.done:
+                    return
+                continue
             for sequence, remaining in _die_sequences(pool, origin, target):
                 current, walked, hit_points, point = state, steps, hits, origin
                 for die in sequence:
@@ -376,8 +481,41 @@ class _Search:
                         return
 
 
+    def _run_backward(
+        self,
+        state: State,
+        element: Step,
+        rest: tuple[Step, ...],
+        pool: tuple[int, ...],
+        steps: tuple[Step, ...],
+        hits: tuple[int, ...],
+    ) -> None:
+        """run() for one written backward step (`element` goes up the board): each of its dice must be a
+        backward hit with a die that may hit backwards. Kept apart so the standard search pays nothing for it."""
+        origin, target = element
+        allowed = self.backward or frozenset()
+        for sequence, remaining in _die_sequences(pool, target, origin):
+            current, walked, point = state, steps, origin
+            for die in sequence:
+                moved = _apply_backward(current, point, die) if die in allowed else None
+                if moved is None:
+                    self.fail(len(walked), current, (point, point + die), die)
+                    break
+                current, walked, point = moved, (*walked, (point, point + die)), point + die
+            else:
+                self.run(current, rest, remaining, walked, (*hits, *(step[1] for step in walked[len(steps) :])))
+                if self.done:
+                    return
+
+
 def check_play(
-    board: Board, side: int, dice: tuple[int, int], written: Sequence[Step], *, hits: Sequence[int] | None = None
+    board: Board,
+    side: int,
+    dice: tuple[int, int],
+    written: Sequence[Step],
+    *,
+    hits: Sequence[int] | None = None,
+    backward: BackwardHitting | None = None,
 ) -> PlayCheck:
     """Check a move as a record writes it, after the notation is decoded.
 
@@ -386,7 +524,9 @@ def check_play(
     (any intermediate points, any order) and the result is a legal one. Otherwise `code` is `illegal_move`,
     `incomplete_play` (a play using more dice existed) or `larger_die_required`. An empty `written` is ok only
     when no legal move exists. `hits` (optional: points the record marks with `*`) picks between realisations
-    that differ only in which blot was hit on the way.
+    that differ only in which blot was hit on the way. With `backward` a written step may go up the board
+    (`8/13*`): each of its dice must then be a backward hit, else `backward_not_hit`, `backward_smaller_die`
+    or `backward_on_bar`.
     """
     try:
         dice = _check_dice(dice)
@@ -394,12 +534,16 @@ def check_play(
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=str(error), result=None)
     start = _start_state(board, side)
     if not written:
-        if not _single_moves(start, dice[0]) and not _single_moves(start, dice[1]):
+        if backward is None and not _single_moves(start, dice[0]) and not _single_moves(start, dice[1]):
             return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
-        max_used, level = _generate(board, side, dice)
+        max_used, level = _generate(board, side, dice, backward=backward)
+        if not max_used:
+            return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
         return _incomplete(board, side, dice, max_used, level)
     for origin, target in written:
         if not (0 <= target < origin <= BAR) or target == BAR:
+            if backward is not None and 1 <= origin < target <= 24:
+                continue  # a backward hit, judged below
             return PlayCheck(
                 ok=False,
                 code=ILLEGAL_MOVE,
@@ -416,8 +560,8 @@ def check_play(
             result=None,
         )
     for element in written:
-        if not _die_sequences(pool, *element):
-            pips = element[0] - element[1]
+        if not _die_sequences(pool, *element) and not _die_sequences(pool, element[1], element[0]):
+            pips = abs(element[0] - element[1])
             verb = f"needs at least {pips} pips" if element[1] == OFF else f"moves {pips} pips"
             return PlayCheck(
                 ok=False,
@@ -426,10 +570,12 @@ def check_play(
                 result=None,
             )
     search = _Search(successes=[], full=len(pool), marked=None if hits is None else sorted(hits))
+    if backward is not None:
+        search.backward = _backward_dice(backward, dice)
     search.run(start, tuple(written), pool, (), ())
     if not search.successes:
-        reason = search.reason() or f"the move uses more dice than the roll: {_dice_text(dice)}"
-        return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=reason, result=None)
+        code, reason = search.reason() or (ILLEGAL_MOVE, f"the move uses more dice than the roll: {_dice_text(dice)}")
+        return PlayCheck(ok=False, code=code, message=reason, result=None)
     # A realisation that uses every die is a legal play as it stands (no play can use more), so the usual case
     # needs no enumeration of the other legal plays; only a play that leaves dice unused is compared with them.
     if search.done:  # it stopped at the realisation the rules below would pick
@@ -437,7 +583,7 @@ def check_play(
         return _ok(_to_board(state, side, board.total), steps)
     legal = [success for success in search.successes if len(success[0]) == len(pool)]
     if not legal:
-        max_used, level = _generate(board, side, dice)
+        max_used, level = _generate(board, side, dice, backward=backward)
         legal = [success for success in search.successes if success[1] in level and len(success[0]) == max_used]
     if legal:
         if hits is not None:

@@ -8,14 +8,14 @@ from collections.abc import Iterator
 
 from games.rules.board import Board
 from games.rules.moves import legal_plays
-from games.rules.variants import Variant, starting_board
+from games.rules.variants import BackwardHitting, Variant, starting_board
 
 
 def random_positions(
-    *, seed: int, count: int, variant: Variant = Variant.STANDARD
+    *, seed: int, count: int, variant: Variant = Variant.STANDARD, backward: BackwardHitting | None = None
 ) -> Iterator[tuple[Board, int, tuple[int, int]]]:
-    """`count` triples (board, side on roll, dice), walking games of random legal plays; a new game starts
-    when one side has borne everything off."""
+    """`count` triples (board, side on roll, dice), walking games of random legal plays (with backward hits
+    under `backward`); a new game starts when one side has borne everything off."""
     rng = random.Random(seed)
     produced = 0
     while produced < count:
@@ -24,7 +24,7 @@ def random_positions(
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             yield board, side, dice
             produced += 1
-            board = rng.choice(legal_plays(board, side, dice)).result
+            board = rng.choice(legal_plays(board, side, dice, backward=backward)).result
             if board.off(side) == board.total:
                 break
             side = 1 - side
