@@ -332,8 +332,15 @@ def world(django_db_setup, django_db_blocker):
 def _build_world() -> dict:
     import os
 
+    before = os.environ.get("DEMO_PASSWORD")
     os.environ["DEMO_PASSWORD"] = PASSWORD
-    call_command("load_demo", stdout=io.StringIO())
+    try:
+        call_command("load_demo", stdout=io.StringIO())
+    finally:  # later modules load the demo with its own password: the matrix's must not leak into them
+        if before is None:
+            del os.environ["DEMO_PASSWORD"]
+        else:
+            os.environ["DEMO_PASSWORD"] = before
     User = get_user_model()
     club = Club.objects.get(slug="bc-berlin")
 
