@@ -28,30 +28,44 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_a_report_reaches_the_opponent_who_confirms_in_one_tap(live_server, browser, club):
+def test_a_player_reports_and_the_opponent_confirms_from_their_home_pages_in_three_taps(live_server, browser, club):
+    """Each starts on the home page the sign-in lands on; a tap is a link or button pressed (typing the two
+    scores is not counted). The reporter needs two, the opponent one; neither page scrolls sideways."""
     anna = MembershipFactory(club=club, player__name="Anna Becker").player
     bernd = MembershipFactory(club=club, player__name="Bernd Hoffmann").player
     match = MatchFactory(club=club, player_a=anna, player_b=bernd, context=MatchContext.CLUB_NIGHT)
     phones = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
     try:
         first, second = (context.new_page() for context in phones)
-        sign_in(first, live_server.url, anna.user.username, next_url=f"/matches/{match.pk}/")
+        sign_in(first, live_server.url, anna.user.username)  # lands on the home page
+        taps = 0
+        card = first.locator("li", has_text="against Bernd Hoffmann").first
+        assert no_sideways_scroll(first)
+        card.get_by_role("link", name="Play / report").click()
+        taps += 1
+        first.wait_for_url(f"**/matches/{match.pk}/")
         first.fill("#id_score_a", "5")
         first.fill("#id_score_b", "2")
         first.locator("form.report-form button[type=submit]").click()
+        taps += 1
+        assert taps <= 3
         assert first.get_by_text("Result reported.").is_visible()
         assert first.get_by_text("You reported").is_visible()
         assert no_sideways_scroll(first)
 
         sign_in(second, live_server.url, bernd.user.username)  # lands on the home page
+        taps = 0
         assert second.locator("header .to-confirm-badge").inner_text() == "1 to confirm"
         banner = second.locator(".action-banner").first
         assert "Anna Becker reported 5–2" in banner.inner_text()
         assert no_sideways_scroll(second)
         confirm = banner.get_by_role("button", name="Confirm")
         box = confirm.bounding_box()
-        assert box["x"] + box["width"] <= 390 and box["height"] >= 44  # in sight and big enough for a thumb
-        confirm.click()  # the one tap
+        assert box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844  # in sight without scrolling
+        assert box["height"] >= 44  # big enough for a thumb
+        confirm.click()
+        taps += 1
+        assert taps <= 3
         assert second.get_by_text("Result confirmed.").is_visible()
         assert no_sideways_scroll(second)
     finally:
