@@ -104,6 +104,14 @@ def test_refusals_render_in_the_site_layout(live_server, page, club, member_user
     assert page.locator("header.site-header").is_visible() and page.locator("h1").inner_text() == "Not for you"
     assert page.get_by_text("Only the players of this match and its directors can do this.").is_visible()
     assert no_sideways_scroll(page)
+    # In German too, and an address that leads nowhere: the same layout, a reason, a way on.
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
+    response = page.goto(calcutta_less)
+    assert response.status == 403 and page.locator("h1").inner_text() == "Nicht für dich"
+    assert page.get_by_role("link", name="Zur Startseite").is_visible() and no_sideways_scroll(page)
+    response = page.goto(f"{live_server.url}/no/such/page/")
+    assert response.status == 404 and page.locator("header.site-header").is_visible()
+    assert page.get_by_role("link", name="Zur Startseite").is_visible() and no_sideways_scroll(page)
 
 
 def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
