@@ -246,10 +246,12 @@ def seating_before(session: ChouetteSession, number: int) -> list[int]:
 
 
 def my_open_tables(*, user, limit: int = 5) -> list:
-    """The tables the signed-in user sits at that are still being seated or played."""
+    """The tables still being seated or played that the signed-in user sits at or directs (a director enters the
+    games of a table they do not play at: their home page leads there, in the same one query)."""
+    directs = Q(club__in=club_selectors.directed_clubs(user=user))
     return list(
         visible_sessions(user=user)
-        .filter(seats__player__user=user, status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
+        .filter(Q(seats__player__user=user) | directs, status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
         .distinct()
         .order_by("-created_at")[:limit]
     )

@@ -13,9 +13,12 @@ def player_panel(request, player):
 
 
 def my_home(request, _obj):
-    """The signed-in user's next bracket matches and events on their home page."""
+    """The signed-in user's next bracket matches and events on their home page, and the events they direct."""
     context = {
         "slots": selectors.my_next_slots(user=request.user),
         "entries": selectors.my_entries(user=request.user),
+        "directed": selectors.directed_events(user=request.user)
+        if getattr(request.user, "directs_open_events", False)
+        else [],
     }
     return render_to_string("tournaments/_my_home.html", context, request)

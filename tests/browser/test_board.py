@@ -28,30 +28,44 @@ def no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_a_report_reaches_the_opponent_who_confirms_in_one_tap(live_server, browser, club):
+def test_a_player_reports_and_the_opponent_confirms_from_their_home_pages_in_three_taps(live_server, browser, club):
+    """Each starts on the home page the sign-in lands on; a tap is a link or button pressed (typing the two
+    scores is not counted). The reporter needs two, the opponent one; neither page scrolls sideways."""
     anna = MembershipFactory(club=club, player__name="Anna Becker").player
     bernd = MembershipFactory(club=club, player__name="Bernd Hoffmann").player
     match = MatchFactory(club=club, player_a=anna, player_b=bernd, context=MatchContext.CLUB_NIGHT)
     phones = [browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2)]
     try:
         first, second = (context.new_page() for context in phones)
-        sign_in(first, live_server.url, anna.user.username, next_url=f"/matches/{match.pk}/")
+        sign_in(first, live_server.url, anna.user.username)  # lands on the home page
+        taps = 0
+        card = first.locator("li", has_text="against Bernd Hoffmann").first
+        assert no_sideways_scroll(first)
+        card.get_by_role("link", name="Play / report").click()
+        taps += 1
+        first.wait_for_url(f"**/matches/{match.pk}/")
         first.fill("#id_score_a", "5")
         first.fill("#id_score_b", "2")
         first.locator("form.report-form button[type=submit]").click()
+        taps += 1
+        assert taps <= 3
         assert first.get_by_text("Result reported.").is_visible()
         assert first.get_by_text("You reported").is_visible()
         assert no_sideways_scroll(first)
 
         sign_in(second, live_server.url, bernd.user.username)  # lands on the home page
+        taps = 0
         assert second.locator("header .to-confirm-badge").inner_text() == "1 to confirm"
         banner = second.locator(".action-banner").first
         assert "Anna Becker reported 5–2" in banner.inner_text()
         assert no_sideways_scroll(second)
         confirm = banner.get_by_role("button", name="Confirm")
         box = confirm.bounding_box()
-        assert box["x"] + box["width"] <= 390 and box["height"] >= 44  # in sight and big enough for a thumb
-        confirm.click()  # the one tap
+        assert box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844  # in sight without scrolling
+        assert box["height"] >= 44  # big enough for a thumb
+        confirm.click()
+        taps += 1
+        assert taps <= 3
         assert second.get_by_text("Result confirmed.").is_visible()
         assert no_sideways_scroll(second)
     finally:
@@ -90,6 +104,14 @@ def test_refusals_render_in_the_site_layout(live_server, page, club, member_user
     assert page.locator("header.site-header").is_visible() and page.locator("h1").inner_text() == "Not for you"
     assert page.get_by_text("Only the players of this match and its directors can do this.").is_visible()
     assert no_sideways_scroll(page)
+    # In German too, and an address that leads nowhere: the same layout, a reason, a way on.
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": live_server.url}])
+    response = page.goto(calcutta_less)
+    assert response.status == 403 and page.locator("h1").inner_text() == "Nicht für dich"
+    assert page.get_by_role("link", name="Zur Startseite").is_visible() and no_sideways_scroll(page)
+    response = page.goto(f"{live_server.url}/no/such/page/")
+    assert response.status == 404 and page.locator("header.site-header").is_visible()
+    assert page.get_by_role("link", name="Zur Startseite").is_visible() and no_sideways_scroll(page)
 
 
 def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
@@ -109,6 +131,7 @@ def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
         "/records/",
         "/clubs/bc-berlin/",
         f"/players/{anna.pk}/",
+        "/chouette/",
     ]
     wide = {}
     for language in ("en", "de"):  # German words are longer: "Gespielte Matches", "Siegquote"
@@ -119,11 +142,11 @@ def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > 390:
                 wide[f"{language} {path}"] = width
-            # Nor does a table hide columns in a sideways-scrolling box. (Left out: the chouette and Calcutta
-            # panels on club and player pages, other apps' tables that still scroll, with the edge shadow as cue.)
+            # Nor does a table hide columns in a sideways-scrolling box. (Left out: the Calcutta panels on club
+            # and player pages, whose tables still scroll, with the edge shadow as cue.)
             hidden = page.evaluate(
-                "[...document.querySelectorAll('main table')].filter(t => !t.matches('.chouette-sessions')"
-                " && !t.closest('.panel')?.querySelector('a[href*=calcutta]'))"
+                "[...document.querySelectorAll('main table')]"
+                ".filter(t => !t.closest('.panel')?.querySelector('a[href*=calcutta]'))"
                 ".map(t => t.parentElement).filter(box => box.scrollWidth > box.clientWidth + 1)"
                 ".map(box => box.scrollWidth)"
             )

@@ -50,10 +50,13 @@ def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live
 
 def test_a_redouble_a_beaver_and_a_drop_go_in_by_taps_above_the_ledger(live_server, page, club):
     """The phone enters a real sequence without scrolling past the ledger: the form comes first, each member's
-    cube is a few taps, and the buttons only offer what that cube allows."""
+    cube is a few taps, and the buttons only offer what that cube allows. From the home page: seven taps."""
     session, players, director = table(club)
     url = f"/chouette/{club.slug}/{session.pk}/"
-    sign_in(page, live_server, players["B"].user, url)
+    sign_in(page, live_server, players["B"].user, "/")
+    page.locator(f"main a[href='{url}']").first.click()  # the home page's "My open chouette tables"
+    taps = 1
+    page.wait_for_url(f"**{url}")
     row = {name: page.locator(f"fieldset.cube-row[data-name={name}]") for name in "BCD"}
     row["B"].locator("[data-step='box:take']").click()  # the box doubles B, B takes at 2
     assert row["B"].locator(".by-box").is_hidden()  # B owns the cube now: only B can redouble
@@ -63,11 +66,14 @@ def test_a_redouble_a_beaver_and_a_drop_go_in_by_taps_above_the_ledger(live_serv
     row["D"].locator("[data-step='box:drop']").click()  # D drops the box's double
     assert row["D"].locator(".cube-buttons .by-box").is_hidden() and row["D"].locator(".by-team").is_hidden()
     page.check("input[name=winner][value=team]")
+    taps += 5
     submit = page.locator(".chouette-game button[type=submit]")
     ledger = page.locator("ol.seats")
     assert submit.bounding_box()["y"] < ledger.bounding_box()["y"]  # the entry form is above the ledger
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
     submit.click()
+    taps += 1
+    assert taps == 7  # the kind (single) is the default
     page.get_by_text("Game entered.").wait_for()
     points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
     assert points == {"B": 4, "C": 4, "D": -1, "A": -7}

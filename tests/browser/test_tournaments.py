@@ -47,9 +47,10 @@ def test_player_opens_the_public_bracket_reports_a_win_and_sees_it_move_on(live_
     assert page.locator(f"#slot-{slot.pk} .side.won").inner_text().startswith(winner.name)
 
 
-def test_a_director_enters_fourteen_players_in_five_actions_or_fewer(live_server, page):
+def test_a_director_enters_fourteen_players_then_draws_and_releases_in_nine_actions(live_server, page):
     """Fourteen entries used to take 42 clicks and 14 reloads: now a multi-select and a pasted list of names,
-    a count, and the players already entered are not offered again."""
+    a count, and the players already entered are not offered again. The draw is then made, confirmed and
+    released from the flight's page, the release only after a page saying what it changes."""
     club = ClubFactory()
     director = MembershipFactory(club=club, role="director").player.user
     event = make_event(club, director)
@@ -78,6 +79,26 @@ def test_a_director_enters_fourteen_players_in_five_actions_or_fewer(live_server
     assert not set(offered) & {p.name for p in players}
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert event.flights.get(slug="main").entries.count() == 14
+
+    page.get_by_role("link", name="Main", exact=True).first.click()
+    actions += 1
+    page.get_by_role("button", name="Draw", exact=True).click()
+    actions += 1
+    page.get_by_role("button", name="Confirm draw").click()
+    actions += 1
+    page.get_by_role("button", name="Release draw").click()
+    actions += 1
+    assert page.locator("h1").inner_text() == "Release the draw of Main?"  # the confirmation, nothing changed yet
+    assert "first-round matches are created" in page.locator(".cascade").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert event.flights.get(slug="main").draw_status == "confirmed"
+    page.get_by_role("button", name="Yes, release the draw").click()
+    actions += 1
+    page.get_by_text("Draw released.").wait_for()
+    assert actions <= 9
+    assert event.flights.get(slug="main").draw_status == "released"
+    assert page.locator(".round").first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
 def test_the_bracket_draws_lines_between_rounds_and_prints_sixteen_players_on_one_page(live_server, browser):
