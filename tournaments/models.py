@@ -8,6 +8,7 @@ stored on the entry the moment it is eliminated, so reading a flight's standings
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -295,6 +296,16 @@ class Slot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.flight} {self.section}{self.round}.{self.position}"
+
+    @property
+    def called_board(self):
+        """The board this match is called to, None before the call and once the board is freed (a query unless
+        the selector took `call__board` along)."""
+        try:
+            call = self.call
+        except ObjectDoesNotExist:
+            return None
+        return call.board if call.freed_at is None else None
 
 
 class BracketChange(models.Model):

@@ -8,8 +8,8 @@ from games.matchplay.hooks import on_result_confirmed
 from games.models.matches import register_director_check
 from ratings.hooks import club_consent
 from tournaments import hooks, rules, services
-from tournaments.services import boards
 from tournaments.models import Entry
+from tournaments.services import boards
 
 
 def entered_a_club_event(side: str) -> Exists:

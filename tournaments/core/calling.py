@@ -8,7 +8,7 @@ database they are checked here, by properties over many random days, and the ada
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 #: One penalty point per this many minutes late (games.matchplay's lateness rule counts from the call).
@@ -75,7 +75,7 @@ def minutes_since(called_at: float, now: float) -> float:
     return max(0.0, (now - called_at) / 60)
 
 
-def penalty_due(*, minutes_waited: float, grace_minutes: int, penalty_for) -> int:
+def penalty_due(*, minutes_waited: float, grace_minutes: int, penalty_for: Callable[[float], int]) -> int:
     """The penalty points the lateness rule gives after `minutes_waited` since the call, or 0 while the grace
     period lasts. `penalty_for(minutes)` is the rule itself (games.matchplay.state.lateness_penalty)."""
     if minutes_waited < grace_minutes:

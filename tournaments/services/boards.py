@@ -20,9 +20,9 @@ from clubs import access
 from games.matchplay import services as match_services
 from games.matchplay.state import lateness_penalty
 from games.models.matches import Match
-from tournaments import hooks
+from tournaments import hooks, selectors
 from tournaments.core import calling
-from tournaments.models import Board, Call, DrawStatus, Event, Flight, Slot, SlotResult
+from tournaments.models import Board, Call, Event, Flight, SlotResult
 
 MAX_BOARDS = 500
 
@@ -31,31 +31,6 @@ def _lock_boards(event: Event) -> list[Board]:
     # Race: the plan reads which boards are free and which players are busy; holding the event's boards makes
     # every call, move and free of one event wait for the one before it.
     return list(lock(Board.objects, of=("self",)).filter(event=event).order_by("number"))
-
-
-def _waiting_slots(event: Event):
-    """Bracket matches whose two players are known, not yet called, in a released flight."""
-    return (
-        Slot.objects.filter(
-            flight__event=event,
-            flight__draw_status=DrawStatus.RELEASED,
-            result=SlotResult.READY,
-            match__isnull=False,
-            call__isnull=True,
-        )
-        .select_related("entry_a", "entry_b", "match")
-        .order_by("match__created_at", "id")
-    )
-
-
-def _busy_players(event: Event) -> set[int]:
-    """Players of called matches not yet decided (whether or not their board was freed)."""
-    busy: set[int] = set()
-    for a, b in Call.objects.filter(slot__flight__event=event, slot__result=SlotResult.READY).values_list(
-        "slot__entry_a__player_id", "slot__entry_b__player_id"
-    ):
-        busy.update(p for p in (a, b) if p is not None)
-    return busy
 
 
 def _open_calls(event: Event) -> dict[int, Call]:
@@ -68,7 +43,7 @@ def _fill(event: Event, boards: list[Board], *, actor=None, limit: int | None = 
     free = [calling.FreeBoard(b.number, frozenset(b.tags or ())) for b in boards if b.pk not in occupied]
     if not free:
         return []
-    slots = {s.pk: s for s in _waiting_slots(event)}
+    slots = {s.pk: s for s in selectors.waiting_matches(event=event)}
     waiting = [
         calling.Waiting(s.pk, s.match.created_at.timestamp(), frozenset({s.entry_a.player_id, s.entry_b.player_id}))
         for s in slots.values()
@@ -76,7 +51,7 @@ def _fill(event: Event, boards: list[Board], *, actor=None, limit: int | None = 
     by_number = {b.number: b for b in boards}
     now = timezone.now()
     made = []
-    for planned in calling.plan(waiting, free, _busy_players(event), limit=limit):
+    for planned in calling.plan(waiting, free, selectors.busy_players(event=event), limit=limit):
         call = Call.objects.create(
             slot=slots[planned.match],
             board=by_number[planned.board],
@@ -194,7 +169,9 @@ def apply_lateness(*, actor, call: Call, late_side: int):
     if lateness_due(call) == 0:
         raise Conflict(_("The grace period has not run out yet."), code="within_grace")
     minutes = calling.minutes_since(call.called_at.timestamp(), timezone.now().timestamp())
-    match = match_services.record_lateness(actor=actor, match=call.slot.match, late_side=late_side, minutes_late=minutes)
+    match = match_services.record_lateness(
+        actor=actor, match=call.slot.match, late_side=late_side, minutes_late=minutes
+    )
     call.lateness_applied_at = timezone.now()
     call.save(update_fields=["lateness_applied_at"])
     return match
