@@ -445,8 +445,16 @@ def open_calls(*, event) -> list:
 
 
 def call_in(*, event, pk) -> Call | None:
-    return Call.objects.select_related("board__event__club", "slot__match").filter(board__event=event, pk=pk).first()
+    """A call of this event (None for another event's or an unknown id)."""
+    return (
+        Call.objects.select_related(
+            "board__event__club", "slot__match", "slot__flight", "slot__entry_a__player", "slot__entry_b__player"
+        )
+        .filter(board__event=event, pk=pk)
+        .first()
+    )
 
 
 def board_in(*, event, number) -> Board | None:
+    """The event's board with this number (None if there is none)."""
     return Board.objects.select_related("event__club").filter(event=event, number=number).first()
