@@ -180,9 +180,9 @@ def apply_lateness(*, actor, call: Call, late_side: int):
 def results_changed(flight: Flight) -> None:
     """tournaments.hooks.flight_results_changed: free the boards of decided matches and, with auto-call on,
     call the next ones (inside the confirming transaction, after its match and slot locks)."""
-    event = Event.objects.get(pk=flight.event_id)
-    if not Call.objects.filter(board__event=event).exists() and not event.auto_call:
+    if not Board.objects.filter(event_id=flight.event_id).exists():  # one query for an event without boards
         return
+    event = Event.objects.get(pk=flight.event_id)
     boards = _lock_boards(event)
     Call.objects.filter(board__event=event, freed_at__isnull=True).exclude(slot__result=SlotResult.READY).update(
         freed_at=timezone.now()
