@@ -347,6 +347,13 @@ class Call(models.Model):
     holds one unfreed call at a time. `called_at` starts the lateness clock."""
 
     slot = models.OneToOneField(Slot, on_delete=models.CASCADE, related_name="call")
+    match = models.ForeignKey(
+        "games.Match",
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The slot's match when called: an override that replays the slot makes the call stale."),
+    )
     board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="calls")
     called_at = models.DateTimeField()
     called_by = models.ForeignKey(

@@ -155,3 +155,31 @@ def test_only_a_director_calls(club, director_user, member_user):
         boards.call_next(actor=member_user, event=event)
     assert not Call.objects.exists()
     assert Board.objects.filter(event=event).count() == 1
+
+
+def test_auto_call_calls_the_first_round_when_the_draw_is_released(club, director_user):
+    event = make_event(club, director_user)
+    flight = services.add_flight(actor=director_user, event=event, name="Main")
+    for player in members(club, 6):
+        services.register(actor=director_user, flight=flight, player=player)
+    boards.set_boards(actor=director_user, event=event, count=4)
+    boards.set_auto_call(actor=director_user, event=event, on=True)
+    services.draw_flight(actor=director_user, flight=flight, seed=3)
+    services.confirm_draw(actor=director_user, flight=flight)
+    services.release_draw(actor=director_user, flight=flight)
+    assert Call.objects.filter(board__event=event).count() == 2  # 6 players in a bracket of 8: two byes
+
+
+def test_an_override_that_replays_a_called_match_sends_the_new_match_to_the_queue(club, director_user):
+    from tests.tournaments.builders import started_second_round
+
+    event, flights = drawn_event(club, director_user, 8)
+    boards.set_boards(actor=director_user, event=event, count=8)
+    boards.set_auto_call(actor=director_user, event=event, on=True)
+    first, later = started_second_round(director_user, flights["main"])
+    old_match = later.match_id
+    assert Call.objects.get(slot=later).match_id == old_match
+    services.override_result(actor=director_user, slot=first, winner_side=1, outcome="forfeit", comment="Wrong")
+    later.refresh_from_db()
+    assert later.match_id != old_match and later.result == "ready"
+    assert Call.objects.get(slot=later).match_id == later.match_id  # called again: auto-call is on

@@ -11,6 +11,7 @@ player twice; the database's constraints (one call per slot, one open call per b
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,6 +55,7 @@ def _fill(event: Event, boards: list[Board], *, actor=None, limit: int | None = 
     for planned in calling.plan(waiting, free, selectors.busy_players(event=event), limit=limit):
         call = Call.objects.create(
             slot=slots[planned.match],
+            match_id=slots[planned.match].match_id,
             board=by_number[planned.board],
             called_at=now,
             called_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -184,6 +186,9 @@ def results_changed(flight: Flight) -> None:
         return
     event = Event.objects.get(pk=flight.event_id)
     boards = _lock_boards(event)
+    # An override that voided a called match and routed a (new) match to its slot: that one waits afresh.
+    stale = Q(match__isnull=True) | Q(slot__match__isnull=True) | ~Q(slot__match=F("match"))
+    Call.objects.filter(board__event=event).filter(stale).delete()
     Call.objects.filter(board__event=event, freed_at__isnull=True).exclude(slot__result=SlotResult.READY).update(
         freed_at=timezone.now()
     )
