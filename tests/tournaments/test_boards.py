@@ -183,3 +183,18 @@ def test_an_override_that_replays_a_called_match_sends_the_new_match_to_the_queu
     later.refresh_from_db()
     assert later.match_id != old_match and later.result == "ready"
     assert Call.objects.get(slot=later).match_id == later.match_id  # called again: auto-call is on
+
+
+def test_lateness_past_half_the_length_forfeits_and_frees_the_board(club, director_user):
+    event, _flights = drawn_event(club, director_user, 4)
+    boards.set_boards(actor=director_user, event=event, count=1)
+    boards.set_auto_call(actor=director_user, event=event, on=True)
+    call = Call.objects.get(board__event=event)
+    Call.objects.filter(pk=call.pk).update(called_at=call.called_at - datetime.timedelta(minutes=21))
+    call.refresh_from_db()
+    assert boards.lateness_due(call) == 4  # more than half of 7 points
+    match = boards.apply_lateness(actor=director_user, call=call, late_side=0)
+    assert match.outcome == "forfeit"
+    call.refresh_from_db()
+    assert call.freed_at is not None
+    assert Call.objects.filter(board__event=event, freed_at__isnull=True).count() == 1  # the next match is on

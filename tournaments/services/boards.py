@@ -161,10 +161,10 @@ def apply_lateness(*, actor, call: Call, late_side: int):
     call), once per call. Penalties past half the match length forfeit the match, as the rule says."""
     event = call.board.event
     access.require(actor, "event.direct", event)
-    # Race: two taps at once would both see the penalty not applied; the match lock (taken first, as
-    # record_lateness takes it) and the boards serialise them.
+    # Race: two taps at once would both see the penalty not applied; the match lock (taken as record_lateness
+    # takes it) serialises them. No board lock here: a forfeit confirms the match, whose slots come before the
+    # boards in the lock order (the results hook then frees the board).
     lock(Match.objects, of=("self",)).get(pk=call.slot.match_id)
-    _lock_boards(event)
     call = Call.objects.select_related("board__event", "slot__match").get(pk=call.pk)
     if call.lateness_applied_at is not None:
         raise Conflict(_("The lateness penalty of this call is applied already."), code="lateness_applied")
