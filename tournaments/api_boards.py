@@ -71,6 +71,12 @@ class BoardsInputSerializer(serializers.Serializer):
         required=False,
         help_text='Features by board number, e.g. {"1": ["step-free"], "2": ["clock"]}.',
     )
+    grace_minutes = serializers.IntegerField(
+        min_value=0,
+        max_value=board_services.MAX_GRACE_MINUTES,
+        required=False,
+        help_text="Minutes after a call before the lateness penalty counts.",
+    )
 
 
 class AutoCallInputSerializer(serializers.Serializer):
@@ -106,7 +112,7 @@ def _board(event: Event, number: int) -> Board:
 
 
 def _calling(event: Event) -> Response:
-    event.refresh_from_db(fields=["auto_call"])
+    event.refresh_from_db(fields=["auto_call", "call_grace_minutes"])
     return Response(CallingSerializer(selectors.calling(event=event)).data)
 
 
@@ -122,7 +128,9 @@ class BoardViewSet(viewsets.ViewSet):
         event = _directed(request, club, slug)
         data = validated(BoardsInputSerializer, request)
         tags = {int(n): v for n, v in data.get("tags", {}).items() if str(n).isdigit()}
-        board_services.set_boards(actor=request.user, event=event, count=data["count"], tags=tags)
+        board_services.set_boards(
+            actor=request.user, event=event, count=data["count"], tags=tags, grace_minutes=data.get("grace_minutes")
+        )
         return _calling(event)
 
     @extend_schema(

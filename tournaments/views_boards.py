@@ -40,10 +40,10 @@ def _act(request, event) -> None:
             _("Auto-call is on.") if on else _("Auto-call is paused."),
         )
     elif do == "setup" and _int(request, "count"):
-        count = _int(request, "count")
+        count, grace = _int(request, "count"), _int(request, "grace_minutes")
         attempt(
             request,
-            lambda: board_services.set_boards(actor=actor, event=event, count=count),
+            lambda: board_services.set_boards(actor=actor, event=event, count=count, grace_minutes=grace),
             ngettext("%(n)s board.", "%(n)s boards.", count) % {"n": count},
         )
     elif do in ("free", "move", "lateness"):

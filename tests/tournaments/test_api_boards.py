@@ -16,8 +16,9 @@ def test_a_director_sets_up_boards_calls_moves_frees_and_applies_lateness(club, 
     event, _flights = drawn_event(club, director_user, 8)
     api = api_as(director_user)
     url = f"/api/v1/events/{club.slug}/{event.slug}/"
-    setup = api.put(url + "boards/", {"count": 3, "tags": {"1": ["step-free"]}}, format="json")
+    setup = api.put(url + "boards/", {"count": 3, "tags": {"1": ["step-free"]}, "grace_minutes": 10}, format="json")
     assert setup.status_code == 200, setup.json()
+    assert setup.json()["grace_minutes"] == 10
     assert [b["board"]["tags"] for b in setup.json()["boards"]] == [["step-free"], [], []]
     assert len(setup.json()["queue"]) == 4
     called = api.post(url + "boards/call-next/")
@@ -39,6 +40,9 @@ def test_a_director_sets_up_boards_calls_moves_frees_and_applies_lateness(club, 
     assert api.post(url + "boards/call-next/").json()["code"] == "no_free_board"
     late = Call.objects.get(pk=called.json()["id"])
     Call.objects.filter(pk=late.pk).update(called_at=late.called_at - datetime.timedelta(minutes=6))
+    early = api.post(url + f"calls/{late.pk}/lateness/", {"late_side": 0}, format="json")
+    assert early.status_code == 409 and early.json()["code"] == "within_grace"  # 6 minutes, grace is 10
+    Call.objects.filter(pk=late.pk).update(called_at=late.called_at - datetime.timedelta(minutes=11))
     applied = api.post(url + f"calls/{late.pk}/lateness/", {"late_side": 0}, format="json")
     assert applied.status_code == 200, applied.json()
     assert applied.json()["lateness_applied_at"] is not None

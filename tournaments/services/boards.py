@@ -26,6 +26,7 @@ from tournaments.core import calling
 from tournaments.models import Board, Call, Event, Flight, SlotResult
 
 MAX_BOARDS = 500
+MAX_GRACE_MINUTES = 120
 
 
 def _lock_boards(event: Event) -> list[Board]:
@@ -73,12 +74,21 @@ def _announce(calls: list[Call]) -> None:
 
 
 @transaction.atomic
-def set_boards(*, actor, event: Event, count: int, tags: dict[int, list[str]] | None = None) -> list[Board]:
+def set_boards(
+    *, actor, event: Event, count: int, tags: dict[int, list[str]] | None = None, grace_minutes: int | None = None
+) -> list[Board]:
     """Number the event's boards 1..count (adding the missing ones; a board is never taken away while calls
-    name it) and set the features of the boards named in `tags`."""
+    name it), set the features of the boards named in `tags`, and the grace period before lateness counts."""
     access.require(actor, "event.direct", event)
     if not 1 <= count <= MAX_BOARDS:
         raise Conflict(_("An event has between 1 and %(max)s boards.") % {"max": MAX_BOARDS}, code="board_count")
+    if grace_minutes is not None:
+        if not 0 <= grace_minutes <= MAX_GRACE_MINUTES:
+            raise Conflict(
+                _("The grace period is between 0 and %(max)s minutes.") % {"max": MAX_GRACE_MINUTES}, code="grace"
+            )
+        Event.objects.filter(pk=event.pk).update(call_grace_minutes=grace_minutes)
+        event.call_grace_minutes = grace_minutes
     existing = {b.number for b in Board.objects.filter(event=event)}
     Board.objects.bulk_create([Board(event=event, number=n) for n in range(1, count + 1) if n not in existing])
     for number, features in (tags or {}).items():
