@@ -31,7 +31,8 @@ taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
  5. games.GameRecord — record verification and its sweep, alone.
  6. tournaments.Flight — registration, the draw, a withdrawal (→ the walkover's match and its slots).
  7. games.Match → tournaments.Slot — a confirmation locks its match, then its slot and the slots it fills,
-    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion).
+    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion); then
+    tournaments.Board — an event's boards, to free the finished match's board and call the next match.
  8. calcutta.Calcutta → calcutta.SyndicateOffer — a bid, a sale, the settlement after a bracket result.
  9. ratings.EventPoints — an event's points after a bracket result.
 10. ratings.RatingPool — a confirmed result rates in its pools (an override voids rated results, so
@@ -65,6 +66,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "tournaments.Flight",
     "games.Match",
     "tournaments.Slot",
+    "tournaments.Board",
     "calcutta.Calcutta",
     "calcutta.SyndicateOffer",
     "ratings.EventPoints",

@@ -190,6 +190,7 @@ class SlotSerializer(serializers.ModelSerializer):
     match_status = serializers.CharField(source="match.status", read_only=True, default=None, allow_null=True)
     score_a = serializers.IntegerField(source="match.score_a", read_only=True, default=None, allow_null=True)
     score_b = serializers.IntegerField(source="match.score_b", read_only=True, default=None, allow_null=True)
+    board = serializers.SerializerMethodField(help_text="The number of the board the match is called to.")
 
     class Meta:
         model = Slot
@@ -211,8 +212,13 @@ class SlotSerializer(serializers.ModelSerializer):
             "match_status",
             "score_a",
             "score_b",
+            "board",
         ]
         read_only_fields = fields
+
+    def get_board(self, slot) -> int | None:
+        board = slot.called_board
+        return None if board is None else board.number
 
     def _name(self, entry) -> str | None:
         return None if entry is None else entry.player.name

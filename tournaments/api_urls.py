@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import api
+from tournaments import api, api_boards
 
 EVENT = "events/<slug:club>/<slug:slug>/"
 FLIGHT = EVENT + "flights/<slug:flight>/"
@@ -8,6 +8,7 @@ ENTRY = FLIGHT + "entries/<int:pk>/"
 
 events = api.EventViewSet.as_view
 flights = api.FlightViewSet.as_view
+boards = api_boards.BoardViewSet.as_view
 
 urlpatterns = [
     path("events/", events({"get": "list", "post": "create"}), name="api-event-list"),
@@ -16,6 +17,12 @@ urlpatterns = [
     path(EVENT + "flights/", events({"post": "add_flight"}), name="api-flight-list"),
     path(EVENT + "prizes/", events({"get": "prizes"}), name="api-event-prizes"),
     path(EVENT + "dashboard/", events({"get": "dashboard"}), name="api-event-dashboard"),
+    path(EVENT + "boards/", boards({"get": "calling", "put": "set_boards"}), name="api-event-boards"),
+    path(EVENT + "boards/auto-call/", boards({"post": "auto_call"}), name="api-event-auto-call"),
+    path(EVENT + "boards/call-next/", boards({"post": "call_next"}), name="api-event-call-next"),
+    path(EVENT + "boards/<int:number>/free/", boards({"post": "free"}), name="api-board-free"),
+    path(EVENT + "calls/<int:pk>/move/", boards({"post": "move"}), name="api-call-move"),
+    path(EVENT + "calls/<int:pk>/lateness/", boards({"post": "lateness"}), name="api-call-lateness"),
     path(FLIGHT, flights({"get": "retrieve"}), name="api-flight-detail"),
     path(FLIGHT + "entries/", flights({"post": "register"}), name="api-flight-entries"),
     path(ENTRY + "check-in/", flights({"post": "check_in"}), name="api-entry-check-in"),

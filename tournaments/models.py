@@ -8,6 +8,7 @@ stored on the entry the moment it is eliminated, so reading a flight's standings
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -79,6 +80,16 @@ class Event(models.Model):
         help_text=_("Share of every pool the house keeps, 0 to 100."),
     )
     currency = models.CharField(_("currency"), max_length=3, default="EUR")
+    auto_call = models.BooleanField(
+        _("call matches automatically"),
+        default=False,
+        help_text=_("Call the longest-waiting match to the next free board whenever a board or a player frees up."),
+    )
+    call_grace_minutes = models.PositiveSmallIntegerField(
+        _("grace period (minutes)"),
+        default=5,
+        help_text=_("Minutes after a call before lateness penalty points are shown to the director."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -286,6 +297,16 @@ class Slot(models.Model):
     def __str__(self) -> str:
         return f"{self.flight} {self.section}{self.round}.{self.position}"
 
+    @property
+    def called_board(self):
+        """The board this match is called to, None before the call and once the board is freed (a query unless
+        the selector took `call__board` along)."""
+        try:
+            call = self.call
+        except ObjectDoesNotExist:
+            return None
+        return call.board if call.freed_at is None else None
+
 
 class BracketChange(models.Model):
     """A director's override or re-route, with the later matches it voided (the audit trail)."""
@@ -300,3 +321,54 @@ class BracketChange(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class Board(models.Model):
+    """A numbered table of an event; `tags` name its features ("step-free", "clock") for matches that need
+    them. A board is busy while a call on it is not freed (`Call.freed_at`)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField(_("number"))
+    tags = models.JSONField(_("features"), default=list, blank=True, help_text=_('E.g. ["step-free", "clock"].'))
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="board_unique_number_per_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="board_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Board %(number)s") % {"number": self.number}
+
+
+class Call(models.Model):
+    """A bracket match called to a board: made once per slot (the database refuses a second), and a board
+    holds one unfreed call at a time. `called_at` starts the lateness clock."""
+
+    slot = models.OneToOneField(Slot, on_delete=models.CASCADE, related_name="call")
+    match = models.ForeignKey(
+        "games.Match",
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("The slot's match when called: an override that replays the slot makes the call stale."),
+    )
+    board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="calls")
+    called_at = models.DateTimeField()
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    freed_at = models.DateTimeField(null=True, blank=True)
+    lateness_applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["board"], condition=Q(freed_at__isnull=True), name="call_one_match_per_board"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slot} @ {self.board}"

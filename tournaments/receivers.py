@@ -7,8 +7,9 @@ from django.db.models import Exists, F, OuterRef
 from games.matchplay.hooks import on_result_confirmed
 from games.models.matches import register_director_check
 from ratings.hooks import club_consent
-from tournaments import rules, services
+from tournaments import hooks, rules, services
 from tournaments.models import Entry
+from tournaments.services import boards
 
 
 def entered_a_club_event(side: str) -> Exists:
@@ -25,3 +26,6 @@ def register() -> None:
     on_result_confirmed(services.result_confirmed)
     register_director_check(rules.directs_match)
     club_consent.register(entered_a_club_event)
+    # First of the bracket's subscribers (this app is ready before the Calcutta's): boards come before
+    # calcutta.Calcutta in the lock order.
+    hooks.on_flight_results_changed(boards.results_changed)

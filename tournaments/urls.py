@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_boards
 
 app_name = "tournaments"
 
@@ -11,6 +11,8 @@ urlpatterns = [
     path("events/next-match/", views.next_match, name="next-match"),
     path(EVENT, views.event_detail, name="event-detail"),
     path(EVENT + "dashboard/", views.dashboard, name="dashboard"),
+    path(EVENT + "boards/", views_boards.calling, name="calling"),
+    path(EVENT + "boards/slips/", views_boards.call_slips, name="call-slips"),
     path(EVENT + "registration/", views.toggle_registration, name="event-registration"),
     path(EVENT + "prizes/", views.prizes, name="prizes"),
     path(EVENT + "flights/new/", views.add_flight, name="flight-add"),
