@@ -19,3 +19,11 @@ def my_home(request, _obj):
         "entries": selectors.my_entries(user=request.user),
     }
     return render_to_string("tournaments/_my_home.html", context, request)
+
+
+def match_clock(request, match):
+    """A bracket match's clock rule and time control on the match page (nothing for a match without a clock)."""
+    flight = selectors.match_flight(match=match)
+    if flight is None or not flight.time_control():
+        return None
+    return render_to_string("tournaments/_match_clock.html", {"flight": flight}, request)
