@@ -18,9 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def _flight_with_deadline(club, director, n=5, *, deadline_in=datetime.timedelta(hours=1)):
     event = make_event(club, director)
-    main = services.add_flight(
-        actor=director, event=event, name="Main", check_in_deadline=timezone.now() + deadline_in
-    )
+    main = services.add_flight(actor=director, event=event, name="Main", check_in_deadline=timezone.now() + deadline_in)
     entries = [services.register(actor=director, flight=main, player=p) for p in members(club, n)]
     return event, main, entries
 
@@ -151,8 +149,9 @@ def test_club_durations_come_from_the_started_and_finished_times_of_matches(club
     win(director_user, first)
     win(director_user, second)
     start = timezone.now() - datetime.timedelta(hours=2)
-    Match.objects.filter(pk=first.match_id).update(started_at=start, finished_at=start + datetime.timedelta(minutes=50))
-    Match.objects.filter(pk=second.match_id).update(started_at=start, finished_at=start + datetime.timedelta(minutes=70))
+    for slot, minutes in ((first, 50), (second, 70)):
+        finished = start + datetime.timedelta(minutes=minutes)
+        Match.objects.filter(pk=slot.match_id).update(started_at=start, finished_at=finished)
     assert selectors.club_durations(club=club).minutes(7) == 60  # (50 + 70) / 2
 
 
