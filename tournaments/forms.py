@@ -46,11 +46,13 @@ class FlightForm(forms.Form):
         help_text=_("When set, the draw takes only the players who have checked in."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    clock_rule = forms.ChoiceField(label=_("Clock"), choices=ClockRule.choices, initial=ClockRule.NONE)
+    clock_rule = forms.ChoiceField(label=_("Clock"), choices=ClockRule.choices, initial=ClockRule.NONE, required=False)
     clock_seconds_per_point = forms.IntegerField(
-        label=_("Clock seconds per point"), min_value=10, max_value=600, initial=120
+        label=_("Clock seconds per point"), min_value=10, max_value=600, initial=120, required=False
     )
-    clock_delay_seconds = forms.IntegerField(label=_("Clock delay (seconds)"), min_value=0, max_value=60, initial=12)
+    clock_delay_seconds = forms.IntegerField(
+        label=_("Clock delay (seconds)"), min_value=0, max_value=60, initial=12, required=False
+    )
     payout_template = forms.CharField(
         label=_("Payouts"),
         required=False,
@@ -67,6 +69,9 @@ class FlightForm(forms.Form):
             lines.append({"flight": flight.strip(), "place": place.strip(), "percent": percent.strip()})
         return lines
 
+    def clean(self) -> dict:
+        return _clock_defaults(super().clean())
+
     def __init__(self, *args, flights, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
@@ -79,6 +84,18 @@ class FlightDayForm(forms.Form):
     clock_rule = FlightForm.base_fields["clock_rule"]
     clock_seconds_per_point = FlightForm.base_fields["clock_seconds_per_point"]
     clock_delay_seconds = FlightForm.base_fields["clock_delay_seconds"]
+
+    def clean(self) -> dict:
+        return _clock_defaults(super().clean())
+
+
+def _clock_defaults(data: dict) -> dict:
+    """A form sent without the clock fields (an older page, a script) means no clock, at the usual setting."""
+    defaults = {"clock_rule": ClockRule.NONE, "clock_seconds_per_point": 120, "clock_delay_seconds": 12}
+    for name, default in defaults.items():
+        if data.get(name) in (None, ""):
+            data[name] = default
+    return data
 
 
 class ClosingTimeForm(forms.Form):
