@@ -104,13 +104,6 @@ def flights(*, event) -> list[Flight]:
     return list(event.flights.select_related("source").order_by("order", "id"))
 
 
-def entered_flights(*, event, player) -> set[int]:
-    """The ids of the event's flights the player has entered (none without a player)."""
-    if player is None:
-        return set()
-    return set(player.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
-
-
 def event_entries(*, event) -> list:
     """Every first entry of the event with its player, by name (the directors' register boxes and their own
     entries, in one query)."""
@@ -368,10 +361,11 @@ def no_shows(*, flight: Flight) -> list:
 
 
 def own_entries(*, event, player) -> list:
-    """The player's entries in the event, with their flight: the event page's one-tap check-in."""
+    """The player's entries in the event (withdrawn ones too), with their flight: which flights they entered and
+    the event page's one-tap check-in, in one query."""
     if player is None:
         return []
-    entries = player.tournament_entries.filter(flight__event=event).exclude(status=EntryStatus.WITHDRAWN)
+    entries = player.tournament_entries.filter(flight__event=event)
     return list(entries.select_related("flight").order_by("flight__order", "flight_id"))
 
 
@@ -420,6 +414,14 @@ def event_forecast(*, event, now) -> list[FlightTimes]:
     event's closing time. A flight not released yet is forecast from now (or its check-in deadline, if later),
     sized by its entries; a running one from the actual start of each round begun."""
     durations = club_durations(club=event.club)
+    started: dict[int, dict[int, object]] = {}  # flight -> round -> its first match's start (one query)
+    for row in (
+        Slot.objects.filter(flight__event=event, match__started_at__isnull=False)
+        .exclude(section=L)
+        .values("flight_id", "round")
+        .annotate(first=Min("match__started_at"))
+    ):
+        started.setdefault(row["flight_id"], {})[row["round"]] = row["first"]
     out = []
     for flight in flights(event=event):
         if flight.kind == FlightKind.SIDE_POOL or flight.status == FlightStatus.FINISHED:
@@ -434,15 +436,10 @@ def event_forecast(*, event, now) -> list[FlightTimes]:
             lengths = _round_lengths(flight, size)
         except BracketError:
             continue  # too small to lay out (a fed flight of a tiny source): nothing to forecast
-        started = {
-            row["round"]: row["first"]
-            for row in Slot.objects.filter(flight=flight, match__started_at__isnull=False)
-            .exclude(section=L)
-            .values("round")
-            .annotate(first=Min("match__started_at"))
-        }
         start = max(now, flight.check_in_deadline) if flight.check_in_deadline else now
-        times = forecast.forecast_flight(start=start, round_lengths=lengths, durations=durations, started=started)
+        times = forecast.forecast_flight(
+            start=start, round_lengths=lengths, durations=durations, started=started.get(flight.pk, {})
+        )
         out.append(FlightTimes(flight, times, forecast.ends_late(times, event.closes_at)))
     return out
 

@@ -20,7 +20,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.forms import ClosingTimeForm, EventForm, FlightDayForm, FlightForm, OverrideForm
-from tournaments.models import DrawStatus, FeedRule, FlightKind
+from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
@@ -70,14 +70,17 @@ def event_detail(request, club, slug):
     flights = selectors.flights(event=event)
     is_director = access.can(request.user, "event.direct", event)
     own = club_selectors.player_for_user(request.user)
-    entered = set()
     registers = []
     if is_director:  # one query for every entry of the event: the register boxes and the director's own entries
         entries = selectors.event_entries(event=event)
         registers = _register_boxes(event, flights, entries)
-        entered = {e.flight_id for e in entries if own is not None and e.player_id == own.pk}
-    elif own is not None:
-        entered = selectors.entered_flights(event=event, player=own)
+        by_id = {f.pk: f for f in flights}
+        mine = [e for e in entries if own is not None and e.player_id == own.pk]
+        for entry in mine:
+            entry.flight = by_id[entry.flight_id]
+    else:
+        mine = selectors.own_entries(event=event, player=own)
+    entered = {e.flight_id for e in mine}
     context = {
         "event": event,
         "flights": flights,
@@ -85,7 +88,7 @@ def event_detail(request, club, slug):
         "is_director": is_director,
         "own": own,
         "entered": entered,
-        "own_entries": selectors.own_entries(event=event, player=own),
+        "own_entries": [e for e in mine if e.status != EntryStatus.WITHDRAWN],
         "flight_form": FlightForm(flights=flights) if is_director else None,
         "registers": registers,
         "open_register": request.GET.get("register", ""),
