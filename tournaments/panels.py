@@ -2,6 +2,7 @@
 
 from django.template.loader import render_to_string
 
+from games.models.matches import MatchContext
 from tournaments import selectors
 
 
@@ -22,7 +23,10 @@ def my_home(request, _obj):
 
 
 def match_clock(request, match):
-    """A bracket match's clock rule and time control on the match page (nothing for a match without a clock)."""
+    """A bracket match's clock rule and time control on the match page (nothing for a match without a clock;
+    a club-night or casual match costs no query)."""
+    if match.context != MatchContext.TOURNAMENT:
+        return None
     flight = selectors.match_flight(match=match)
     if flight is None or not flight.time_control():
         return None
