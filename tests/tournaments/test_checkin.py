@@ -98,6 +98,17 @@ def test_the_director_ticks_players_off_and_draws_a_late_arrival_in(client, club
     assert selectors.no_shows(flight=main) == []
 
 
+def test_a_player_left_out_of_the_draw_cannot_tap_themself_in(club, director_user, api_as):
+    event, main, entries = _flight_with_deadline(club, director_user, 3)
+    for entry in entries[:2]:
+        services.check_in(actor=director_user, entry=entry)
+    services.draw_flight(actor=director_user, flight=main, seed=1)
+    url = f"/api/v1/events/{club.slug}/{event.slug}/flights/main/entries/{entries[2].pk}/check-in/"
+    refused = api_as(entries[2].player.user).post(url)
+    assert refused.status_code == 409 and refused.json()["code"] == "drawn_without_you"
+    assert Entry.objects.get(pk=entries[2].pk).draw_position is None
+
+
 def test_a_clock_rule_shows_on_the_match_page_and_the_draw_sheet(client, club, director_user, api_as):
     event, flights = drawn_event(club, director_user, 4)
     main = flights["main"]

@@ -206,6 +206,8 @@ def check_in(*, actor, entry: Entry) -> Entry:
     if deadline is not None and timezone.now() > deadline and not is_director:
         raise Conflict(_("Check-in has closed: ask a director to check you in."), code="check_in_closed")
     late = deadline is not None and flight.draw_status != DrawStatus.NONE and entry.draw_position is None
+    if late and not is_director:
+        raise Conflict(_("The draw is made: ask a director to draw you in late."), code="drawn_without_you")
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
     entry.is_late = entry.is_late or late
     entry.save(update_fields=["status", "checked_in_at", "is_late"])
