@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
@@ -20,6 +21,7 @@ from clubs.models import Club, Player
 from games.models.matches import MatchOutcome
 from tournaments import selectors, services
 from tournaments.models import (
+    ClockRule,
     DrawStatus,
     Entry,
     EntryStatus,
@@ -47,6 +49,8 @@ def one_of(choices, **kwargs) -> serializers.CharField:
 
 class FlightSerializer(serializers.ModelSerializer):
     source = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    clock_rule = one_of(ClockRule.choices, read_only=True)
+    time_control = serializers.CharField(read_only=True, help_text="The clock in words; empty without a clock.")
     kind = one_of(FlightKind.choices, read_only=True)
     draw_status = one_of(DrawStatus.choices, read_only=True)
     status = one_of(FlightStatus.choices, read_only=True)
@@ -75,6 +79,11 @@ class FlightSerializer(serializers.ModelSerializer):
             "size",
             "status",
             "payout_template",
+            "check_in_deadline",
+            "clock_rule",
+            "clock_seconds_per_point",
+            "clock_delay_seconds",
+            "time_control",
         ]
         read_only_fields = fields
 
@@ -98,6 +107,7 @@ class EventSerializer(serializers.ModelSerializer):
             "status",
             "house_percent",
             "currency",
+            "closes_at",
             "flights",
         ]
         read_only_fields = fields
@@ -120,6 +130,7 @@ class EventUpdateSerializer(serializers.Serializer):
     is_public = serializers.BooleanField(required=False)
     registration_open = serializers.BooleanField(required=False)
     house_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
+    closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
 class FlightInputSerializer(serializers.Serializer):
@@ -141,6 +152,17 @@ class FlightInputSerializer(serializers.Serializer):
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RANDOM)
     separate_clubs = serializers.BooleanField(default=False)
     payout_template = serializers.ListField(child=serializers.DictField(), required=False)
+    check_in_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    clock_rule = serializers.ChoiceField(choices=ClockRule.choices, default=ClockRule.NONE)
+    clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, default=120)
+    clock_delay_seconds = serializers.IntegerField(min_value=0, max_value=60, default=12)
+
+
+class FlightUpdateSerializer(serializers.Serializer):
+    check_in_deadline = serializers.DateTimeField(required=False, allow_null=True)
+    clock_rule = serializers.ChoiceField(choices=ClockRule.choices, required=False)
+    clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, required=False)
+    clock_delay_seconds = serializers.IntegerField(min_value=0, max_value=60, required=False)
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -244,6 +266,7 @@ class FlightDetailSerializer(serializers.Serializer):
     flight = FlightSerializer()
     entries = EntrySerializer(many=True)
     rounds = RoundSerializer(many=True)
+    no_shows = EntrySerializer(many=True, help_text="With a check-in deadline: entries not checked in, not drawn.")
 
 
 class PlacementSerializer(serializers.Serializer):
@@ -279,6 +302,20 @@ class DashboardSerializer(serializers.Serializer):
     in_progress = SlotSerializer(many=True)
     waiting = SlotSerializer(many=True)
     disputed = SlotSerializer(many=True)
+
+
+class RoundForecastSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    length = serializers.IntegerField()
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+
+
+class FlightForecastSerializer(serializers.Serializer):
+    flight = serializers.SlugField(source="flight.slug")
+    rounds = RoundForecastSerializer(many=True, source="forecast.rounds")
+    ends_at = serializers.DateTimeField(source="forecast.ends_at", allow_null=True)
+    ends_after_closing = serializers.BooleanField(source="late")
 
 
 class CascadeSerializer(serializers.Serializer):
@@ -345,7 +382,7 @@ class EventViewSet(viewsets.ViewSet):
     permission_classes = [AllowAny]
 
     def get_permissions(self):
-        if self.action in ("dashboard", "next_matches"):
+        if self.action in ("dashboard", "forecast", "next_matches"):
             return [IsAuthenticated()]
         return super().get_permissions()
 
@@ -395,6 +432,16 @@ class EventViewSet(viewsets.ViewSet):
         access.require(request.user, "event.direct", event)
         return Response(DashboardSerializer(selectors.dashboard(event=event)).data)
 
+    @extend_schema(
+        responses=FlightForecastSerializer(many=True),
+        description="Expected round starts and end of each flight from the club's match durations.",
+    )
+    def forecast(self, request, club, slug):
+        event = _event(request, club, slug)
+        access.require(request.user, "event.direct", event)
+        times = selectors.event_forecast(event=event, now=timezone.now())
+        return Response(FlightForecastSerializer(times, many=True).data)
+
     @extend_schema(responses=NextMatchSerializer(many=True))
     def next_matches(self, request):
         player = club_selectors.player_for_user(request.user)
@@ -412,8 +459,19 @@ class FlightViewSet(viewsets.ViewSet):
     def retrieve(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
         entries = selectors.flight_entries(flight=found)
-        data = {"flight": found, "entries": entries, "rounds": selectors.bracket(flight=found)}
+        data = {
+            "flight": found,
+            "entries": entries,
+            "rounds": selectors.bracket(flight=found),
+            "no_shows": selectors.no_shows(flight=found),
+        }
         return Response(FlightDetailSerializer(data).data)
+
+    @extend_schema(request=FlightUpdateSerializer, responses=FlightSerializer)
+    def partial_update(self, request, club, slug, flight):
+        found = _flight(request, club, slug, flight)
+        data = validated(FlightUpdateSerializer, request)
+        return Response(FlightSerializer(services.update_flight(actor=request.user, flight=found, **data)).data)
 
     @extend_schema(responses=PlacementSerializer(many=True))
     def placements(self, request, club, slug, flight):

@@ -11,7 +11,11 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
     nav_items = [(_("Events"), "tournaments:event-list")]
-    panels = {"player": "tournaments.panels.player_panel", "my_home": "tournaments.panels.my_home"}
+    panels = {
+        "player": "tournaments.panels.player_panel",
+        "my_home": "tournaments.panels.my_home",
+        "match": "tournaments.panels.match_clock",
+    }
 
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig module is imported before the models are ready.

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
-from tournaments.models import FeedRule, FlightKind, Seeding
+from tournaments.models import ClockRule, FeedRule, FlightKind, Seeding
 
 
 class EventForm(forms.Form):
@@ -40,6 +40,19 @@ class FlightForm(forms.Form):
     reentry_deadline = forms.DateTimeField(
         label=_("Re-entry deadline"), required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
+    check_in_deadline = forms.DateTimeField(
+        label=_("Check-in deadline"),
+        required=False,
+        help_text=_("When set, the draw takes only the players who have checked in."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    clock_rule = forms.ChoiceField(label=_("Clock"), choices=ClockRule.choices, initial=ClockRule.NONE, required=False)
+    clock_seconds_per_point = forms.IntegerField(
+        label=_("Clock seconds per point"), min_value=10, max_value=600, initial=120, required=False
+    )
+    clock_delay_seconds = forms.IntegerField(
+        label=_("Clock delay (seconds)"), min_value=0, max_value=60, initial=12, required=False
+    )
     payout_template = forms.CharField(
         label=_("Payouts"),
         required=False,
@@ -56,9 +69,42 @@ class FlightForm(forms.Form):
             lines.append({"flight": flight.strip(), "place": place.strip(), "percent": percent.strip()})
         return lines
 
+    def clean(self) -> dict:
+        return _clock_defaults(super().clean())
+
     def __init__(self, *args, flights, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
+
+
+class FlightDayForm(forms.Form):
+    """A flight's day-of settings, changed on its page: the check-in deadline and the clock."""
+
+    check_in_deadline = FlightForm.base_fields["check_in_deadline"]
+    clock_rule = FlightForm.base_fields["clock_rule"]
+    clock_seconds_per_point = FlightForm.base_fields["clock_seconds_per_point"]
+    clock_delay_seconds = FlightForm.base_fields["clock_delay_seconds"]
+
+    def clean(self) -> dict:
+        return _clock_defaults(super().clean())
+
+
+def _clock_defaults(data: dict) -> dict:
+    """A form sent without the clock fields (an older page, a script) means no clock, at the usual setting."""
+    defaults = {"clock_rule": ClockRule.NONE, "clock_seconds_per_point": 120, "clock_delay_seconds": 12}
+    for name, default in defaults.items():
+        if data.get(name) in (None, ""):
+            data[name] = default
+    return data
+
+
+class ClosingTimeForm(forms.Form):
+    closes_at = forms.DateTimeField(
+        label=_("Closing time"),
+        required=False,
+        help_text=_("When the venue closes: the forecast warns when a flight would end later."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
 
 
 class OverrideForm(forms.Form):

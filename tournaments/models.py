@@ -55,6 +55,14 @@ class DrawStatus(models.TextChoices):
     RELEASED = "released", _("Released")
 
 
+class ClockRule(models.TextChoices):
+    """Whether a flight's matches are played with a clock."""
+
+    NONE = "none", _("No clock")
+    PREFERRED = "preferred", _("Clock preferred")
+    REQUIRED = "required", _("Clock required")
+
+
 class FlightStatus(models.TextChoices):
     OPEN = "open", _("Open")
     RUNNING = "running", _("Running")
@@ -89,6 +97,9 @@ class Event(models.Model):
         _("grace period (minutes)"),
         default=5,
         help_text=_("Minutes after a call before lateness penalty points are shown to the director."),
+    )
+    closes_at = models.DateTimeField(
+        _("closing time"), null=True, blank=True, help_text=_("When the venue closes: play must end by then.")
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -161,6 +172,17 @@ class Flight(models.Model):
         blank=True,
         help_text=_('Shares of this flight\'s pool: [{"flight": "main", "place": 1, "percent": 50}, ...].'),
     )
+    check_in_deadline = models.DateTimeField(
+        _("check-in deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When set, the draw takes only the players who have checked in."),
+    )
+    clock_rule = models.CharField(_("clock"), max_length=10, choices=ClockRule.choices, default=ClockRule.NONE)
+    clock_seconds_per_point = models.PositiveSmallIntegerField(
+        _("clock seconds per point"), default=120, help_text=_("Time on each clock per point of match length.")
+    )
+    clock_delay_seconds = models.PositiveSmallIntegerField(_("clock delay (seconds)"), default=12)
     drawn_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     released_at = models.DateTimeField(null=True, blank=True)
@@ -174,6 +196,7 @@ class Flight(models.Model):
             models.CheckConstraint(condition=Q(draw_status__in=DrawStatus.values), name="flight_draw_status_known"),
             models.CheckConstraint(condition=Q(feed_rounds__gte=1), name="flight_feed_rounds_at_least_1"),
             models.CheckConstraint(condition=Q(length__gte=1), name="flight_length_at_least_1"),
+            models.CheckConstraint(condition=Q(clock_rule__in=ClockRule.values), name="flight_clock_rule_known"),
             models.CheckConstraint(condition=Q(entry_fee__gte=0), name="flight_entry_fee_not_negative"),
             models.CheckConstraint(
                 condition=Q(source__isnull=True) | ~Q(feed_rule=FeedRule.DRAW), name="flight_fed_has_feed_rule"
@@ -188,6 +211,18 @@ class Flight(models.Model):
             "tournaments:flight-bracket",
             kwargs={"club": self.event.club.slug, "slug": self.event.slug, "flight": self.slug},
         )
+
+    def time_control(self) -> str:
+        """The clock setting in words, e.g. "2 min per point + 12 s delay"; empty without a clock."""
+        if self.clock_rule == ClockRule.NONE:
+            return ""
+        minutes, seconds = divmod(self.clock_seconds_per_point, 60)
+        per_point = (
+            _("%(m)s min per point") % {"m": minutes}
+            if not seconds
+            else _("%(s)s s per point") % {"s": self.clock_seconds_per_point}
+        )
+        return _("%(per_point)s + %(delay)s s delay") % {"per_point": per_point, "delay": self.clock_delay_seconds}
 
     def length_for(self, round_number: int, *, is_final: bool) -> int:
         if is_final and self.final_length:

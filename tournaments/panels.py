@@ -2,6 +2,7 @@
 
 from django.template.loader import render_to_string
 
+from games.models.matches import MatchContext
 from tournaments import selectors
 
 
@@ -22,3 +23,14 @@ def my_home(request, _obj):
         else [],
     }
     return render_to_string("tournaments/_my_home.html", context, request)
+
+
+def match_clock(request, match):
+    """A bracket match's clock rule and time control on the match page (nothing for a match without a clock;
+    a club-night or casual match costs no query)."""
+    if match.context != MatchContext.TOURNAMENT:
+        return None
+    flight = selectors.match_flight(match=match)
+    if flight is None or not flight.time_control():
+        return None
+    return render_to_string("tournaments/_match_clock.html", {"flight": flight}, request)

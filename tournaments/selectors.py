@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, Min, OuterRef, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -13,8 +13,10 @@ from clubs.models import Membership, Player
 from games.matchplay.state import lateness_penalty
 from games.models.matches import MatchDispute, MatchStatus
 from tournaments.core import calling as calling_rules
-from tournaments.core import payouts
-from tournaments.core.layout import G, L
+from tournaments.core import forecast, payouts
+from tournaments.core.draw import bracket_size
+from tournaments.core.errors import BracketError
+from tournaments.core.layout import G, L, Layout
 from tournaments.models import (
     Board,
     Call,
@@ -25,6 +27,7 @@ from tournaments.models import (
     EventStatus,
     Flight,
     FlightKind,
+    FlightStatus,
     Slot,
     SlotResult,
 )
@@ -105,13 +108,6 @@ def events_with_flights(*, user):
 def flights(*, event) -> list[Flight]:
     """The event's flights in the director's order, with the flight each is fed by."""
     return list(event.flights.select_related("source").order_by("order", "id"))
-
-
-def entered_flights(*, event, player) -> set[int]:
-    """The ids of the event's flights the player has entered (none without a player)."""
-    if player is None:
-        return set()
-    return set(player.tournament_entries.filter(flight__event=event).values_list("flight_id", flat=True))
 
 
 def event_entries(*, event) -> list:
@@ -492,3 +488,105 @@ def call_in(*, event, pk) -> Call | None:
 def board_in(*, event, number) -> Board | None:
     """The event's board with this number (None if there is none)."""
     return Board.objects.select_related("event__club").filter(event=event, number=number).first()
+
+
+def no_shows(*, flight: Flight) -> list:
+    """With a check-in deadline: the entries not checked in and not drawn (the draw left them out; a director's
+    check-in draws them in late)."""
+    if flight.check_in_deadline is None:
+        return []
+    entries = flight.entries.filter(status=EntryStatus.REGISTERED, draw_position__isnull=True)
+    return list(entries.select_related("player").order_by("player__name"))
+
+
+def own_entries(*, event, player) -> list:
+    """The player's entries in the event (withdrawn ones too), with their flight: which flights they entered and
+    the event page's one-tap check-in, in one query."""
+    if player is None:
+        return []
+    entries = player.tournament_entries.filter(flight__event=event)
+    return list(entries.select_related("flight").order_by("flight__order", "flight_id"))
+
+
+def match_flight(*, match) -> Flight | None:
+    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page."""
+    slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
+    return None if slot is None else slot.flight
+
+
+@dataclass
+class FlightTimes:
+    flight: Flight
+    forecast: forecast.FlightForecast
+    late: bool
+
+
+def club_durations(*, club) -> forecast.Durations:
+    """The club's own pace: every finished match of its events with both times (the newest 500)."""
+    rows = (
+        Slot.objects.filter(flight__event__club=club, match__finished_at__isnull=False, match__started_at__isnull=False)
+        .order_by("-match__finished_at")
+        .values_list("match__length", "match__started_at", "match__finished_at")[:500]
+    )
+    return forecast.Durations(
+        forecast.Played(length, (finished - started).total_seconds() / 60) for length, started, finished in rows
+    )
+
+
+def _round_lengths(flight: Flight, size: int) -> list[int]:
+    layout = Layout.for_flight(
+        size=size,
+        double=flight.kind == FlightKind.DOUBLE_ELIMINATION,
+        feed_rule=flight.feed_rule,
+        feed_rounds=flight.feed_rounds,
+    )
+    count = (
+        len(layout.rounds(L)) + 1
+        if flight.kind == FlightKind.DOUBLE_ELIMINATION
+        else len(layout.rounds(layout.first_section))
+    )
+    return [flight.length_for(r, is_final=r == count) for r in range(1, count + 1)]
+
+
+def event_forecast(*, event, now) -> list[FlightTimes]:
+    """Expected round starts and end of each bracket flight still to finish, and whether it ends after the
+    event's closing time. A flight not released yet is forecast from now (or its check-in deadline, if later),
+    sized by its entries; a running one from the actual start of each round begun."""
+    durations = club_durations(club=event.club)
+    started: dict[int, dict[int, object]] = {}  # flight -> round -> its first match's start (one query)
+    for row in (
+        Slot.objects.filter(flight__event=event, match__started_at__isnull=False)
+        .exclude(section=L)
+        .values("flight_id", "round")
+        .annotate(first=Min("match__started_at"))
+    ):
+        started.setdefault(row["flight_id"], {})[row["round"]] = row["first"]
+    out = []
+    for flight in flights(event=event):
+        if flight.kind == FlightKind.SIDE_POOL or flight.status == FlightStatus.FINISHED:
+            continue
+        size = flight.size
+        if size is None:
+            count = drawable_entries(flight).count()
+            if count < 2 or flight.source_id is not None:
+                continue
+            size = bracket_size(count)
+        try:
+            lengths = _round_lengths(flight, size)
+        except BracketError:
+            continue  # too small to lay out (a fed flight of a tiny source): nothing to forecast
+        start = max(now, flight.check_in_deadline) if flight.check_in_deadline else now
+        times = forecast.forecast_flight(
+            start=start, round_lengths=lengths, durations=durations, started=started.get(flight.pk, {})
+        )
+        out.append(FlightTimes(flight, times, forecast.ends_late(times, event.closes_at)))
+    return out
+
+
+def drawable_entries(flight: Flight):
+    """Who goes into the draw: every entry still in, or with a check-in deadline only the checked-in ones (the
+    others are the no-shows)."""
+    entries = flight.entries.exclude(status=EntryStatus.WITHDRAWN)
+    if flight.check_in_deadline is not None:
+        entries = entries.filter(status=EntryStatus.CHECKED_IN)
+    return entries

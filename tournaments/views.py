@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -18,8 +19,8 @@ from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
-from tournaments.forms import EventForm, FlightForm, OverrideForm
-from tournaments.models import DrawStatus, FeedRule, FlightKind
+from tournaments.forms import ClosingTimeForm, EventForm, FlightDayForm, FlightForm, OverrideForm
+from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
@@ -69,14 +70,17 @@ def event_detail(request, club, slug):
     flights = selectors.flights(event=event)
     is_director = access.can(request.user, "event.direct", event)
     own = club_selectors.player_for_user(request.user)
-    entered = set()
     registers = []
     if is_director:  # one query for every entry of the event: the register boxes and the director's own entries
         entries = selectors.event_entries(event=event)
         registers = _register_boxes(event, flights, entries)
-        entered = {e.flight_id for e in entries if own is not None and e.player_id == own.pk}
-    elif own is not None:
-        entered = selectors.entered_flights(event=event, player=own)
+        by_id = {f.pk: f for f in flights}
+        mine = [e for e in entries if own is not None and e.player_id == own.pk]
+        for entry in mine:
+            entry.flight = by_id[entry.flight_id]
+    else:
+        mine = selectors.own_entries(event=event, player=own)
+    entered = {e.flight_id for e in mine}
     context = {
         "event": event,
         "flights": flights,
@@ -84,6 +88,7 @@ def event_detail(request, club, slug):
         "is_director": is_director,
         "own": own,
         "entered": entered,
+        "own_entries": [e for e in mine if e.status != EntryStatus.WITHDRAWN],
         "flight_form": FlightForm(flights=flights) if is_director else None,
         "registers": registers,
         "open_register": request.GET.get("register", ""),
@@ -163,8 +168,49 @@ def flight_bracket(request, club, slug, flight):
         else [],
         "is_director": access.can(request.user, "event.direct", event),
         "entries": selectors.flight_entries(flight=found),
+        "no_shows": selectors.no_shows(flight=found) if found.draw_status != DrawStatus.NONE else [],
+        "day_form": FlightDayForm(initial=_day_initial(found)),
     }
     return render(request, "tournaments/flight_bracket.html", context)
+
+
+def _day_initial(flight) -> dict:
+    deadline = flight.check_in_deadline
+    return {
+        "check_in_deadline": timezone.localtime(deadline).strftime("%Y-%m-%dT%H:%M") if deadline else None,
+        "clock_rule": flight.clock_rule,
+        "clock_seconds_per_point": flight.clock_seconds_per_point,
+        "clock_delay_seconds": flight.clock_delay_seconds,
+    }
+
+
+@login_required
+@require_POST
+def flight_day_settings(request, club, slug, flight):
+    """The director sets a flight's check-in deadline and clock on the flight's page."""
+    found = _flight(request, club, slug, flight)
+    form = FlightDayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
+        return redirect(found)
+    data = form.cleaned_data
+    attempt(request, lambda: services.update_flight(actor=request.user, flight=found, **data), _("Saved."))
+    return redirect(found)
+
+
+@login_required
+@require_POST
+def closing_time(request, club, slug):
+    """The director sets when the venue closes; the dashboard's forecast warns against it."""
+    event = _event(request, club, slug)
+    form = ClosingTimeForm(request.POST)
+    if form.is_valid():
+        closes_at = form.cleaned_data["closes_at"]
+        save = lambda: services.update_event(actor=request.user, event=event, closes_at=closes_at)  # noqa: E731
+        attempt(request, save, _("Saved."))
+    else:
+        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
+    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
 
 
 def _players_to_enter(request, found) -> tuple[list, list[str]]:
@@ -280,7 +326,13 @@ def withdraw(request, club, slug, flight, pk):
 @login_required
 @require_POST
 def check_in(request, club, slug, flight, pk):
-    return _entry_action(request, club, slug, flight, pk, services.check_in, _("Checked in."))
+    """One tap, from the flight's list (a director), the event page or the personal home (the player): the
+    player's tap goes back where it came from."""
+    response = _entry_action(request, club, slug, flight, pk, services.check_in, _("Checked in."))
+    back = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return redirect(back)
+    return response
 
 
 @login_required
@@ -305,7 +357,20 @@ def dashboard(request, club, slug):
     event = _event(request, club, slug)
     access.require(request.user, "event.direct", event)
     flights = selectors.flights(event=event)
-    context = {"event": event, "board": selectors.dashboard(event=event), "flights": flights, "FeedRule": FeedRule}
+    times = selectors.event_forecast(event=event, now=timezone.now())
+    context = {
+        "event": event,
+        "board": selectors.dashboard(event=event),
+        "flights": flights,
+        "FeedRule": FeedRule,
+        "forecasts": times,
+        "late": [t for t in times if t.late],
+        "closing_form": ClosingTimeForm(
+            initial={"closes_at": timezone.localtime(event.closes_at).strftime("%Y-%m-%dT%H:%M")}
+            if event.closes_at
+            else None
+        ),
+    }
     return render(request, "tournaments/dashboard.html", context)
 
 

@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base import panels
 from base.web import attempt
 from clubs import selectors as club_selectors
 from games.matchplay import selectors, services
@@ -89,6 +90,8 @@ def match_detail(request, pk):
         "comment_form": CommentForm(),
         "lateness_form": LatenessForm(match=match),
         "can_record_lateness": can_direct and not games and is_open,
+        # what other apps say about this match (a tournament's clock rule), without games importing them
+        "panels": panels.collect("match", request, match),
     }
     return render(request, "games/matches/match_detail.html", context)
 

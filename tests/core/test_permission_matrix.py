@@ -137,8 +137,11 @@ API = {
     "POST /api/v1/events/{club}/{slug}/boards/{number}/free/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/calls/{id}/move/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/calls/{id}/lateness/": May(write=DIRECTORS),
+
+    "GET /api/v1/events/{club}/{slug}/forecast/": May(read=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/": May(write=DIRECTORS),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/": May(),
+    "PATCH /api/v1/events/{club}/{slug}/flights/{flight}/": May(write=DIRECTORS, body={"clock_rule": "preferred"}),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/confirm/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/release/": May(write=DIRECTORS),
@@ -266,9 +269,13 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/boards/slips/": May(read=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/registration/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/register/": May(write=SIGNED_IN),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/day-settings/": May(
+        write=DIRECTORS, body={"clock_rule": "none", "clock_seconds_per_point": "120", "clock_delay_seconds": "12"}
+    ),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/draw/<str:step>/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/withdraw/": May(write=PLAYERS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/check-in/": May(write=PLAYERS),

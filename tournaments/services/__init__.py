@@ -15,7 +15,14 @@ from tournaments.services.entries import (
     withdraw,
     withdraw_preview,
 )
-from tournaments.services.events import add_director, add_flight, create_event, set_payout_template, update_event
+from tournaments.services.events import (
+    add_director,
+    add_flight,
+    create_event,
+    set_payout_template,
+    update_event,
+    update_flight,
+)
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
 
@@ -40,6 +47,7 @@ __all__ = [
     "result_confirmed",
     "set_payout_template",
     "update_event",
+    "update_flight",
     "withdraw",
     "withdraw_preview",
 ]

@@ -15,6 +15,7 @@ from clubs import access
 from clubs.models import Membership
 from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
+from tournaments import selectors
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
 from tournaments.models import (
@@ -56,7 +57,7 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
         message = _("Not every player of %(source)s has played a match yet: draw when they have.")
         raise Conflict(message % {"source": flight.source}, code="source_unfinished")
-    entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player").order_by("pk"))
+    entries = list(selectors.drawable_entries(flight).select_related("player").order_by("pk"))
     if len(entries) < 2:
         raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
     if flight.kind == FlightKind.DOUBLE_ELIMINATION and len(entries) < 3:

@@ -193,11 +193,26 @@ def _line(flight: Flight, *, exclude: int | None = None) -> list:
 
 @transaction.atomic
 def check_in(*, actor, entry: Entry) -> Entry:
+    """One tap: the player (or a director for them) is here. With a check-in deadline a player taps until it
+    passes; after it only a director checks in, and a late arrival left out of the draw is drawn in as a late
+    entry (into a bye's place, as core.draw.late_entry_position allows)."""
+    flight = lock_flight(entry.flight)
+    entry = flight.entries.select_related("player").get(pk=entry.pk)
     access.require(actor, "entry.check_in", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         raise Conflict(_("This entry was withdrawn."), code="entry_withdrawn")
+    is_director = access.can(actor, "event.direct", flight.event)
+    deadline = flight.check_in_deadline
+    if deadline is not None and timezone.now() > deadline and not is_director:
+        raise Conflict(_("Check-in has closed: ask a director to check you in."), code="check_in_closed")
+    late = deadline is not None and flight.draw_status != DrawStatus.NONE and entry.draw_position is None
+    if late and not is_director:
+        raise Conflict(_("The draw is made: ask a director to draw you in late."), code="drawn_without_you")
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()
-    entry.save(update_fields=["status", "checked_in_at"])
+    entry.is_late = entry.is_late or late
+    entry.save(update_fields=["status", "checked_in_at", "is_late"])
+    if late:
+        _place_late(flight, entry, actor=actor)
     return entry
 
 

@@ -14,7 +14,8 @@ from base.api import Conflict
 from clubs import access
 from clubs.models import Club
 from tournaments.core.payouts import validate_template
-from tournaments.models import DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
+from tournaments.models import ClockRule, DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
+from tournaments.services.common import lock_flight
 
 
 @transaction.atomic
@@ -67,7 +68,7 @@ def _house_percent(value) -> Decimal:
 @transaction.atomic
 def update_event(*, actor, event: Event, **fields) -> Event:
     access.require(actor, "event.direct", event)
-    allowed = {"name", "is_public", "registration_open", "house_percent", "ends_on"}
+    allowed = {"name", "is_public", "registration_open", "house_percent", "ends_on", "closes_at"}
     unknown = set(fields) - allowed
     if unknown:
         raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
@@ -106,8 +107,13 @@ def add_flight(
     seeding: str = Seeding.RANDOM,
     separate_clubs: bool = False,
     payout_template: list | None = None,
+    check_in_deadline=None,
+    clock_rule: str = ClockRule.NONE,
+    clock_seconds_per_point: int = 120,
+    clock_delay_seconds: int = 12,
 ) -> Flight:
     access.require(actor, "event.direct", event)
+    _check_clock(clock_rule, clock_seconds_per_point, clock_delay_seconds)
     if kind not in FlightKind.values:
         raise ValidationError({"kind": [_("Choose main, consolation, last chance, double elimination or side pool.")]})
     if source is not None and source.event_id != event.pk:
@@ -195,7 +201,37 @@ def add_flight(
         seeding=seeding,
         separate_clubs=separate_clubs,
         payout_template=payout_template,
+        check_in_deadline=check_in_deadline,
+        clock_rule=clock_rule,
+        clock_seconds_per_point=clock_seconds_per_point,
+        clock_delay_seconds=clock_delay_seconds,
     )
+
+
+def _check_clock(rule: str, seconds_per_point: int, delay: int) -> None:
+    if rule not in ClockRule.values:
+        raise ValidationError({"clock_rule": [_("Choose required, preferred or none.")]})
+    if not 10 <= int(seconds_per_point) <= 600:
+        raise ValidationError({"clock_seconds_per_point": [_("Give between 10 and 600 seconds per point.")]})
+    if not 0 <= int(delay) <= 60:
+        raise ValidationError({"clock_delay_seconds": [_("Give a delay between 0 and 60 seconds.")]})
+
+
+@transaction.atomic
+def update_flight(*, actor, flight: Flight, **fields) -> Flight:
+    """Change a flight's day-of settings: its check-in deadline and its clock. A deadline set after the draw
+    changes nothing already drawn; it only decides who is drawn (again) from now on."""
+    flight = lock_flight(flight)
+    access.require(actor, "event.direct", flight.event)
+    allowed = {"check_in_deadline", "clock_rule", "clock_seconds_per_point", "clock_delay_seconds"}
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    for name, value in fields.items():
+        setattr(flight, name, value)
+    _check_clock(flight.clock_rule, flight.clock_seconds_per_point, flight.clock_delay_seconds)
+    flight.save(update_fields=list(fields))
+    return flight
 
 
 @transaction.atomic
