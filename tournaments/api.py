@@ -349,10 +349,7 @@ class NextMatchSerializer(SlotSerializer):
 
 
 def _event(request, club: str, slug: str) -> Event:
-    event = selectors.event_for(user=request.user, club_slug=club, slug=slug)
-    if event is None:
-        raise Http404("No such event.")
-    return event
+    return selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
 
 
 def _flight(request, club: str, slug: str, flight: str) -> Flight:

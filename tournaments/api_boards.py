@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from base.api import validated
 from clubs import access
 from tournaments import selectors
-from tournaments.api import _event
 from tournaments.models import Board, Call, Event
 from tournaments.services import boards as board_services
 
@@ -92,7 +91,7 @@ class CallLatenessInputSerializer(serializers.Serializer):
 
 
 def _directed(request, club: str, slug: str) -> Event:
-    event = _event(request, club, slug)
+    event = selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
     access.require(request.user, "event.direct", event)
     return event
 

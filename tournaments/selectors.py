@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Exists, Min, OuterRef, Q, Sum
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -84,6 +85,15 @@ def visible_events(*, user):
         return visible.filter(is_public=True)
     member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
     return visible.filter(Q(is_public=True) | Exists(member) | Q(directors=user)).distinct()
+
+
+def event_or_404(*, user, club_slug: str, slug: str) -> Event:
+    """The event the user may see, or 404 (a private club's event is not found for outsiders): the pages' and the
+    API's one way to name an event from its URL."""
+    event = event_for(user=user, club_slug=club_slug, slug=slug)
+    if event is None:
+        raise Http404(_("No such event."))
+    return event
 
 
 def event_for(*, user, club_slug: str, slug: str):

@@ -24,10 +24,7 @@ from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind
 
 
 def _event(request, club, slug):
-    event = selectors.event_for(user=request.user, club_slug=club, slug=slug)
-    if event is None:
-        raise Http404(_("No such event."))
-    return event
+    return selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
 
 
 def _flight(request, club, slug, flight):

@@ -14,7 +14,6 @@ from base.web import attempt
 from clubs import access
 from tournaments import selectors
 from tournaments.services import boards as board_services
-from tournaments.views import _event
 
 
 def _int(request, name: str) -> int | None:
@@ -81,7 +80,7 @@ def _act_on_board(request, event, do: str) -> None:
 
 @login_required
 def calling(request, club, slug):
-    event = _event(request, club, slug)
+    event = selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
     access.require(request.user, "event.direct", event)
     if request.method == "POST":
         _act(request, event)
@@ -91,6 +90,6 @@ def calling(request, club, slug):
 
 @login_required
 def call_slips(request, club, slug):
-    event = _event(request, club, slug)
+    event = selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
     access.require(request.user, "event.direct", event)
     return render(request, "tournaments/call_slips.html", {"event": event, "calls": selectors.open_calls(event=event)})
