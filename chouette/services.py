@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.live import group_name, notify_group
 from base.locks import lock
 from base.messages import translate
 from chouette import entries, selectors
@@ -49,6 +50,7 @@ MAX_STAKE_CENTS = 1_000_000
 def _lock(session: ChouetteSession) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
     game, are serialised here: the second one sees the first one's result and is refused or answered."""
+    notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
     return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
 
 
