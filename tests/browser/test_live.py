@@ -35,7 +35,7 @@ def wait_live(page):
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
 
-def test_a_confirmed_result_reaches_the_players_home_and_the_public_bracket_within_two_seconds(
+def test_a_confirmed_result_reaches_the_players_home_the_public_bracket_and_the_dashboard_within_two_seconds(
     live_asgi_server, browser
 ):
     club = ClubFactory()
@@ -55,11 +55,15 @@ def test_a_confirmed_result_reaches_the_players_home_and_the_public_bracket_with
     context, bracket = new_page(browser)  # anyone's phone on the public bracket
     contexts.append(context)
     bracket.goto(f"{live_asgi_server.url}{bracket_url}")
+    context, dashboard = new_page(browser)  # the director's dashboard
+    contexts.append(context)
+    sign_in(dashboard, live_asgi_server, director, f"{event.get_absolute_url()}dashboard/")
     context, confirming = new_page(browser)  # the loser confirms on a third phone
     contexts.append(context)
     sign_in(confirming, live_asgi_server, loser.user, f"/matches/{first.match_id}/")
-    for page in (home, bracket):
+    for page in (home, bracket, dashboard):
         wait_live(page)
+    board_before = dashboard.locator("#live-dashboard").inner_text()
     pairing = f"against {next_opponent.name}"  # "My next tournament matches" on the home page
     assert pairing not in home.locator("#live-home").inner_text()
     round_two = bracket.locator(".round").nth(1)
@@ -72,8 +76,11 @@ def test_a_confirmed_result_reaches_the_players_home_and_the_public_bracket_with
     home.locator("#live-home").get_by_text(pairing).first.wait_for(timeout=2000)
     round_two.get_by_text(winner.name, exact=True).first.wait_for(timeout=2000)
     assert bracket.locator(f"#slot-{first.pk} .side.won").inner_text().startswith(winner.name)
+    dashboard.wait_for_function(
+        "before => document.getElementById('live-dashboard').innerText !== before", arg=board_before, timeout=2000
+    )
     assert time.monotonic() - confirmed_at < 2
-    for page in (home, bracket):
+    for page in (home, bracket, dashboard):
         assert page.evaluate("window.__sameDocument") is True  # updated in place, not reloaded
     for context in contexts:
         context.close()
