@@ -22,6 +22,7 @@ class BaseConfig(AppConfig):
         # Every app's <app>/tasks.py registers its Celery tasks: loading them here means a service can send a task
         # by its name (base.queue) in the web process too, without importing the tasks module that imports it.
         autodiscover_modules("tasks")
+        autodiscover_modules("live")  # each app's live-page groups: who may watch them, which writes push (base.live)
         from base.fields import MESSAGES  # noqa: PLC0415 - the number fields import DRF, which needs the settings
 
         register(numbers.NumberError, MESSAGES)

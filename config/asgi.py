@@ -1,6 +1,34 @@
+"""The ASGI entry point: HTTP goes to Django as usual, websockets at /ws/live/ to the live-push consumer.
+
+Production serves this with uvicorn workers (see docker-compose.yml and the README), so a page's long-lived
+socket holds an event-loop task, never a sync worker."""
+
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()  # sets Django up before the consumer's imports below
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from base.live import LiveConsumer  # noqa: E402
+
+websocket_urls = [path("ws/live/", LiveConsumer.as_asgi())]
+
+
+def build_application():
+    """The router; built by a function so a test server can build it after adding its host to ALLOWED_HOSTS
+    (the websocket origin check reads them once)."""
+    return ProtocolTypeRouter(
+        {
+            "http": django_application,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urls))),
+        }
+    )
+
+
+application = build_application()

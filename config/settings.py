@@ -258,7 +258,21 @@ if not DEBUG:
         SECURE_HSTS_SECONDS = _env_int_between("HSTS_SECONDS", 365 * 24 * 3600, 0, 2 * 365 * 24 * 3600)
         SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-# Content-Security-Policy (base.csp): scripts, styles and everything else only from this site.
+# Live pages (base.live): the channel layer that carries "changed" pushes to open websockets. Unset: in-memory,
+# enough for one process (`make run`, the tests); CHANNEL_LAYER_URL=redis://... for several workers/processes
+# (production, CI), so a write in one process reaches sockets held by another (and by the Celery worker's writes).
+CHANNEL_LAYER_URL = env_broker_url("CHANNEL_LAYER_URL")
+if CHANNEL_LAYER_URL and not CHANNEL_LAYER_URL.startswith("memory://"):
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 500, "expiry": 30},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Content-Security-Policy (base.csp): scripts, styles and everything else only from this site. connect-src 'self'
+# also allows ws:/wss: to this same host (CSP level 3), which the live pages' socket needs.
 CONTENT_SECURITY_POLICY = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],

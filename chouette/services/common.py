@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.live import group_name, notify_group
 from base.locks import lock
 from base.messages import translate
 from chouette import entries, selectors
@@ -37,6 +38,7 @@ MAX_STAKE_CENTS = 1_000_000
 def lock_session(session: ChouetteSession) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
     game, are serialised here: the second one sees the first one's result and is refused or answered."""
+    notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
     return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
 
 

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.live import group_name, notify_group
 from base.locks import lock
 from base.queue import enqueue_many_on_commit
 from base.text import clean_text
@@ -330,6 +331,8 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         record.verdict = bounded_verdict(verdict.as_dict(file=record.name))
         record.verified_at = timezone.now()
         record.save(update_fields=["status", "verdict", "verified_at"])
+        batches = (group_name("batch", pk) for pk in record.batches.values_list("pk", flat=True))
+        notify_group(group_name("record", record.pk), *batches)  # its page and its upload's progress refetch
     return record
 
 

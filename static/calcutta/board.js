@@ -1,9 +1,9 @@
-/* The live Calcutta board: polls the board's JSON and redraws the lot that is up, the bids and the lots table.
+/* The live Calcutta board: refetches the board's JSON when the server pushes "changed" (js/live.js), and redraws the lot that is up, the bids and the lots table.
    Used on phones, the projector view and the auctioneer's screen. No framework; text only (no HTML from data). */
 (function () {
   "use strict";
   var board = document.getElementById("board");
-  if (!board || !window.fetch) { return; }
+  if (!board || !window.fetch || !window.bgLive) { return; }
   var url = board.getAttribute("data-url");
   var noBid = board.getAttribute("data-no-bid") || "";
   var interval = parseInt(board.getAttribute("data-interval") || "1500", 10);
@@ -96,14 +96,14 @@
     board.setAttribute("data-version", String(data.version));
   }
 
-  function poll() {
+  function refresh() {
     fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (data) { render(data); }
       })
-      .catch(function () { /* offline for a moment: the next poll tries again */ })
-      .then(function () { window.setTimeout(poll, document.hidden ? interval * 4 : interval); });
+      .catch(function () { /* offline for a moment: the next change or poll tries again */ });
   }
-  window.setTimeout(poll, interval);
+  // Pushed changes; polling every `interval` only while the live socket cannot connect.
+  window.bgLive.watch([board.getAttribute("data-live-group")], refresh, { poll: refresh, interval: interval });
 })();

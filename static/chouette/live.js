@@ -1,16 +1,16 @@
-// The live chouette table: poll the small JSON state every few seconds; when another phone changed the table
-// (the revision grew), swap in the fresh HTML without reloading. An entry being typed is not thrown away: the
+// The live chouette table: when the server pushes "changed" (js/live.js; polled every few seconds only while the
+// socket cannot connect) check the small JSON state; when another phone changed the table (the revision grew),
+// swap in the fresh HTML without reloading. An entry being typed is not thrown away: the
 // form is only replaced when untouched, otherwise a notice offers to show the new state.
 (function () {
   "use strict";
   var live = document.getElementById("live");
-  if (!live || !window.fetch) return;
+  if (!live || !window.fetch || !window.bgLive) return;
   var stateUrl = live.getAttribute("data-state-url");
   var fragmentUrl = live.getAttribute("data-fragment-url");
   var revision = parseInt(live.getAttribute("data-revision"), 10);
   var notice = document.getElementById("live-notice");
   var dirty = false;
-  var pending = null;
   var INTERVAL = 3000;
 
   live.addEventListener("change", function (event) {
@@ -47,8 +47,7 @@
       .then(function (state) {
         if (state && state.revision !== revision) return refresh(!dirty);
       })
-      .catch(function () { /* offline for a moment: try again next time */ })
-      .then(function () { pending = setTimeout(poll, INTERVAL); });
+      .catch(function () { /* offline for a moment: try again next time */ });
   }
 
   // Ending the session and a player leaving cannot be taken back: ask first.
@@ -60,8 +59,6 @@
 
   var button = document.getElementById("live-refresh");
   if (button) button.addEventListener("click", function () { refresh(true); });
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && pending) { clearTimeout(pending); poll(); }
-  });
-  pending = setTimeout(poll, INTERVAL);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  window.bgLive.watch([live.getAttribute("data-live-group")], poll, { poll: poll, interval: INTERVAL });
 })();

@@ -16,7 +16,9 @@ def sign_in(page, live_server, user, next_url):
     page.wait_for_url(f"**{next_url}")
 
 
-def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live_server, browser, club):
+def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live_asgi_server, browser, club):
+    """Served with websockets: the second phone hears the push (the WSGI live_server's pages poll instead)."""
+    live_server = live_asgi_server
     session, players, director = table(club)
     url = f"/chouette/{club.slug}/{session.pk}/"
     phones = []
@@ -38,8 +40,8 @@ def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live
     first.wait_for_url(re.compile(r".*/chouette/.*"))
     assert first.get_by_text("Game entered.").is_visible()
 
-    # Phone two: no reload, yet within a few polls the table shows game 1 and the new box.
-    second.locator(".chouette-game h2", has_text="Game 2").wait_for()
+    # Phone two: no reload, yet within 2 s (pushed, not polled) the table shows game 1 and the new box.
+    second.locator(".chouette-game h2", has_text="Game 2").wait_for(timeout=2000)
     assert second.evaluate("window.__sameDocument") is True
     seats = second.locator("ol.seats li .who").all_inner_texts()
     assert seats == ["B", "C", "D", "A"]  # captain B beat the box: B is box, A at the bottom

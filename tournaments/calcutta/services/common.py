@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from base import numbers
 from base.api import Conflict
+from base.live import group_name, notify_group
 from base.locks import lock as lock_rows
 from base.messages import translate
 from tournaments.calcutta import core
@@ -55,6 +56,7 @@ def lock(calcutta: Calcutta) -> Calcutta:
     a bid and the auctioneer's "sold" would disagree on the price. Every write decides on state it reads after
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
+    notify_group(group_name("calcutta", calcutta.pk))  # every write locks first: open boards refetch on commit
     return lock_rows(Calcutta.objects, of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
 
 

@@ -1,0 +1,140 @@
+"""Live pages: tell every open browser that something it shows has changed.
+
+Why: a tournament day has many screens on one state (the public bracket, the director's dashboard, each
+player's "my next match", the Calcutta board, the chouette table). Polling each of them every few seconds is
+slow to show a result and wasteful; instead a service says `notify_group("flight-7")` and, after its
+transaction commits, every page subscribed to that group gets a tiny `{"type": "changed", "group": ...}` over
+a websocket and refetches its own fragment over HTTP. No data and no HTML travel in the socket, so the same
+permission checks as for a reload apply to what is shown.
+
+Groups are named `<kind>-<id>` (flight-3, event-2, user-5, calcutta-1, chouette-4, record-9, batch-2). Each
+app says who may join its kinds in a `live.py` module of its own (loaded by BaseConfig.ready, so base imports
+no app), where it also hooks its writes to notify_group:
+
+    from base.live import register_group
+    register_group("flight", lambda user, pk: visible_flights(user=user).filter(pk=pk).exists())
+
+A socket joins only the groups the rule allows; an unknown kind is refused.
+"""
+
+import asyncio
+import logging
+import re
+import threading
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+GROUP_NAME = re.compile(r"^([a-z]+)-([0-9]{1,18})$")
+MAX_GROUPS = 20  # a page watches a handful; a socket asking for hundreds is not a page
+
+_rules: dict[str, Callable[[object, int], bool]] = {}
+
+
+def register_group(kind: str, may_join: Callable[[object, int], bool]) -> None:
+    """Say who may watch groups `<kind>-<id>`: may_join(user, id) -> bool (user may be anonymous)."""
+    _rules[kind] = may_join
+
+
+def may_join(user, name: str) -> bool:
+    """Whether this user may watch this group; unknown kinds and malformed names are refused."""
+    match = GROUP_NAME.match(name)
+    if not match or match.group(1) not in _rules:
+        return False
+    return bool(_rules[match.group(1)](user, int(match.group(2))))
+
+
+def group_name(kind: str, pk) -> str:
+    return f"{kind}-{int(pk)}"
+
+
+def notify_group(*names: str) -> None:
+    """Push "changed" to these groups once the current transaction commits (at once outside one).
+
+    Sent after commit so a page never refetches state that is still invisible to it (or rolled back)."""
+    for name in dict.fromkeys(names):
+        transaction.on_commit(lambda name=name: send_now(name))
+
+
+def send_now(name: str) -> None:
+    """Send one "changed" message. A layer that is down must never fail the write that already committed:
+    pages still show the truth on a reload, and the fallback poll picks it up."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        if _loop_running():  # e.g. a test thread driving a browser: AsyncToSync refuses such a thread
+            sender = threading.Thread(target=async_to_sync(layer.group_send), args=(name, _changed(name)))
+            sender.start()
+            sender.join()
+        else:
+            async_to_sync(layer.group_send)(name, _changed(name))
+    except Exception:  # noqa: BLE001 - a push is best effort; the commit stands
+        logger.warning("live push to %s failed", name, exc_info=True)
+
+
+def _changed(name: str) -> dict:
+    return {"type": "live.changed", "group": name}
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """One socket per page: `/ws/live/?groups=flight-3,user-5`. Answers {"type": "joined", "groups": [...],
+    "refused": [...]} once, then {"type": "changed", "group": name} for every change."""
+
+    async def connect(self):
+        requested = _requested_groups(self.scope.get("query_string", b""))
+        user = self.scope.get("user")
+        joined, refused = await _check(user, requested)
+        self.joined = joined
+        for name in joined:
+            await self.channel_layer.group_add(name, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "joined", "groups": joined, "refused": refused})
+
+    async def disconnect(self, code):
+        for name in getattr(self, "joined", []):
+            await self.channel_layer.group_discard(name, self.channel_name)
+
+    async def receive_json(self, content, **kwargs):
+        """Pages only listen; a ping gets a pong so a client can tell a dead socket from a quiet one."""
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+    async def live_changed(self, event):
+        await self.send_json({"type": "changed", "group": event["group"]})
+
+
+def _requested_groups(query_string: bytes) -> list[str]:
+    values = parse_qs(query_string.decode("latin-1")).get("groups", [])
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    return list(dict.fromkeys(names))[:MAX_GROUPS]
+
+
+@database_sync_to_async
+def _check(user, names: list[str]) -> tuple[list[str], list[str]]:
+    joined, refused = [], []
+    for name in names:
+        (joined if may_join(user, name) else refused).append(name)
+    return joined, refused
+
+
+def _is_self(user, pk: int) -> bool:
+    return bool(getattr(user, "is_authenticated", False)) and user.pk == pk
+
+
+register_group("user", _is_self)  # a person's own pages: home, "my next match"

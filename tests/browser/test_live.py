@@ -1,0 +1,86 @@
+"""Live pages: a result confirmed on one phone shows up, without a reload, on the other open pages within 2 s.
+
+Served by uvicorn (live_asgi_server) with the channel layer the settings name: in-memory by default, Redis when
+CHANNEL_LAYER_URL is set (CI)."""
+
+import time
+
+import pytest
+
+from games.matchplay import services as match_services
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.tournaments.builders import drawn_event, ready_slots, win
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def new_page(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return context, page
+
+
+def sign_in(page, server, user, next_url):
+    page.goto(f"{server.url}/accounts/login/?next={next_url}")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{next_url}")
+
+
+def wait_live(page):
+    """The page's socket is open and subscribed (js/live.js marks <html data-live="on">)."""
+    page.locator("html[data-live=on]").wait_for(state="attached")
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+
+def test_a_confirmed_result_reaches_the_players_home_the_public_bracket_and_the_dashboard_within_two_seconds(
+    live_asgi_server, browser
+):
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 8, length=3)
+    first, second = ready_slots(flights["main"])[:2]
+    win(director, second)  # the winner of `first` will meet this slot's winner in round 2
+    winner, loser = first.entry_a.player, first.entry_b.player
+    next_opponent = second.entry_a.player
+    match_services.submit_report(actor=winner.user, match=first.match, method="final_score", scores=(3, 1))
+    bracket_url = flights["main"].get_absolute_url()
+
+    contexts = []
+    context, home = new_page(browser)  # the winner's own page: "my next match" among its panels
+    contexts.append(context)
+    sign_in(home, live_asgi_server, winner.user, "/")
+    context, bracket = new_page(browser)  # anyone's phone on the public bracket
+    contexts.append(context)
+    bracket.goto(f"{live_asgi_server.url}{bracket_url}")
+    context, dashboard = new_page(browser)  # the director's dashboard
+    contexts.append(context)
+    sign_in(dashboard, live_asgi_server, director, f"{event.get_absolute_url()}dashboard/")
+    context, confirming = new_page(browser)  # the loser confirms on a third phone
+    contexts.append(context)
+    sign_in(confirming, live_asgi_server, loser.user, f"/matches/{first.match_id}/")
+    for page in (home, bracket, dashboard):
+        wait_live(page)
+    board_before = dashboard.locator("#live-dashboard").inner_text()
+    pairing = f"against {next_opponent.name}"  # "My next tournament matches" on the home page
+    assert pairing not in home.locator("#live-home").inner_text()
+    round_two = bracket.locator(".round").nth(1)
+    assert round_two.get_by_text(winner.name, exact=True).count() == 0  # "winner of A / B" until then
+
+    with confirming.expect_navigation():
+        confirming.locator(f"[data-to-confirm='{first.match_id}'] button[type=submit]").first.click()
+    confirmed_at = time.monotonic()
+
+    home.locator("#live-home").get_by_text(pairing).first.wait_for(timeout=2000)
+    round_two.get_by_text(winner.name, exact=True).first.wait_for(timeout=2000)
+    assert bracket.locator(f"#slot-{first.pk} .side.won").inner_text().startswith(winner.name)
+    dashboard.wait_for_function(
+        "before => document.getElementById('live-dashboard').innerText !== before", arg=board_before, timeout=2000
+    )
+    assert time.monotonic() - confirmed_at < 2
+    for page in (home, bracket, dashboard):
+        assert page.evaluate("window.__sameDocument") is True  # updated in place, not reloaded
+    for context in contexts:
+        context.close()

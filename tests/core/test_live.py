@@ -1,0 +1,121 @@
+"""The live-push socket (base.live): which groups a socket may join, and that a committed write (only a
+committed one) reaches the sockets watching it."""
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from django.db import transaction
+
+from config.asgi import websocket_urls
+from tests.clubs.factories import MembershipFactory, PlayerFactory
+from tests.tournaments.builders import drawn_event, make_event, ready_slots, win
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Socket(ApplicationCommunicator):
+    """A websocket client for the consumer (channels.testing's own needs daphne, which the site does not use)."""
+
+    def __init__(self, path: str, user=None):
+        from django.contrib.auth.models import AnonymousUser
+
+        query = path.split("?", 1)[1] if "?" in path else ""
+        scope = {
+            "type": "websocket",
+            "path": path.split("?", 1)[0],
+            "query_string": query.encode(),
+            "headers": [],
+            "subprotocols": [],
+            "user": user or AnonymousUser(),
+        }
+        super().__init__(URLRouter(websocket_urls), scope)
+
+    async def connect(self) -> bool:
+        await self.send_input({"type": "websocket.connect"})
+        return (await self.receive_output(1))["type"] == "websocket.accept"
+
+    async def receive_json_from(self, timeout=1) -> dict:
+        return json.loads((await self.receive_output(timeout))["text"])
+
+    async def disconnect(self) -> None:
+        await self.send_input({"type": "websocket.disconnect", "code": 1000})
+        await self.wait(1)
+
+
+def joins(user, *groups):
+    """Open a socket as `user` (None: anonymous) asking for groups; returns its first answer."""
+
+    async def run():
+        communicator = Socket("/ws/live/?groups=" + ",".join(groups), user)
+        assert await communicator.connect()
+        answer = await communicator.receive_json_from()
+        await communicator.disconnect()
+        return answer
+
+    return async_to_sync(run)()
+
+
+def test_a_public_flight_is_open_to_anyone_and_a_private_clubs_event_only_to_its_members(club, director_user):
+    public = make_event(club, director_user)
+    flight = services.add_flight(actor=director_user, event=public, name="Main")
+    private = make_event(club, director_user, is_public=False)
+    member = MembershipFactory(club=club).player.user
+    outsider = PlayerFactory().user
+
+    answer = joins(None, f"flight-{flight.pk}", f"event-{public.pk}", f"event-{private.pk}")
+    assert answer == {
+        "type": "joined",
+        "groups": [f"flight-{flight.pk}", f"event-{public.pk}"],
+        "refused": [f"event-{private.pk}"],
+    }
+    assert joins(outsider, f"event-{private.pk}")["refused"] == [f"event-{private.pk}"]
+    assert joins(member, f"event-{private.pk}")["groups"] == [f"event-{private.pk}"]
+    assert joins(director_user, f"event-{private.pk}")["groups"] == [f"event-{private.pk}"]
+
+
+def test_a_users_own_group_is_theirs_alone_and_unknown_or_malformed_groups_are_refused(member_user, outsider_user):
+    mine = f"user-{member_user.pk}"
+    assert joins(member_user, mine)["groups"] == [mine]
+    assert joins(outsider_user, mine)["refused"] == [mine]
+    assert joins(None, mine)["refused"] == [mine]
+    answer = joins(member_user, "secrets-1", "flight-x", "flight-99999", "user-1;drop")
+    assert answer["groups"] == []
+    assert answer["refused"] == ["secrets-1", "flight-x", "flight-99999", "user-1;drop"]
+
+
+def test_a_confirmed_result_reaches_the_bracket_the_dashboard_and_both_players_after_commit(club, director_user):
+    event, flights = drawn_event(club, director_user, 4, length=3)
+    flight = flights["main"]
+    slot = ready_slots(flight)[0]
+    player = slot.entry_a.player.user
+
+    async def run():
+        bracket = Socket(f"/ws/live/?groups=flight-{flight.pk},event-{event.pk}")
+        home = Socket(f"/ws/live/?groups=user-{player.pk}", player)
+        for socket in (bracket, home):
+            assert await socket.connect()
+            assert (await socket.receive_json_from())["refused"] == []
+
+        @database_sync_to_async
+        def rolled_back():
+            with pytest.raises(RuntimeError), transaction.atomic():
+                win(director_user, slot)
+                raise RuntimeError("the director's connection dropped")
+
+        await rolled_back()
+        assert await bracket.receive_nothing(timeout=0.3)  # nothing was committed, nothing is pushed
+        assert await home.receive_nothing(timeout=0.1)
+
+        await database_sync_to_async(win)(director_user, slot)
+        got = {(await bracket.receive_json_from(timeout=2))["group"] for _ in range(2)}
+        assert got == {f"flight-{flight.pk}", f"event-{event.pk}"}
+        assert await home.receive_json_from(timeout=2) == {"type": "changed", "group": f"user-{player.pk}"}
+        for socket in (bracket, home):
+            await socket.disconnect()
+
+    async_to_sync(run)()

@@ -1,0 +1,32 @@
+"""Who may watch a flight's or an event's live pages: whoever may see the event (tournaments.selectors)."""
+
+from base.live import group_name, notify_group, register_group
+from tournaments import selectors
+from tournaments.hooks import on_flight_results_changed
+from tournaments.models import Flight
+
+
+def _event(user, pk: int) -> bool:
+    return selectors.visible_events(user=user).filter(pk=pk).exists()
+
+
+def _flight(user, pk: int) -> bool:
+    return Flight.objects.filter(pk=pk, event__in=selectors.visible_events(user=user)).exists()
+
+
+register_group("event", _event)
+register_group("flight", _flight)
+
+
+def flight_changed(flight) -> None:
+    """tournaments hook: a result or the bracket of this flight changed. Its bracket page, the event's
+    dashboard, and every entrant's own pages ("my next match", home) refetch."""
+    users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
+    notify_group(
+        group_name("flight", flight.pk),
+        group_name("event", flight.event_id),
+        *(group_name("user", pk) for pk in users if pk is not None),
+    )
+
+
+on_flight_results_changed(flight_changed)
