@@ -17,7 +17,7 @@ from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.api import Conflict, error_body
 from base.errors import DomainError
 from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
@@ -41,13 +41,13 @@ class RequestLimitsMiddleware:
             message = _(
                 "A request may carry at most %(limit)s; this one carries more. Upload fewer or smaller files."
             ) % {"limit": _mebibytes(limit)}
-            response = _refusal(request, message, 413)
+            response = _refusal(request, message, 413, "too_large")
             response["Connection"] = "close"  # the unread body must not be taken for the next request
             return response
         if "\x00" in request.path or _has_nul(request.GET):
-            return _refusal(request, _("The address may not contain NUL characters."), 400)
+            return _refusal(request, _("The address may not contain NUL characters."), 400, "nul_character")
         if request.method == "POST" and not request.path.startswith("/api/") and _has_nul(_form_data(request)):
-            return _refusal(request, _("A form may not contain NUL characters."), 400)
+            return _refusal(request, _("A form may not contain NUL characters."), 400, "nul_character")
         return self.get_response(request)
 
 
@@ -63,7 +63,7 @@ class LockBusyMiddleware:
 
     def process_exception(self, request, exception):
         if is_busy(exception):
-            return _refusal(request, str(BUSY_MESSAGE), 409)
+            return _refusal(request, str(BUSY_MESSAGE), 409, "busy")
         return None
 
 
@@ -80,9 +80,9 @@ def _form_data(request):
         return QueryDict()
 
 
-def _refusal(request, message: str, status: int) -> HttpResponse:
+def _refusal(request, message: str, status: int, code: str) -> HttpResponse:
     if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=status)
+        return JsonResponse(error_body(code, message), status=status)
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 

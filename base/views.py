@@ -1,7 +1,10 @@
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views.defaults import page_not_found
+from rest_framework.exceptions import NotFound
 
 from base import panels
+from base.api import error_body
 from base.health import report as health_report
 
 
@@ -20,3 +23,11 @@ def health(request):
     configured, tasks run in-process and it says so."""
     report = health_report()
     return JsonResponse(report, status=200 if report["status"] == "ok" else 503)
+
+
+def not_found(request, exception=None):
+    """An address under /api/ that matches no route (an id that is not digits, a mistyped path) answers the API's
+    error body like every other API refusal, not the site's HTML 404 page a client cannot read; pages keep it."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", str(NotFound.default_detail)), status=404)
+    return page_not_found(request, exception)

@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.response import Response
 
 from base.api import validated
-from base.numbers import parse_id
+from base.numbers import MAX_ID, parse_id
 from clubs import selectors as club_selectors
 from ratings import selectors
 from ratings.models import (
@@ -270,11 +270,13 @@ def _ladder(request, slug, ladder):
 
 
 class JoinInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(required=False, help_text="Directors: the member to add (default: yourself)")
+    player = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="Directors: the member to add (default: yourself)")
 
 
 class ChallengeInputSerializer(serializers.Serializer):
-    defender = serializers.IntegerField(help_text="The player (id) you challenge, up to `reach` places above you")
+    defender = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The player (id) you challenge, up to `reach` places above you")
 
 
 # A club's ladders: the list and a ladder are public with the club, starting one needs a signed-in caller (checked

@@ -112,3 +112,16 @@ def test_recompute_is_for_club_admins(api_as, club, admin_user, member_user, tri
     hidden = ClubFactory(is_public=False)
     assert api_as(admin_user).post(f"/api/v1/ratings/clubs/{hidden.slug}/recompute/").status_code == 404
     assert ClubSeason.objects.count() == 0
+
+
+@pytest.mark.parametrize("field, action", [("player", "join/"), ("defender", "challenges/")])
+def test_ladder_ids_beyond_the_database_range_are_refused_not_500(api_as, club, director_user, field, action):
+    """A stranger's `{"player": 2**63}` reached the database lookup and answered 500 (integer overflow)."""
+    from ratings.services import ladders as ladder_services
+
+    ladder_services.create_ladder(actor=director_user, club=club, name="Ladder")
+    response = api_as(director_user).post(
+        f"/api/v1/ratings/clubs/{club.slug}/ladders/ladder/{action}", {field: 2**63}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["field"] == field
