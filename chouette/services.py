@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from base.api import Conflict
 from base.locks import lock
 from base.messages import translate
-from chouette import entries, selectors
+from chouette import entries, hooks, selectors
 from chouette import rules as access
 from chouette.core import order as order_core
 from chouette.core import session as core
@@ -157,6 +157,7 @@ def create_session(
     Seat.objects.bulk_create(
         [Seat(session=session, player=p, stake_cents=stakes.get(p.pk, stake_cents)) for p in players]
     )
+    hooks.seated(session, list(players))
     if order is not None:
         return set_order(actor=actor, session=session, order=order)
     return session
@@ -453,12 +454,14 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
             raise ValidationError({"player": [_("%(name)s is already at the table.") % {"name": player.name}]})
         if session.seats.count() > _rules(session).max_players:
             raise ValidationError({"player": [_("The table is full.")]})
+        hooks.seated(session, [player])
         return seat
     if not created and seat.status == SeatStatus.SITTING_OUT:
         return _seat_event(session, actor, player, EventKind.RETURN)
     _add_event(session, actor, kind=EventKind.JOIN, player=player)
     _rebuild(session, from_game=session.games_played + 1)
     seat.refresh_from_db()
+    hooks.seated(session, [player])
     return seat
 
 

@@ -20,3 +20,9 @@ from base.hooks import Hook
 flight_results_changed = Hook()
 on_flight_results_changed = flight_results_changed.register
 remove_flight_callback = flight_results_changed.remove
+
+# Called as draw_released(flight) once a flight's draw is published and its round-1 matches exist.
+draw_released = Hook()
+# Called as match_called(match, board) when a tournament match can be played: `board` is the board's label when
+# one was assigned (the boards app calls it again then), or None when the match is merely ready.
+match_called = Hook()
