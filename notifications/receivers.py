@@ -7,10 +7,10 @@ from chouette import hooks as chouette_hooks
 from clubs.models import Membership, Player, Role
 from games.matchplay import hooks as match_hooks
 from games.models.matches import MatchOutcome
+from notifications import services
 from ratings import hooks as rating_hooks
 from tournaments import hooks as tournament_hooks
 from tournaments.models import Entry
-from notifications import services
 
 
 def _players(match) -> list[tuple[int | None, str]]:
@@ -66,7 +66,9 @@ def report_submitted(match, report) -> None:
     (user_a, name_a), (user_b, name_b) = _players(match)
     other, reporter_name = (user_b, name_a) if report.submitted_by_id == user_a else (user_a, name_b)
     params = {"opponent": reporter_name, "score": _score(report)}
-    services.notify("confirm_wanted", f"match:{match.pk}:v{report.version}", {other: params}, url=match.get_absolute_url())
+    services.notify(
+        "confirm_wanted", f"match:{match.pk}:v{report.version}", {other: params}, url=match.get_absolute_url()
+    )
 
 
 @match_hooks.report_disputed.register
@@ -76,7 +78,9 @@ def report_disputed(match, dispute) -> None:
     opponent = name_b if reporter == user_a else name_a
     key, url = f"dispute:{dispute.pk}", match.get_absolute_url()
     services.notify("report_disputed", key, {reporter: {"opponent": opponent}}, url=url)
-    services.notify("dispute_for_director", key, dict.fromkeys(_directors(match.club_id), {"a": name_a, "b": name_b}), url=url)
+    services.notify(
+        "dispute_for_director", key, dict.fromkeys(_directors(match.club_id), {"a": name_a, "b": name_b}), url=url
+    )
 
 
 @tournament_hooks.match_called.register
@@ -109,7 +113,10 @@ def draw_released(flight) -> None:
 def seated(session, players) -> None:
     users = [p.user_id for p in players]
     services.notify(
-        "chouette_seated", f"chouette:{session.pk}", dict.fromkeys(users, {"table": session.name or f"#{session.pk}"}), url=session.get_absolute_url()
+        "chouette_seated",
+        f"chouette:{session.pk}",
+        dict.fromkeys(users, {"table": session.name or f"#{session.pk}"}),
+        url=session.get_absolute_url(),
     )
 
 

@@ -108,7 +108,12 @@ def notify(kind: str, object_key: str, recipients: dict[int, dict], *, url: str 
             delivery = Delivery.DUE if email else Delivery.NONE
             rows.append(
                 Notification(
-                    recipient_id=uid, kind=kind, object_key=object_key, params=params, url=url, in_app=in_app,
+                    recipient_id=uid,
+                    kind=kind,
+                    object_key=object_key,
+                    params=params,
+                    url=url,
+                    in_app=in_app,
                     delivery=delivery,
                 )
             )
@@ -131,7 +136,9 @@ def notify_club(club_id: int | None, kind: str, object_key: str, params: dict, *
 
 
 def _send_due(model, task: str, **filters) -> int:
-    ids = model.objects.filter(delivery=Delivery.DUE, due_at__lte=timezone.now(), **filters).values_list("pk", flat=True)
+    ids = model.objects.filter(delivery=Delivery.DUE, due_at__lte=timezone.now(), **filters).values_list(
+        "pk", flat=True
+    )
     return enqueue_many(task, [(pk,) for pk in ids])
 
 
@@ -185,7 +192,9 @@ def email_message(notification: Notification) -> EmailMessage:
     user = notification.recipient
     choices = getattr(user, "notification_settings", None)
     language = (choices.language if choices else "") or settings.LANGUAGE_CODE
-    stop = absolute(reverse("notifications:unsubscribe", kwargs={"token": unsubscribe_token(user.pk, notification.kind)}))
+    stop = absolute(
+        reverse("notifications:unsubscribe", kwargs={"token": unsubscribe_token(user.pk, notification.kind)})
+    )
     with translation.override(language):
         lines = [kinds.personal(notification.kind, notification.params)]
         if notification.url:

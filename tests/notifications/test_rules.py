@@ -1,0 +1,56 @@
+"""What is refused and what stays cheap: a webhook into the server's own network, and queuing a result's
+notifications for many watchers."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from bench.bench_notify import queries_per_result
+from notifications import services
+from notifications.models import ClubWebhook, Delivery, WebhookDelivery
+
+pytestmark = pytest.mark.django_db
+
+PRIVATE = [
+    "https://127.0.0.1/hook",
+    "https://localhost/hook",
+    "https://10.1.2.3/hook",
+    "https://192.168.0.10/hook",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[::1]/hook",
+    "https://0.0.0.0/hook",
+]
+
+
+@pytest.mark.parametrize("url", PRIVATE)
+def test_a_webhook_into_a_private_or_loopback_address_is_refused_in_production(club, settings, url):
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    with pytest.raises(ValidationError):
+        services.set_webhook(club=club, url=url)
+    assert not ClubWebhook.objects.exists()
+
+
+def test_production_wants_https_and_a_public_address_and_checks_again_before_each_post(club, settings, receiver):
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    with pytest.raises(ValidationError, match="https"):
+        services.set_webhook(club=club, url="http://93.184.216.34/hook")
+    # Saved while allowed (or the name pointed elsewhere then): the post is still refused, and nothing arrives.
+    ClubWebhook.objects.create(club=club, url=receiver.url)
+    row = WebhookDelivery.objects.create(club=club, kind="draw_released", object_key="flight:1", params={"event": "X"})
+    assert services.send_webhook(row.pk) is False
+    row.refresh_from_db()
+    assert row.delivery == Delivery.DUE and "https" in row.last_error and receiver.posts == []
+
+
+def test_the_setting_allows_a_loopback_receiver_for_tests_and_local_work(club, receiver):
+    webhook = services.set_webhook(club=club, url=receiver.url)
+    row = WebhookDelivery.objects.create(club=club, kind="draw_released", object_key="flight:1", params={"event": "X"})
+    assert services.send_webhook(row.pk) is True
+    assert receiver.payloads()[0]["content"] == "The draw of X is released."
+    assert webhook.secret and len(webhook.secret) == 64
+    row.refresh_from_db()
+    assert row.delivered_at <= timezone.now()
+
+
+def test_queuing_a_results_notifications_costs_the_same_queries_for_1_and_50_watchers(db):
+    assert queries_per_result(1) == queries_per_result(50)
