@@ -17,7 +17,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),  # before Django's, whose password reset it replaces
     path("accounts/", include("django.contrib.auth.urls")),
     # Django's language switch, which also stores the choice for the person's notifications.
-    path("i18n/setlang/", notification_views.set_language, name="set_language"),
+    path("i18n/", include([path("setlang/", notification_views.set_language, name="set_language")])),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
