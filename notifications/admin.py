@@ -1,6 +1,23 @@
+from django import forms
 from django.contrib import admin
 
+from notifications import services
 from notifications.models import ClubWebhook, Notification, WebhookDelivery
+
+
+class ClubWebhookForm(forms.ModelForm):
+    class Meta:
+        model = ClubWebhook
+        fields = ["club", "url", "is_active"]
+
+    def clean_url(self):
+        """The same refusal as the club's page: no private or loopback address in production."""
+        url = self.cleaned_data["url"]
+        try:
+            services.check_webhook_url(url)
+        except forms.ValidationError as refusal:
+            raise forms.ValidationError(refusal.message_dict.get("url", refusal.messages)) from None
+        return url
 
 
 @admin.register(Notification)
@@ -11,6 +28,7 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(ClubWebhook)
 class ClubWebhookAdmin(admin.ModelAdmin):
+    form = ClubWebhookForm
     list_display = ["club", "url", "is_active"]
 
 

@@ -54,3 +54,11 @@ def test_the_setting_allows_a_loopback_receiver_for_tests_and_local_work(club, r
 
 def test_queuing_a_results_notifications_costs_the_same_queries_for_1_and_50_watchers(db):
     assert queries_per_result(1) == queries_per_result(50)
+
+
+def test_the_admin_form_refuses_a_private_address_too(club, settings):
+    from notifications.admin import ClubWebhookForm
+
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    form = ClubWebhookForm(data={"club": club.pk, "url": "https://192.168.1.1/hook", "is_active": True})
+    assert not form.is_valid() and "url" in form.errors
