@@ -6,6 +6,8 @@ from notifications.models import ClubWebhook, Notification, WebhookDelivery
 
 
 class ClubWebhookForm(forms.ModelForm):
+    url = forms.URLField(max_length=500, assume_scheme="https")
+
     class Meta:
         model = ClubWebhook
         fields = ["club", "url", "is_active"]
