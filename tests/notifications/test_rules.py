@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from bench.bench_notify import queries_per_result
 from notifications import services
-from notifications.models import ClubWebhook, Delivery, WebhookDelivery
+from notifications.models import ClubWebhook, Delivery, Notification, WebhookDelivery
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +62,21 @@ def test_the_admin_form_refuses_a_private_address_too(club, settings):
     settings.WEBHOOK_ALLOW_PRIVATE = False
     form = ClubWebhookForm(data={"club": club.pk, "url": "https://192.168.1.1/hook", "is_active": True})
     assert not form.is_valid() and "url" in form.errors
+
+
+def test_one_transaction_queues_its_mails_with_one_callback_and_nobody_without_an_address_gets_one(
+    club, django_capture_on_commit_callbacks
+):
+    from tests.notifications.conftest import person
+
+    anna, walk_in = person(club, "Anna Alt").user, person(club, "No Mail").user
+    walk_in.email = ""
+    walk_in.save(update_fields=["email"])
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        for number in range(5):
+            services.notify(
+                "match_ready", f"match:{number}", {anna.pk: {"opponent": "B"}, walk_in.pk: {"opponent": "A"}}
+            )
+    assert len(callbacks) == 1
+    assert set(Notification.objects.filter(recipient=anna).values_list("delivery", flat=True)) == {Delivery.SENT}
+    assert set(Notification.objects.filter(recipient=walk_in).values_list("delivery", flat=True)) == {Delivery.NONE}
