@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "ratings",
     "points",
     "chouette",
+    "notifications",  # above every app it listens to (tests/core/test_layers.py)
 ]
 
 MIDDLEWARE = [
@@ -306,6 +307,12 @@ else:
     EMAIL_BACKEND = "accounts.mail.UnconfiguredEmailBackend"
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address, for the links in notification mails (they are sent by a worker, outside any request).
+SITE_URL = env_str("SITE_URL", "http://localhost:8000") or "http://localhost:8000"
+# Club webhooks (notifications): a URL that resolves to a private, loopback or link-local address (or plain http)
+# is refused unless this is on; on only for local work and the tests, never in production.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", DEBUG)
+WEBHOOK_TIMEOUT = _env_int_between("WEBHOOK_TIMEOUT", 10, 1, 60)
 
 LOGGING = {
     "version": 1,

@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from base import views as core_views
+from notifications import views as notification_views
 
 APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "points", "chouette"]
 
@@ -15,13 +16,15 @@ urlpatterns = [
     path("health/", core_views.health, name="health"),
     path("accounts/", include("accounts.urls")),  # before Django's, whose password reset it replaces
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language switch, which also stores the choice for the person's notifications.
+    path("i18n/", include([path("setlang/", notification_views.set_language, name="set_language")])),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]
 urlpatterns += [path("", include(f"{app}.urls")) for app in APPS]
+urlpatterns += [path("", include("notifications.urls"))]
 
 if settings.DEBUG:
     from django.conf.urls.static import static

@@ -23,3 +23,7 @@ class Conditions(Hook):
 
 
 club_consent = Conditions()
+
+
+# Called as challenge_created(challenge) inside the transaction that creates a ladder challenge.
+challenge_created = Hook()

@@ -21,9 +21,11 @@ flight_results_changed = Hook()
 on_flight_results_changed = flight_results_changed.register
 remove_flight_callback = flight_results_changed.remove
 
-# Called as match_called(match, board) after the transaction that called a bracket match (a games.models.Match)
-# to a board (a tournaments.models.Board) has committed, and again when the director moves it to another board:
-# the players are to be told where to play.
+# Called as draw_released(flight) once a flight's draw is published and its round-1 matches exist.
+draw_released = Hook()
+# Called as match_called(match, board) when a tournament match can be played: with board None as soon as the match
+# is ready, and with the board (a tournaments.models.Board) after the transaction that called it to that board
+# has committed, and again when the director moves it: the players are to be told where to play.
 match_called = Hook()
 on_match_called = match_called.register
 remove_match_called_callback = match_called.remove

@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from chouette import hooks, selectors
 from chouette import rules as access
-from chouette import selectors
 from chouette.core import settlement as money_core
 from chouette.models import (
     ChouetteSession,
@@ -41,12 +41,14 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
             raise ValidationError({"player": [_("%(name)s is already at the table.") % {"name": player.name}]})
         if session.seats.count() > common.session_rules(session).max_players:
             raise ValidationError({"player": [_("The table is full.")]})
+        hooks.seated(session, [player])
         return seat
     if not created and seat.status == SeatStatus.SITTING_OUT:
         return _seat_event(session, actor, player, EventKind.RETURN)
     common.add_event(session, actor, kind=EventKind.JOIN, player=player)
     common.rebuild(session, from_game=session.games_played + 1)
     seat.refresh_from_db()
+    hooks.seated(session, [player])
     return seat
 
 

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from chouette import hooks, selectors
 from chouette import rules as access
-from chouette import selectors
 from chouette.core import order as order_core
 from chouette.core import settlement as money_core
 from chouette.core.errors import ChouetteError
@@ -80,6 +80,7 @@ def create_session(
     Seat.objects.bulk_create(
         [Seat(session=session, player=p, stake_cents=stakes.get(p.pk, stake_cents)) for p in players]
     )
+    hooks.seated(session, list(players))
     if order is not None:
         return set_order(actor=actor, session=session, order=order)
     return session

@@ -18,3 +18,8 @@ from base.hooks import Hook
 result_confirmed = Hook()
 on_result_confirmed = result_confirmed.register
 remove_result_callback = result_confirmed.remove
+
+# Called as report_submitted(match, report) when a player's report waits for the opponent's confirmation.
+report_submitted = Hook()
+# Called as report_disputed(match, dispute) when a version is disputed (inside the transaction).
+report_disputed = Hook()

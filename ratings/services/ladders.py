@@ -15,6 +15,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player
 from games.matchplay import services as matchplay
 from games.models.matches import Match, MatchContext, MatchOutcome
+from ratings import hooks
 from ratings.core import ladder as core
 from ratings.models import CHALLENGE_TRANSITIONS, ChallengeStatus, Ladder, LadderChallenge, LadderPosition
 
@@ -111,7 +112,9 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
         context=MatchContext.CASUAL,
         club=ladder.club,
     )
-    return LadderChallenge.objects.create(ladder=ladder, challenger=challenger, defender=defender, match=match)
+    created = LadderChallenge.objects.create(ladder=ladder, challenger=challenger, defender=defender, match=match)
+    hooks.challenge_created(created)
+    return created
 
 
 @transaction.atomic

@@ -1,13 +1,13 @@
 """The apps stand in layers, and an app imports only the layers below it:
 
     base < accounts < clubs < games < ratings < tournaments < calcutta | points,   chouette beside ratings,
-    config on top of everything.
+    notifications above all of them (it listens to their hooks), config on top of everything.
 
 So news travels up by hooks the lower app offers (base.hooks, clubs.hooks, games.matchplay.hooks,
 tournaments.hooks, ratings.hooks) and panels the higher app registers, never by an import from below; and no
 two apps import each other, not even through a lazy import inside a function (read from the source, like
 tests/core/test_pure_cores.py). Calcutta and points are siblings: neither imports the other. Nobody imports
-chouette but config.
+chouette but config and notifications.
 """
 
 import ast
@@ -24,9 +24,12 @@ MAY_IMPORT = {layer: set(ORDER[:index]) for index, layer in enumerate(ORDER)}
 MAY_IMPORT["calcutta"] = set(ORDER)
 MAY_IMPORT["points"] = set(ORDER)
 MAY_IMPORT["chouette"] = set(ORDER[: ORDER.index("ratings") + 1])
+MAY_IMPORT["notifications"] = set(ORDER) | {"calcutta", "points", "chouette"}
 MAY_IMPORT["config"] = set(MAY_IMPORT) | {"config"}
 
-PACKAGES = ["accounts", "base", "chouette", "clubs", "config", "games", "points", "ratings", "tournaments"]
+PACKAGES = [
+    "accounts", "base", "chouette", "clubs", "config", "games", "notifications", "points", "ratings", "tournaments",
+]
 
 
 def layer_of(module: str) -> str | None:

@@ -323,6 +323,12 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/seats/": May(write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}),
     "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
+    "/notifications/": May(read=SIGNED_IN),  # each user's own
+    "/notifications/read/": May(write=SIGNED_IN),  # marks one's own read
+    "/notifications/<int:pk>/read/": May(write=SIGNED_IN),  # one's own only: another's id changes nothing
+    "/notifications/preferences/": May(read=SIGNED_IN, write=SIGNED_IN),
+    "/notifications/unsubscribe/<str:token>/": May(write=ANYONE),  # the signed token is the check
+    "/clubs/<slug:slug>/webhook/": May(read=ADMINS, write=ADMINS),
 }
 
 REFUSED = (401, 403, 404)

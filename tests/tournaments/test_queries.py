@@ -17,8 +17,18 @@ REPORT_AND_ADVANCE_MAX = 45  # measured 42 incl. match play and ratings; equal f
 
 @pytest.fixture
 def only_our_flight_callbacks(monkeypatch):
-    """Other apps' reactions (points, Calcutta) are theirs to bound; count the bracket's own work."""
+    """Other apps' reactions (points, Calcutta, notifications) are theirs to bound; count the bracket's own work.
+    (The notifications bound theirs in tests/notifications: constant per result.)"""
+    from games.matchplay import hooks as match_hooks
+    from notifications import receivers
+
     monkeypatch.setattr(hooks.flight_results_changed, "_callbacks", [])
+    monkeypatch.setattr(hooks.match_called, "_callbacks", [])
+    monkeypatch.setattr(
+        match_hooks.result_confirmed,
+        "_callbacks",
+        [c for c in match_hooks.result_confirmed._callbacks if c is not receivers.result_confirmed],
+    )
 
 
 def queries_for_one_result(club, director, n):

@@ -15,7 +15,7 @@ from clubs import access
 from clubs.models import Membership
 from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
-from tournaments import selectors
+from tournaments import hooks, selectors
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
 from tournaments.models import (
@@ -147,6 +147,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
     for position, entry in enumerate(line):
         store.set_side(flight, layout.round_one_target(position), entry)
     store.notify(flight)
+    hooks.draw_released(flight)
     return flight
 
 

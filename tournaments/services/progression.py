@@ -143,6 +143,7 @@ class BracketStore:
             slot.result = SlotResult.READY
             slot.match = self._create_match(flight, slot)
             slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result", "match"])
+            hooks.match_called(slot.match, None)
             return
         slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty"])
         if state == rules.BYE:

@@ -221,6 +221,8 @@ def submit_report(
     )
     if role == ReporterRole.DIRECTOR:
         _confirm(match=match, report=report, actor=actor)
+    else:
+        hooks.report_submitted(match, report)
     return report, True
 
 
@@ -293,6 +295,7 @@ def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchD
         # players' home pages list it) until a version is confirmed.
         report.retired = True
         report.save(update_fields=["retired"])
+    hooks.report_disputed(match, dispute)
     return dispute
 
 

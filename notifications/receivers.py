@@ -1,0 +1,129 @@
+"""The callbacks this app registers on the lower apps' hooks: each works out who is told what, and hands it to
+`services.notify` (people) and `services.notify_club` (the club's webhook). They run inside the caller's
+transaction, so a rolled-back change tells nobody, and they cost a constant number of queries whatever the number
+of people told (the players' names and users in one query, the club's directors in one)."""
+
+from chouette import hooks as chouette_hooks
+from clubs.models import Membership, Player, Role
+from games.matchplay import hooks as match_hooks
+from games.models.matches import MatchOutcome
+from notifications import services
+from ratings import hooks as rating_hooks
+from tournaments import hooks as tournament_hooks
+from tournaments.models import Entry
+
+
+def _players(match) -> list[tuple[int | None, str]]:
+    """(user id, name) of player A and player B, in one query."""
+    rows = Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).values_list("pk", "user_id", "name")
+    found = {pk: (user_id, name) for pk, user_id, name in rows}
+    return [found.get(pid, (None, "")) for pid in (match.player_a_id, match.player_b_id)]
+
+
+def _directors(club_id: int | None) -> list[int]:
+    if club_id is None:
+        return []
+    return list(
+        Membership.objects.filter(
+            club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
+        ).values_list("player__user_id", flat=True)
+    )
+
+
+def _score(report) -> str:
+    if report.score_a is None:
+        return "–"
+    return f"{report.score_a}–{report.score_b}"
+
+
+@match_hooks.on_result_confirmed
+def result_confirmed(match, report) -> None:
+    """The reporter hears their report was confirmed; after a director's report (an override, an annulment) both
+    players hear it; the club's directors see the result in their list; the club's webhook posts it."""
+    (user_a, name_a), (user_b, name_b) = _players(match)
+    key = f"match:{match.pk}:v{report.version}"
+    score = _score(report)
+    url = match.get_absolute_url()
+    if report.role == "director" or report.outcome == MatchOutcome.ANNULLED:
+        services.notify(
+            "report_overridden",
+            key,
+            {user_a: {"opponent": name_b, "score": score}, user_b: {"opponent": name_a, "score": score}},
+            url=url,
+        )
+    else:
+        reporter = report.submitted_by_id
+        opponent = name_b if reporter == user_a else name_a
+        services.notify("report_confirmed", key, {reporter: {"opponent": opponent, "score": score}}, url=url)
+    public = {"a": name_a, "b": name_b, "score": score}
+    watchers = {uid: public for uid in _directors(match.club_id) if uid not in (user_a, user_b)}
+    services.notify("club_result", key, watchers, url=url)
+    services.notify_club(match.club_id, "club_result", key, public, url=url)
+
+
+@match_hooks.report_submitted.register
+def report_submitted(match, report) -> None:
+    (user_a, name_a), (user_b, name_b) = _players(match)
+    other, reporter_name = (user_b, name_a) if report.submitted_by_id == user_a else (user_a, name_b)
+    params = {"opponent": reporter_name, "score": _score(report)}
+    services.notify(
+        "confirm_wanted", f"match:{match.pk}:v{report.version}", {other: params}, url=match.get_absolute_url()
+    )
+
+
+@match_hooks.report_disputed.register
+def report_disputed(match, dispute) -> None:
+    (user_a, name_a), (user_b, name_b) = _players(match)
+    reporter = dispute.report.submitted_by_id
+    opponent = name_b if reporter == user_a else name_a
+    key, url = f"dispute:{dispute.pk}", match.get_absolute_url()
+    services.notify("report_disputed", key, {reporter: {"opponent": opponent}}, url=url)
+    services.notify(
+        "dispute_for_director", key, dict.fromkeys(_directors(match.club_id), {"a": name_a, "b": name_b}), url=url
+    )
+
+
+@tournament_hooks.match_called.register
+def match_called(match, board) -> None:
+    """A match is ready (board None), or called to a board: both players hear it, the webhook posts it."""
+    (user_a, name_a), (user_b, name_b) = _players(match)
+    key = f"match:{match.pk}" if board is None else f"match:{match.pk}:board:{board}"
+    url = match.get_absolute_url()
+    board = "" if board is None else str(board)
+    services.notify(
+        "match_ready",
+        key,
+        {user_a: {"opponent": name_b, "board": board}, user_b: {"opponent": name_a, "board": board}},
+        url=url,
+    )
+    services.notify_club(match.club_id, "match_ready", key, {"a": name_a, "b": name_b, "board": board}, url=url)
+
+
+@tournament_hooks.draw_released.register
+def draw_released(flight) -> None:
+    event = flight.event
+    name = f"{event.name} – {flight.name}" if flight.name else event.name
+    users = Entry.objects.filter(flight=flight, player__user__isnull=False).values_list("player__user_id", flat=True)
+    key, url, params = f"flight:{flight.pk}", flight.get_absolute_url(), {"event": name}
+    services.notify("draw_released", key, dict.fromkeys(users, params), url=url)
+    services.notify_club(event.club_id, "draw_released", key, params, url=url)
+
+
+@chouette_hooks.seated.register
+def seated(session, players) -> None:
+    users = [p.user_id for p in players]
+    services.notify(
+        "chouette_seated",
+        f"chouette:{session.pk}",
+        dict.fromkeys(users, {"table": session.name or f"#{session.pk}"}),
+        url=session.get_absolute_url(),
+    )
+
+
+@rating_hooks.challenge_created.register
+def challenge_created(challenge) -> None:
+    ladder = challenge.ladder
+    params = {"challenger": challenge.challenger.name, "defender": challenge.defender.name, "ladder": ladder.name}
+    key, url = f"challenge:{challenge.pk}", ladder.get_absolute_url()
+    services.notify("ladder_challenge", key, {challenge.defender.user_id: params}, url=url)
+    services.notify_club(ladder.club_id, "ladder_challenge", key, params, url=url)
