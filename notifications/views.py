@@ -93,5 +93,9 @@ def set_language(request):
     response = i18n.set_language(request)
     language = request.POST.get("language")
     if request.method == "POST" and request.user.is_authenticated and language:
-        services.set_language(user=request.user, language=translation.get_supported_language_variant(language))
+        try:
+            chosen = translation.get_supported_language_variant(language)
+        except LookupError:  # not a language of the site: Django's switch ignored it, and so does this
+            return response
+        services.set_language(user=request.user, language=chosen)
     return response

@@ -10,6 +10,7 @@ from games.matchplay import services as match_services
 from games.models.matches import Match
 from tournaments import services
 from tournaments.models import Event, Slot
+from tournaments.services import boards as board_services
 
 FINISHED, RUNNING = "spring-open", "club-championship"
 
@@ -120,9 +121,13 @@ def _running_event(club, director, players):
     )
     for player in players:
         services.register(actor=director, flight=main, player=player)
+    # A live day: four boards (one with a clock, one step-free) and auto-call, so a confirmed result frees a
+    # board and the next waiting match is called to it while the bracket pages update.
+    board_services.set_boards(actor=director, event=event, count=4, tags={1: ["clock"], 4: ["step-free"]})
     _release(director, main, seed=12)
     for slot in _ready([main])[:2]:
         _result(director, slot)
+    board_services.set_auto_call(actor=director, event=event, on=True)
     return event
 
 

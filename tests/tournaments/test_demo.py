@@ -3,7 +3,7 @@ from django.core.management import call_command
 
 from base.management.commands.load_demo import DemoContext
 from tournaments import demo, selectors
-from tournaments.models import Event, Slot
+from tournaments.models import Call, Event, Slot
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +19,9 @@ def test_demo_has_a_finished_event_with_three_flights_and_one_in_progress():
         places = [p.place for p in selectors.flight_placements(flight=flight)]
         assert places.count(1) == 1 and None not in places
     assert Slot.objects.filter(flight__event=running, result="ready").exists()
+    # the running event is a live day: boards with auto-call, and its ready matches are already on boards
+    assert running.auto_call and running.boards.count() == 4
+    assert Call.objects.filter(board__event=running, freed_at__isnull=True).exists()
     counts = (Event.objects.count(), Slot.objects.count())
     context = DemoContext(password="x")
     from clubs.models import Club
