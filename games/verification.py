@@ -199,14 +199,8 @@ def verify(record: MatchRecord, *, expect_finished: bool = True) -> Verdict:
                 expected = None
                 continue
             if state.is_over:
-                errors.append(
-                    _game_error(
-                        game,
-                        "play_after_match_end",
-                        f"Game {game.number} starts at {scores[0]}–{scores[1]}: the {record.length}-point match was "
-                        "already decided.",
-                    )
-                )
+                text = decided_match_text(game.number, scores, record.length)
+                errors.append(_game_error(game, "play_after_match_end", text))
                 expected = None
                 continue
         crawford_game = bool(state and state.crawford_game)
@@ -337,6 +331,11 @@ def _mid_match_start(record: MatchRecord, game: RecordedGame, warnings: list[Rec
             "so only the games written are checked.",
         )
     )
+
+
+def decided_match_text(number: int, scores: tuple[int, int], length: int) -> str:
+    """Why a game written after the match was decided does not count (every variant's verifier says it alike)."""
+    return f"Game {number} starts at {scores[0]}–{scores[1]}: the {length}-point match was already decided."
 
 
 def _game_error(game: RecordedGame, code: str, message: str) -> RecordError:

@@ -3,6 +3,7 @@ progress. Built through the services and results confirmed through match play, a
 Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
 
 import datetime
+from functools import partial
 
 from django.utils import timezone
 
@@ -60,25 +61,10 @@ def _finished_event(club, director, players, context):
             {"flight": "consolation", "place": 1, "percent": 25},
         ],
     )
-    cons = services.add_flight(
-        actor=director,
-        event=event,
-        name="Consolation",
-        slug="consolation",
-        kind="consolation",
-        source=main,
-        length=3,
-        final_length=5,
-    )
-    last = services.add_flight(
-        actor=director,
-        event=event,
-        name="Last Chance",
-        slug="last-chance",
-        kind="last_chance",
-        source=cons,
-        feed_rule="fresh_draw",
-        length=3,
+    add = partial(services.add_flight, actor=director, event=event)
+    cons = add(name="Consolation", slug="consolation", kind="consolation", source=main, length=3, final_length=5)
+    last = add(
+        name="Last Chance", slug="last-chance", kind="last_chance", source=cons, length=3, feed_rule="fresh_draw"
     )
     for player in players[:16]:
         services.register(actor=director, flight=main, player=player)
@@ -108,17 +94,9 @@ def _running_event(club, director, players):
     today = datetime.date.today()
     event = services.create_event(actor=director, club=club, name="Club Championship", slug=RUNNING, starts_on=today)
     main = services.add_flight(actor=director, event=event, name="Main", slug="main", length=7, final_length=9)
-    services.add_flight(
-        actor=director,
-        event=event,
-        name="Consolation",
-        slug="consolation",
-        kind="consolation",
-        source=main,
-        feed_rule="progressive",
-        feed_rounds=2,
-        length=5,
-    )
+    add = partial(services.add_flight, actor=director, event=event)
+    add(name="Consolation", slug="consolation", kind="consolation", source=main, length=5, feed_rule="progressive",
+        feed_rounds=2)
     for player in players:
         services.register(actor=director, flight=main, player=player)
     # A live day: four boards (one with a clock, one step-free) and auto-call, so a confirmed result frees a

@@ -18,7 +18,7 @@ from games.nardy.notation import parse_move
 from games.nardy.record import NardyAction, NardyGame, NardyRecord, parse_nardy
 from games.nardy.scoring import NardyResult, allowed_points, game_result
 from games.nardy.settings import NardySettings
-from games.verification import GameVerdict, RecordError, Verdict
+from games.verification import GameVerdict, RecordError, Verdict, decided_match_text
 
 # The codes the backgammon verifier also uses mean the same here; the last four are the nardy rules'.
 SHARED_CODES = ("format", "illegal_move", "incomplete_play", "larger_die_required", "out_of_turn",
@@ -68,14 +68,8 @@ def verify_nardy(record: NardyRecord, *, expect_finished: bool = True) -> Verdic
             )
         scores = game.scores
         if record.length and max(scores) >= record.length:
-            errors.append(
-                _game_error(
-                    game,
-                    "play_after_match_end",
-                    f"Game {game.number} starts at {scores[0]}–{scores[1]}: the {record.length}-point match was "
-                    "already decided.",
-                )
-            )
+            text = decided_match_text(game.number, scores, record.length)
+            errors.append(_game_error(game, "play_after_match_end", text))
             expected = None
             continue
         try:
