@@ -1,0 +1,159 @@
+"""A flight's bracket as pages draw it, the director's dashboard and a player's next matches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
+
+from games.models.matches import MatchDispute, MatchStatus
+from tournaments.core.layout import G, L
+from tournaments.models import (
+    Flight,
+    Slot,
+    SlotResult,
+)
+
+# --- bracket ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketRound:
+    section: str
+    number: int
+    title: str
+    slots: list
+
+
+def bracket(*, flight: Flight) -> list[BracketRound]:
+    """The flight's slots by section and round, with players and match results: three queries."""
+    slots = list(
+        Slot.objects.filter(flight=flight)
+        .select_related("entry_a__player", "entry_b__player", "match", "winner", "call__board")
+        .order_by("section", "round", "position")
+    )
+    if not slots:
+        return []
+    sections: dict[str, int] = {}
+    for slot in slots:
+        sections[slot.section] = max(sections.get(slot.section, 0), slot.round)
+    rounds: dict[tuple[str, int], list] = {}
+    for slot in slots:
+        rounds.setdefault((slot.section, slot.round), []).append(slot)
+    _label_open_sides(rounds)
+    order = {"w": 0, "c": 0, "l": 1, "g": 2}
+    out = []
+    for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
+        last = sections[section]
+        if section == G:
+            title = _("Grand final")
+        elif number == last and section != L:
+            title = _("Final")
+        elif number == last - 1 and section != L:
+            title = _("Semi-finals")
+        elif number == last - 2 and section != L:
+            title = _("Quarter-finals")
+        else:
+            title = _("Round %(n)s") % {"n": number}
+        if section == L:
+            title = _("Losers' side, %(title)s") % {"title": title}
+        out.append(BracketRound(section, number, title, members))
+    return out
+
+
+def _side_name(slot, side: int) -> str | None:
+    entry = slot.entry_a if side == 0 else slot.entry_b
+    return entry.player.name if entry is not None else None
+
+
+def _label_open_sides(rounds: dict) -> None:
+    """An open place in the winners' tree says who can still fill it: "winner of Elif / Ines" from the match
+    that feeds it, further back when that match is open too ("winner of Anna / Bernd / Clara"), and "one of 8
+    players" when more than three can still arrive. Sets `label_a` and `label_b` on the slots."""
+    at = {(section, number, slot.position): slot for (section, number), members in rounds.items() for slot in members}
+
+    def arriving(section: str, number: int, position: int, side: int) -> list[str]:
+        slot = at.get((section, number, position))
+        if slot is None:
+            return []
+        name = _side_name(slot, side)
+        if name:
+            return [name]
+        if (slot.a_empty if side == 0 else slot.b_empty) or number == 1:
+            return []
+        feeder = position * 2 + side
+        return arriving(section, number - 1, feeder, 0) + arriving(section, number - 1, feeder, 1)
+
+    for (section, number), members in rounds.items():
+        for slot in members:
+            slot.label_a = slot.label_b = None
+            if section != "w" or number == 1:
+                continue
+            for side in (0, 1):
+                if _side_name(slot, side) or (slot.a_empty if side == 0 else slot.b_empty):
+                    continue
+                names = arriving(section, number, slot.position, side)
+                if not names:
+                    continue
+                if len(names) <= 3:
+                    label = _("winner of %(names)s") % {"names": " / ".join(names)}
+                else:
+                    label = _("one of %(n)s players") % {"n": len(names)}
+                setattr(slot, "label_a" if side == 0 else "label_b", label)
+
+
+def draft_pairs(*, flight: Flight) -> list[tuple]:
+    """Round-1 pairs of a drawn but not yet released flight (None = bye): one query."""
+    line: list = [None] * (flight.size or 0)
+    for entry in flight.entries.filter(draw_position__isnull=False).select_related("player"):
+        if entry.draw_position < len(line):
+            line[entry.draw_position] = entry
+    return [(line[i], line[i + 1]) for i in range(0, len(line), 2)]
+
+
+# --- the director's dashboard and a player's next match ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    ready: list
+    in_progress: list
+    waiting: list
+    disputed: list
+
+
+def dashboard(*, event) -> Dashboard:
+    """Matches ready to play, in progress, slots waiting for a player, and disputed results."""
+    slots = list(
+        Slot.objects.filter(flight__event=event)
+        .exclude(result__in=["played", "bye", "walkover", "double_forfeit", "empty"])
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match", "call__board")
+        .order_by("flight__order", "section", "round", "position")
+    )
+
+    open_dispute = MatchDispute.objects.filter(match=OuterRef("match"), resolved_at__isnull=True)
+    disputed_ids = set(
+        Slot.objects.filter(flight__event=event).filter(Exists(open_dispute)).values_list("pk", flat=True)
+    )
+    ready, in_progress, waiting, disputed = [], [], [], []
+    for slot in slots:
+        if slot.pk in disputed_ids:
+            disputed.append(slot)
+        elif slot.result == SlotResult.READY and slot.match and slot.match.status == MatchStatus.IN_PROGRESS:
+            in_progress.append(slot)
+        elif slot.result == SlotResult.READY:
+            ready.append(slot)
+        elif slot.entry_a_id or slot.entry_b_id:
+            waiting.append(slot)
+    return Dashboard(ready, in_progress, waiting, disputed)
+
+
+def next_matches(*, player) -> list:
+    """The player's tournament slots that are ready or waiting for an opponent, soonest first."""
+    return list(
+        Slot.objects.filter(Q(entry_a__player=player) | Q(entry_b__player=player))
+        .filter(result__in=[SlotResult.READY, SlotResult.PENDING])
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match", "call__board")
+        .order_by("flight__event__starts_on", "round")[:5]
+    )

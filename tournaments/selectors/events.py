@@ -1,0 +1,183 @@
+"""Events and flights the asking user may see, their entries and placements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from clubs import selectors as club_selectors
+from clubs.models import Membership
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Event,
+    Flight,
+    FlightKind,
+    Slot,
+)
+
+
+@dataclass(frozen=True)
+class Placement:
+    entry_id: int
+    player_id: int
+    place: int | None  # None while the entry is still alive
+
+
+def flight_placements(*, flight: Flight) -> list[Placement]:
+    """Every entry of the flight with its place (standard competition ranking by elimination round: winner 1,
+    finalist 2, losing semi-finalists 3, quarter-finalists 5, ...; None while alive). One query."""
+    if flight.kind == FlightKind.SIDE_POOL:
+        return _side_pool_placements(flight)
+    rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
+    return [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
+
+
+def _side_pool_placements(flight: Flight) -> list[Placement]:
+    """A side pool ranks its members by how far they got in the source flight: 1 + the members who finished
+    ahead (or are still alive); None while the member is alive there. Two queries."""
+    members = list(Entry.objects.filter(flight=flight).order_by("id").values_list("id", "player_id"))
+    best: dict[int, int | None] = {}
+    for player_id, place in Entry.objects.filter(
+        flight_id=flight.source_id, player_id__in=[p for _e, p in members]
+    ).values_list("player_id", "place"):
+        # a player with a re-entry is ranked by their better run (alive counts as best)
+        if player_id not in best or place is None or (best[player_id] is not None and place < best[player_id]):
+            best[player_id] = place
+    places = [best.get(p) for _e, p in members]
+    out = []
+    for (entry_id, player_id), place in zip(members, places, strict=True):
+        if place is None:
+            out.append(Placement(entry_id=entry_id, player_id=player_id, place=None))
+            continue
+        ahead = sum(1 for other in places if other is None or other < place)
+        out.append(Placement(entry_id=entry_id, player_id=player_id, place=1 + ahead))
+    return sorted(out, key=lambda p: (p.place is None, p.place or 0, p.entry_id))
+
+
+# --- visibility -------------------------------------------------------------------------------------------
+
+
+def visible_events(*, user):
+    """Public events of visible clubs for everyone; private ones to their directors and the club's members."""
+    events = Event.objects.select_related("club")
+    if getattr(user, "is_superuser", False):
+        return events
+    visible = events.filter(club__in=club_selectors.visible_clubs(user=user))
+    if not getattr(user, "is_authenticated", False):
+        return visible.filter(is_public=True)
+    member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
+    return visible.filter(Q(is_public=True) | Exists(member) | Q(directors=user)).distinct()
+
+
+def event_or_404(*, user, club_slug: str, slug: str) -> Event:
+    """The event the user may see, or 404 (a private club's event is not found for outsiders): the pages' and the
+    API's one way to name an event from its URL."""
+    event = event_for(user=user, club_slug=club_slug, slug=slug)
+    if event is None:
+        raise Http404(_("No such event."))
+    return event
+
+
+def event_for(*, user, club_slug: str, slug: str):
+    """The event at this club with this short name, if the user may see it (else None)."""
+    return visible_events(user=user).filter(club__slug=club_slug, slug=slug).first()
+
+
+def flight_for(*, event, slug: str) -> Flight | None:
+    return event.flights.filter(slug=slug).select_related("event__club", "source").first()
+
+
+def newest_events(*, user):
+    """The events the user may see, latest first (the list page and the API)."""
+    return visible_events(user=user).order_by("-starts_on", "name")
+
+
+def events_with_flights(*, user):
+    """The events the user may see with their flights loaded (the API's list)."""
+    return visible_events(user=user).prefetch_related("flights__source")
+
+
+def flights(*, event) -> list[Flight]:
+    """The event's flights in the director's order, with the flight each is fed by."""
+    return list(event.flights.select_related("source").order_by("order", "id"))
+
+
+def event_entries(*, event) -> list:
+    """Every first entry of the event with its player, by name (the directors' register boxes and their own
+    entries, in one query)."""
+    entries = Entry.objects.filter(flight__event=event, is_reentry=False).select_related("player")
+    return list(entries.order_by("player__name", "id"))
+
+
+def flight_entries(*, flight: Flight):
+    """The flight's entries, placed ones first (the standings under a bracket)."""
+    return flight.entries.select_related("player").order_by("place", "draw_position", "id")
+
+
+def club_member(*, club, player_id: int):
+    """The player with this id if they are an active member of the club (whom the register form may name)."""
+    membership = club_selectors.club_members(club=club).filter(player_id=player_id).first()
+    return None if membership is None else membership.player
+
+
+def entry_in(*, flight: Flight, pk) -> Entry | None:
+    """An entry of this flight (None for another flight's or an unknown id)."""
+    return flight.entries.select_related("flight__event__club").filter(pk=pk).first()
+
+
+def slot_in(*, flight: Flight, pk):
+    """A slot of this flight with what the override page and the API show of it (None if it is not there)."""
+    return (
+        flight.slots.select_related(
+            "flight__event__club",
+            "entry_a__player",
+            "entry_b__player",
+            "match",
+            "winner__player",
+            "loser",
+            "call__board",
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+
+
+def no_shows(*, flight: Flight) -> list:
+    """With a check-in deadline: the entries not checked in and not drawn (the draw left them out; a director's
+    check-in draws them in late)."""
+    if flight.check_in_deadline is None:
+        return []
+    entries = flight.entries.filter(status=EntryStatus.REGISTERED, draw_position__isnull=True)
+    return list(entries.select_related("player").order_by("player__name"))
+
+
+def own_entries(*, event, player) -> list:
+    """The player's entries in the event (withdrawn ones too), with their flight: which flights they entered and
+    the event page's one-tap check-in, in one query."""
+    if player is None:
+        return []
+    entries = player.tournament_entries.filter(flight__event=event)
+    return list(entries.select_related("flight").order_by("flight__order", "flight_id"))
+
+
+def match_flight(*, match) -> Flight | None:
+    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page."""
+    slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
+    return None if slot is None else slot.flight
+
+
+
+
+def drawable_entries(flight: Flight):
+    """Who goes into the draw: every entry still in, or with a check-in deadline only the checked-in ones (the
+    others are the no-shows)."""
+    entries = flight.entries.exclude(status=EntryStatus.WITHDRAWN)
+    if flight.check_in_deadline is not None:
+        entries = entries.filter(status=EntryStatus.CHECKED_IN)
+    return entries
