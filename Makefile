@@ -7,7 +7,7 @@ PORT ?= 8000
 TEST_ENV := SECRET_KEY=$${SECRET_KEY:-tests-only-not-a-secret} STATIC_MANIFEST=0
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-browser lint bench worker beat clean
+.PHONY: install run test test-browser lint bench loadtest worker beat clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -15,8 +15,10 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install -qq -r requirements-dev.txt
 	touch $@
 
+# The compiled move generator (games/rules/compiled_moves.c): without a C compiler the pure Python one serves.
 install: $(VENV)/.installed
 	DEBUG=1 $(PY) manage.py compile_translations
+	$(PY) tools/build_movegen.py
 
 run: install
 	DEBUG=1 $(PY) manage.py migrate --noinput
@@ -37,6 +39,12 @@ lint: install
 bench: install
 	DEBUG=1 $(PY) -m bench
 
+# The production-like stack under load (docs/performance.md): needs PostgreSQL and Redis on 127.0.0.1; starts
+# its own server, worker and beat and its own database; LOADTEST_SECONDS per scenario (CI runs 4).
+LOADTEST_SECONDS ?= 20
+loadtest: install
+	LOADTEST_SECONDS=$(LOADTEST_SECONDS) $(PY) -m loadtest
+
 worker: install
 	$(PY) -m celery -A config worker --loglevel=info
 
@@ -45,4 +53,4 @@ beat: install
 	$(PY) -m celery -A config beat --loglevel=info --schedule=$${TMPDIR:-/tmp}/bgclub-celerybeat-schedule
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles games/rules/compiled_moves.*.so

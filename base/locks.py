@@ -31,8 +31,9 @@ taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
  5. games.GameRecord — record verification and its sweep, alone.
  6. tournaments.Flight — registration, the draw, a withdrawal (→ the walkover's match and its slots).
  7. games.Match → tournaments.Slot — a confirmation locks its match, then its slot and the slots it fills,
-    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion); then
-    tournaments.Board — an event's boards, to free the finished match's board and call the next match.
+    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion), or its round's
+    tournaments.Pairing (Swiss, round robin, triple elimination); then tournaments.Board — an event's
+    boards, to free the finished match's board and call the next match.
  8. calcutta.Calcutta → calcutta.SyndicateOffer — a bid, a sale, the settlement after a bracket result.
  9. ratings.EventPoints — an event's points after a bracket result.
 10. ratings.RatingPool — a confirmed result rates in its pools (an override voids rated results, so
@@ -66,6 +67,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "tournaments.Flight",
     "games.Match",
     "tournaments.Slot",
+    "tournaments.Pairing",
     "tournaments.Board",
     "calcutta.Calcutta",
     "calcutta.SyndicateOffer",
@@ -106,7 +108,13 @@ def is_busy(exc: BaseException) -> bool:
 def lock(rows, **options):
     """`rows.select_for_update(**options)` (a manager or queryset; `of`, `skip_locked`, … as Django takes them),
     checked and bounded as the module docstring says. Returns the locking queryset, still lazy: filter, get,
-    first or get_or_create it as before."""
+    first or get_or_create it as before.
+
+    The lock is FOR NO KEY UPDATE unless `no_key=False` is asked for: a service locks a row to decide on its
+    values, never its key, and a plain FOR UPDATE also blocks the key-share lock PostgreSQL takes on a row that a
+    new row references. A rating pool's rebuild inserting explanation rows that reference matches then waited
+    on a confirmation holding a match, which waited on the pool: a deadlock under load."""
+    options.setdefault("no_key", True)
     locked = rows.select_for_update(**options)
     connection = transaction.get_connection(locked.db)
     label = rows.model._meta.label

@@ -1,7 +1,10 @@
 """Chouette core: replaying a long night (every undo or correction replays the session) and the exact
-fewest-transfer settlement at the largest table size it solves exactly."""
+fewest-transfer settlement at the largest table size it solves exactly; and the Django layer: entering a game
+through the service after 10 and after 1,000 games (it applies one game to the stored snapshot, so both
+should cost the same), in a throwaway database."""
 
 import random
+import statistics
 import time
 
 from chouette.core import session as core
@@ -56,6 +59,41 @@ def main() -> None:
     print(f"chouette_replay_{played}_games_seconds: {seconds:.3f} s (goal <= 0.5 s)")
     print(f"chouette_settle_10_players_seconds: {settle_seconds(10):.3f} s (goal <= 0.1 s)")
     print(f"chouette_settle_{EXACT_LIMIT}_players_seconds: {settle_seconds(EXACT_LIMIT):.3f} s (goal <= 2 s)")
+    bench_django()
+
+
+def entry_ms(record, session, actor, rounds: int = 20) -> float:
+    """Median milliseconds of entering one more game through the service (the session row reloaded each time)."""
+    timings = []
+    for _ in range(rounds):
+        session.refresh_from_db()
+        start = time.perf_counter()
+        record(actor=actor, session=session, game={"winner": "team"})
+        timings.append((time.perf_counter() - start) * 1000)
+    return statistics.median(timings)
+
+
+def bench_django() -> None:
+    from bench.scratch import scratch_database
+    from chouette import services
+    from tests.chouette.factories import table
+    from tests.clubs.factories import ClubFactory
+
+    with scratch_database():
+        club = ClubFactory()
+        short, _players, director = table(club, names=("A", "B", "C", "D"))
+        long, _others, _director = table(club, names=("P", "Q", "R", "S"), director=director)
+        for _ in range(10):
+            short.refresh_from_db()
+            services.record_game(actor=director, session=short, game={"winner": "team"})
+        for _ in range(1000):
+            long.refresh_from_db()
+            services.record_game(actor=director, session=long, game={"winner": "team"})
+        after_10 = entry_ms(services.record_game, short, director)
+        after_1000 = entry_ms(services.record_game, long, director)
+        print(f"chouette_entry_after_10: {after_10:.1f} ms")
+        print(f"chouette_entry_after_1000: {after_1000:.1f} ms")
+        print(f"chouette_entry_ratio_1000_to_10: {after_1000 / after_10:.2f} x (goal <= 1.2)")
 
 
 if __name__ == "__main__":

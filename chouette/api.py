@@ -20,6 +20,7 @@ from chouette.core.scoring import KINDS, RESPONSES
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -103,6 +104,7 @@ class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     status = WordField(choices=["seating", "open", "finished"], read_only=True)
     default_stake_cents = serializers.IntegerField(read_only=True, allow_null=True)
+    stake_form = serializers.ChoiceField(source="stakes", choices=StakeForm.choices, read_only=True)
     money_fields = ("default_stake_cents",)
 
     def _shows_money(self, session) -> bool:
@@ -120,6 +122,9 @@ class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
             "name",
             "status",
             "rules",
+            "variant",
+            "stake_form",
+            "dave_progression",
             "default_stake_cents",
             "currency",
             "order",
@@ -162,6 +167,11 @@ class ChouetteSessionCreateSerializer(serializers.Serializer):
     order = serializers.ListField(
         child=serializers.IntegerField(), required=False, help_text="Player ids, box first; omit to roll for it."
     )
+    variant = serializers.ChoiceField(choices=GameVariant.choices, default=GameVariant.STANDARD)
+    stake_form = serializers.ChoiceField(
+        choices=StakeForm.choices, default=StakeForm.CUBE, help_text="cube, or dave (standard board only)."
+    )
+    dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, default=DaveProgression.GEOMETRIC)
 
 
 class ChouetteOrderInputSerializer(serializers.Serializer):
@@ -200,6 +210,14 @@ class ChouetteMemberResultSerializer(serializers.Serializer):
     kind = WordField(choices=KINDS, default="single")
 
 
+class ChouetteDaveSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    stake = serializers.IntegerField(min_value=1, max_value=2**20, help_text="The final stake of this member's game.")
+    gave_up = WordField(
+        choices=["member", "box"], required=False, allow_null=True, default=None, help_text="Who refused a Dave."
+    )
+
+
 class ChouetteClaimedSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     points = serializers.IntegerField()
@@ -215,6 +233,9 @@ class ChouetteGameInputSerializer(serializers.Serializer):
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=0)
     claimed = ChouetteClaimedSerializer(
         many=True, required=False, help_text="Points as written down; checked if given."
+    )
+    daves = ChouetteDaveSerializer(
+        many=True, required=False, help_text="Dave stakes only: each member's final stake and who gave up."
     )
     expected_number = serializers.IntegerField(min_value=1, required=False, help_text="The number of this game.")
     idempotency_key = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
@@ -362,6 +383,9 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             name=values["name"],
             currency=values["currency"],
             order=values.get("order"),
+            variant=values["variant"],
+            stake_form=values["stake_form"],
+            dave_progression=values["dave_progression"],
         )
         return Response(
             ChouetteSessionDetailSerializer(session, context={"request": request}).data, status=status.HTTP_201_CREATED

@@ -46,6 +46,11 @@ def entry_from_payload(data) -> GameEntry:
         if not isinstance(row, dict):
             raise ValidationError({"claimed": [_("Each claimed line names a player and their points.")]})
         claimed.append((_int(row.get("player"), "claimed"), _int(row.get("points"), "claimed")))
+    daves = []
+    for row in data.get("daves") or []:
+        if not isinstance(row, dict) or row.get("gave_up") not in (None, "member", "box"):
+            raise ValidationError({"daves": [_("Each Dave line names a member, the final stake and who gave up.")]})
+        daves.append((_int(row.get("player"), "daves"), _int(row.get("stake"), "daves"), row.get("gave_up")))
     winner = data.get("winner") or None
     if winner not in (None, BOX, TEAM):
         raise ValidationError({"winner": [_("Say who won the game: the box or the team.")]})
@@ -64,6 +69,7 @@ def entry_from_payload(data) -> GameEntry:
         partner=_optional_player(data.get("partner"), "partner"),
         automatic_doubles=automatic,
         claimed=tuple(claimed),
+        daves=tuple(daves),
     )
 
 
@@ -80,6 +86,7 @@ def payload_from_entry(entry: GameEntry) -> dict:
         "partner": entry.partner,
         "automatic_doubles": entry.automatic_doubles,
         "claimed": [{"player": p, "points": v} for p, v in entry.claimed],
+        "daves": [{"player": p, "stake": v, "gave_up": g} for p, v, g in entry.daves],
     }
 
 
@@ -135,6 +142,7 @@ def entry_from_form(data, team: list[int]) -> dict:
     Returns the payload JSON."""
     partner = str(data.get("partner") or "")
     team = [member for member in team if str(member) != partner]  # the box's partner has no cube of their own
+    daves = _daves_from_form(data, team)
     if any(f"cube_{member}" in data for member in team):
         events = _events_from_steps({m: parse_steps(data.get(f"cube_{m}", "")) for m in team}, team)
     else:
@@ -155,7 +163,21 @@ def entry_from_form(data, team: list[int]) -> dict:
         "automatic_doubles": int(data.get("automatic_doubles") or 0)
         if str(data.get("automatic_doubles") or "0").isdigit()
         else 0,
+        "daves": daves,
     }
+
+
+def _daves_from_form(data, team: list[int]) -> list[dict]:
+    """A Dave table's form: each member's final stake (`dave_<id>`) and who gave up (`gave_up_<id>`)."""
+    daves = []
+    for member in team:
+        if f"dave_{member}" not in data:
+            continue
+        stake = str(data.get(f"dave_{member}") or "1").strip()
+        if not stake.isdigit() or len(stake) > 7:
+            raise ValidationError({"daves": [_("A stake is a whole number, 1 or more.")]})
+        daves.append({"player": member, "stake": int(stake), "gave_up": data.get(f"gave_up_{member}") or None})
+    return daves
 
 
 def core_event(row) -> core.Event:
@@ -183,4 +205,7 @@ def form_from_payload(payload: dict) -> dict:
             initial[key] = f"{initial[key]} {step}" if key in initial else step
     for row in payload.get("member_results") or []:
         initial[f"result_{row.get('player')}"] = f"{row.get('winner')}:{row.get('kind', 'single')}"
+    for row in payload.get("daves") or []:
+        initial[f"dave_{row.get('player')}"] = row.get("stake")
+        initial[f"gave_up_{row.get('player')}"] = row.get("gave_up") or ""
     return initial

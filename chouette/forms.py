@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import ModelMultipleChoiceField
 from chouette.core.rules import Rules
 from clubs.models import Player
+from games.models.variants import DaveProgression, StakeForm
 
 OWN_RESULT_CHOICES = [
     ("box:single", _("box won single")),
@@ -22,6 +23,17 @@ class SessionForm(forms.Form):
         label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
     )
     stake_cents = forms.IntegerField(label=_("Stake per point (cents)"), min_value=1, max_value=1_000_000, initial=100)
+    stake_form = forms.ChoiceField(label=_("Stakes"), choices=StakeForm.choices, initial=StakeForm.CUBE, required=False)
+    dave_progression = forms.ChoiceField(
+        label=_("Dave progression"), choices=DaveProgression.choices, initial=DaveProgression.GEOMETRIC, required=False
+    )
+
+    def clean_stake_form(self) -> str:
+        return self.cleaned_data.get("stake_form") or StakeForm.CUBE  # not sent: the cube, as before
+
+    def clean_dave_progression(self) -> str:
+        return self.cleaned_data.get("dave_progression") or DaveProgression.GEOMETRIC
+
     order_by = forms.ChoiceField(
         label=_("Starting order"),
         choices=[("roll", _("Roll the dice")), ("hand", _("As listed (first is the box)"))],

@@ -28,6 +28,9 @@ MESSAGES = {
     "result_after_drop": gettext_lazy("%(player)s's game ended with a drop; it has no result."),
     "no_result": gettext_lazy("Say who won the game: the box or the team."),
     "bad_kind": gettext_lazy("A game ends single, gammon or backgammon."),
+    "daves_at_cube_table": gettext_lazy("This table plays with the cube: enter the doubles, not Dave stakes."),
+    "cube_at_dave_table": gettext_lazy("This table plays with Daves: enter each member's final stake, no cube."),
+    "bad_give_up": gettext_lazy("Who gave up: the member, the box, or nobody."),
     "not_zero_sum": gettext_lazy("This game does not sum to zero."),
     "claimed_not_zero": gettext_lazy(
         "The points written down add up to %(total)s, not 0: the box's points are minus the team's sum."

@@ -2,8 +2,9 @@
 joining, leaving, sitting out) as versioned records, the ledger derived from them, and the money settled.
 
 Games are never edited in place: a correction adds a new version of the event and retires the old one; an
-undo retires the last game. The ledger and the seating are rebuilt from the current events (see
-chouette.services.replay_session), so they always match what the events say.
+undo retires the last game. The ledger and the seating follow from the current events: a new event is applied
+to the stored snapshot of the state before it, an undo or a correction replays them all
+(chouette.services.common), so they always match what the events say.
 """
 
 from django.conf import settings
@@ -13,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
+from games.models.variants import VariantFields, variant_constraints
 
 
 class SessionStatus(models.TextChoices):
@@ -25,7 +27,7 @@ class SessionStatus(models.TextChoices):
 TRANSITIONS = {SessionStatus.SEATING: {SessionStatus.OPEN}, SessionStatus.OPEN: {SessionStatus.FINISHED}}
 
 
-class ChouetteSession(models.Model):
+class ChouetteSession(VariantFields):  # with Dave stakes a game's entry is the final stake, not a cube
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="chouette_sessions")
     name = models.CharField(_("name"), max_length=120, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=SessionStatus.choices, default=SessionStatus.SEATING)
@@ -37,6 +39,10 @@ class ChouetteSession(models.Model):
     sitting_out = models.JSONField(default=list, blank=True)
     games_played = models.PositiveIntegerField(default=0)
     revision = models.PositiveIntegerField(default=0)  # grows with every change; the live page polls it
+    # The core's whole state after the current events (chouette.core.session.to_snapshot), written in the same
+    # transaction as every change: a new game or seat change applies one event to it, so entering game 1,000
+    # costs what entering game 10 does. An undo or a correction replays the events and writes it anew.
+    snapshot = models.JSONField(default=dict, blank=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -50,6 +56,7 @@ class ChouetteSession(models.Model):
                 condition=Q(status=SessionStatus.FINISHED) | Q(finished_at__isnull=True),
                 name="chouette_session_finished_at_only_when_finished",
             ),
+            *variant_constraints("chouette_session"),
         ]
 
     def __str__(self) -> str:

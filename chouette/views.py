@@ -74,6 +74,8 @@ def session_create(request, slug):
                 rules=form.rules(),
                 name=data["name"],
                 order=[p.pk for p in chosen] if data["order_by"] == "hand" else None,
+                stake_form=data["stake_form"],
+                dave_progression=data["dave_progression"],
             )
 
         if attempt(request, create, _("The table is open.")):
@@ -89,6 +91,8 @@ def _team_rows(team, names, initial=None) -> list[dict]:
             "name": names.get(pid, ""),
             "steps": initial.get(f"cube_{pid}", ""),
             "result": initial.get(f"result_{pid}", ""),
+            "dave_stake": initial.get(f"dave_{pid}", 1),
+            "gave_up": initial.get(f"gave_up_{pid}", ""),
         }
         for pid in team
     ]

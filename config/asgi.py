@@ -8,6 +8,10 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# A request's thread ends with it: borrow database connections from a pool instead of keeping one per thread
+# (config/settings.py, DATABASE_POOL). Set before Django reads its settings; a test that already has settings
+# keeps its own connections.
+os.environ.setdefault("DATABASE_POOL", "1")
 django_application = get_asgi_application()  # sets Django up before the consumer's imports below
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

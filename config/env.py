@@ -75,3 +75,22 @@ def env_broker_url(name: str) -> str | None:
     if not value.startswith(("redis://", "rediss://", "memory://")):
         raise ImproperlyConfigured(f"{name}={value!r} must be a redis:// URL (or unset to run tasks in-process).")
     return value
+
+
+def env_cache(name: str) -> dict:
+    """The default cache: a Redis every worker process shares when `name` holds a redis:// URL, else one in each
+    process's memory. Short socket timeouts: a Redis that stops answering costs a page half a second (then
+    base.cache leaves it alone for a while and renders uncached), never a hung worker."""
+    value = os.environ.get(name)
+    if not value:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    if not value.startswith(("redis://", "rediss://")):
+        raise ImproperlyConfigured(f"{name}={value!r} must be a redis:// URL (or unset for a cache in each process).")
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": value,
+            "KEY_PREFIX": "bgclub",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.env import env_bool, env_broker_url, env_choice, env_database, env_int, env_list, env_str
+from config.env import env_bool, env_broker_url, env_cache, env_choice, env_database, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -94,6 +94,21 @@ TEMPLATES = [
 
 DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Under ASGI every request runs its sync code in a thread of its own that ends with the request, so a persistent
+# connection (CONN_MAX_AGE) is left open by a thread that is gone: three uvicorn workers under load held 99 of
+# PostgreSQL's 100 connections and then answered 500. The ASGI entry point (config/asgi.py) therefore asks for
+# DATABASE_POOL: each request borrows a connection from a per-process psycopg pool of at most
+# DATABASE_POOL_MAX_SIZE and gives it back at its end. Celery workers, commands and tests keep their
+# persistent connections (their threads live on), and never share a pool across a fork.
+DATABASE_POOL = env_bool("DATABASE_POOL", False)
+DATABASE_POOL_MAX_SIZE = env_int("DATABASE_POOL_MAX_SIZE", 20)
+if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": DATABASE_POOL_MAX_SIZE,
+        "timeout": 10,  # seconds a request waits for a free connection before it fails
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -204,6 +219,7 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "games.models.matches.MatchStatus",
         "MembershipRoleEnum": "clubs.models.Role",
         "MatchSideEnum": [(0, 0), (1, 1)],
+        "StakeFormEnum": "games.models.variants.StakeForm",  # `stakes` of a match or flight, a session's `stake_form`
     },
 }
 
@@ -244,7 +260,9 @@ HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 4
 # After changing it, `manage.py recompute_ratings` rebuilds every pool under the new rule.
 RATINGS_FIBS_K_RULE = env_choice("RATINGS_FIBS_K_RULE", "a", ("a", "b"))
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The cache (base.cache: the rendered public bracket and its API answer, keyed by the flight's version): per
+# process without CACHE_URL; CACHE_URL=redis://host:6379/2 shares it between every worker process (production).
+CACHES = env_cache("CACHE_URL")
 
 # Behind a reverse proxy that terminates TLS: trust its X-Forwarded-Proto for "is this HTTPS" and take the
 # client's address from the last X-Forwarded-For entry (the one the proxy added) for sign-in throttling.

@@ -7,8 +7,10 @@ from accounts import badges
 from base.messages import register
 from base.queue import sweepers
 from games import messages
+from games.dave.errors import DaveError
 from games.formats.ids import IdFormatError
 from games.formats.notation import RecordFormatError
+from games.nardy.errors import NardyError
 from games.rules.scoring import ScoringError
 
 ACCESS_RULES = ("games.matchplay.rules", "games.records.rules")
@@ -32,6 +34,8 @@ class GamesConfig(AppConfig):
         register(ScoringError, messages.SCORING)
         register(RecordFormatError, messages.RECORD_FORMAT)
         register(IdFormatError, messages.ID_FORMAT)
+        register(NardyError, messages.NARDY)
+        register(DaveError, messages.DAVE)
         sweepers.register(sweep_due_records)
         badges.register("to_confirm_count", to_confirm_count_subquery)  # the menu's badges, loaded with the user
         badges.register("to_decide_count", to_decide_count_subquery)

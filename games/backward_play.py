@@ -1,8 +1,10 @@
-"""Seeded random matches of backgammon with backward hitting, as the `.mat` record a scorer would write.
+"""Seeded random matches of backgammon with backward hitting, or of standard backgammon, as the `.mat` record a
+scorer would write.
 
 Why: the tests round-trip self-played matches of the variant through the record writer, reader and verifier,
-and docs/variants.md shows one; a seed makes every run see the same games. There is no cube (a random cube
-adds nothing the standard verifier's tests do not already cover), so each game is worth 1, 2 or 3 points.
+and docs/variants.md shows one; a seed makes every run see the same games. The verify benchmark replays 440
+standard ones (rule None) beside a yardstick built on gnubg-nn. There is no cube (a random cube adds nothing the
+standard verifier's tests do not already cover), so each game is worth 1, 2 or 3 points.
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ def _written(board: Board, side: int, steps: tuple[Step, ...]) -> str:
     return " ".join(tokens)
 
 
-def random_game(rng: random.Random, rule: BackwardHitting) -> tuple[tuple[Action, ...], int, int]:
-    """(actions numbered as a record numbers them, winner, points) of one game by random legal plays. The
-    opening roll is one die each, so never a double; the higher die moves first with both."""
-    board = starting_board(Variant.BACKWARD)
+def random_game(rng: random.Random, rule: BackwardHitting | None) -> tuple[tuple[Action, ...], int, int]:
+    """(actions numbered as a record numbers them, winner, points) of one game by random legal plays (standard
+    backgammon when `rule` is None). The opening roll is one die each, so never a double; the higher die moves
+    first with both."""
+    board = starting_board(Variant.STANDARD if rule is None else Variant.BACKWARD)
     first, second = rng.sample(range(1, 7), 2)
     player = int(first < second)  # player 0 rolled `first`
     dice = (max(first, second), min(first, second))
@@ -65,9 +68,10 @@ def random_match(
     seed: int,
     length: int = 1,
     players: tuple[str, str] = ("White", "Black"),
-    rule: BackwardHitting = BackwardHitting.ANY_DIE,
+    rule: BackwardHitting | None = BackwardHitting.ANY_DIE,
 ) -> MatchRecord:
-    """A whole match to `length` points of the variant under `rule`, with the headers that name it."""
+    """A whole match to `length` points of the variant under `rule`, with the headers that name it (standard
+    backgammon, with no headers, when `rule` is None)."""
     rng = random.Random(seed)
     scores = [0, 0]
     games: list[RecordedGame] = []
@@ -77,8 +81,7 @@ def random_match(
         scores[winner] += points
         if max(scores) >= length:
             win = actions[-1]
-            actions = (*actions[:-1], Action(win.player, ActionKind.WIN, win.move_number, value=points,
-                                             match_won=True))
+            actions = (*actions[:-1], Action(win.player, ActionKind.WIN, win.move_number, value=points, match_won=True))
         games.append(RecordedGame(len(games) + 1, before, actions))
-    headers = (("Variation", BACKWARD_VARIATION), (BACKWARD_HEADER, str(rule)))
+    headers = () if rule is None else (("Variation", BACKWARD_VARIATION), (BACKWARD_HEADER, str(rule)))
     return MatchRecord(length=length, players=players, games=tuple(games), headers=headers)

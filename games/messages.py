@@ -184,3 +184,47 @@ VERIFICATION = {
     "player_renamed": gettext_lazy("A player's name is written differently"),
     "starts_mid_match": gettext_lazy("The record starts in the middle of a match"),
 }
+
+# Long nardy (games/nardy): the match scoresheet's refusals, and the core's own for a position or a record.
+NARDY = {
+    "nardy_no_cube": gettext_lazy(
+        "Long nardy is played without a cube: a game is worth oin (1) or mars (2), never %(cube)s times that."
+    ),
+    "nardy_no_such_result": gettext_lazy(
+        "A long nardy game ends in oin (1 point) or mars (2 points); there is no gammon, backgammon or dropped "
+        "double."
+    ),
+    "nardy_bad_resignation": gettext_lazy("A resignation in long nardy gives up oin (1) or mars (2)."),
+    "nardy_final_score": gettext_lazy(
+        "In a long nardy match to %(length)s the winner ends with %(length)s or %(most)s points, not %(score)s: the "
+        "last game is worth 1 or 2 and started below the length."
+    ),
+    "format": gettext_lazy("The file cannot be read as a long nardy record."),
+    "invalid_board": gettext_lazy("This is not a long nardy position: each side has 15 checkers on 24 points."),
+    "invalid_dice": gettext_lazy("Dice show 1 to 6."),
+    "illegal_move": gettext_lazy("This is not a long nardy move: write from/to steps such as 24/18 or 6/off."),
+    "invalid_settings": gettext_lazy("These long nardy settings are not known."),
+    "game_unfinished": gettext_lazy("The game is not over: the winner has not borne off all fifteen checkers."),
+    "invalid_match": gettext_lazy("A match needs a length of at least 0 and scores of at least 0."),
+    "match_over": gettext_lazy("The match is already decided."),
+    "wrong_points": gettext_lazy("A long nardy game is worth 1 (oin) or 2 (mars)."),
+}
+
+# Short backgammon with Dave (games/dave): the stake rules, and a scoresheet with Dave stakes.
+DAVE = {
+    "dave_no_gammon": gettext_lazy(
+        "With Dave stakes a game is played out, given up or resigned for its stake: there is no gammon or "
+        "backgammon."
+    ),
+    "wrong_stake": gettext_lazy("%(stake)s is not a stake of the %(progression)s progression."),
+    "dave_not_yours": gettext_lazy("Your opponent accepted the last Dave: only they may offer the next one."),
+    "dave_after_roll": gettext_lazy("A Dave is offered before one's own roll, not after it or in the opponent's turn."),
+    "dave_unanswered": gettext_lazy("A Dave awaits its answer: accept it or give up first."),
+    "dave_not_offered": gettext_lazy("Nobody offered a Dave to answer."),
+    "out_of_turn": gettext_lazy("It is not this player's turn to roll."),
+    "game_over": gettext_lazy("The game is already over."),
+    "game_unfinished": gettext_lazy("The game is not over yet."),
+    "invalid_settings": gettext_lazy("Write the progression as geometric or arithmetic."),
+    "invalid_result": gettext_lazy("A game is won by one of two different players for at least one stake unit."),
+    "format": gettext_lazy("The file cannot be read as a record of short backgammon with Dave."),
+}

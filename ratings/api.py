@@ -103,6 +103,12 @@ class RecomputeSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class MergeVariantsSerializer(serializers.Serializer):
+    merge_variants = serializers.BooleanField(
+        help_text="True: every variant's results are rated in the club's standard pool; false: a pool per variant."
+    )
+
+
 # --- standings -------------------------------------------------------------------------------------------
 
 
@@ -122,7 +128,7 @@ class StandingSerializer(serializers.Serializer):
 # as the description of every operation.
 class RatingViewSet(viewsets.ViewSet):
     def get_permissions(self):
-        return [IsAuthenticated()] if self.action == "recompute" else [AllowAny()]
+        return [IsAuthenticated()] if self.action in ("recompute", "merge_variants") else [AllowAny()]
 
     @extend_schema(
         parameters=[CLUB_PARAM], responses=PlayerRatingSerializer(many=True), summary="Top ratings of a pool"
@@ -161,6 +167,17 @@ class RatingViewSet(viewsets.ViewSet):
             "rating_b": summary["ratings"][player_b.pk],
         }
         return Response(HeadToHeadSerializer(summary).data)
+
+    @extend_schema(
+        request=MergeVariantsSerializer,
+        responses=MergeVariantsSerializer,
+        summary="Merge the variants into the club's standard pool, or rate each in its own pool",
+    )
+    def merge_variants(self, request, slug):
+        club = _club(request, slug)
+        values = validated(MergeVariantsSerializer, request)
+        pool = pools.set_merge_variants(actor=request.user, club=club, merge=values["merge_variants"])
+        return Response(MergeVariantsSerializer({"merge_variants": pool.merge_variants}).data)
 
     @extend_schema(request=None, responses={202: RecomputeSerializer}, summary="Rebuild a club's rating pool")
     def recompute(self, request, slug):

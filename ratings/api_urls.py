@@ -14,6 +14,7 @@ urlpatterns = [
     path("ratings/players/<int:pk>/", ratings({"get": "player"}), name="rating-player"),
     path("ratings/players/<int:pk>/vs/<int:other>/", ratings({"get": "head_to_head"}), name="rating-head-to-head"),
     path(CLUB + "recompute/", ratings({"post": "recompute"}), name="rating-recompute"),
+    path(CLUB + "merge-variants/", ratings({"post": "merge_variants"}), name="rating-merge-variants"),
     path(CLUB + "leaderboard/", ratings({"get": "leaderboard"}), name="rating-leaderboard"),
     path(CLUB + "seasons/", seasons({"get": "list", "post": "create"}), name="rating-seasons"),
     path(CLUB + "ladders/", ladders({"get": "list", "post": "create"}), name="ladder-list"),

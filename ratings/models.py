@@ -12,11 +12,21 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, Player
 from games.models.matches import Match
+from games.models.variants import GameVariant
 from ratings.core.fibs import START_RATING
 
 
 class RatingPool(models.Model):
-    club = models.OneToOneField(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_pool")
+    """A pool per variant: long nardy results never move a backgammon rating, unless the pool's club merges
+    every variant into its standard pool (`merge_variants` on the standard pool; docs/ratings.md)."""
+
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_pools")
+    variant = models.CharField(_("variant"), max_length=16, choices=GameVariant.choices, default=GameVariant.STANDARD)
+    merge_variants = models.BooleanField(
+        _("merge variants into the standard pool"),
+        default=False,
+        help_text=_("Rate every variant's results here instead of in a pool per variant (standard pool only)."),
+    )
     # A correction of an older result marks the pool: recompute from this instant on (None with pending = all).
     recompute_pending = models.BooleanField(default=False)
     recompute_from = models.DateTimeField(null=True, blank=True)
@@ -26,11 +36,34 @@ class RatingPool(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["club"], condition=Q(club__isnull=True), name="rating_pool_one_overall")
+            models.UniqueConstraint(
+                fields=["variant"], condition=Q(club__isnull=True), name="rating_pool_one_overall_per_variant"
+            ),
+            models.UniqueConstraint(
+                fields=["club", "variant"], condition=Q(club__isnull=False), name="rating_pool_one_per_club_variant"
+            ),
+            models.CheckConstraint(condition=Q(variant__in=GameVariant.values), name="rating_pool_variant_known"),
+            models.CheckConstraint(
+                condition=Q(merge_variants=False) | Q(variant=GameVariant.STANDARD),
+                name="rating_pool_merge_on_standard_only",
+            ),
         ]
 
     def __str__(self) -> str:
-        return str(_("Overall")) if self.club_id is None else str(self.club)
+        name = str(_("Overall")) if self.club_id is None else str(self.club)
+        return name if self.variant == GameVariant.STANDARD else f"{name} ({GameVariant(self.variant).label})"
+
+
+class RecomputeRequest(models.Model):
+    """A pool's history changed (a rated result corrected, overridden or voided) inside a transaction that must
+    not hold the pool row to its end: the overall pool is shared by every event of every club, so a director's
+    override holding it would make every other result wait. The request is only inserted (inserts never wait on
+    each other) and folded into the pool's recompute_pending / recompute_from right after commit, in a short
+    transaction of its own; a fold that did not happen (a crash, a pool busy recomputing) is done by the sweep."""
+
+    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="recompute_requests")
+    since = models.DateTimeField(null=True, blank=True)  # recompute from this instant on; None: the whole history
+    created_at = models.DateTimeField(auto_now_add=True)
 
 
 class PlayerRating(models.Model):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Membership
+from games.models.variants import GameVariant
 from ratings.core import chart
 from ratings.core.chart import Chart
 from ratings.core.fibs import START_RATING
@@ -35,7 +36,7 @@ def player_ratings(*, player_ids: Iterable[int], club_id: int | None = None) -> 
     result = dict.fromkeys(ids, START_RATING)
     if not ids:
         return result
-    rows = PlayerRating.objects.filter(player_id__in=ids)
+    rows = PlayerRating.objects.filter(player_id__in=ids, pool__variant=GameVariant.STANDARD)
     rows = rows.filter(pool__club__isnull=True) if club_id is None else rows.filter(pool__club_id=club_id)
     result.update(rows.values_list("player_id", "rating"))
     return result
@@ -46,12 +47,15 @@ def ratings_of_player(*, player, user) -> list[PlayerRating]:
     clubs by name (a private club's pool only for its members)."""
     visible = Q(pool__club__isnull=True) | Q(pool__club__in=club_selectors.visible_clubs(user=user))
     rows = PlayerRating.objects.filter(visible, player=player).select_related("pool__club")
-    return sorted(rows, key=lambda r: (r.pool.club_id is not None, r.pool.club.name if r.pool.club_id else ""))
+    return sorted(
+        rows,
+        key=lambda r: (r.pool.club_id is not None, r.pool.club.name if r.pool.club_id else "", r.pool.variant),
+    )
 
 
 def club_top_ratings(*, club, limit: int = 5) -> list[PlayerRating]:
     return list(
-        PlayerRating.objects.filter(pool__club=club)
+        PlayerRating.objects.filter(pool__club=club, pool__variant=GameVariant.STANDARD)
         .select_related("player", "pool__club")
         .order_by("-rating", "player__name")[:limit]
     )
@@ -81,8 +85,10 @@ class HistoryRow:
         return self.row.match_id
 
 
-def pool_for(*, club=None) -> RatingPool | None:
-    pools = RatingPool.objects.filter(club__isnull=True) if club is None else RatingPool.objects.filter(club=club)
+def pool_for(*, club=None, variant: str = GameVariant.STANDARD) -> RatingPool | None:
+    """The overall pool (club None) or the club's, of one variant (the standard one by default)."""
+    pools = RatingPool.objects.filter(variant=variant)
+    pools = pools.filter(club__isnull=True) if club is None else pools.filter(club=club)
     return pools.first()
 
 
@@ -200,10 +206,11 @@ def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = 
     members = Membership.objects.filter(club=club, is_active=True).select_related("player")
     for membership in members:
         standings[membership.player_id] = Standing(player=membership.player)
-    for rating in PlayerRating.objects.filter(pool__club=club).select_related("player"):
+    standard = Q(pool__variant=GameVariant.STANDARD)
+    for rating in PlayerRating.objects.filter(standard, pool__club=club).select_related("player"):
         standing = standings.setdefault(rating.player_id, Standing(player=rating.player))
         standing.rating = rating.rating
-    rows = RatedMatch.objects.filter(pool__club=club)
+    rows = RatedMatch.objects.filter(standard, pool__club=club)
     awards = PointsAward.objects.filter(club=club)
     if season is not None:
         rows = rows.filter(played_at__date__gte=season.starts_on, played_at__date__lte=season.ends_on)
@@ -230,7 +237,7 @@ def leaderboard(*, club, season: ClubSeason | None = None, scheme: str | None = 
 def overall_top(*, user, limit: int = 100) -> list[PlayerRating]:
     visible = club_selectors.visible_players(user=user)
     return list(
-        PlayerRating.objects.filter(pool__club__isnull=True, player__in=visible)
+        PlayerRating.objects.filter(pool__club__isnull=True, pool__variant=GameVariant.STANDARD, player__in=visible)
         .select_related("player", "pool__club")
         .order_by("-rating", "player__name")[:limit]
     )
@@ -327,4 +334,8 @@ def overall_points(*, user, scheme: str | None = None, year: int | None = None, 
 
 def my_overall_rating(*, user):
     """The signed-in user's rating in the overall pool (None before their first rated match)."""
-    return PlayerRating.objects.filter(player__user=user, pool__club__isnull=True).select_related("player").first()
+    return (
+        PlayerRating.objects.filter(player__user=user, pool__club__isnull=True, pool__variant=GameVariant.STANDARD)
+        .select_related("player")
+        .first()
+    )

@@ -19,6 +19,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.matches import MatchOutcome
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 from tournaments import selectors, services
 from tournaments.models import (
     ClockRule,
@@ -29,6 +30,7 @@ from tournaments.models import (
     EventStatus,
     FeedRule,
     Flight,
+    FlightFormat,
     FlightKind,
     FlightStatus,
     Seeding,
@@ -46,12 +48,33 @@ def one_of(choices, **kwargs) -> serializers.CharField:
 
 # --- serializers ------------------------------------------------------------------------------------------
 
+KNOCKOUT_OPTIONS = services.OPTION_FIELDS
+
+
+class KnockoutOptionsSerializer(serializers.Serializer):
+    """The knockout options, shared by creating and changing a flight (all optional; bounds here, combinations
+    checked by the service)."""
+
+    grand_final_reset = serializers.BooleanField(required=False)
+    third_place = serializers.BooleanField(required=False)
+    seed_top_n = serializers.IntegerField(min_value=1, max_value=4096, required=False, allow_null=True)
+    max_reentries = serializers.IntegerField(min_value=0, max_value=20, required=False)
+    reentry_until_round = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True)
+    pod_size = serializers.IntegerField(
+        min_value=4, max_value=16, required=False, allow_null=True, help_text="Jackpot: 4, 8 or 16."
+    )
+    awards_entry_to = serializers.SlugField(
+        max_length=40, required=False, allow_null=True, help_text="Satellite: slug of the flight it awards an entry to."
+    )
+
 
 class FlightSerializer(serializers.ModelSerializer):
     source = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    awards_entry_to = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     clock_rule = one_of(ClockRule.choices, read_only=True)
     time_control = serializers.CharField(read_only=True, help_text="The clock in words; empty without a clock.")
     kind = one_of(FlightKind.choices, read_only=True)
+    format = one_of(FlightFormat.choices, read_only=True)
     draw_status = one_of(DrawStatus.choices, read_only=True)
     status = one_of(FlightStatus.choices, read_only=True)
 
@@ -72,6 +95,9 @@ class FlightSerializer(serializers.ModelSerializer):
             "length",
             "final_length",
             "round_lengths",
+            "variant",
+            "stakes",
+            "dave_progression",
             "seeding",
             "separate_clubs",
             "draw_status",
@@ -84,6 +110,14 @@ class FlightSerializer(serializers.ModelSerializer):
             "clock_seconds_per_point",
             "clock_delay_seconds",
             "time_control",
+            *KNOCKOUT_OPTIONS,
+            "format",
+            "rounds",
+            "until_one_unbeaten",
+            "current_round",
+            "auto_pair",
+            "tiebreaks",
+            "cut_size",
         ]
         read_only_fields = fields
 
@@ -133,7 +167,7 @@ class EventUpdateSerializer(serializers.Serializer):
     closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
-class FlightInputSerializer(serializers.Serializer):
+class FlightInputSerializer(KnockoutOptionsSerializer):
     name = serializers.CharField(max_length=80)
     slug = serializers.SlugField(max_length=40, required=False, default="")
     kind = one_of(FlightKind.choices, default=FlightKind.MAIN, max_length=20)
@@ -149,6 +183,13 @@ class FlightInputSerializer(serializers.Serializer):
     length = serializers.IntegerField(min_value=1, max_value=99, default=7)
     final_length = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True)
     round_lengths = serializers.DictField(child=serializers.IntegerField(min_value=1, max_value=99), required=False)
+    variant = serializers.ChoiceField(
+        choices=GameVariant.choices, required=False, help_text="Default: the source flight's, else standard."
+    )
+    stakes = serializers.ChoiceField(
+        choices=StakeForm.choices, required=False, help_text="cube or dave (standard board only)."
+    )
+    dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, required=False)
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RANDOM)
     separate_clubs = serializers.BooleanField(default=False)
     payout_template = serializers.ListField(child=serializers.DictField(), required=False)
@@ -156,9 +197,17 @@ class FlightInputSerializer(serializers.Serializer):
     clock_rule = serializers.ChoiceField(choices=ClockRule.choices, default=ClockRule.NONE)
     clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, default=120)
     clock_delay_seconds = serializers.IntegerField(min_value=0, max_value=60, default=12)
+    format = one_of(FlightFormat.choices, default=FlightFormat.KNOCKOUT, max_length=20)
+    rounds = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True, default=None)
+    until_one_unbeaten = serializers.BooleanField(default=False)
+    auto_pair = serializers.BooleanField(default=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=20), max_length=10, required=False, help_text="Tie-break order."
+    )
+    cut_size = serializers.IntegerField(min_value=2, max_value=256, required=False, allow_null=True, default=None)
 
 
-class FlightUpdateSerializer(serializers.Serializer):
+class FlightUpdateSerializer(KnockoutOptionsSerializer):
     check_in_deadline = serializers.DateTimeField(required=False, allow_null=True)
     clock_rule = serializers.ChoiceField(choices=ClockRule.choices, required=False)
     clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, required=False)
@@ -178,6 +227,8 @@ class EntrySerializer(serializers.ModelSerializer):
             "status",
             "is_late",
             "is_reentry",
+            "reentry_number",
+            "is_satellite",
             "fee",
             "seed",
             "rating",
@@ -202,6 +253,11 @@ class DrawInputSerializer(serializers.Serializer):
     seed = serializers.IntegerField(
         min_value=0, max_value=2**62, required=False, allow_null=True, help_text="Reproduce a draw with its seed."
     )
+
+
+class SwapInputSerializer(serializers.Serializer):
+    a = serializers.IntegerField(min_value=0, max_value=4095, help_text="A position of the draw line (0-based).")
+    b = serializers.IntegerField(min_value=0, max_value=4095, help_text="The position it changes places with.")
 
 
 class SlotSerializer(serializers.ModelSerializer):
@@ -359,6 +415,15 @@ def _flight(request, club: str, slug: str, flight: str) -> Flight:
     return found
 
 
+def _awarded_flight(event: Event, data: dict) -> None:
+    """A satellite names the flight it awards an entry to by its short name: replaced by the flight in `data`."""
+    if data.get("awards_entry_to"):
+        target = selectors.flight_for(event=event, slug=data["awards_entry_to"])
+        if target is None:
+            raise DjangoValidationError({"awards_entry_to": ["No flight with this short name in the event."]})
+        data["awards_entry_to"] = target
+
+
 def _entry(flight: Flight, pk: int) -> Entry:
     entry = selectors.entry_in(flight=flight, pk=pk)
     if entry is None:
@@ -415,6 +480,7 @@ class EventViewSet(viewsets.ViewSet):
             source = selectors.flight_for(event=event, slug=source_slug)
             if source is None:
                 raise DjangoValidationError({"source": ["No flight with this short name in the event."]})
+        _awarded_flight(event, data)
         flight = services.add_flight(actor=request.user, event=event, source=source, **data)
         return Response(FlightSerializer(flight).data, status=status.HTTP_201_CREATED)
 
@@ -454,20 +520,25 @@ class FlightViewSet(viewsets.ViewSet):
 
     @extend_schema(responses=FlightDetailSerializer)
     def retrieve(self, request, club, slug, flight):
+        """The same answer for everyone who may see the event: cached per flight version and language."""
         found = _flight(request, club, slug, flight)
-        entries = selectors.flight_entries(flight=found)
-        data = {
-            "flight": found,
-            "entries": entries,
-            "rounds": selectors.bracket(flight=found),
-            "no_shows": selectors.no_shows(flight=found),
-        }
-        return Response(FlightDetailSerializer(data).data)
+
+        def detail() -> dict:
+            data = {
+                "flight": found,
+                "entries": selectors.flight_entries(flight=found),
+                "rounds": selectors.bracket(flight=found),
+                "no_shows": selectors.no_shows(flight=found),
+            }
+            return dict(FlightDetailSerializer(data).data)
+
+        return Response(selectors.cached_rendering(flight=found, kind="api", build=detail))
 
     @extend_schema(request=FlightUpdateSerializer, responses=FlightSerializer)
     def partial_update(self, request, club, slug, flight):
         found = _flight(request, club, slug, flight)
         data = validated(FlightUpdateSerializer, request)
+        _awarded_flight(found.event, data)
         return Response(FlightSerializer(services.update_flight(actor=request.user, flight=found, **data)).data)
 
     @extend_schema(responses=PlacementSerializer(many=True))
@@ -517,6 +588,17 @@ class FlightViewSet(viewsets.ViewSet):
         found = services.draw_flight(actor=request.user, flight=found, seed=data.get("seed"))
         return Response(FlightSerializer(found).data)
 
+    @extend_schema(
+        request=SwapInputSerializer,
+        responses=FlightDetailSerializer,
+        description="Swap two positions of a draft draw (refused once the draw is confirmed).",
+    )
+    def swap_draw(self, request, club, slug, flight):
+        found = _flight(request, club, slug, flight)
+        data = validated(SwapInputSerializer, request)
+        services.swap_draft_positions(actor=request.user, flight=found, a=data["a"], b=data["b"])
+        return self.retrieve(request, club, slug, flight)
+
     @extend_schema(request=None, responses=FlightSerializer, description="Confirm a draft draw: no redraw after this.")
     def confirm_draw(self, request, club, slug, flight):
         found = services.confirm_draw(actor=request.user, flight=_flight(request, club, slug, flight))
@@ -538,9 +620,7 @@ class FlightViewSet(viewsets.ViewSet):
         flight_obj = services.set_payout_template(actor=request.user, flight=found, template=data["payout_template"])
         return Response(FlightSerializer(flight_obj).data)
 
-    @extend_schema(
-        responses=CascadeSerializer(many=True), description="Which later matches an override would void."
-    )
+    @extend_schema(responses=CascadeSerializer(many=True), description="Which later matches an override would void.")
     def override_preview(self, request, club, slug, flight, pk):
         slot = _slot(_flight(request, club, slug, flight), pk)
         return Response(CascadeSerializer(services.override_preview(actor=request.user, slot=slot), many=True).data)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import api, api_boards
+from tournaments import api, api_boards, api_rounds
 
 EVENT = "events/<slug:club>/<slug:slug>/"
 FLIGHT = EVENT + "flights/<slug:flight>/"
@@ -9,6 +9,7 @@ ENTRY = FLIGHT + "entries/<int:pk>/"
 events = api.EventViewSet.as_view
 flights = api.FlightViewSet.as_view
 boards = api_boards.BoardViewSet.as_view
+rounds = api_rounds.RoundViewSet.as_view
 
 urlpatterns = [
     path("events/", events({"get": "list", "post": "create"}), name="api-event-list"),
@@ -30,10 +31,24 @@ urlpatterns = [
     path(ENTRY + "withdraw/", flights({"post": "withdraw"}), name="api-entry-withdraw"),
     path(FLIGHT + "reentries/", flights({"post": "reenter"}), name="api-flight-reentries"),
     path(FLIGHT + "draw/", flights({"post": "draw"}), name="api-flight-draw"),
+    path(FLIGHT + "draw/swap/", flights({"post": "swap_draw"}), name="api-flight-draw-swap"),
     path(FLIGHT + "draw/confirm/", flights({"post": "confirm_draw"}), name="api-flight-draw-confirm"),
     path(FLIGHT + "draw/release/", flights({"post": "release_draw"}), name="api-flight-draw-release"),
     path(FLIGHT + "placements/", flights({"get": "placements"}), name="api-flight-placements"),
     path(FLIGHT + "payouts/", flights({"put": "payouts"}), name="api-flight-payouts"),
+    path(FLIGHT + "standings/", rounds({"get": "standings"}), name="api-flight-standings"),
+    path(FLIGHT + "groups/", rounds({"get": "groups"}), name="api-flight-groups"),
+    path(FLIGHT + "rounds/", rounds({"post": "start_round"}), name="api-flight-rounds"),
+    path(FLIGHT + "rounds/<int:number>/", rounds({"get": "pairings"}), name="api-flight-round"),
+    path(FLIGHT + "rounds/current/edit/preview/", rounds({"post": "edit_preview"}), name="api-round-edit-preview"),
+    path(FLIGHT + "rounds/current/edit/", rounds({"post": "edit"}), name="api-round-edit"),
+    path(
+        FLIGHT + "pairings/<int:pk>/correction/preview/",
+        rounds({"post": "correction_preview"}),
+        name="api-pairing-correction-preview",
+    ),
+    path(FLIGHT + "pairings/<int:pk>/correction/", rounds({"post": "correct"}), name="api-pairing-correction"),
+    path(ENTRY + "drop/", rounds({"post": "drop"}), name="api-entry-drop"),
     path(
         FLIGHT + "slots/<int:pk>/override/",
         flights({"get": "override_preview", "post": "override"}),

@@ -1,6 +1,7 @@
-"""Demo events: a finished 16-player open with main, consolation and last chance, and a club championship in
-progress. Built through the services and results confirmed through match play, as a director would.
-Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
+"""Demo events: a finished 16-player open with main, consolation and last chance, a club championship in
+progress (with a jackpot: one pod of four playing, two players waiting), and a finished Swiss club night (four
+rounds, then a knockout of the top eight). Built through the services and results confirmed through match play,
+as a director would. Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
 
 import datetime
 from functools import partial
@@ -9,11 +10,11 @@ from django.utils import timezone
 
 from games.matchplay import services as match_services
 from games.models.matches import Match
-from tournaments import services
-from tournaments.models import Event, Slot
+from tournaments import demo_nardy, services
+from tournaments.models import Event, Pairing, Slot
 from tournaments.services import boards as board_services
 
-FINISHED, RUNNING = "spring-open", "club-championship"
+FINISHED, RUNNING, SWISS = "spring-open", "club-championship", "swiss-night"
 
 
 def load(context) -> None:
@@ -29,7 +30,11 @@ def load(context) -> None:
     if running is None:
         running = _running_event(club, director, players[:12])
         created.append(running.name)
+    if not Event.objects.filter(club=club, slug=SWISS).exists():
+        _swiss_night(club, director, players[:16])
+        created.append("Swiss Night")
     context.finished_event, context.running_event = finished, running
+    demo_nardy.load(context, players[4:12])
     if created:
         context.lines.append(
             f"Demo events: {finished.name} (finished: main, consolation, last chance) and {running.name} "
@@ -95,8 +100,15 @@ def _running_event(club, director, players):
     event = services.create_event(actor=director, club=club, name="Club Championship", slug=RUNNING, starts_on=today)
     main = services.add_flight(actor=director, event=event, name="Main", slug="main", length=7, final_length=9)
     add = partial(services.add_flight, actor=director, event=event)
-    add(name="Consolation", slug="consolation", kind="consolation", source=main, length=5, feed_rule="progressive",
-        feed_rounds=2)
+    add(
+        name="Consolation",
+        slug="consolation",
+        kind="consolation",
+        source=main,
+        length=5,
+        feed_rule="progressive",
+        feed_rounds=2,
+    )
     for player in players:
         services.register(actor=director, flight=main, player=player)
     # A live day: four boards (one with a clock, one step-free) and auto-call, so a confirmed result frees a
@@ -105,7 +117,33 @@ def _running_event(club, director, players):
     _release(director, main, seed=12)
     for slot in _ready([main])[:2]:
         _result(director, slot)
+    # A jackpot beside the main: pods of four fill from the waiting list as players sign up; six signed up, so
+    # one pod is playing (its own bracket and pool) and two players wait for the next.
+    jackpot = add(name="Jackpot", slug="jackpot", kind="jackpot", pod_size=4, entry_fee=10, length=3)
+    for player in players[6:12]:
+        services.register(actor=director, flight=jackpot, player=player)
     board_services.set_auto_call(actor=director, event=event, on=True)
+    return event
+
+
+def _swiss_night(club, director, players):
+    """A finished Swiss club night: 16 players, four rounds paired from the results, then the top eight play a
+    knockout seeded by the standings."""
+    week_ago = datetime.date.today() - datetime.timedelta(7)
+    event = services.create_event(actor=director, club=club, name="Swiss Night", slug=SWISS, starts_on=week_ago)
+    swiss = services.add_flight(
+        actor=director, event=event, name="Swiss", slug="swiss", format="swiss", rounds=4, cut_size=8, length=5
+    )
+    top = services.add_flight(actor=director, event=event, name="Top 8", slug="top-8", source=swiss, feed_rule="cut")
+    for player in players:
+        services.register(actor=director, flight=swiss, player=player)
+    services.start_round(actor=director, flight=swiss)
+    pending = Pairing.objects.filter(flight=swiss, result="pending").select_related("match", "entry_a", "entry_b")
+    while tables := list(pending.all()):
+        for table in tables:
+            _result(director, table)
+    _release(director, top, seed=8)
+    _play(director, [top])
     return event
 
 
@@ -124,7 +162,8 @@ def _ready(flights):
 
 
 def _result(director, slot):
-    """Player A wins unless their id is a multiple of 3 (a fixed, repeatable rule), by a varied score."""
+    """Player A wins unless their id is a multiple of 3 (a fixed, repeatable rule), by a varied score (a slot of
+    a bracket or a table of a round: both have entry_a, entry_b and match)."""
     match = slot.match
     side = 0 if slot.entry_a.player_id % 3 else 1
     loser_score = (slot.entry_a.player_id + slot.entry_b.player_id) % match.length

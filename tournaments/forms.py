@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 from tournaments.models import ClockRule, FeedRule, FlightKind, Seeding
 
 
@@ -34,6 +35,15 @@ class FlightForm(forms.Form):
     entry_fee = DecimalFormField(label=_("Entry fee"), max_digits=9, decimal_places=2, min_value=0, initial=0)
     length = forms.IntegerField(label=_("Match length"), min_value=1, max_value=99, initial=7)
     final_length = forms.IntegerField(label=_("Final length"), min_value=1, max_value=99, required=False)
+    variant = forms.ChoiceField(
+        label=_("Game"),
+        required=False,
+        choices=[("", _("As the source flight (else backgammon)")), *GameVariant.choices],
+    )
+    stakes = forms.ChoiceField(label=_("Stakes"), required=False, choices=[("", "—"), *StakeForm.choices])
+    dave_progression = forms.ChoiceField(
+        label=_("Dave progression"), required=False, choices=[("", "—"), *DaveProgression.choices]
+    )
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
     separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
     reentry_fee = DecimalFormField(label=_("Re-entry fee"), max_digits=9, decimal_places=2, min_value=0, required=False)
@@ -59,6 +69,30 @@ class FlightForm(forms.Form):
         help_text=_("Place:percent, e.g. 1:50, 2:25, consolation 1:25 (another flight's place by its short name)."),
     )
 
+    grand_final_reset = forms.BooleanField(
+        label=_("Grand-final reset (double elimination: the winners' finalist must be beaten twice)"), required=False
+    )
+    third_place = forms.BooleanField(label=_("Third-place match"), required=False)
+    seed_top_n = forms.IntegerField(
+        label=_("Seed only the top"),
+        min_value=1,
+        max_value=4096,
+        required=False,
+        help_text=_("Seeded by rating: only this many best players are seeded, the rest drawn at random."),
+    )
+    max_reentries = forms.IntegerField(
+        label=_("Re-entries per player"), min_value=0, max_value=20, initial=1, required=False
+    )
+    reentry_until_round = forms.IntegerField(label=_("Re-entry until round"), min_value=1, max_value=20, required=False)
+    pod_size = forms.TypedChoiceField(
+        label=_("Jackpot pod size"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", "—"), (4, "4"), (8, "8"), (16, "16")],
+    )
+    awards_entry_to = forms.ChoiceField(label=_("Satellite: the winner gets an entry to"), required=False)
+
     def clean_payout_template(self) -> list:
         lines = []
         for part in filter(None, (p.strip() for p in self.cleaned_data["payout_template"].split(","))):
@@ -70,11 +104,24 @@ class FlightForm(forms.Form):
         return lines
 
     def clean(self) -> dict:
-        return _clock_defaults(super().clean())
+        data = _clock_defaults(super().clean())
+        if data.get("max_reentries") is None:
+            data["max_reentries"] = 1  # a form sent without it (an older page, a script): once, as before
+        for name in ("variant", "stakes", "dave_progression"):  # not chosen: the source flight's, else standard
+            data[name] = data.get(name) or None
+        return data
 
     def __init__(self, *args, flights, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
+        self.fields["awards_entry_to"].choices = self.fields["source"].choices
+
+
+class SwapForm(forms.Form):
+    """Two places of a draft draw's line, numbered from 1 as the page shows them."""
+
+    a = forms.IntegerField(label=_("Swap place"), min_value=1, max_value=4096)
+    b = forms.IntegerField(label=_("with place"), min_value=1, max_value=4096)
 
 
 class FlightDayForm(forms.Form):

@@ -28,4 +28,41 @@ MESSAGES = {
     "bad_bracket_size": gettext_lazy("A bracket size is a power of two, at least 2."),
     "fed_source_too_small": gettext_lazy("A fed flight needs a source bracket of at least 4."),
     "double_too_small": gettext_lazy("Double elimination needs at least 3 entrants."),
+    "third_place_too_small": gettext_lazy(
+        "A third-place match needs two semi-finals: at least 3 entrants, or switch it off."
+    ),
+    "swap_positions": gettext_lazy("Give two different positions of the draw line, 0 to %(last)s."),
+    "swap_two_byes": gettext_lazy("This swap would pair two byes: swap a player with a player instead."),
+    "swap_bye_to_late": gettext_lazy("This swap would give a bye to a late entrant: byes go to on-time entrants."),
+    "bad_tiebreaks": gettext_lazy("The tie-break order names each criterion once, from: %(known)s."),
+    "round_robin_cycles": gettext_lazy("A round robin is played once (single) or twice (double)."),
+    "round_robin_too_small": gettext_lazy("A round robin needs at least 2 entrants; it has %(entrants)s."),
+    "round_robin_too_large": gettext_lazy(
+        "A round robin takes at most %(most)s entrants; it has %(entrants)s. Split them into groups."
+    ),
+    "groups_too_few_entrants": gettext_lazy(
+        "Groups and a knockout need at least 3 entrants; there are %(entrants)s."
+    ),
+    "groups_too_many_entrants": gettext_lazy("Groups take at most %(most)s entrants; there are %(entrants)s."),
+    "group_size_too_small": gettext_lazy(
+        "A group needs at least 2 players; %(entrants)s entrants fit groups of 2 to %(entrants)s, "
+        "for example %(suggestion)s."
+    ),
+    "group_size_too_large": gettext_lazy(
+        "Groups of %(size)s need more than the %(entrants)s entrants: choose a size from 2 to %(entrants)s."
+    ),
+    "group_of_one": gettext_lazy(
+        "Groups of %(size)s leave one player alone among %(entrants)s entrants: use groups of 3 or more."
+    ),
+    "advance_out_of_range": gettext_lazy(
+        "From 1 to %(most)s players can advance from each group: the smallest group has %(smallest)s."
+    ),
+    "knockout_too_small": gettext_lazy(
+        "Only 1 player would reach the knockout: let 2 advance from the group, or use groups of at most "
+        "%(largest)s."
+    ),
+    "no_such_round": gettext_lazy("This round robin has rounds 1 to %(rounds)s."),
+    "qualifiers_uneven": gettext_lazy("Every group sends the same number of qualifiers, 2 or more in all."),
+    "swiss_needs_an_end": gettext_lazy("A Swiss needs a number of rounds or “until one unbeaten”."),
+    "too_many_rounds": gettext_lazy("%(entrants)s players can play at most %(most)s rounds without a rematch."),
 }

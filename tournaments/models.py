@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from games.models.variants import VariantFields, variant_constraints
+from tournaments.core.groups import label as group_label
 
 
 class EventStatus(models.TextChoices):
@@ -31,6 +33,23 @@ class FlightKind(models.TextChoices):
     LAST_CHANCE = "last_chance", _("Last chance")
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
     SIDE_POOL = "side_pool", _("Side pool")
+    JACKPOT = "jackpot", _("Jackpot")
+
+
+class FlightFormat(models.TextChoices):
+    """How a flight's matches are made: a knockout bracket (Slot rows) or rounds of pairings (Pairing rows)."""
+
+    KNOCKOUT = "knockout", _("Knockout")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    GROUPS = "groups", _("Groups, then knockout")
+    TRIPLE_ELIMINATION = "triple_elimination", _("Triple elimination (modified Swiss)")
+
+
+#: The formats played in rounds of pairings rather than in a bracket.
+ROUND_FORMATS = frozenset(
+    {FlightFormat.SWISS, FlightFormat.ROUND_ROBIN, FlightFormat.GROUPS, FlightFormat.TRIPLE_ELIMINATION}
+)
 
 
 class FeedRule(models.TextChoices):
@@ -41,6 +60,8 @@ class FeedRule(models.TextChoices):
     PROGRESSIVE = "progressive", _("Losers of the source's rounds 1..k (progressive)")
     FRESH_DRAW = "fresh_draw", _("Losers of each player's first played match (fresh draw)")
     POOL = "pool", _("Side pool on the source flight")
+    POD = "pod", _("A pod of a jackpot's waiting list")
+    CUT = "cut", _("Top of the source's standings (a cut)")
 
 
 class Seeding(models.TextChoices):
@@ -131,9 +152,10 @@ class Event(models.Model):
         return club_selectors.is_club_director(user=user, club=self.club)
 
 
-class Flight(models.Model):
+class Flight(VariantFields):  # the variant and stakes its matches are played in
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="flights")
     kind = models.CharField(_("kind"), max_length=20, choices=FlightKind.choices, default=FlightKind.MAIN)
+    format = models.CharField(_("format"), max_length=20, choices=FlightFormat.choices, default=FlightFormat.KNOCKOUT)
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("short name"), max_length=40)
     order = models.PositiveSmallIntegerField(default=0)
@@ -183,15 +205,107 @@ class Flight(models.Model):
         _("clock seconds per point"), default=120, help_text=_("Time on each clock per point of match length.")
     )
     clock_delay_seconds = models.PositiveSmallIntegerField(_("clock delay (seconds)"), default=12)
+    rounds = models.PositiveSmallIntegerField(
+        _("rounds"),
+        null=True,
+        blank=True,
+        help_text=_("Swiss: the number of rounds; empty with “until one unbeaten”."),
+    )
+    until_one_unbeaten = models.BooleanField(
+        _("until one unbeaten"), default=False, help_text=_("Swiss: pair rounds until one player has not lost.")
+    )
+    current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    auto_pair = models.BooleanField(
+        _("pair the next round automatically"),
+        default=True,
+        help_text=_("Pair the next round as soon as the last result of a round is in; otherwise the director does."),
+    )
+    tiebreaks = models.JSONField(
+        _("tie-break order"),
+        default=list,
+        blank=True,
+        help_text=_('E.g. ["wins", "buchholz", "median_buchholz", "sonneborn_berger", "head_to_head"].'),
+    )
+    cut_size = models.PositiveSmallIntegerField(
+        _("cut to the top"),
+        null=True,
+        blank=True,
+        help_text=_("The top N of the standings go on to the knockout flight fed by this one."),
+    )
+    # Round robin and groups (tournaments/core/roundrobin.py, groups.py).
+    cycles = models.PositiveSmallIntegerField(
+        _("cycles"), default=1, help_text=_("Round robin and groups: everyone meets once (1) or twice (2).")
+    )
+    group_size = models.PositiveSmallIntegerField(
+        _("group size"), null=True, blank=True, help_text=_("Groups: the largest group; sizes differ by one at most.")
+    )
+    advance = models.PositiveSmallIntegerField(
+        _("advance per group"), null=True, blank=True, help_text=_("Groups: how many of each group reach the knockout.")
+    )
     drawn_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     released_at = models.DateTimeField(null=True, blank=True)
+    # --- knockout options, re-entry, jackpots and satellites (docs/tournaments.md "Knockout options") ---
+    grand_final_reset = models.BooleanField(
+        _("grand-final reset"),
+        default=False,
+        help_text=_("Double elimination: the winners' finalist must be beaten twice (a second final)."),
+    )
+    third_place = models.BooleanField(_("third-place match"), default=False)
+    seed_top_n = models.PositiveSmallIntegerField(
+        _("seed the top"), null=True, blank=True, help_text=_("Seeded draw: only the best N by rating are seeded.")
+    )
+    max_reentries = models.PositiveSmallIntegerField(
+        _("re-entries per player"), default=1, help_text=_("How many times one player may buy back in.")
+    )
+    reentry_until_round = models.PositiveSmallIntegerField(
+        _("re-entry until round"),
+        null=True,
+        blank=True,
+        help_text=_("Re-entry stays open until a match of this round has started."),
+    )
+    pod_size = models.PositiveSmallIntegerField(
+        _("pod size"), null=True, blank=True, help_text=_("Jackpot: a pod of 4, 8 or 16 starts when this many wait.")
+    )
+    awards_entry_to = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="satellites",
+        help_text=_("Satellite: the winner gets a free entry to this flight."),
+    )
+    # Counts the writes that change what the flight's bracket page or API shows; the cached renderings are keyed
+    # by it, so a change makes them unreachable instead of stale (tournaments.services.common.flight_changed).
+    version = models.PositiveBigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["event", "order", "id"]
         constraints = [
             models.UniqueConstraint(fields=["event", "slug"], name="flight_unique_slug_per_event"),
             models.CheckConstraint(condition=Q(kind__in=FlightKind.values), name="flight_kind_known"),
+            models.CheckConstraint(condition=Q(format__in=FlightFormat.values), name="flight_format_known"),
+            models.CheckConstraint(
+                condition=Q(rounds__isnull=True) | Q(rounds__gte=1), name="flight_rounds_at_least_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(cut_size__isnull=True) | Q(cut_size__gte=2), name="flight_cut_size_at_least_2"
+            ),
+            models.CheckConstraint(
+                condition=~Q(format=FlightFormat.SWISS) | Q(rounds__isnull=False) | Q(until_one_unbeaten=True),
+                name="flight_swiss_has_an_end",
+            ),
+            models.CheckConstraint(condition=Q(cycles__in=[1, 2]), name="flight_cycles_single_or_double"),
+            models.CheckConstraint(
+                condition=Q(group_size__isnull=True) | Q(group_size__gte=2), name="flight_group_size_at_least_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(advance__isnull=True) | Q(advance__gte=1), name="flight_advance_at_least_1"
+            ),
+            models.CheckConstraint(
+                condition=~Q(format=FlightFormat.GROUPS) | Q(group_size__isnull=False, advance__isnull=False),
+                name="flight_groups_have_size_and_advance",
+            ),
             models.CheckConstraint(condition=Q(feed_rule__in=FeedRule.values), name="flight_feed_rule_known"),
             models.CheckConstraint(condition=Q(draw_status__in=DrawStatus.values), name="flight_draw_status_known"),
             models.CheckConstraint(condition=Q(feed_rounds__gte=1), name="flight_feed_rounds_at_least_1"),
@@ -201,6 +315,22 @@ class Flight(models.Model):
             models.CheckConstraint(
                 condition=Q(source__isnull=True) | ~Q(feed_rule=FeedRule.DRAW), name="flight_fed_has_feed_rule"
             ),
+            models.CheckConstraint(
+                condition=Q(pod_size__isnull=True) | Q(pod_size__in=[4, 8, 16]), name="flight_pod_size_4_8_16"
+            ),
+            models.CheckConstraint(condition=Q(max_reentries__lte=20), name="flight_max_reentries_at_most_20"),
+            models.CheckConstraint(
+                condition=Q(seed_top_n__isnull=True) | Q(seed_top_n__gte=1), name="flight_seed_top_n_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(reentry_until_round__isnull=True) | Q(reentry_until_round__gte=1),
+                name="flight_reentry_until_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(awards_entry_to__isnull=True) | ~Q(awards_entry_to=F("pk")),
+                name="flight_satellite_not_itself",
+            ),
+            *variant_constraints("flight"),
         ]
 
     def __str__(self) -> str:
@@ -224,6 +354,11 @@ class Flight(models.Model):
         )
         return _("%(per_point)s + %(delay)s s delay") % {"per_point": per_point, "delay": self.clock_delay_seconds}
 
+    @property
+    def is_round_based(self) -> bool:
+        """Played in rounds of Pairing rows (Swiss, round robin, groups, triple elimination), not in Slots."""
+        return self.format in ROUND_FORMATS
+
     def length_for(self, round_number: int, *, is_final: bool) -> int:
         if is_final and self.final_length:
             return self.final_length
@@ -242,6 +377,10 @@ class Entry(models.Model):
     status = models.CharField(max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
     is_late = models.BooleanField(_("late entry"), default=False)
     is_reentry = models.BooleanField(_("re-entry"), default=False)
+    reentry_number = models.PositiveSmallIntegerField(
+        _("re-entry number"), default=0, help_text=_("0 for the first entry, 1 for the first buy-back, ...")
+    )
+    is_satellite = models.BooleanField(_("satellite entry"), default=False, help_text=_("Won in a satellite."))
     fee = models.DecimalField(_("fee"), max_digits=9, decimal_places=2, default=Decimal("0"))
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -262,6 +401,10 @@ class Entry(models.Model):
     had_bye = models.BooleanField(default=False)
     place = models.PositiveIntegerField(null=True, blank=True, help_text=_("Final place; empty while alive."))
     out_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Round robin and groups: the group (1, 2, ... in a groups flight; 0 otherwise) and, for a withdrawal, whether
+    # the games left are forfeited to the opponents (True) or not scored at all (False), as the director chose.
+    group = models.PositiveSmallIntegerField(default=0)
+    remaining_scored = models.BooleanField(default=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -270,7 +413,7 @@ class Entry(models.Model):
         ordering = ["flight", "seed", "draw_position", "id"]
         verbose_name_plural = _("entries")
         constraints = [
-            models.UniqueConstraint(fields=["flight", "player", "is_reentry"], name="entry_once_per_flight"),
+            models.UniqueConstraint(fields=["flight", "player", "reentry_number"], name="entry_once_per_flight"),
             models.UniqueConstraint(
                 fields=["flight", "draw_position"],
                 condition=Q(draw_position__isnull=False),
@@ -341,6 +484,95 @@ class Slot(models.Model):
         except ObjectDoesNotExist:
             return None
         return call.board if call.freed_at is None else None
+
+
+class PairingResult(models.TextChoices):
+    PENDING = "pending", _("Pending")
+    PLAYED = "played", _("Played")
+    BYE = "bye", _("Bye")
+    FORFEIT = "forfeit", _("Forfeit")
+    DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit")
+    NOT_SCORED = "not_scored", _("Not scored")
+
+
+#: Pairing results that count in the standings (a pending or not-scored pairing does not).
+SCORED_RESULTS = frozenset(
+    {PairingResult.PLAYED, PairingResult.BYE, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT}
+)
+
+
+class Pairing(models.Model):
+    """One table of one round of a round-based flight (Swiss, round robin, groups, triple elimination).
+
+    entry_b empty is a bye. The match is created through games' match creation path, so reporting,
+    confirmation and the Crawford rule are those of every match; the result arrives back through the
+    match-play hook. `score_a`/`score_b` are the match points each side scored (the standings' points for and
+    against). `group` numbers the group of a groups flight (0 for a flight played as one field).
+    RoundSeat rows keep an entry to one table per round in the database."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="pairings")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveIntegerField()
+    group = models.PositiveSmallIntegerField(default=0)
+    entry_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    entry_b = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="tournament_pairing"
+    )
+    result = models.CharField(max_length=16, choices=PairingResult.choices, default=PairingResult.PENDING)
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    score_a = models.PositiveSmallIntegerField(default=0)
+    score_b = models.PositiveSmallIntegerField(default=0)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["flight", "round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "round", "table"], name="pairing_unique_table"),
+            models.UniqueConstraint(fields=["flight", "round", "entry_a"], name="pairing_a_once_per_round"),
+            models.UniqueConstraint(
+                fields=["flight", "round", "entry_b"],
+                condition=Q(entry_b__isnull=False),
+                name="pairing_b_once_per_round",
+            ),
+            models.CheckConstraint(condition=Q(round__gte=1), name="pairing_round_at_least_1"),
+            models.CheckConstraint(condition=Q(table__gte=1), name="pairing_table_at_least_1"),
+            models.CheckConstraint(condition=Q(result__in=PairingResult.values), name="pairing_result_known"),
+            models.CheckConstraint(
+                condition=Q(entry_b__isnull=True) | ~Q(entry_a=F("entry_b")), name="pairing_two_different_entries"
+            ),
+            models.CheckConstraint(
+                condition=~Q(result=PairingResult.BYE) | Q(entry_b__isnull=True), name="pairing_bye_has_no_opponent"
+            ),
+            models.CheckConstraint(
+                condition=~Q(result__in=[PairingResult.PLAYED, PairingResult.FORFEIT]) | Q(winner__isnull=False),
+                name="pairing_decided_has_winner",
+            ),
+        ]
+        indexes = [models.Index(fields=["flight", "round"])]
+
+    def __str__(self) -> str:
+        return f"{self.flight} R{self.round} T{self.table}"
+
+    @property
+    def group_label(self) -> str:
+        """A, B, ... for the groups of a groups flight; empty for a flight played as one field."""
+        return group_label(self.group - 1) if self.group else ""
+
+
+class RoundSeat(models.Model):
+    """An entry's seat in one round: the database's guarantee that an entry plays at most once per round
+    (entry_a in one pairing and entry_b in another cannot both be stored)."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="seats")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "round", "entry"], name="seat_once_per_round"),
+        ]
 
 
 class BracketChange(models.Model):

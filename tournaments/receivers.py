@@ -4,7 +4,7 @@ Imported from TournamentsConfig.ready (its imports need the models)."""
 
 from django.db.models import Exists, F, OuterRef
 
-from games.matchplay.hooks import on_result_confirmed
+from games.matchplay.hooks import on_result_confirmed, status_changed
 from games.models.matches import register_director_check
 from ratings.hooks import club_consent
 from tournaments import hooks, rules, services
@@ -22,10 +22,20 @@ def entered_a_club_event(side: str) -> Exists:
     )
 
 
+def result_confirmed(match, report) -> None:
+    """One hook for both kinds of tournament match: a bracket slot's result, else a round's table. Asking both
+    every time cost a bracket result one query more."""
+    if not services.result_confirmed(match, report):
+        services.round_result_confirmed(match, report)
+
+
 def register() -> None:
-    on_result_confirmed(services.result_confirmed)
+    on_result_confirmed(result_confirmed)
     register_director_check(rules.directs_match)
     club_consent.register(entered_a_club_event)
     # First of the bracket's subscribers (this app is ready before the Calcutta's): boards come before
     # calcutta.Calcutta in the lock order.
     hooks.on_flight_results_changed(boards.results_changed)
+    # The cached bracket renderings are keyed by the flight's version: every bracket change counts one.
+    hooks.on_flight_results_changed(services.flight_results_changed)
+    status_changed.register(services.match_status_changed)

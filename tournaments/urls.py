@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views, views_boards
+from tournaments import views, views_boards, views_rounds
 
 app_name = "tournaments"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/", views.check_in, name="entry-check-in"),
     path(EVENT + "<slug:flight>/entries/<int:pk>/re-enter/", views.reenter, name="entry-reenter"),
     path(EVENT + "<slug:flight>/slots/<int:pk>/override/", views.override, name="slot-override"),
+    path(EVENT + "<slug:flight>/rounds/next/", views_rounds.start_round, name="flight-start-round"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/drop/", views_rounds.drop, name="entry-drop"),
 ]

@@ -4,9 +4,10 @@ selectors."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -18,8 +19,8 @@ from base import panels
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from tournaments import selectors, services
-from tournaments.forms import ClosingTimeForm, EventForm, FlightDayForm, FlightForm, OverrideForm
+from tournaments import selectors, services, views_rounds
+from tournaments.forms import ClosingTimeForm, EventForm, FlightDayForm, FlightForm, OverrideForm, SwapForm
 from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind
 
 
@@ -139,6 +140,8 @@ def add_flight(request, club, slug):
     data = form.cleaned_data
     source_slug = data.pop("source")
     source = next((f for f in flights if f.slug == source_slug), None)
+    awarded = data.pop("awards_entry_to")
+    data["awards_entry_to"] = next((f for f in flights if f.slug == awarded), None)
     data["feed_rule"] = data["feed_rule"] or None
     attempt(
         request,
@@ -149,26 +152,53 @@ def add_flight(request, club, slug):
 
 
 def flight_bracket(request, club, slug, flight):
+    """The public bracket (also what static/js/live.js refetches after every change). Its body is the same for
+    every viewer but a director, so it is rendered once per flight version, language, projector view and day
+    and then served from the cache (two queries: the event and the flight); a director's body carries their
+    own forms and CSRF token and is always rendered for them."""
     found = _flight(request, club, slug, flight)
+    if found.is_round_based:
+        return views_rounds.flight_rounds(request, found)
     event = found.event
-    rounds = selectors.bracket(flight=found) if found.draw_status == DrawStatus.RELEASED else []
-    context = {
-        "event": event,
-        "flight": found,
+    is_director = access.can(request.user, "event.direct", event)
+    projector = request.GET.get("projector") == "1"
+    now_date = date_format(timezone.localdate(), "DATE_FORMAT")
+
+    def body():
+        context = _bracket_context(found, is_director=is_director, projector=projector, now_date=now_date)
+        return render_to_string("tournaments/_bracket_body.html", context, request=request if is_director else None)
+
+    if is_director:
+        html = body()
+    else:
+        variant = f"{projector:d}:{timezone.localdate().isoformat()}"  # the sheet says when it was printed
+        html = selectors.cached_rendering(flight=found, kind="page", build=body, variant=variant)
+    context = {"event": event, "flight": found, "projector": projector, "body": html}
+    return render(request, "tournaments/flight_bracket.html", context)
+
+
+def _bracket_context(flight, *, is_director: bool, projector: bool, now_date: str) -> dict:
+    drawn = selectors.bracket(flight=flight) if flight.draw_status == DrawStatus.RELEASED else []
+    rounds = [r for r in drawn if r.section != "t"]
+    return {
+        "event": flight.event,
+        "flight": flight,
         "rounds": rounds,
+        "third_place": [r for r in drawn if r.section == "t"],  # below the tree, which it is not part of
         # a single-elimination tree is drawn with connector lines, later rounds between their feeders
         "tree": bool(rounds) and all(r.section == "w" for r in rounds),
-        "projector": request.GET.get("projector") == "1",
-        "now_date": date_format(timezone.localdate(), "DATE_FORMAT"),
-        "pairs": selectors.draft_pairs(flight=found)
-        if found.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED)
+        "projector": projector,
+        "now_date": now_date,
+        "pairs": selectors.draft_pairs(flight=flight)
+        if flight.draw_status in (DrawStatus.DRAFT, DrawStatus.CONFIRMED)
         else [],
-        "is_director": access.can(request.user, "event.direct", event),
-        "entries": selectors.flight_entries(flight=found),
-        "no_shows": selectors.no_shows(flight=found) if found.draw_status != DrawStatus.NONE else [],
-        "day_form": FlightDayForm(initial=_day_initial(found)),
+        "is_director": is_director,
+        "entries": selectors.flight_entries(flight=flight),
+        "no_shows": selectors.no_shows(flight=flight) if flight.draw_status != DrawStatus.NONE else [],
+        "day_form": FlightDayForm(initial=_day_initial(flight)) if is_director else None,
+        "swap_form": SwapForm() if is_director and flight.draw_status == DrawStatus.DRAFT else None,
+        "pods": selectors.jackpot_pods(flight=flight),
     }
-    return render(request, "tournaments/flight_bracket.html", context)
 
 
 def _day_initial(flight) -> dict:
@@ -276,6 +306,7 @@ def draw_step(request, club, slug, flight, step):
         "draw": (lambda: services.draw_flight(actor=request.user, flight=found), _("Drawn (draft).")),
         "confirm": (lambda: services.confirm_draw(actor=request.user, flight=found), _("Draw confirmed.")),
         "release": (lambda: services.release_draw(actor=request.user, flight=found), _("Draw released.")),
+        "swap": (lambda: _swap(request, found), _("Places swapped.")),
     }
     if step not in steps:
         raise Http404(_("No such step."))
@@ -291,6 +322,14 @@ def draw_step(request, club, slug, flight, step):
         return render(request, "tournaments/release_confirm.html", context)
     attempt(request, *steps[step])
     return redirect(found)
+
+
+def _swap(request, found):
+    form = SwapForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError(form.errors)
+    a, b = form.cleaned_data["a"] - 1, form.cleaned_data["b"] - 1
+    return services.swap_draft_positions(actor=request.user, flight=found, a=a, b=b)
 
 
 def _entry(found, pk):

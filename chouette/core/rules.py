@@ -12,6 +12,7 @@ ACTING_CAPTAIN = ("highest_taker", "any_taker")
 BOX_MIN_TAKES = ("none", "half", "captain")
 PARTNER_SPLIT = ("odd_to_box", "even")
 NEWCOMER = ("bottom", "ahead_of_loser")
+DAVE = ("", "geometric", "arithmetic")
 
 CHOICES = {
     "cubes": CUBES,
@@ -38,6 +39,9 @@ class Rules:
     beaver: bool = True
     raccoon: bool = False
     automatic_doubles: int = 0  # most automatic doubles on equal opening dice (0 = none)
+    # Dave stakes instead of cubes: the progression ("geometric" or "arithmetic"), "" for the cube. Set from the
+    # session's stake form (ChouetteSession.stakes), never from the rules JSON.
+    dave: str = ""
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Rules:
@@ -65,6 +69,11 @@ class Rules:
                     name=name,
                     allowed=", ".join(allowed),
                 )
+        if self.dave not in DAVE:
+            raise ChouetteError(
+                "bad_rule", f"dave must be one of: {', '.join(DAVE)}.", field="dave", name="dave",
+                allowed=", ".join(DAVE),
+            )  # fmt: skip
         if not 3 <= self.max_players <= 20:
             raise ChouetteError("bad_max_players", "A chouette table seats 3 to 20 players.", field="max_players")
         if self.partner_from and not 4 <= self.partner_from <= self.max_players:

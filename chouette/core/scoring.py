@@ -13,6 +13,8 @@ from fractions import Fraction
 
 from chouette.core.errors import ChouetteError
 from chouette.core.rules import Rules
+from games.dave import scoring as dave_scoring
+from games.dave.stake import Progression
 from games.rules.cube import may_double
 from games.rules.scoring import KIND_MULTIPLIER, game_points
 
@@ -43,6 +45,9 @@ class GameEntry:
     partner: Player | None = None
     automatic_doubles: int = 0
     claimed: tuple[tuple[Player, int], ...] = ()  # points as written on paper, checked when given
+    # With Dave stakes (Rules.dave): per member (member, final stake, who gave up: "member", "box" or None);
+    # a member not listed played for the first stake, 1. There are no cube events then.
+    daves: tuple[tuple[Player, int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,14 +102,17 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
             "automatic_doubles",
             max=rules.automatic_doubles,
         )
-    start = 2**entry.automatic_doubles
-    cubes = {m: _Cube(start) for m in members}
+    if rules.dave:
+        cubes = _dave_stakes(entry, members, rules)
+    else:
+        if entry.daves:
+            raise _err("daves_at_cube_table", "This table plays with the cube: enter the doubles, not Dave stakes.")
+        start = 2**entry.automatic_doubles
+        cubes = {m: _Cube(start) for m in members}
+        for number, event in enumerate(entry.events, start=1):
+            _apply_event(event, number, cubes, members, rules)
     captain = members[0]
-    captain_dropped = False
-    for number, event in enumerate(entry.events, start=1):
-        _apply_event(event, number, cubes, members, rules)
-        if cubes[captain].out == "drop":
-            captain_dropped = True
+    captain_dropped = cubes[captain].out == "drop"  # an ended game never comes back, so the last state tells
 
     acting = None
     still_in = [m for m in members if cubes[m].out is None]
@@ -149,7 +157,10 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
             raise _err("no_result", "Say who won the game: the box or the team.", "winner")
         if kind not in KINDS:
             raise _err("bad_kind", "A game ends single, gammon or backgammon.", "kind")
-        value = game_points(kind=kind, cube=cube.value, jacoby=rules.jacoby, turned=cube.turned)
+        if rules.dave:  # a game played out is worth its stake: no gammon with Daves
+            value = dave_scoring.scoresheet_stake(progression=Progression(rules.dave), kind=kind, stake=cube.value)
+        else:
+            value = game_points(kind=kind, cube=cube.value, jacoby=rules.jacoby, turned=cube.turned)
         results.append(MemberResult(member, value if board_winner == TEAM else -value, cube.value, kind, cube.owner))
 
     # The captain's game decides the rotation; after a captain's drop, the acting captain's. When every member
@@ -181,6 +192,25 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
         results=tuple(results),
         points=points,
     )
+
+
+def _dave_stakes(entry: GameEntry, members: tuple, rules: Rules) -> dict:
+    """Each member's game against the box with Dave stakes, as the cube state the scoring reads: the final
+    stake as the cube's value, and a give-up as a drop (the member gave up: they pay the stake; the box gave
+    up: it pays). The stake must be one of the progression's (games.dave.scoring)."""
+    if entry.events or entry.automatic_doubles:
+        raise _err("cube_at_dave_table", "This table plays with Daves: enter each member's final stake, no cube.")
+    progression = Progression(rules.dave)
+    cubes = {m: _Cube(1) for m in members}
+    for member, stake, gave_up in entry.daves:
+        if member not in cubes:
+            raise _err("not_in_team", f"{member} is not on the team this game.", "daves", player=str(member))
+        if gave_up not in (None, "member", "box"):
+            raise _err("bad_give_up", "Who gave up: the member, the box, or nobody.", "daves")
+        dave_scoring.scoresheet_stake(progression=progression, kind="single", stake=stake)
+        out = {"member": "drop", "box": "box_drop"}.get(gave_up or "")
+        cubes[member] = _Cube(stake, owner=None, out=out, out_value=stake if out else 0)
+    return cubes
 
 
 def split_box_side(side: int, rules: Rules) -> tuple:

@@ -1,12 +1,19 @@
 """A whole session as a replay of its events: the starting order, games, and players joining, leaving,
 sitting out and coming back. Undoing or correcting a game is replaying the events again, so the order and
 the ledger after any change are exactly what they would have been had it been entered right the first time.
+
+A new event needs only the state after the one before it, so the state is also kept as a snapshot
+(`to_snapshot` / `from_snapshot`, plain JSON): entering game 500 reads the snapshot, applies one game and
+stores the next snapshot, instead of replaying 499 games. The replay stays the truth the snapshot is checked
+against (`replay(...)` and `from_snapshot(to_snapshot(...))` give equal states).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 from chouette.core import rotation
 from chouette.core.errors import ChouetteError
@@ -42,8 +49,9 @@ class SessionState:
     departed: list = field(default_factory=list)
     points: dict = field(default_factory=dict)
     money: dict = field(default_factory=dict)
-    games: list = field(default_factory=list)
+    games: list = field(default_factory=list)  # the games played since this state was built (replayed or restored)
     last_loser: Player | None = None
+    games_played: int = 0  # every game of the session, also those before a snapshot
 
     @property
     def box(self):
@@ -73,14 +81,15 @@ def play(state: SessionState, entry: GameEntry, *, rules: Rules, stakes: Mapping
         state.points[player] = state.points.get(player, 0) + value
     for player, cents in money.items():
         state.money[player] = state.money.get(player, 0) + cents
-    game = PlayedGame(len(state.games) + 1, before, tuple(state.order), scored, money)
+    state.games_played += 1
+    game = PlayedGame(state.games_played, before, tuple(state.order), scored, money)
     state.games.append(game)
     return game
 
 
 def apply(state: SessionState, event: Event, *, rules: Rules, stakes: Mapping[Player, int]) -> PlayedGame | None:
     if event.kind == START:
-        if state.order or state.games:
+        if state.order or state.games_played:
             raise ChouetteError("already_started", "The session already has its starting order.", field="order")
         if len(set(event.order)) != len(event.order):
             raise ChouetteError("duplicate_player", "Each player sits at the table once.", field="order")
@@ -130,3 +139,41 @@ def replay(events: Iterable[Event], *, rules: Rules, stakes: Mapping[Player, int
     for event in events:
         apply(state, event, rules=rules, stakes=stakes)
     return state
+
+
+def _point(value) -> list[int]:
+    value = Fraction(value)
+    return [value.numerator, value.denominator]
+
+
+def _from_point(pair) -> int | Fraction:
+    value = Fraction(pair[0], pair[1])
+    return int(value) if value.denominator == 1 else value
+
+
+def to_snapshot(state: SessionState) -> dict[str, Any]:
+    """The state as JSON (player ids as given, points as [numerator, denominator]); `games` is not kept: a
+    snapshot carries only what the next event decides on, and how many games there were."""
+    return {
+        "order": list(state.order),
+        "sitting_out": list(state.sitting_out),
+        "departed": list(state.departed),
+        "points": [[player, _point(value)] for player, value in state.points.items()],
+        "money": [[player, cents] for player, cents in state.money.items()],
+        "last_loser": state.last_loser,
+        "games_played": state.games_played,
+    }
+
+
+def from_snapshot(data: Mapping[str, Any] | None) -> SessionState:
+    """The state a snapshot holds (an empty one for a session not started: `{}`)."""
+    data = data or {}
+    return SessionState(
+        order=list(data.get("order", [])),
+        sitting_out=list(data.get("sitting_out", [])),
+        departed=list(data.get("departed", [])),
+        points={player: _from_point(pair) for player, pair in data.get("points", [])},
+        money=dict(data.get("money", [])),
+        last_loser=data.get("last_loser"),
+        games_played=data.get("games_played", 0),
+    )

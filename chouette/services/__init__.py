@@ -1,14 +1,15 @@
 """Writes for chouette sessions. Each function checks the actor's rights, takes the session row lock before
 it reads anything it decides on, calls the pure core (chouette.core) and writes the rows.
 
-The session's events are the truth; the seating, the ledger and the cached state on the session row are
-rebuilt from them by `common.rebuild` after every change (from the first game that changed).
+The session's events are the truth; the seating, the ledger and the cached state on the session row follow
+from them: a new event is applied to the stored snapshot (`common.advance`), an undo or a correction replays
+them (`common.rebuild`, from the first game that changed). `replayed_snapshot` is the check of the snapshot.
 
 Split by domain (`sessions`, `games`, `seats`, and `common` under them); callers use
 `from chouette import services`, so the names they call are re-exported here.
 """
 
-from chouette.services.common import MAX_STAKE_CENTS
+from chouette.services.common import MAX_STAKE_CENTS, replayed_snapshot
 from chouette.services.games import correct_game, record_game, undo_last_game
 from chouette.services.seats import come_back, join, leave, sit_out
 from chouette.services.sessions import create_session, finish_session, roll_for_order, set_order
@@ -22,6 +23,7 @@ __all__ = [
     "join",
     "leave",
     "record_game",
+    "replayed_snapshot",
     "roll_for_order",
     "set_order",
     "sit_out",

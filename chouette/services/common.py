@@ -1,9 +1,12 @@
 """What every chouette write shares: the session row lock, the checks on actor, status and stakes, and the
-event log (add an event, replay the current events and rebuild the ledger and the seating from them)."""
+event log: add an event and apply it to the stored snapshot (`advance`, every new game or seat change), or
+replay the current events and rebuild the ledger and the seating from them (`rebuild`, an undo or a
+correction)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -69,7 +72,8 @@ def require_status(session: ChouetteSession, status: str, message: str) -> None:
 
 
 def session_rules(session: ChouetteSession) -> Rules:
-    return Rules.from_dict(session.rules)
+    """The session's rule options, with its stake form: Dave stakes (and their progression) or the cube."""
+    return replace(Rules.from_dict(session.rules), dave=session.dave_progression if session.uses_dave else "")
 
 
 def check_stake(value, field: str) -> int:
@@ -145,11 +149,9 @@ def _role(game: core.PlayedGame, player) -> str:
     return "crew"
 
 
-def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent] | None = None):
-    """Replay the current events, rewrite the ledger from game `from_game` on, and cache the seating."""
-    rows = _current_events(session) if rows is None else rows
-    state, games = _replay(session, rows, from_game)
-    session.ledger.filter(game_number__gte=from_game).delete()
+def _write(session: ChouetteSession, state: core.SessionState, *, from_game: int, games: dict) -> None:
+    """Store what `state` says from game `from_game` on: its new games' ledger lines (`games`: their event rows
+    by number), the seat statuses, the seating cached on the session and the snapshot."""
     LedgerEntry.objects.bulk_create(
         [
             LedgerEntry(
@@ -161,17 +163,17 @@ def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent
                 points=_points(game.scored.points[player]),
                 cents=game.money[player],
             )
-            for game in state.games[from_game - 1 :]
+            for game in state.games
+            if game.number >= from_game
             for player in game.scored.points
         ]
     )
-    seats = {s.player_id: s for s in session.seats.all()}
-    for pid, seat in seats.items():
+    for seat in session.seats.all():
         status = (
             SeatStatus.SITTING_OUT
-            if pid in state.sitting_out
+            if seat.player_id in state.sitting_out
             else SeatStatus.LEFT
-            if pid in state.departed
+            if seat.player_id in state.departed
             else SeatStatus.SEATED
         )
         if seat.status != status:
@@ -179,10 +181,38 @@ def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent
             seat.save(update_fields=["status"])
     session.order = list(state.order)
     session.sitting_out = list(state.sitting_out)
-    session.games_played = len(state.games)
+    session.games_played = state.games_played
+    session.snapshot = core.to_snapshot(state)
     session.revision += 1
-    session.save(update_fields=["order", "sitting_out", "games_played", "revision"])
+    session.save(update_fields=["order", "sitting_out", "games_played", "snapshot", "revision"])
+
+
+def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent] | None = None):
+    """Replay every current event, rewrite the ledger from game `from_game` on, the seating and the snapshot.
+    For an undo or a correction (rare): they change the past, which the snapshot has already gone past."""
+    rows = _current_events(session) if rows is None else rows
+    state, games = _replay(session, rows, from_game)
+    session.ledger.filter(game_number__gte=from_game).delete()
+    _write(session, state, from_game=from_game, games=games)
     return state
+
+
+def advance(session: ChouetteSession, row: SessionEvent) -> core.SessionState:
+    """Apply one new event (the last one) to the stored snapshot and store the result: the cost of a new game or
+    seat change does not grow with the night's history."""
+    state = core.from_snapshot(session.snapshot)
+    stakes = dict(session.seats.values_list("player_id", "stake_cents"))
+    core_call(session, lambda: core.apply(state, entries.core_event(row), rules=session_rules(session), stakes=stakes))
+    games = {row.game_number: row} if row.kind == EventKind.GAME else {}
+    _write(session, state, from_game=state.games_played + (0 if games else 1), games=games)
+    return state
+
+
+def replayed_snapshot(session: ChouetteSession) -> dict:
+    """The snapshot a full replay of the current events gives: the check that the stored one is right (the
+    tests compare them after random sequences of games, undos, corrections and seat changes)."""
+    state, _games = _replay(session, _current_events(session), changed_game=0)
+    return core.to_snapshot(state)
 
 
 def _next_seq(session: ChouetteSession) -> int:

@@ -1,5 +1,7 @@
 """Writes for the games of an open session: enter the next one, take back the last, correct an earlier one.
-Each is a new event; the ledger and the rotation are rebuilt from the game that changed."""
+Each is a new event. A new game is applied to the stored snapshot (its cost does not grow with the night); an
+undo or a correction changes the past, so the ledger and the rotation are replayed from the game that changed.
+Both are rare next to new games, and a replay is the one way that cannot disagree with the events."""
 
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ def record_game(
         payload=entries.payload_from_entry(entry),
         idempotency_key=idempotency_key,
     )
-    common.rebuild(session, from_game=number)
+    common.advance(session, event)
     return event, True
 
 

@@ -45,8 +45,7 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
         return seat
     if not created and seat.status == SeatStatus.SITTING_OUT:
         return _seat_event(session, actor, player, EventKind.RETURN)
-    common.add_event(session, actor, kind=EventKind.JOIN, player=player)
-    common.rebuild(session, from_game=session.games_played + 1)
+    common.advance(session, common.add_event(session, actor, kind=EventKind.JOIN, player=player))
     seat.refresh_from_db()
     hooks.seated(session, [player])
     return seat
@@ -56,8 +55,7 @@ def _seat_event(session, actor, player, kind) -> Seat:
     seat = session.seats.filter(player=player).first()
     if seat is None:
         raise ValidationError({"player": [_("%(name)s is not at this table.") % {"name": player.name}]})
-    common.add_event(session, actor, kind=kind, player=player)
-    common.rebuild(session, from_game=session.games_played + 1)
+    common.advance(session, common.add_event(session, actor, kind=kind, player=player))
     seat.refresh_from_db()
     return seat
 

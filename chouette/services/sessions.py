@@ -27,6 +27,8 @@ from chouette.models import (
 from chouette.services import common
 from clubs import access as club_access
 from clubs.models import Club, Player
+from games.matchplay.services.play import check_variant
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 # --- sessions --------------------------------------------------------------------------------------------
 
@@ -43,10 +45,18 @@ def create_session(
     name: str = "",
     currency: str = "EUR",
     order: Sequence[int] | None = None,
+    variant: str = GameVariant.STANDARD,
+    stake_form: str = StakeForm.CUBE,
+    dave_progression: str = DaveProgression.GEOMETRIC,
 ) -> ChouetteSession:
     """Open a table at a club with its players, stakes (one per player, default for all) and rule options.
-    With `order` (player ids, box first) the session starts at once; otherwise the players roll for it."""
+    With `order` (player ids, box first) the session starts at once; otherwise the players roll for it.
+    `stake_form` dave: the stakes rise by Daves (`dave_progression`) instead of cubes; a game then names each
+    member's final stake and who gave up."""
     club_access.require(actor, "chouette.start", club)
+    check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression)
+    if rules and "dave" in rules:  # the stake form is the session's field, not a rule option
+        raise ChouetteError("unknown_rule", "There is no rule called dave.", field="rules", name="dave")
     try:
         rule_set = Rules.from_dict(rules)
     except ChouetteError as exc:
@@ -76,6 +86,9 @@ def create_session(
         default_stake_cents=stake_cents,
         currency=(currency or "EUR").upper()[:3],
         created_by=actor,
+        variant=variant,
+        stakes=stake_form,
+        dave_progression=dave_progression,
     )
     Seat.objects.bulk_create(
         [Seat(session=session, player=p, stake_cents=stakes.get(p.pk, stake_cents)) for p in players]
@@ -101,10 +114,10 @@ def _start(session: ChouetteSession, order: Sequence[int], actor) -> ChouetteSes
     common.transition(session, SessionStatus.OPEN)
     session.started_at = timezone.now()
     session.save(update_fields=["status", "started_at"])
-    SessionEvent.objects.create(
+    start = SessionEvent.objects.create(
         session=session, seq=1, kind=EventKind.START, payload={"order": list(order)}, created_by=actor
     )
-    common.rebuild(session, from_game=1)
+    common.advance(session, start)
     return session
 
 

@@ -29,7 +29,15 @@ from enum import StrEnum
 
 from games.dave.errors import DaveError, DaveRecordError
 from games.dave.stake import Progression
-from games.formats.mat import decode_text, split_lines
+from games.formats.mat import (
+    GAME_LINE,
+    HEADER_LINE,
+    LENGTH_LINE,
+    MOVE_LINE,
+    SCORE_LINE,
+    decode_text,
+    split_lines,
+)
 from games.formats.notation import MAX_ACTIONS, MAX_GAMES
 
 VARIATION = "Short Backgammon with Dave"
@@ -37,12 +45,10 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 RIGHT_COLUMN = 20  # until a line with two cells shows the columns, a lone cell here or further right is the second's
 _RIGHT_AT = 36  # the column the writer puts the second player's cells at
 
-_HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^(\d{1,4})\s+point\s+match$", re.IGNORECASE)
-_GAME = re.compile(r"^Game\s+(\d{1,4})$", re.IGNORECASE)
-# Stakes and scores up to 18 digits: far beyond play, and short enough that int() of them is always cheap.
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,18})\s+(.+?)\s*:\s*(\d{1,18})\s*$")
-_NUMBERED = re.compile(r"^\s*(\d{1,4})\)(.*)$")
+# The headers, the match line, `Game K`, the score line and numbered move lines are the .mat grammar
+# (games.formats.mat); what differs is only the cells.
+_HEADER, _LENGTH, _GAME, _SCORE, _NUMBERED = HEADER_LINE, LENGTH_LINE, GAME_LINE, SCORE_LINE, MOVE_LINE
+MAX_LENGTH = 9999
 _CELL_START = re.compile(
     r"(?<!\S)(?:[1-6][1-6]:|Dave\s*=>|Accepts(?!\S)|Gives\s+up(?!\S)|Wins\s+\d|(?:Doubles|Takes|Drops|Beavers)\b)",
     re.IGNORECASE,
@@ -193,6 +199,8 @@ class _Reader:
             if not length:
                 raise DaveRecordError("a record starts with 'N point match' (0 for a money session)", line=line)
             self.length = int(length.group(1))
+            if self.length > MAX_LENGTH:
+                raise DaveRecordError(f"a {self.length}-point match is longer than any match is played", line=line)
         elif game := _GAME.match(stripped):
             if len(self.games) == MAX_GAMES:
                 raise DaveRecordError(f"a record may hold at most {MAX_GAMES} games; this one holds more", line=line)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from games.dave.errors import DaveError
+from games.dave.stake import Progression
 from games.verification import Verdict
 
 
@@ -28,8 +29,9 @@ class DaveResult:
         if self.winner == self.loser:
             raise DaveError("invalid_result", f"{self.winner} cannot win a game against themself", field="loser")
         if self.units < 1:
-            raise DaveError("invalid_result", f"a game is worth at least one stake unit, not {self.units}",
-                            field="units")
+            raise DaveError(
+                "invalid_result", f"a game is worth at least one stake unit, not {self.units}", field="units"
+            )
 
 
 def net_units(results: Iterable[DaveResult], players: Iterable[str] = ()) -> dict[str, int]:
@@ -58,3 +60,24 @@ def amounts(net: dict[str, int], unit: Decimal) -> dict[str, Decimal]:
     if unit <= 0:
         raise DaveError("invalid_result", f"a stake unit is worth more than 0, not {unit}", field="unit")
     return {player: units * unit for player, units in net.items()}
+
+
+# The game kinds a scoresheet with Dave stakes takes: played out, given up (the Dave refused), resigned.
+SCORESHEET_KINDS = ("single", "drop", "resign")
+
+
+def scoresheet_stake(*, progression: Progression, kind: str, stake: int) -> int:
+    """What a game entered on a scoresheet (a match or a chouette table) with Dave stakes is worth: the stake it
+    was played for, given up at, or resigned at. The stake must be one the progression reaches (1, 2, 4 … or
+    1, 2, 3 …); there is no gammon or backgammon in this form."""
+    if kind not in SCORESHEET_KINDS:
+        raise DaveError(
+            "dave_no_gammon", f"with Dave stakes a game is won, given up or resigned, not '{kind}'", field="kind",
+            kind=kind,
+        )  # fmt: skip
+    if progression.level_of(stake) is None:
+        raise DaveError(
+            "wrong_stake", f"{stake} is not a stake of the {progression.value} progression", field="cube",
+            stake=stake, progression=progression.value,
+        )  # fmt: skip
+    return stake

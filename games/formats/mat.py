@@ -132,11 +132,15 @@ class MatchRecord:
 
 # --- reading -------------------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_MOVE_LINE = re.compile(r"^\s*(\d+)\)(.*)$")
+# The line grammar of every record in the `.mat` layout: this reader's and the Dave record's
+# (games/dave/record.py), so both read headers, the match line, `Game K`, the score line and numbered move lines
+# alike. Numbers have at most 18 digits: far beyond any match, and int() of them is always cheap.
+HEADER_LINE = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+LENGTH_LINE = re.compile(r"^\s*(\d{1,18})\s+point\s+match\s*$", re.IGNORECASE)
+GAME_LINE = re.compile(r"^\s*Game\s+(\d{1,18})\s*$", re.IGNORECASE)
+SCORE_LINE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,18})\s+(.+?)\s*:\s*(\d{1,18})\s*$")
+MOVE_LINE = re.compile(r"^\s*(\d{1,18})\)(.*)$")
+_HEADER, _LENGTH, _GAME, _SCORE, _MOVE_LINE = HEADER_LINE, LENGTH_LINE, GAME_LINE, SCORE_LINE, MOVE_LINE
 _ACTION_START = re.compile(
     # The lookahead lets the scan skip, cheaply, every position where no action can start.
     r"(?=[0-9DBRTCW?])(?:(?P<roll>\b(?P<d1>\d)(?P<d2>\d):)"

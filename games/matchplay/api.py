@@ -24,6 +24,7 @@ from games.models.matches import (
     ReportMethod,
     ReportSource,
 )
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 
 def client_ip(request) -> str | None:
@@ -47,6 +48,9 @@ class MatchSerializer(serializers.ModelSerializer):
             "player_b",
             "player_b_name",
             "length",
+            "variant",
+            "stakes",
+            "dave_progression",
             "crawford_rule",
             "holland_rule",
             "context",
@@ -78,6 +82,8 @@ class MatchStateSerializer(serializers.Serializer):
     cube_allowed = serializers.BooleanField()
     is_over = serializers.BooleanField()
     winner_side = serializers.IntegerField(allow_null=True)
+    variant = serializers.ChoiceField(choices=GameVariant.choices)
+    stakes = serializers.ChoiceField(choices=StakeForm.choices)
 
 
 class MatchDetailSerializer(MatchSerializer):
@@ -96,6 +102,11 @@ class MatchCreateSerializer(serializers.Serializer):
     player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     length = serializers.IntegerField(min_value=1, max_value=99)
+    variant = serializers.ChoiceField(choices=GameVariant.choices, default=GameVariant.STANDARD)
+    stakes = serializers.ChoiceField(
+        choices=StakeForm.choices, default=StakeForm.CUBE, help_text="dave: standard board only."
+    )
+    dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, default=DaveProgression.GEOMETRIC)
     context = serializers.ChoiceField(choices=MatchContext.choices, default=MatchContext.CASUAL)
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True)
     crawford_rule = serializers.BooleanField(default=True)
@@ -115,7 +126,11 @@ class GameInputSerializer(serializers.Serializer):
     winner_side = serializers.ChoiceField(choices=[0, 1], help_text="0 = player A, 1 = player B")
     kind = serializers.ChoiceField(choices=MatchGame.Kind.choices, default=MatchGame.Kind.SINGLE)
     cube = serializers.IntegerField(
-        min_value=1, max_value=2**16, default=1, help_text="Final cube; for a drop the value before."
+        min_value=1,
+        max_value=2**16,
+        default=1,
+        help_text="Final cube; for a drop the value before. Long nardy: always 1 (oin, mars or resign). Dave "
+        "stakes: the stake the game paid (single, drop = gave up, resign).",
     )
     resign_level = serializers.IntegerField(min_value=1, max_value=3, required=False, allow_null=True)
 
@@ -344,7 +359,5 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def lateness(self, request, pk=None):
         data = validated(LatenessInputSerializer, request)
-        match = services.record_lateness(
-            actor=request.user, match=self.get_object(), source=ReportSource.API, **data
-        )
+        match = services.record_lateness(actor=request.user, match=self.get_object(), source=ReportSource.API, **data)
         return Response(MatchDetailSerializer(match).data)

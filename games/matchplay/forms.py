@@ -1,7 +1,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.dave.stake import Progression
 from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
+from games.models.variants import DEFAULT_FORM, DaveProgression, GameVariant, StakeForm
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -27,6 +29,33 @@ class GameForm(forms.Form):
     def __init__(self, *args, match, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
+        if match.variant == GameVariant.LONG_NARDY:
+            # No cube: a game is oin or mars, or a resignation giving up one of them.
+            self.fields["kind"].choices = _kinds(MatchGame.Kind.OIN, MatchGame.Kind.MARS, MatchGame.Kind.RESIGN)
+            self.fields["kind"].initial = MatchGame.Kind.OIN
+            self.fields["cube"].choices = [(1, "1")]
+            self.fields["cube"].widget = forms.HiddenInput()
+            self.fields["resign_level"].choices = [("", "—"), (1, _("oin")), (2, _("mars"))]
+        elif match.uses_dave:
+            # The stake the game paid: played out, given up (a Dave refused) or resigned; no gammon.
+            self.fields["kind"].choices = [
+                (MatchGame.Kind.SINGLE, _("Played out")),
+                (MatchGame.Kind.DROP, _("Gave up a Dave")),
+                (MatchGame.Kind.RESIGN, MatchGame.Kind.RESIGN.label),
+            ]
+            self.fields["cube"].label = _("Stake")
+            self.fields["cube"].help_text = _("For a Dave given up: the stake before it.")
+            self.fields["cube"].choices = [(v, str(v)) for v in dave_stakes(match.dave_progression)]
+            del self.fields["resign_level"]
+
+
+def _kinds(*kinds: MatchGame.Kind) -> list[tuple[str, str]]:
+    return [(kind.value, kind.label) for kind in kinds]
+
+
+def dave_stakes(progression: str, count: int = 8) -> list[int]:
+    """The first stakes of a Dave progression, for a choice of the stake a game paid."""
+    return [Progression(progression).stake(level) for level in range(count)]
 
 
 class ReportForm(forms.Form):
@@ -104,9 +133,22 @@ class MatchForm(forms.Form):
     length = forms.IntegerField(label=_("Length (points)"), min_value=1, max_value=99, initial=5)
     context = forms.ChoiceField(label=_("Played at"), choices=MatchContext.choices, initial=MatchContext.CASUAL)
     club = forms.ModelChoiceField(label=_("Club"), queryset=None, required=False)
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=GameVariant.choices, initial=GameVariant.STANDARD, required=False
+    )
+    stakes = forms.ChoiceField(label=_("Stakes"), choices=StakeForm.choices, initial=StakeForm.CUBE, required=False)
+    dave_progression = forms.ChoiceField(
+        label=_("Dave progression"), choices=DaveProgression.choices, initial=DaveProgression.GEOMETRIC, required=False
+    )
     crawford_rule = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
     holland_rule = forms.BooleanField(label=_("Holland rule"), required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        for name, default in DEFAULT_FORM.items():  # not sent: standard with the cube, as before
+            cleaned[name] = cleaned.get(name) or default
+        return cleaned
 
     def __init__(self, *args, players, clubs, **kwargs):
         super().__init__(*args, **kwargs)

@@ -23,3 +23,6 @@ remove_result_callback = result_confirmed.remove
 report_submitted = Hook()
 # Called as report_disputed(match, dispute) when a version is disputed (inside the transaction).
 report_disputed = Hook()
+# Called as status_changed(match) inside the transaction whenever a match's status changes (started, finished,
+# annulled), so pages that show the status (a tournament's bracket) know they changed.
+status_changed = Hook()

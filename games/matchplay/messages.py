@@ -4,19 +4,19 @@ The translated table lives in games/messages.py (SCORING, registered by code); t
 the name of the player a side stands for.
 """
 
+from base.errors import DomainError
 from base.messages import translate
 from games.models.matches import Match
-from games.rules.scoring import ScoringError
 
 
-def with_players(exc: ScoringError, match: Match) -> ScoringError:
+def with_players(exc: DomainError, match: Match) -> DomainError:
     """The refusal with `player` (the name of the side it is about) in its params; returned for raising on."""
     if "side" in exc.params:
         exc.params = {**exc.params, "player": match.players[int(exc.params["side"])].name}
     return exc
 
 
-def readable(exc: ScoringError, match: Match) -> str:
+def readable(exc: DomainError, match: Match) -> str:
     """The core's refusal in the reader's language, naming the player instead of side 0 or 1; the core's own
     words when the code has no translation or the refusal was raised without the numbers its message needs."""
     return translate(with_players(exc, match))

@@ -64,7 +64,8 @@ def detail_rows(match: Match) -> tuple[list[MatchGame], list[MatchReport], list[
 
 def live_state(match: Match) -> dict:
     """The scoresheet view of the match: score, who is how many away, Crawford game / post-Crawford."""
-    return core.describe(scoresheet_state(match, list(match.games.all())))
+    form = core.Form(variant=match.variant, stakes=match.stakes, progression=match.dave_progression)
+    return core.describe(scoresheet_state(match, list(match.games.all())), form)
 
 
 def player_matches(*, user, player: Player) -> QuerySet[Match]:

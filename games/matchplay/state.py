@@ -13,7 +13,61 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.scoring import GameKind, MatchState, ScoringError, check_final_score, game_points
+from games.dave import scoring as dave_scoring
+from games.dave.stake import Progression
+from games.nardy import scoring as nardy_scoring
+from games.rules.scoring import (
+    GameKind,
+    MatchState,
+    ScoringError,
+    check_final_score,
+    final_score_winner,
+    game_points,
+)
+
+# --- the variant a match is played in ------------------------------------------------------------------------
+
+LONG_NARDY, DAVE = "long_nardy", "dave"
+CUBE_VARIANTS = frozenset({"standard", "nackgammon", "hypergammon", "backward"})
+
+
+@dataclass(frozen=True)
+class Form:
+    """How a match's games are scored: the variant (its board and rules) and the stakes (`cube` or `dave`,
+    with the Dave progression). Long nardy scores oin (1) and mars (2) with no cube; Dave stakes score the
+    stake a game was played for; the rest score as backgammon with the cube. The Crawford rule applies only
+    where a cube is in play."""
+
+    variant: str = "standard"
+    stakes: str = "cube"
+    progression: str = "geometric"
+
+    @property
+    def has_cube(self) -> bool:
+        return self.stakes != DAVE and self.variant in CUBE_VARIANTS
+
+    @property
+    def is_nardy(self) -> bool:
+        return self.variant == LONG_NARDY
+
+    @property
+    def is_dave(self) -> bool:
+        return self.stakes == DAVE
+
+
+STANDARD = Form()
+
+
+def entry_points(form: Form, entry: GameEntry) -> int:
+    """A game's points in the form's scoring; the rules live in each variant's scoring module."""
+    if form.is_nardy:
+        return nardy_scoring.scoresheet_points(kind=entry.kind, cube=entry.cube, resign_level=entry.resign_level)
+    if form.is_dave:
+        return dave_scoring.scoresheet_stake(
+            progression=Progression.named(form.progression), kind=entry.kind, stake=entry.cube
+        )
+    return game_points(kind=GameKind(entry.kind), cube=entry.cube, resign_level=entry.resign_level)
+
 
 # --- status transitions -------------------------------------------------------------------------------------
 
@@ -81,16 +135,25 @@ class ScoredGame:
 
 
 def start_state(
-    *, length: int, crawford_rule: bool = True, holland_rule: bool = False, penalties: tuple[int, int] = (0, 0)
+    *,
+    length: int,
+    crawford_rule: bool = True,
+    holland_rule: bool = False,
+    penalties: tuple[int, int] = (0, 0),
+    form: Form = STANDARD,
 ) -> MatchState:
-    """The state before the first game. Penalty points against a player are points for the opponent."""
+    """The state before the first game. Penalty points against a player are points for the opponent. Without a
+    cube (long nardy, Dave stakes) there is no Crawford game."""
     scores = (penalties[1], penalties[0])
+    crawford_rule = crawford_rule and form.has_cube
+    holland_rule = holland_rule and form.has_cube
     return MatchState.at_score(length=length, scores=scores, crawford_rule=crawford_rule, holland_rule=holland_rule)
 
 
-def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[MatchState, ScoredGame]:
+def play_game(
+    state: MatchState, entry: GameEntry, *, number: int, form: Form = STANDARD
+) -> tuple[MatchState, ScoredGame]:
     """Score one game on top of `state`, refusing what the rules forbid with a message naming the game."""
-    kind = GameKind(entry.kind)
     a, b = state.scores
     if state.is_over:
         raise ScoringError(
@@ -98,6 +161,11 @@ def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[Matc
             f"Game {number} cannot count: the match was already decided at {a}–{b}.",
             number=number, a=a, b=b,
         )  # fmt: skip
+    if not form.has_cube:  # long nardy, Dave stakes: the variant's own values, no Crawford game
+        points = entry_points(form, entry)
+        new_state = state.after_game(winner=entry.winner, points=points)
+        return new_state, ScoredGame(number, entry, points, False, new_state.scores)
+    kind = GameKind(entry.kind)
     if not state.cube_allowed and kind == GameKind.DROP:
         raise ScoringError(
             "drop_in_crawford_game",
@@ -116,15 +184,17 @@ def play_game(state: MatchState, entry: GameEntry, *, number: int) -> tuple[Matc
     return new_state, ScoredGame(number, entry, points, state.crawford_game, new_state.scores)
 
 
-def replay(start: MatchState, entries: Iterable[GameEntry]) -> tuple[MatchState, list[ScoredGame]]:
+def replay(
+    start: MatchState, entries: Iterable[GameEntry], *, form: Form = STANDARD
+) -> tuple[MatchState, list[ScoredGame]]:
     state, scored = start, []
     for number, entry in enumerate(entries, start=1):
-        state, game = play_game(state, entry, number=number)
+        state, game = play_game(state, entry, number=number, form=form)
         scored.append(game)
     return state, scored
 
 
-def describe(state: MatchState) -> dict[str, Any]:
+def describe(state: MatchState, form: Form = STANDARD) -> dict[str, Any]:
     """What a scoresheet shows: the score, who is how many away, and the Crawford situation in plain words."""
     if state.is_over:
         phase = "decided"
@@ -142,9 +212,11 @@ def describe(state: MatchState) -> dict[str, Any]:
         "phase": phase,
         "crawford_game": state.crawford_game,
         "post_crawford": state.post_crawford,
-        "cube_allowed": state.cube_allowed and not state.is_over,
+        "cube_allowed": form.has_cube and state.cube_allowed and not state.is_over,
         "is_over": state.is_over,
         "winner_side": state.winner,
+        "variant": form.variant,
+        "stakes": form.stakes,
     }
 
 
@@ -152,12 +224,32 @@ def describe(state: MatchState) -> dict[str, Any]:
 
 
 def check_reported_score(
-    *, length: int, scores: tuple[int, int], penalties: tuple[int, int] = (0, 0), crawford_rule: bool = True
+    *,
+    length: int,
+    scores: tuple[int, int],
+    penalties: tuple[int, int] = (0, 0),
+    crawford_rule: bool = True,
+    form: Form = STANDARD,
 ) -> int:
     """Check a final score typed in; returns the winning side. The match starts at the points the opponents'
-    lateness gave each player, and the score must follow from there by legal games (check_final_score)."""
-    start = start_state(length=length, crawford_rule=crawford_rule, penalties=penalties)
+    lateness gave each player, and the score must follow from there by legal games (check_final_score; for
+    long nardy and Dave stakes the variant's own rule, final_score_without_cube)."""
+    start = start_state(length=length, crawford_rule=crawford_rule, penalties=penalties, form=form)
+    if not form.has_cube:
+        return final_score_without_cube(length=length, scores=scores, start=start.scores, form=form)
     return check_final_score(length=length, scores=scores, start=start.scores, crawford_rule=crawford_rule)
+
+
+def final_score_without_cube(
+    *, length: int, scores: tuple[int, int], start: tuple[int, int] = (0, 0), form: Form
+) -> int:
+    """A final score of a long nardy or Dave-stakes match: the loser below the length, the winner at or past it,
+    and (long nardy) past it by at most one, since the last game is worth 1 or 2 from below the length. A Dave
+    stake has no upper bound, so only the loser's side and the start are checked. Returns the winning side."""
+    winner = final_score_winner(length=length, scores=scores, start=start)
+    if form.is_nardy:
+        nardy_scoring.check_final_score(length=length, winner_score=scores[winner])
+    return winner
 
 
 # --- a verified game record ----------------------------------------------------------------------------------
@@ -177,7 +269,12 @@ def _name(value: str) -> str:
 
 
 def compare_record(
-    verdict: Mapping[str, Any], *, player_names: tuple[str, str], length: int, scores: tuple[int, int] | None = None
+    verdict: Mapping[str, Any],
+    *,
+    player_names: tuple[str, str],
+    length: int,
+    scores: tuple[int, int] | None = None,
+    form: Form = STANDARD,
 ) -> tuple[int, int]:
     """Check a verifier verdict against the match; returns the record's final score from A's and B's view.
 
@@ -222,7 +319,10 @@ def compare_record(
         )
     # The verifier checked every game; a record may start mid-match and its Crawford setting is its own, so only
     # refuse what no match of this length can end at (reachable from any start without Crawford means from 0–0).
-    check_final_score(length=length, scores=ordered, crawford_rule=False)
+    if form.has_cube:
+        check_final_score(length=length, scores=ordered, crawford_rule=False)
+    else:
+        final_score_without_cube(length=length, scores=ordered, form=form)
     return ordered
 
 

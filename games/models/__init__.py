@@ -2,3 +2,4 @@
 
 from games.models.matches import *  # noqa: F403
 from games.models.records import *  # noqa: F403
+from games.models.variants import *  # noqa: F403

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from clubs import access
 from clubs.models import Club, Player
+from games.models.variants import VariantFields, variant_constraints
 
 __all__ = [
     "Match",
@@ -72,7 +73,7 @@ def register_director_check(check: Callable[["Match", object], bool]) -> Callabl
     return check
 
 
-class Match(models.Model):
+class Match(VariantFields):
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_a")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="matches_as_b")
     length = models.PositiveSmallIntegerField(_("length"), help_text=_("Points to win; at least 1."))
@@ -111,6 +112,7 @@ class Match(models.Model):
                 condition=Q(winner__isnull=True) | Q(winner=F("player_a")) | Q(winner=F("player_b")),
                 name="match_winner_is_a_player",
             ),
+            *variant_constraints("match"),
         ]
         indexes = [models.Index(fields=["status", "club"]), models.Index(fields=["started_at"])]
 
@@ -165,12 +167,17 @@ class MatchGame(models.Model):
         BACKGAMMON = "backgammon", _("Backgammon")
         DROP = "drop", _("Dropped double")
         RESIGN = "resign", _("Resignation")
+        OIN = "oin", _("Oin (long nardy, 1 point)")
+        MARS = "mars", _("Mars (long nardy, 2 points)")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
     winner_side = models.PositiveSmallIntegerField(help_text=_("0 = player A, 1 = player B"))
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.SINGLE)
-    cube = models.PositiveIntegerField(default=1, help_text=_("Final cube value; for a drop, the value before."))
+    cube = models.PositiveIntegerField(
+        default=1,
+        help_text=_("Final cube value; for a drop, the value before. With Dave stakes: the stake the game paid."),
+    )
     resign_level = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.PositiveIntegerField()
     score_a_after = models.PositiveIntegerField()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from games.formats.mat import GAME_LINE, HEADER_LINE, LENGTH_LINE, MOVE_LINE, SCORE_LINE
 from games.nardy.errors import NardyRecordError
 from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
 
@@ -35,11 +36,10 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 RIGHT_COLUMN = 20  # a lone cell starting here or further right is the second player's
 _LEFT_WIDTH = 30
 
-_HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^(\d{1,4})\s+point\s+match$", re.IGNORECASE)
-_GAME = re.compile(r"^Game\s+(\d{1,4})$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.+?)\s*:\s*(\d{1,4})\s+(.+?)\s*:\s*(\d{1,4})\s*$")
-_MOVE_LINE = re.compile(r"^\s*(\d{1,4})\)(.*)$")
+# The headers, the match line, `Game K`, the score line and numbered move lines are the .mat grammar
+# (games.formats.mat); what differs is only the cells.
+_HEADER, _LENGTH, _GAME, _SCORE, _MOVE_LINE = HEADER_LINE, LENGTH_LINE, GAME_LINE, SCORE_LINE, MOVE_LINE
+MAX_LENGTH = 9999
 _CELL = re.compile(r"(?<!\S)(?:(?P<d1>[1-6])(?P<d2>[1-6]):|Wins\s+(?P<points>\d{1,4})\s+points?)", re.IGNORECASE)
 _WIN = re.compile(r"^Wins\s+(\d{1,4})\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 
@@ -187,6 +187,8 @@ def parse_nardy(data: bytes | str) -> NardyRecord:
             if not found:
                 raise NardyRecordError("a record starts with 'N point match' (0 for an open session)", line=number)
             length = int(found.group(1))
+            if length > MAX_LENGTH:
+                raise NardyRecordError(f"a {length}-point match is longer than any match is played", line=number)
             continue
         found = _GAME.match(stripped)
         if found:

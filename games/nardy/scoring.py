@@ -69,3 +69,42 @@ class NardyMatch:
         scores = list(self.scores)
         scores[winner] += points
         return NardyMatch(self.length, (scores[0], scores[1]))
+
+
+# The game kinds a long nardy scoresheet takes: the two results, and a resignation giving up one of them.
+SCORESHEET_KINDS = ("oin", "mars", "resign")
+
+
+def scoresheet_points(*, kind: str, cube: int = 1, resign_level: int | None = None) -> int:
+    """What a long nardy game entered on a match's scoresheet is worth: oin 1, mars 2, a resignation the oin
+    (1) or mars (2) given up. There is no cube, so a cube value other than 1 and the backgammon kinds (gammon,
+    backgammon, a dropped double) are refused, with the reason, rather than scored as something else."""
+    if cube != 1:
+        raise NardyError(
+            "nardy_no_cube", f"long nardy is played without a cube: a game cannot be worth {cube} times", field="cube",
+            cube=cube,
+        )  # fmt: skip
+    if kind == "resign":
+        if resign_level not in (1, 2):
+            raise NardyError(
+                "nardy_bad_resignation", "a resignation in long nardy gives up oin (1) or mars (2)",
+                field="resign_level",
+            )  # fmt: skip
+        return resign_level
+    if kind not in POINTS:
+        raise NardyError(
+            "nardy_no_such_result", f"a long nardy game ends in oin or mars, not '{kind}'", field="kind", kind=kind
+        )
+    return POINTS[NardyResult(kind)]
+
+
+def check_final_score(*, length: int, winner_score: int) -> None:
+    """The winner of a long nardy match to `length` ends at most one point past it: the last game (oin 1 or
+    mars 2) started below the length."""
+    if winner_score > length + 1:
+        raise NardyError(
+            "nardy_final_score",
+            f"a long nardy match to {length} ends at {length} or {length + 1} for the winner, not {winner_score}: "
+            "the last game is worth 1 or 2",
+            field="scores", length=length, most=length + 1, score=winner_score,
+        )  # fmt: skip

@@ -25,7 +25,9 @@ from clubs import access
 from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
-from games.verification import check_record, record_format, unreadable
+from games.models.variants import GameVariant, StakeForm
+from games.record_routing import check_any_record, record_game
+from games.verification import record_format, unreadable
 
 logger = logging.getLogger(__name__)
 VERIFY_TASK = "games.records.tasks.verify_game_record"  # sent by name: games.records.tasks imports this module
@@ -153,6 +155,9 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
         raise ValidationError({"file": [_("Choose a record file, a zip of records, or paste a record's text.")]})
     if len(records) > MAX_ZIP_RECORDS:
         raise ValidationError({"file": [_("Upload at most 200 records at once.")]})
+    if match is not None:
+        for upload in records:
+            _check_variant(upload, match)
     batch = UploadBatch.objects.create(uploader=uploader)
     to_verify: list[int] = []
     for upload in records:
@@ -162,6 +167,29 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
         batch.records.add(record)
     _queue_verification(to_verify)
     return batch
+
+
+def _check_variant(upload: UploadedFile, match: Match) -> None:
+    """A record uploaded to a match must be of the match's game (its header names it): a long nardy record
+    is never verified against a backgammon match, nor a Dave session against a cube match."""
+    game = record_game(upload.data, name=upload.name)
+    if game != match.record_game:
+        raise ValidationError(
+            {
+                "file": [
+                    ValidationError(
+                        _("%(name)s is a record of %(record)s; this match is played as %(match)s.")
+                        % {"name": upload.name, "record": game_label(game), "match": game_label(match.record_game)},
+                        code="variant_mismatch",
+                    )
+                ]
+            }
+        )
+
+
+def game_label(game: str) -> str:
+    """A record's or a match's game in words (the variant's label; Dave stakes as the Dave)."""
+    return str(StakeForm.DAVE.label) if game == "dave" else str(GameVariant(game).label)
 
 
 def _own_record(uploader, upload: UploadedFile, match: Match | None) -> tuple[GameRecord, bool]:
@@ -232,7 +260,7 @@ def _queue_verification(record_ids: list[int]) -> None:
 
 
 def _mark_unsent(calls: list[tuple]) -> None:
-    GameRecord.objects.filter(pk__in=[record_id for record_id, in calls]).update(queued_at=None)
+    GameRecord.objects.filter(pk__in=[record_id for (record_id,) in calls]).update(queued_at=None)
 
 
 @transaction.atomic
@@ -311,7 +339,7 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         GameRecord.objects.filter(pk=record_id, status=RecordStatus.VERIFYING).update(status=RecordStatus.PENDING)
         raise
     try:
-        status, verdict = check_record(data, name=record.name)
+        status, verdict = check_any_record(data, name=record.name)
     except Exception as error:  # a bug in the verifier must not leave the record pending for ever
         logger.exception("verifier failed on game record %s", record_id)
         status, verdict = (
@@ -328,7 +356,11 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         if status not in RECORD_TRANSITIONS[RecordStatus(record.status)]:
             return record
         record.status = status
-        record.verdict = bounded_verdict(verdict.as_dict(file=record.name))
+        # The game the record is of travels with its verdict, so a report by record can be refused for a
+        # match of another game (games.matchplay.services.reports).
+        record.verdict = bounded_verdict(
+            verdict.as_dict(file=record.name) | {"variant": record_game(data, name=record.name)}
+        )
         record.verified_at = timezone.now()
         record.save(update_fields=["status", "verdict", "verified_at"])
         batches = (group_name("batch", pk) for pk in record.batches.values_list("pk", flat=True))

@@ -20,10 +20,14 @@ the bar. Such a step counts as a play for the forced-play rules. With BackwardHi
 smaller die of a non-double may hit backwards. The variant always takes the general search (_extend with its
 backward flag, and _generate_backward_doubles), never generator.py's fast road.
 
-Two roads to the legal results: generator.py's integer arithmetic answers legal_results and max_dice_playable
-wherever no checker can bear off during the play; the general search below (byte positions, one step at a
-time) answers everywhere else and always for legal_plays, whose order random_play depends on. check_play
-realises the written move step by step and enumerates the legal plays only when the move leaves a die unused.
+Where `make install` could compile it, compiled_moves.c (the same search in C, standard rules with any checker
+count) answers legal_results and max_dice_playable without backward hitting. The pure Python generator stays
+the reference it is tested against (python_results, python_max_dice), and answers wherever it is not built.
+In Python, two roads to the legal results: generator.py's integer arithmetic wherever no checker can bear off
+during the play; the general search below (byte positions, one step at a time) everywhere else and always for
+legal_plays, whose order random_play depends on. check_play replays a written move that plays one die per step
+and every die directly (such a play is legal as it stands); otherwise it realises the written move step by
+step, and enumerates the legal plays only when the move leaves a die unused.
 """
 
 from __future__ import annotations
@@ -36,6 +40,12 @@ from games.rules.board import Board, swap_key
 from games.rules.generator import doubles, to_boards, two_dice
 from games.rules.variants import BackwardHitting
 
+try:  # the compiled twin of the generator below (compiled_moves.c), built by `make install` where a C compiler is
+    from games.rules import compiled_moves as compiled
+except ImportError:  # not built: the pure Python generator answers alone, with the same results
+    compiled = None  # type: ignore[assignment]
+
+_new_board = tuple.__new__  # Board(key, total) without validation, for positions the engine made itself
 Step = tuple[int, int]  # (from, to) in the mover's numbering: 25 = bar, 0 = off, 1..24 points
 # Inside the generator a position is one 50-byte string: the mover's 25 counts, then the opponent's 25, each in
 # its own numbering. bytes hash once and cache it, which makes deduplicating positions cheap.
@@ -52,6 +62,7 @@ LARGER_DIE_REQUIRED = "larger_die_required"
 BACKWARD_NOT_HIT = "backward_not_hit"
 BACKWARD_SMALLER_DIE = "backward_smaller_die"
 BACKWARD_ON_BAR = "backward_on_bar"
+_LOST = "no legal move: the roll is lost"
 
 
 @dataclass(frozen=True)
@@ -282,6 +293,16 @@ def legal_results(
     board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
 ) -> set[Board]:
     """Every board `side` may leave after playing `dice` (the unchanged board when nothing can move)."""
+    if backward is None and compiled is not None:
+        first, second = _check_dice(dice)
+        return compiled.results(board, side, first, second)
+    return python_results(board, side, dice, backward=backward)
+
+
+def python_results(
+    board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
+) -> set[Board]:
+    """legal_results by the pure Python generator: the reference the compiled one is held to."""
     fast = None if backward is not None else _fast_results(board, side, dice)
     if fast is not None:
         return to_boards(fast[1], side, board.total)
@@ -293,6 +314,14 @@ def max_dice_playable(
     board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None
 ) -> int:
     """How many dice the forced-play rule makes `side` play: 0..2, or 0..4 for doubles."""
+    if backward is None and compiled is not None:
+        first, second = _check_dice(dice)
+        return compiled.dice_used(board, side, first, second)
+    return python_max_dice(board, side, dice, backward=backward)
+
+
+def python_max_dice(board: Board, side: int, dice: tuple[int, int], *, backward: BackwardHitting | None = None) -> int:
+    """max_dice_playable by the pure Python generator (the reference)."""
     fast = None if backward is not None else _fast_results(board, side, dice)
     if fast is not None:
         return fast[0]
@@ -480,7 +509,6 @@ class _Search:
                     if self.done:
                         return
 
-
     def _run_backward(
         self,
         state: State,
@@ -532,13 +560,17 @@ def check_play(
         dice = _check_dice(dice)
     except ValueError as error:
         return PlayCheck(ok=False, code=ILLEGAL_MOVE, message=str(error), result=None)
+    if backward is None:
+        direct = _play_direct(board, side, written, dice, hits)
+        if direct is not None:
+            return direct
     start = _start_state(board, side)
     if not written:
         if backward is None and not _single_moves(start, dice[0]) and not _single_moves(start, dice[1]):
-            return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
+            return PlayCheck(ok=True, code=None, message=_LOST, result=board)
         max_used, level = _generate(board, side, dice, backward=backward)
         if not max_used:
-            return PlayCheck(ok=True, code=None, message="no legal move: the roll is lost", result=board)
+            return PlayCheck(ok=True, code=None, message=_LOST, result=board)
         return _incomplete(board, side, dice, max_used, level)
     for origin, target in written:
         if not (0 <= target < origin <= BAR) or target == BAR:
@@ -604,6 +636,105 @@ def check_play(
             result=None,
         )
     return PlayCheck(ok=False, code=ILLEGAL_MOVE, message="the move does not lead to a legal position", result=None)
+
+
+def _play_direct(
+    board: Board, side: int, written: Sequence[Step], dice: tuple[int, int], hits: Sequence[int] | None
+) -> PlayCheck | None:
+    """_play_direct by the compiled generator's `play` where it is built (the same road, tested against the same
+    search), else by the pure Python one."""
+    if compiled is None:
+        return python_direct(board, side, written, dice, hits)
+    played = compiled.play(board, side, dice[0], dice[1], tuple(written), None if hits is None else tuple(hits))
+    if played is None:
+        return None
+    if not written:
+        return PlayCheck(ok=True, code=None, message=_LOST, result=board)
+    return _ok(*played)
+
+
+def python_direct(
+    board: Board, side: int, written: Sequence[Step], dice: tuple[int, int], hits: Sequence[int] | None
+) -> PlayCheck | None:
+    """The verdict on `written` when it plays one die per step (a bear-off may overshoot), legal as check_play's
+    search would first realise it — the written order before the other, the larger die first — and hitting where
+    the record marks hits (when it marks them): ok, with the result and the steps in the order played. None
+    sends the move to the general search, which then judges and explains it.
+
+    Why: nearly every written move is such a play, and a play that uses every die is legal as it stands (no play
+    uses more, and the larger-die rule only speaks when one die alone can be played). Replaying it on one
+    bytearray in the Board key's own layout (no swapping of sides in or out) answers with the result the search
+    would pick, for a fraction of the search's cost. A play of fewer dice is legal when no more dice could be
+    played and, with one die of a non-double, when its result is among the legal ones (the larger die's).
+    """
+    first, second = dice
+    count = len(written)
+    plans: tuple[tuple[tuple[Step, ...], tuple[int, ...]], ...]
+    if first == second:
+        if count > 4:
+            return None
+        plans = ((tuple(written), (first,) * count),)
+    elif count == 2:
+        ahead, behind = written
+        if ahead[1] and behind[1]:  # no bear-off: the distances name the dice (the loop checks them)
+            distance = ahead[0] - ahead[1]
+            if distance == second:
+                plans = (((ahead, behind), (second, first)), ((behind, ahead), (first, second)))
+            elif distance == first:
+                plans = (((ahead, behind), (first, second)), ((behind, ahead), (second, first)))
+            else:
+                return None
+        else:
+            high, low = (first, second) if first > second else (second, first)
+            plans = (
+                ((ahead, behind), (high, low)),
+                ((ahead, behind), (low, high)),
+                ((behind, ahead), (high, low)),
+                ((behind, ahead), (low, high)),
+            )
+    elif count < 2:
+        plans = ((tuple(written), (max(dice),) * count), (tuple(written), (min(dice),) * count))
+    else:
+        return None
+    mover = 25 * side  # the mover's counts in the key's bytes; the opponent's at 25 - mover
+    bar = mover + MOVER_BAR
+    home = mover + 6
+    facing = 49 - mover  # facing - t: the opponent's count on the mover's point t; facing itself: its bar
+    key_bytes = board[0].to_bytes(50, "little")
+    for order, dice_played in plans:
+        state = bytearray(key_bytes)
+        landed: list[int] = []
+        for (origin, target), die in zip(order, dice_played, strict=False):  # always of one length
+            if not (0 <= target < origin <= BAR) or (origin - target != die if target else origin > die):
+                break  # this die does not carry a checker from `origin` to `target` (off may overshoot)
+            index = mover + origin - 1
+            if not state[index] or (origin != BAR and state[bar]):
+                break
+            if target:
+                blockers = state[facing - target]
+                if blockers >= 2:
+                    break
+                if blockers:
+                    state[facing - target] = 0
+                    state[facing] += 1
+                    landed.append(target)
+                state[mover + target - 1] += 1
+            elif state[bar] or any(state[home:bar]) or (origin < die and any(state[index + 1 : home])):
+                break  # off: only with every checker home, and overshooting only from the highest point
+            state[index] -= 1
+        else:
+            if hits is not None and (hits or landed) and sorted(hits) != sorted(landed):
+                return None  # the marks may pick another realisation: the search decides
+            result = _new_board(Board, (int.from_bytes(state, "little"), board[1]))
+            if count < (4 if first == second else 2):
+                if python_max_dice(board, side, dice) != count:
+                    return None  # more dice could be played: the search explains which
+                if count == 0:
+                    return PlayCheck(ok=True, code=None, message=_LOST, result=board)
+                if first != second and result not in python_results(board, side, dice):
+                    return None  # the smaller die where the larger one could be played
+            return _ok(result, order)
+    return None
 
 
 def _ok(result: Board, steps: tuple[Step, ...]) -> PlayCheck:

@@ -227,30 +227,8 @@ def check_final_score(
             b=start[1],
         )
     a, b = scores
-    if a < 0 or b < 0:
-        raise ScoringError("bad_score", "A score cannot be negative.")
-    if a >= length and b >= length:
-        raise ScoringError(
-            "loser_at_length",
-            f"In a {length}-point match the loser can have at most {length - 1} points: the match ends as soon as "
-            f"one player reaches {length}, so {a}–{b} cannot be a final score.",
-            a=a, b=b, length=length, most=length - 1,
-        )  # fmt: skip
-    if a < length and b < length:
-        raise ScoringError(
-            "match_unfinished",
-            f"{a}–{b} is not a final score of a {length}-point match: one player must reach {length}.",
-            a=a, b=b, length=length,
-        )  # fmt: skip
-    winner = 0 if a >= length else 1
+    winner = final_score_winner(length=length, scores=scores, start=start)
     loser = 1 - winner
-    if scores[loser] < start[loser]:
-        raise ScoringError(
-            "below_start",
-            f"{a}–{b} cannot be the final score: player {'AB'[loser]} starts this match with {start[loser]} points "
-            "and a player never loses points.",
-            a=a, b=b, side=loser, start=start[loser],
-        )  # fmt: skip
     final, lost = scores[winner], scores[loser]
     least, most = final - (length - 1), final - start[winner]
     crawford_blocked: tuple[tuple[int, int], int] | None = None
@@ -290,3 +268,35 @@ def check_final_score(
         a=a, b=b, length=length, side=winner, low=start[winner], high=length - 1, least=least, most=most,
         below=below, above=above,
     )  # fmt: skip
+
+
+def final_score_winner(*, length: int, scores: tuple[int, int], start: tuple[int, int] = (0, 0)) -> int:
+    """The side a final score makes the winner, refusing what no match of `length` can end at whatever its games
+    are worth: a negative score, both at the length, nobody at it, or the loser below where they started. Every
+    variant's final score asks this first (check_final_score adds the backgammon values of the last game)."""
+    a, b = scores
+    if a < 0 or b < 0:
+        raise ScoringError("bad_score", "A score cannot be negative.")
+    if a >= length and b >= length:
+        raise ScoringError(
+            "loser_at_length",
+            f"In a {length}-point match the loser can have at most {length - 1} points: the match ends as soon as "
+            f"one player reaches {length}, so {a}–{b} cannot be a final score.",
+            a=a, b=b, length=length, most=length - 1,
+        )  # fmt: skip
+    if a < length and b < length:
+        raise ScoringError(
+            "match_unfinished",
+            f"{a}–{b} is not a final score of a {length}-point match: one player must reach {length}.",
+            a=a, b=b, length=length,
+        )  # fmt: skip
+    winner = 0 if a >= length else 1
+    loser = 1 - winner
+    if scores[loser] < start[loser]:
+        raise ScoringError(
+            "below_start",
+            f"{a}–{b} cannot be the final score: player {'AB'[loser]} starts this match with {start[loser]} points "
+            "and a player never loses points.",
+            a=a, b=b, side=loser, start=start[loser],
+        )  # fmt: skip
+    return winner

@@ -2,7 +2,11 @@
 
 A newly confirmed match that is the latest in its pool is rated at once (incrementally). Anything else that
 changes a pool's history — a correction or annulment of a rated result, or a result dated before matches that
-are already rated — marks the pool for a recompute from that instant and enqueues a task on commit. The task
+are already rated — marks the pool for a recompute from that instant and enqueues a task on commit. A change to
+an already rated result (a correction, a director's override and the matches it voids) does not even lock the
+pool: it inserts a RecomputeRequest that is folded into the pool after commit, so an override on one event
+never waits for one on another (they share the overall pool). The pool row is locked FOR NO KEY UPDATE: lockers
+still line up, while rows that only point at the pool (a request, a rated match) are inserted without waiting. The task
 claims the pool once (UPDATE … WHERE recompute_pending, row count checked), so two recomputes requested at
 once run once, and rebuilds the pool from its match history in date order: running it twice gives the same
 numbers.
@@ -10,25 +14,31 @@ numbers.
 
 from __future__ import annotations
 
+import logging
 import operator
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from functools import partial, reduce
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db import DatabaseError, connection, transaction
+from django.db.models import CharField, Exists, F, OuterRef, Q
+from django.db.models.functions import Cast
 from django.utils import timezone
 
+from base.bulk import insert_rows
 from base.locks import lock
 from base.queue import enqueue_on_commit
 from clubs import access
 from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
+from games.models.variants import GameVariant
 from ratings.core import fibs
 from ratings.hooks import club_consent
-from ratings.models import PlayerRating, RatedMatch, RatingPool
+from ratings.models import PlayerRating, RatedMatch, RatingPool, RecomputeRequest
 
 INSERT_BATCH = 5000
+logger = logging.getLogger(__name__)
 RECOMPUTE_TASK = "ratings.tasks.recompute_rating_pool"
 
 
@@ -40,24 +50,47 @@ def k_rule() -> str:
     return rule
 
 
-def overall_pool() -> RatingPool:
-    pool = RatingPool.objects.filter(club__isnull=True).first()
+def overall_pool(variant: str = GameVariant.STANDARD) -> RatingPool:
+    pool = RatingPool.objects.filter(club__isnull=True, variant=variant).first()
     if pool is None:
-        pool, _created = RatingPool.objects.get_or_create(club=None)
+        pool, _created = RatingPool.objects.get_or_create(club=None, variant=variant)
     return pool
 
 
-def club_pool(club_id: int) -> RatingPool:
-    pool, _created = RatingPool.objects.get_or_create(club_id=club_id)
+def club_pool(club_id: int, variant: str = GameVariant.STANDARD) -> RatingPool:
+    pool, _created = RatingPool.objects.get_or_create(club_id=club_id, variant=variant)
     return pool
+
+
+def pool_variant(standard: RatingPool, variant: str) -> str:
+    """The variant whose pool rates a result of `variant`: its own, unless the standard pool of the same club
+    (or the overall standard pool) merges every variant into itself."""
+    return GameVariant.STANDARD if standard.merge_variants else variant
 
 
 def pools_for(match: Match) -> list[RatingPool]:
-    """The overall pool, and the club's pool when the match was played at a club."""
-    pools = [overall_pool()]
-    if match.club_id is not None:
-        pools.append(club_pool(match.club_id))
+    """The overall pool of the match's variant, and the club's pool of it when the match was played at a club;
+    a pool whose standard pool merges the variants is that standard pool."""
+    pools = []
+    for standard in (overall_pool(), *([club_pool(match.club_id)] if match.club_id is not None else [])):
+        variant = pool_variant(standard, match.variant)
+        if variant == GameVariant.STANDARD:
+            pools.append(standard)
+        elif standard.club_id is None:
+            pools.append(overall_pool(variant))
+        else:
+            pools.append(club_pool(standard.club_id, variant))
     return pools
+
+
+def _variant_condition(pool: RatingPool) -> Q:
+    """Which matches a pool takes by variant: its own variant; a merging standard pool every variant; a
+    standard pool that does not merge only standard matches. A variant pool whose standard pool merges takes
+    none (its results are in the standard pool)."""
+    if pool.variant == GameVariant.STANDARD:
+        return Q() if pool.merge_variants else Q(variant=GameVariant.STANDARD)
+    standard = RatingPool.objects.filter(club_id=pool.club_id, variant=GameVariant.STANDARD, merge_variants=True)
+    return Q(variant=pool.variant) & ~Exists(standard)
 
 
 def played_out(match: Match) -> bool:
@@ -103,7 +136,12 @@ def rateable_matches(pool: RatingPool):
       never a club's before site staff approved it.
     """
     matches = Match.objects.filter(
-        rated=True, status=MatchStatus.FINISHED, winner__isnull=False, finished_at__isnull=False, length__gte=1
+        _variant_condition(pool),
+        rated=True,
+        status=MatchStatus.FINISHED,
+        winner__isnull=False,
+        finished_at__isnull=False,
+        length__gte=1,
     )
     if pool.club_id is not None:
         club_id = pool.club_id
@@ -131,7 +169,9 @@ def on_club_approval_changed(club: Club) -> None:
         .first()
     )
     if first is not None:
-        request_recompute(pool=overall_pool(), since=first)
+        overall_pool()  # the standard pool exists even when only other variants were played so far
+        for pool in RatingPool.objects.filter(club__isnull=True).order_by("pk"):  # every variant's overall pool
+            request_recompute(pool=pool, since=first)
 
 
 def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> bool:
@@ -150,9 +190,6 @@ def on_result_confirmed(match: Match, report) -> None:
 def apply_result(*, pool: RatingPool, match: Match) -> str:
     """Rate the match in the pool now, or mark the pool for a recompute. Returns what happened:
     "rated", "unchanged", "ignored" or "recompute"."""
-    # Race: two results confirmed at once in one pool would both read the same current ratings of a shared
-    # player; the pool row lock makes the second wait and read what the first wrote.
-    pool = lock(RatingPool.objects).get(pk=pool.pk)
     existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
     rateable = is_rateable(match, pool)
     if existing is None and not rateable:
@@ -167,12 +204,55 @@ def apply_result(*, pool: RatingPool, match: Match) -> str:
         )
     ):
         return "unchanged"  # a corrected score with the same winner and length rates the same
-    if existing is None and not pool.recompute_pending and not _later_rows_exist(pool, match.finished_at, match.pk):
+    if existing is not None:
+        # A rated result changed or was voided (a correction, an override and the later matches it voids): only
+        # a recompute follows that, and asking for one needs no pool row lock held to the end of this
+        # transaction (see RecomputeRequest).
+        starts = [t for t in (existing["played_at"], rateable and match.finished_at) if t]
+        defer_recompute(pool=pool, since=min(starts))
+        return "recompute"
+    # Race: two results confirmed at once in one pool would both read the same current ratings of a shared
+    # player; the pool row lock makes the second wait and read what the first wrote.
+    pool = lock(RatingPool.objects).get(pk=pool.pk)
+    # A request not folded yet (RecomputeRequest) is not asked about: the recompute it leads to starts earlier than
+    # this match, so it rates this match again over the corrected history either way.
+    if not pool.recompute_pending and not _later_rows_exist(pool, match.finished_at, match.pk):
         _rate_one(pool, match)
         return "rated"
-    starts = [t for t in (existing and existing["played_at"], rateable and match.finished_at) if t]
-    request_recompute(pool=pool, since=min(starts))
+    request_recompute(pool=pool, since=match.finished_at)
     return "recompute"
+
+
+def defer_recompute(*, pool: RatingPool, since: datetime | None) -> None:
+    """Ask for a recompute of the pool from `since` without locking the pool row: a request row now, folded into
+    the pool right after commit (`fold_requests`), or by the sweep if that fold could not run."""
+    RecomputeRequest.objects.create(pool=pool, since=since)
+    transaction.on_commit(partial(_fold_after_commit, pool.pk))
+
+
+def _fold_after_commit(pool_id: int) -> None:
+    """After the commit that asked: never fails the request that has committed (the sweep folds what is left)."""
+    try:
+        fold_requests(pool_id=pool_id, skip_locked=True)
+    except DatabaseError:
+        logger.exception("Recompute requests of rating pool %s are left for the sweep", pool_id)
+
+
+@transaction.atomic
+def fold_requests(*, pool_id: int, skip_locked: bool = False) -> bool:
+    """Turn the pool's recompute requests into one request_recompute (from the earliest instant asked; the whole
+    history if any asked for it). With `skip_locked`, a pool locked right now (a recompute running) is left as
+    it is: the recompute folds them when it ends, and the sweep otherwise. True when something was folded."""
+    pool = lock(RatingPool.objects, skip_locked=skip_locked).filter(pk=pool_id).first()
+    if pool is None:
+        return False
+    requests = list(RecomputeRequest.objects.filter(pool=pool).values_list("pk", "since"))
+    if not requests:
+        return False
+    starts = [since for _pk, since in requests]
+    RecomputeRequest.objects.filter(pk__in=[pk for pk, _since in requests]).delete()
+    request_recompute(pool=pool, since=None if None in starts else min(starts))
+    return True
 
 
 def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
@@ -258,9 +338,12 @@ def _mark_unsent(pool_id: int) -> None:
 
 @transaction.atomic
 def sweep_pending_pools() -> int:
-    """core.sweep: send again the recompute of pools left pending (the broker was down, or the worker died and its
-    transaction rolled back). A pool being recomputed right now is locked by its task and skipped (SKIP LOCKED),
-    and each pool sent is marked sent in this transaction, so two sweeps never send one pool twice."""
+    """core.sweep: fold recompute requests whose fold after commit did not run, and send again the recompute of
+    pools left pending (the broker was down, or the worker died and its transaction rolled back). A pool being
+    recomputed right now is locked by its task and skipped (SKIP LOCKED), and each pool sent is marked sent in
+    this transaction, so two sweeps never send one pool twice."""
+    for pool_id in set(RecomputeRequest.objects.values_list("pool_id", flat=True)):
+        fold_requests(pool_id=pool_id, skip_locked=True)  # requests whose fold after commit did not run
     stale = timezone.now() - _requeue_after()
     pools = list(
         lock(RatingPool.objects, skip_locked=True)
@@ -280,6 +363,20 @@ def request_full_recompute(*, actor, pool: RatingPool) -> None:
     request_recompute(pool=pool, since=None)
 
 
+@transaction.atomic
+def set_merge_variants(*, actor, club: Club, merge: bool) -> RatingPool:
+    """A club admin merges every variant's results into the club's standard pool (or splits them again). The
+    club's pools of every variant are rebuilt from their whole history, since which matches each holds changed."""
+    standard = club_pool(club.pk)
+    access.require(actor, "ratings.recompute", standard)
+    if standard.merge_variants != merge:
+        standard.merge_variants = merge
+        standard.save(update_fields=["merge_variants"])
+        for pool in RatingPool.objects.filter(club=club).order_by("pk"):
+            request_recompute(pool=pool, since=None)
+    return standard
+
+
 def recompute_pool(*, pool_id: int) -> bool:
     """Run a requested recompute; False when there was nothing to claim (another worker ran it already)."""
     with transaction.atomic():
@@ -294,6 +391,7 @@ def recompute_pool(*, pool_id: int) -> bool:
         pool.recomputed_at = timezone.now()
         pool.recompute_count += 1
         pool.save(update_fields=["recompute_from", "recomputed_at", "recompute_count"])
+    _fold_after_commit(pool_id)  # requests that came while it ran (their own fold skipped the locked pool)
     return True
 
 
@@ -310,53 +408,10 @@ RATED_MATCH_FIELDS = (
 )  # fmt: skip
 
 
-def _insert_rated_rows(params: list[tuple]) -> None:
-    """Insert explanation rows without building model instances: 100,000 of them through bulk_create cost ~30 s
-    of SQL compilation. SQLite takes one executemany; on PostgreSQL executemany sends a statement per row, so
-    there one INSERT … SELECT FROM unnest(column arrays) takes 20,000 rows (bench/bench_ratings.py). The values
-    are already what the columns take (ids, numbers, raw date-times)."""
-    if not params:
-        return
-    if connection.vendor == "postgresql":
-        _insert_unnest(_insert_head(RatedMatch, RATED_MATCH_FIELDS), params)
-    else:
-        _executemany(RatedMatch, RATED_MATCH_FIELDS, params)
-
-
-def _insert_head(model, field_names: tuple[str, ...]) -> str:
-    """'INSERT INTO table (col, …) ' for these fields of the model."""
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(model._meta.get_field(name).column) for name in field_names)
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
-
-
-def _executemany(model, field_names: tuple[str, ...], params: list[tuple]) -> None:
-    """One INSERT statement run for every row in `params` (values as the columns take them)."""
-    marks = ", ".join(["%s"] * len(field_names))
-    with connection.cursor() as cursor:
-        cursor.executemany(_insert_head(model, field_names) + f"VALUES ({marks})", params)
-
-
-PG_TYPES = ("bigint", "timestamptz", "bigint", "bigint", "bigint", "integer", "double precision",
-            "double precision", "integer", "integer", "double precision", "double precision", "double precision",
-            "double precision", "double precision", "double precision")  # fmt: skip
-
-
-def _array_literal(values, quoted: bool) -> str:
-    if quoted:  # date-times: '{"2026-03-01T19:00:00+00:00",…}'
-        return "{" + ",".join(f'"{v.isoformat()}"' for v in values) + "}"
-    return "{" + ",".join(map(repr, values)) + "}"  # ints and floats: repr round-trips exactly
-
-
-def _insert_unnest(head: str, params: list[tuple]) -> None:
-    """PostgreSQL: one INSERT … SELECT FROM unnest(column arrays) per 20,000 rows, each column sent as one array
-    literal — 16 parameters instead of 320,000 placeholders, which the driver would parse and quote one by one."""
-    select = "SELECT * FROM unnest(" + ", ".join(f"%s::{t}[]" for t in PG_TYPES) + ")"
-    with connection.cursor() as cursor:
-        for start in range(0, len(params), 20_000):
-            columns = zip(*params[start : start + 20_000], strict=True)
-            literals = [_array_literal(c, t == "timestamptz") for c, t in zip(columns, PG_TYPES, strict=True)]
-            cursor.execute(head + select, literals)
+def _insert_rated_rows(params: Iterable[tuple]) -> None:
+    """Insert explanation rows without building model instances: a million of them through bulk_create would cost
+    minutes of SQL compilation. The values are already what the columns take (ids, numbers, raw date-times)."""
+    insert_rows(RatedMatch, RATED_MATCH_FIELDS, params)
 
 
 def _raw(queryset) -> list[tuple]:
@@ -374,6 +429,11 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
     number of matches rated. The caller holds the pool (recompute_pool's claim)."""
     state: fibs.State = {}
     last_played: dict[int, object] = {}
+    if connection.vendor == "postgresql":
+        # Check each written row's references as it is written rather than queueing a million deferred checks
+        # for the commit: the queue grows in memory and made a million-match rebuild take ten times a tenth's.
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     if since is not None:
         earlier = (
             RatedMatch.objects.filter(pool=pool, played_at__lt=since)
@@ -395,22 +455,27 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
     matches = rateable_matches(pool)
     if since is not None:
         matches = matches.filter(finished_at__gte=since)
+    # finished_at as the database's own text: it goes straight back into played_at and last_played_at, so
+    # parsing a million date-times into Python objects and formatting them again would be wasted.
     stream = _raw(
-        matches.order_by("finished_at", "id").values_list(
-            "id", "winner_id", "player_a_id", "player_b_id", "length", "finished_at"
-        )
+        matches.order_by("finished_at", "id")
+        .annotate(at=Cast("finished_at", output_field=CharField()))
+        .values_list("id", "winner_id", "player_a_id", "player_b_id", "length", "at")
     )
     feed = [(match_id, winner, b if winner == a else a, length) for match_id, winner, a, b, length, _at in stream]
     rows, state = fibs.replay(feed, state, k_rule())
+    del feed
     pool_id = pool.pk
-    params = []
-    for row, match in zip(rows, stream, strict=True):
-        at = match[5]
-        last_played[row[1]] = last_played[row[2]] = at
-        params.append((pool_id, at, *row))
-    _insert_rated_rows(params)
+
+    def explained():
+        for row, match in zip(rows, stream, strict=True):
+            at = match[5]
+            last_played[row[1]] = last_played[row[2]] = at
+            yield (pool_id, at, *row)
+
+    _insert_rated_rows(explained())
     PlayerRating.objects.filter(pool=pool).delete()
-    _executemany(
+    insert_rows(
         PlayerRating,
         ("pool", "player", "rating", "experience", "matches", "wins", "last_played_at"),
         [(pool_id, player, *values, last_played.get(player)) for player, values in state.items()],

@@ -35,6 +35,8 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
         "/events/bc-berlin/club-championship/main/",
         "/events/bc-berlin/spring-open/main/",
         "/events/bc-berlin/spring-open/prizes/",
+        "/events/bc-berlin/swiss-night/swiss/",
+        "/events/bc-berlin/swiss-night/swiss/?round=1",
         "/chouette/",
         table.get_absolute_url(),
         f"/chouette/bc-berlin/{table.pk}/settlement/",

@@ -2,7 +2,7 @@ from chouette import services
 from tests.clubs.factories import MembershipFactory
 
 
-def table(club, names=("A", "B", "C", "D"), *, director=None, rules=None, stake_cents=500, stakes=None):
+def table(club, names=("A", "B", "C", "D"), *, director=None, rules=None, stake_cents=500, stakes=None, **stake_form):
     """A started session at `club` with members named A, B, C, D seated in that order (A box)."""
     players = [MembershipFactory(club=club, player__name=name).player for name in names]
     actor = director or MembershipFactory(club=club, role="director").player.user
@@ -14,5 +14,6 @@ def table(club, names=("A", "B", "C", "D"), *, director=None, rules=None, stake_
         stakes=stakes,
         rules=rules,
         order=[p.pk for p in players],
+        **stake_form,
     )
     return session, {p.name: p for p in players}, actor

@@ -1,7 +1,11 @@
+import os
+import subprocess
+import sys
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_broker_url, env_choice, env_database, env_int
+from config.env import env_bool, env_broker_url, env_cache, env_choice, env_database, env_int
 
 
 def test_bool_accepts_common_spellings(monkeypatch):
@@ -63,11 +67,45 @@ def test_non_redis_broker_is_refused(monkeypatch):
 
 
 def test_settings_refuse_to_start_without_secret_key_when_debug_off(tmp_path):
-    import os
-    import subprocess
-    import sys
-
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
     result = subprocess.run([sys.executable, "manage.py", "check"], env=env, capture_output=True, text=True)
     assert result.returncode != 0
     assert "SECRET_KEY is required" in result.stderr
+
+
+def _database_settings(extra_env: dict, code: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DATABASE_")}
+    env.update({"SECRET_KEY": "t", "DATABASE_URL": "postgres://u@127.0.0.1:1/none", **extra_env})
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def test_the_asgi_server_borrows_connections_from_a_pool_and_keeps_none_per_thread():
+    """Under ASGI a request's thread ends with the request: a persistent connection would stay open with it."""
+    code = (
+        "import config.asgi; from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['CONN_MAX_AGE'], d['OPTIONS']['pool']['max_size'])"
+    )
+    assert _database_settings({"DATABASE_POOL_MAX_SIZE": "7"}, code) == "0 7"
+
+
+def test_workers_and_commands_keep_their_persistent_connection_and_no_pool():
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; django.setup();"
+        "from django.conf import settings; d = settings.DATABASES['default'];"
+        "print(d['CONN_MAX_AGE'], 'pool' in d.get('OPTIONS', {}))"
+    )
+    assert _database_settings({}, code) == "60 False"
+def test_cache_is_per_process_without_cache_url_and_redis_with_one(monkeypatch):
+    monkeypatch.delenv("CACHE_URL", raising=False)
+    assert env_cache("CACHE_URL")["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    monkeypatch.setenv("CACHE_URL", "redis://cache:6379/2")
+    shared = env_cache("CACHE_URL")["default"]
+    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["LOCATION"] == "redis://cache:6379/2"
+
+
+def test_non_redis_cache_url_is_refused(monkeypatch):
+    monkeypatch.setenv("CACHE_URL", "memcached://localhost:11211")
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        env_cache("CACHE_URL")

@@ -14,6 +14,7 @@ PURE = [
     "games/rules",
     "games/formats",
     "games/verification.py",
+    "games/record_routing.py",
     "games/nardy",
     "games/dave",
     "base/numbers.py",
@@ -25,6 +26,7 @@ PURE = [
     "ratings/core",
     "chouette/core",
     "accounts/core",
+    "loadtest/core.py",
 ]
 FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "django_filters", "celery"}
 PROJECT_APPS = {"accounts", "base", "clubs", "config", "games", "tournaments", "ratings", "chouette"}

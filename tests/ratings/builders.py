@@ -10,10 +10,21 @@ from games.models.matches import Match, MatchContext
 BASE = timezone.now() - timedelta(days=60)
 
 
-def played(director, club, winner, loser, *, length=5, day=0, context=MatchContext.CLUB_NIGHT, loser_score=1):
+def played(
+    director,
+    club,
+    winner,
+    loser,
+    *,
+    length=5,
+    day=0,
+    context=MatchContext.CLUB_NIGHT,
+    loser_score=1,
+    variant="standard",
+):
     """A finished, confirmed, rated match `day` days after BASE (the director overrides, so it is confirmed)."""
     match = matchplay.create_match(
-        actor=director, player_a=winner, player_b=loser, length=length, context=context, club=club
+        actor=director, player_a=winner, player_b=loser, length=length, context=context, club=club, variant=variant
     )
     Match.objects.filter(pk=match.pk).update(finished_at=BASE + timedelta(days=day))
     match.refresh_from_db()

@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied
 
 from games.matchplay import services as matchplay
 from ratings.core.fibs import rate
-from ratings.models import PlayerRating, RatedMatch, RatingPool
+from ratings.models import PlayerRating, RatedMatch, RatingPool, RecomputeRequest
 from ratings.selectors import player_ratings
 from ratings.services import pools as services
 from tests.clubs.factories import MembershipFactory
@@ -165,3 +165,21 @@ def test_recompute_command_rebuilds_every_pool_with_the_current_k_rule(club, peo
     assert f"{club.name}: 1 rated matches" in capsys.readouterr().out
     with pytest.raises(CommandError, match="short name"):
         call_command("recompute_ratings", club="nope")
+
+
+def test_a_changed_rated_result_asks_for_a_recompute_without_the_pool_lock_and_the_sweep_folds_it(
+    club, people, django_capture_on_commit_callbacks
+):
+    """A correction of a rated result (as an override and what it voids) only inserts a request per pool; it is
+    folded into the pool after commit, and by the sweep when that fold never ran."""
+    director, (a, b, *_rest) = people
+    match = played(director, club, a, b, length=5)
+    with django_capture_on_commit_callbacks(execute=False):  # the folds after commit are lost (a crash)
+        correct(director, match, winner_side=1)
+    assert sorted(RecomputeRequest.objects.values_list("pool__club", flat=True), key=str) == [club.pk, None]
+    assert not RatingPool.objects.filter(recompute_pending=True).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sweep_pending_pools()
+    assert not RecomputeRequest.objects.exists()
+    assert not RatingPool.objects.filter(recompute_pending=True).exists()  # folded, sent and recomputed
+    assert set(RatedMatch.objects.filter(match=match).values_list("winner_id", flat=True)) == {b.pk}

@@ -22,6 +22,10 @@ def test_demo_has_a_finished_event_with_three_flights_and_one_in_progress():
     # the running event is a live day: boards with auto-call, and its ready matches are already on boards
     assert running.auto_call and running.boards.count() == 4
     assert Call.objects.filter(board__event=running, freed_at__isnull=True).exists()
+    # and a jackpot: one pod of four released, two players on the waiting list
+    jackpot = running.flights.get(slug="jackpot")
+    pod = running.flights.get(source=jackpot)
+    assert (pod.entries.count(), pod.draw_status, jackpot.entries.count()) == (4, "released", 2)
     counts = (Event.objects.count(), Slot.objects.count())
     context = DemoContext(password="x")
     from clubs.models import Club
@@ -33,3 +37,14 @@ def test_demo_has_a_finished_event_with_three_flights_and_one_in_progress():
     demo.load(context)  # a re-run creates nothing and still names the events
     assert (Event.objects.count(), Slot.objects.count()) == counts
     assert context.finished_event == finished and context.running_event == running
+
+
+def test_demo_has_a_finished_swiss_night_with_a_top_eight_cut():
+    call_command("load_demo")
+    event = Event.objects.get(slug=demo.SWISS)
+    assert event.status == "finished"
+    swiss, top = event.flights.order_by("order")
+    assert (swiss.format, swiss.current_round, top.feed_rule) == ("swiss", 4, "cut")
+    assert top.entries.count() == 8
+    places = sorted(p.place for p in selectors.flight_placements(flight=swiss))
+    assert places[0] == 1 and places.count(1) == 1 and None not in places and len(places) == 16

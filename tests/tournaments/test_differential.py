@@ -48,13 +48,18 @@ def event_specs(draw):
     return False, draw(st.integers(2, 13)), consolation, last_chance
 
 
-def build(club, director, spec, seed, late):
+def build(club, director, spec, seed, late, option=False):
     """The event in the database (drawn and released by the services) and in memory (released with the line
-    the engine draws from the same seed, which must be the adapter's line)."""
+    the engine draws from the same seed, which must be the adapter's line). `option`: the knockout option of
+    the main's shape is on (a reset final for a double elimination, a third-place match for a knockout)."""
     double, n, consolation, last_chance = spec
     sim = SimEvent()
-    sim.add_flight("main", "double" if double else "knockout")
+    sim.add_flight(
+        "main", "double" if double else "knockout", reset=option and double, third_place=option and not double
+    )
     kwargs: dict = {"kind": "double_elimination"} if double else {}
+    if option:
+        kwargs["grand_final_reset" if double else "third_place"] = True
     if consolation is not None:
         rule, k = consolation
         kwargs["consolation"] = {"feed_rule": rule, "feed_rounds": k}
@@ -204,19 +209,47 @@ def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
     club, director_user, spec, seed, withdrawals, late
 ):
     sim, event, flights = build(club, director_user, spec, seed, late)
+    play_in_both(director_user, sim, event, flights, seed, withdrawals)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    double=st.booleans(),
+    n=st.integers(3, 11),
+    consolation=st.sampled_from([None, rules.FIRST_PLAYED, rules.FRESH_DRAW]),
+    seed=st.integers(0, 2**32 - 1),
+    withdrawals=st.booleans(),
+)
+@example(double=True, n=4, consolation=None, seed=1, withdrawals=False)
+@example(double=False, n=4, consolation=rules.FIRST_PLAYED, seed=2, withdrawals=True)
+@example(double=False, n=3, consolation=rules.FRESH_DRAW, seed=3, withdrawals=False)  # a third-place bye
+def test_the_adapter_plays_a_reset_final_and_a_third_place_match_as_the_engine_does(
+    club, director_user, double, n, consolation, seed, withdrawals
+):
+    spec = (double, n, None if double or consolation is None else (consolation, 1), None)
+    sim, event, flights = build(club, director_user, spec, seed, 0, option=True)
+    play_in_both(director_user, sim, event, flights, seed, withdrawals)
+
+
+def play_in_both(director, sim, event, flights, seed, withdrawals) -> None:
+    """Random results, withdrawals and fresh draws in both, the same offered matches after every batch."""
     rng = random.Random(seed)
     while True:
         ready = sim_ready(sim)
         assert db_ready(flights) == ready
         if not ready:
-            if draw_fresh_in_both(director_user, sim, flights, rng):
+            if draw_fresh_in_both(director, sim, flights, rng):
                 continue
             break
         if withdrawals and rng.random() < 0.3:
-            withdraw_in_both(director_user, sim, flights, rng)
+            withdraw_in_both(director, sim, flights, rng)
             continue
         for name, key, _a, _b in sorted(ready, key=lambda r: (list(sim.flights).index(r[0]), r[1])):
             roll = rng.random()
             result = rules.PLAYED if roll < 0.8 else rules.WALKOVER if roll < 0.92 else rules.DOUBLE_FORFEIT
-            report_in_both(director_user, sim, flights, name, key, rng.randint(0, 1), result)
+            report_in_both(director, sim, flights, name, key, rng.randint(0, 1), result)
     assert_same_outcome(sim, flights, event)

@@ -90,3 +90,36 @@ def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_
         with django_assert_max_num_queries(most):
             response = client.get(reverse(f"tournaments:{name}", args=[club.slug, event.slug]))
         assert response.status_code == 200
+
+
+def api_report_and_confirm(club, director, n) -> tuple[int, int]:
+    """Queries of a player's report and the opponent's confirmation through the API, every app's hooks on
+    (points, Calcutta, ratings, notifications, the live push, the bracket's version)."""
+    from django.test import Client
+
+    event, flights = drawn_event(club, director, n, consolation={})
+    first, slot = ready_slots(flights["main"])[:2]
+    win(director, first, 0)  # the first result of a flight differs from the rest
+    match = slot.match
+    reporter, confirmer = Client(), Client()
+    reporter.force_login(match.player_a.user)
+    confirmer.force_login(match.player_b.user)
+    url = f"/api/v1/matches/{match.pk}/"
+    with CaptureQueriesContext(connection) as report:
+        response = reporter.post(url + "reports/", {"method": "final_score", "score_a": match.length, "score_b": 1})
+    assert response.status_code == 201
+    with CaptureQueriesContext(connection) as confirm:
+        response = confirmer.post(url + "confirm/", {"version": response.json()["version"]})
+    assert response.status_code == 200
+    return len(report), len(confirm)
+
+
+def test_report_and_confirm_through_the_api_cost_the_same_queries_for_8_and_128_entrants(club, director_user):
+    """Measured 14 (report) and 80 (confirm, with a consolation flight fed by the loser) for both sizes; on
+    PostgreSQL each request also sends the `SET LOCAL lock_timeout` of its first row lock (base.locks)."""
+    small = api_report_and_confirm(club, director_user, 8)
+    large = api_report_and_confirm(club, director_user, 128)
+    print(f"queries for report, confirm: {small} (8 entrants), {large} (128 entrants)")
+    assert small == large
+    timeout_statement = 1 if connection.vendor == "postgresql" else 0
+    assert large[0] <= 14 + timeout_statement and large[1] <= 80 + timeout_statement

@@ -38,12 +38,18 @@ def seed_order(size: int) -> list[int]:
 
 
 def draw(
-    entrants: Sequence[DrawEntrant], *, rng_seed: int, seeded: bool = False, separate_clubs: bool = False
+    entrants: Sequence[DrawEntrant],
+    *,
+    rng_seed: int,
+    seeded: bool = False,
+    separate_clubs: bool = False,
+    seed_top_n: int | None = None,
 ) -> list[Hashable | None]:
     """The round-1 line: position i holds an entrant key or None (a bye). Positions 2k and 2k+1 meet in
     round 1. Byes (size - n of them) go to on-time entrants only, each to a different round-1 pair, so no
     pair is two byes and nobody can reach round 2 without an opponent waiting. `rng_seed` makes it
-    reproducible: the same entrants and seed give the same draw."""
+    reproducible: the same entrants and seed give the same draw. `seed_top_n` (with `seeded`): only the best
+    N on-time entrants take seed numbers 1..N; everyone else gets the remaining numbers at random."""
     n = len(entrants)
     if n < 2:
         raise BracketError("too_few_entrants", "A draw needs at least two entrants.", "entries")
@@ -63,7 +69,13 @@ def draw(
             on_time=len(on_time),
         )
     rng = random.Random(rng_seed)
-    if seeded:
+    if seeded and seed_top_n is not None:
+        best = sorted(on_time, key=lambda e: -e.rating)
+        top, rest = best[:seed_top_n], best[seed_top_n:]
+        rng.shuffle(rest)
+        rng.shuffle(late)
+        ranked = top + rest + late
+    elif seeded:
         ranked = sorted(on_time, key=lambda e: -e.rating) + sorted(late, key=lambda e: -e.rating)
         # Byes go to the best on-time players: seeds 1..byes meet the seeds n+1..size that do not exist.
     else:
@@ -113,3 +125,31 @@ def late_entry_position(line: Sequence[Hashable | None]) -> int:
     raise BracketError(
         "no_bye_left", "No bye is left in the draw: a late entry needs a free place next to a bye.", "player"
     )
+
+
+def swap(line: Sequence[Hashable | None], a: int, b: int, *, late: frozenset = frozenset()) -> list[Hashable | None]:
+    """A director's edit of a draft draw: positions a and b change places. Refused when it would pair two
+    byes (a player would reach round 2 without an opponent) or give a bye to a late entrant (`late`)."""
+    size = len(line)
+    if not (0 <= a < size and 0 <= b < size) or a == b:
+        raise BracketError(
+            "swap_positions",
+            f"Give two different positions of the draw line, 0 to {size - 1}.",
+            "positions",
+            last=size - 1,
+        )
+    out = list(line)
+    out[a], out[b] = out[b], out[a]
+    for position in (a, b):
+        pair = (out[position & ~1], out[position | 1])
+        if pair == (None, None):
+            raise BracketError(
+                "swap_two_byes", "This swap would pair two byes: swap a player with a player instead.", "positions"
+            )
+        if None in pair and any(p in late for p in pair if p is not None):
+            raise BracketError(
+                "swap_bye_to_late",
+                "This swap would give a bye to a late entrant: byes go to on-time entrants.",
+                "positions",
+            )
+    return out

@@ -32,6 +32,8 @@ class SimFlight:
     source: str | None = None
     rule: str | None = None
     feed_rounds: int = 1
+    reset: bool = False  # double elimination: a second grand final when the losers' side wins the first
+    third_place: bool = False
     layout: Layout | None = None
     sides: dict[Key, list] = field(default_factory=dict)
     decided: dict[Key, tuple[str, int | None, tuple[int, ...]]] = field(default_factory=dict)
@@ -50,8 +52,22 @@ class SimFlight:
         """Choose the shape as the database adapter does: one call to Layout.for_flight with all the flight's
         facts (kind, feed rule, fed rounds), so the two cannot disagree about a flight."""
         self.layout = Layout.for_flight(
-            size=size, double=self.kind == "double", feed_rule=self.rule, feed_rounds=self.feed_rounds
+            size=size,
+            double=self.kind == "double",
+            feed_rule=self.rule,
+            feed_rounds=self.feed_rounds,
+            reset=self.reset,
+            third_place=self.third_place,
         )
+
+    def winner_side(self, key: Key) -> int | None:
+        winner = self.decided[key][1]
+        if winner is None:
+            return None
+        return 0 if self.sides[key][0] == winner else 1
+
+    def terminals_decided(self) -> bool:
+        return all(k in self.decided for k in self.shape.terminal_keys())
 
     def facts(self, entry_id: int) -> EntryFacts:
         e = self.entries[entry_id]
@@ -63,10 +79,12 @@ class SimEvent:
         self.flights: dict[str, SimFlight] = {}
         self._next_id = 1
 
-    def add_flight(self, name, kind="knockout", *, source=None, rule=None, feed_rounds=1) -> SimFlight:
+    def add_flight(
+        self, name, kind="knockout", *, source=None, rule=None, feed_rounds=1, reset=False, third_place=False
+    ) -> SimFlight:
         if kind == "fed" and rule is None:
             rule = rules.FIRST_PLAYED
-        flight = SimFlight(name, kind, source, rule, feed_rounds)
+        flight = SimFlight(name, kind, source, rule, feed_rounds, reset, third_place)
         self.flights[name] = flight
         return flight
 
@@ -223,14 +241,14 @@ class SimEvent:
             self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, tuple(gone))  # nobody to give it to
         elif state == rules.BYE and side is not None:
             winner = sides[side]
-            flight.entries[winner].byes += 1
+            flight.entries[winner].byes += int(flight.shape.counts_as_bye(target.key))
             self._decide(flight, target.key, rules.BYE, winner, ())
         elif state == rules.EMPTY:
             self._decide(flight, target.key, rules.EMPTY, None, ())
 
     def _decide(self, flight: SimFlight, key: Key, result: str, winner: int | None, losers: tuple[int, ...]):
         flight.decided[key] = (result, winner, losers)
-        if flight.shape.winner_target(key) is None:
+        if flight.shape.is_terminal(key) and flight.terminals_decided():
             flight.finished = True  # the final is decided (with nobody in it if everyone withdrew)
         fed = self.fed_by(flight.name)
         for action in self._consequences(flight, fed, key):
@@ -248,6 +266,7 @@ class SimEvent:
             winner=None if winner is None else flight.facts(winner),
             losers=tuple(flight.facts(e) for e in losers),
             feed=feed,
+            winner_side=flight.winner_side(key),
         )
 
     # --- late entries -----------------------------------------------------------------------------------------
@@ -295,8 +314,8 @@ class SimEvent:
                 flight.entries[action.entry].place = None
                 flight.champion = None
         if result == rules.BYE and winner is not None:
-            flight.entries[winner].byes -= 1
-        if flight.shape.winner_target(key) is None:
+            flight.entries[winner].byes -= int(flight.shape.counts_as_bye(key))
+        if flight.shape.is_terminal(key):
             flight.finished = False
 
     def _clear(self, flight: SimFlight, target: Target) -> None:
@@ -312,7 +331,7 @@ class SimEvent:
         elif isinstance(action, rules.Champion):
             flight.entries[action.entry].place = 1
             flight.champion = action.entry
-            flight.finished = True
+            flight.finished = flight.terminals_decided()
         elif isinstance(action, rules.Move):
             self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
         elif isinstance(action, rules.FeedTo):
@@ -335,4 +354,4 @@ class SimEvent:
 
     def finished_without_winner(self, flight: SimFlight) -> bool:
         final = Key(flight.shape.final_section, len(flight.shape.rounds(flight.shape.final_section)), 0)
-        return final in flight.decided and flight.decided[final][1] is None
+        return final in flight.decided and flight.decided[final][1] is None and flight.champion is None

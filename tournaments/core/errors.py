@@ -9,7 +9,8 @@ class BracketError(DomainError):
     """A request the bracket rules refuse; `field` names what to fix, `message` says how.
 
     A malformed payout template or bracket size is bad input (400); a request the bracket cannot take in its
-    present state (a slot taken or not ready, no bye left, a source flight unfinished) is a conflict (409).
+    present state (a slot taken or not ready, no bye left, a source flight unfinished, too few or too many entries
+    for the format) is a conflict (409).
     """
 
     conflicts = frozenset(
@@ -25,5 +26,12 @@ class BracketError(DomainError):
             "feeds_no_flight",
             "too_few_entrants",
             "byes_need_on_time",
+            "swap_two_byes",
+            "swap_bye_to_late",
+            "round_robin_too_small",
+            "round_robin_too_large",
+            "groups_too_few_entrants",
+            "groups_too_many_entrants",
+            "qualifiers_uneven",
         }
     )

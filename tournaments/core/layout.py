@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tournaments.core.errors import BracketError
 
-W, C, L, G = "w", "c", "l", "g"
+W, C, L, G, T = "w", "c", "l", "g", "t"
 # How a fed flight takes its players (tournaments.core.rules routes them); the shape depends on it.
 FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
@@ -72,36 +72,57 @@ class Layout:
     size: int  # the knockout's size; for "fed" the source's size
     feed_rounds: int = 1
     sections: dict[str, list[RoundSpec]] = field(default_factory=dict, compare=False, hash=False)
+    reset: bool = False  # double elimination: a second grand final when the losers' side wins the first
+    third_place: bool = False  # knockout: a match between the semi-final losers
 
     @classmethod
-    def knockout(cls, size: int) -> Layout:
-        return cls("knockout", size, 1, {W: knockout_rounds(size)})
+    def knockout(cls, size: int, *, third_place: bool = False) -> Layout:
+        sections = {W: knockout_rounds(size)}
+        if third_place:
+            if size < 4:
+                raise BracketError(
+                    "third_place_too_small",
+                    "A third-place match needs two semi-finals: at least 3 entrants, or switch it off.",
+                    "third_place",
+                )
+            sections[T] = [RoundSpec(1)]
+        return cls("knockout", size, 1, sections, third_place=third_place)
 
     @classmethod
     def fed(cls, source_size: int, feed_rounds: int = 1) -> Layout:
         return cls("fed", source_size, feed_rounds, {C: fed_rounds(source_size, feed_rounds)})
 
     @classmethod
-    def double(cls, size: int) -> Layout:
+    def double(cls, size: int, *, reset: bool = False) -> Layout:
         if size < 4:
             raise BracketError("double_too_small", "Double elimination needs at least 3 entrants.", "size")
         rounds = log2(size)
-        return cls("double", size, rounds, {W: knockout_rounds(size), L: fed_rounds(size, rounds), G: [RoundSpec(1)]})
+        finals = [RoundSpec(1), RoundSpec(1)] if reset else [RoundSpec(1)]
+        sections = {W: knockout_rounds(size), L: fed_rounds(size, rounds), G: finals}
+        return cls("double", size, rounds, sections, reset=reset)
 
     @classmethod
     def for_flight(
-        cls, *, size: int, double: bool = False, feed_rule: str | None = None, feed_rounds: int = 1
+        cls,
+        *,
+        size: int,
+        double: bool = False,
+        feed_rule: str | None = None,
+        feed_rounds: int = 1,
+        reset: bool = False,
+        third_place: bool = False,
     ) -> Layout:
         """The one place a flight's shape is chosen, for the in-memory engine and the database adapter alike.
         `size` is the flight's own bracket size, or for a linked fed flight its source's `linked_size()`.
         A fresh draw (or a flight with its own draw) is a knockout of its own line; a linked fed flight
         (first_played, progressive) is laid out from its source; only a progressive one feeds more than
-        round 1."""
+        round 1. `reset` (a second grand final) applies to a double elimination, `third_place` to a knockout
+        of its own line; the settings that do not apply to the shape are ignored."""
         if double:
-            return cls.double(size)
+            return cls.double(size, reset=reset)
         if feed_rule in (FIRST_PLAYED, PROGRESSIVE):
             return cls.fed(size, feed_rounds if feed_rule == PROGRESSIVE else 1)
-        return cls.knockout(size)
+        return cls.knockout(size, third_place=third_place)
 
     def linked_size(self) -> int:
         """The size a fed flight linked to this one is laid out from: two places per round-1 slot of the first
@@ -131,7 +152,40 @@ class Layout:
         return self.sections[section]
 
     def is_final(self, key: Key) -> bool:
+        """A match played to the final's length: the final (both grand finals with a reset)."""
+        if key.section == G and self.reset:
+            return True
         return key.section == self.final_section and key.round == len(self.sections[key.section])
+
+    def length_round(self, key: Key) -> int:
+        """The round whose match length a slot plays: its own, but the final's round for the third-place
+        match (played alongside the final, though not to the final's length)."""
+        return len(self.sections[W]) if key.section == T else key.round
+
+    @staticmethod
+    def counts_as_bye(key: Key) -> bool:
+        """A walk-through that counts as the player's bye (a fresh draw gives its byes to players without one).
+        Not the third-place match's: its player was out of the running already, and may sit in a fresh-draw
+        flight's pool by then."""
+        return key.section != T
+
+    def terminal_keys(self) -> list[Key]:
+        """The slots whose decision ends the flight once all of them are decided: the final (the second
+        grand final with a reset, decided "not needed" when it is not played) and a third-place match."""
+        final = Key(self.final_section, len(self.sections[self.final_section]), 0)
+        return [final, Key(T, 1, 0)] if self.third_place else [final]
+
+    def is_terminal(self, key: Key) -> bool:
+        return key in self.terminal_keys()
+
+    def winner_place(self, key: Key) -> int | None:
+        """The place the winner of `key` takes when it moves on nowhere: 1 for the flight's winner, 3 for the
+        third-place match; None while the winner moves on."""
+        if key.section == T:
+            return 3
+        if self.is_terminal(key) or (key.section == G and self.reset and key.round == 1):
+            return 1
+        return None
 
     def round_one_target(self, line_position: int) -> Target:
         """The round-1 slot and side of a position on the first section's round-1 line."""
@@ -139,8 +193,14 @@ class Layout:
 
     # --- where players go ---------------------------------------------------------------------------------
 
-    def winner_target(self, key: Key) -> Target | None:
-        """The slot and side the winner of `key` moves to; None: the winner has won the flight."""
+    def winner_target(self, key: Key, winner_side: int | None = None) -> Target | None:
+        """The slot and side the winner of `key` moves to; None: the winner has won the flight (or third
+        place). The first grand final with a reset depends on who won it (`winner_side`): the losers' side's
+        player (side 1) moves to the second final, the winners' side's player has won."""
+        if key.section == T:
+            return None
+        if key.section == G and self.reset and key.round == 1:
+            return Target(Key(G, 2, 0), 1) if winner_side == 1 else None
         rounds = self.sections[key.section]
         if key.round < len(rounds):
             nxt = rounds[key.round]
@@ -163,11 +223,24 @@ class Layout:
                 return Target(Key(section, r, spec.slots - 1 - source_position), 1)
         return None
 
-    def internal_loser_target(self, key: Key) -> Target | None:
-        """Double elimination: a loss on the winners' side moves the player to the losers' side."""
+    def internal_loser_target(self, key: Key, winner_side: int | None = None) -> Target | None:
+        """A loss that does not eliminate: double elimination's winners' side moves the player to the losers'
+        side, a first grand final lost by the winners' finalist (`winner_side` 1) to the second final; a
+        semi-final loser goes to the third-place match."""
         if self.kind == "double" and key.section == W:
             return self.feed_target(key.round, key.position, L)
+        if key.section == G and self.reset and key.round == 1 and winner_side == 1:
+            return Target(Key(G, 2, 0), 0)
+        if self.third_place and key.section == W and key.round == len(self.sections[W]) - 1:
+            return Target(Key(T, 1, 0), key.position)
         return None
+
+    def not_needed_targets(self, key: Key, winner_side: int | None) -> list[Target]:
+        """The sides of an optional match set empty by this decision: the second grand final when the first
+        was won from the winners' side (or by nobody), so it is decided without a match."""
+        if key.section == G and self.reset and key.round == 1 and winner_side != 1:
+            return [Target(Key(G, 2, 0), 0), Target(Key(G, 2, 0), 1)]
+        return []
 
     def fed_round_count(self) -> int:
         """The last round of the fed section that still takes players from the source."""
@@ -179,6 +252,10 @@ class Layout:
     def place_of_loser(self, key: Key) -> int | None:
         """Standard competition ranking by elimination: 1 + the winner + everyone eliminated later. None for a
         loss that does not eliminate (the winners' side of a double elimination)."""
+        if key.section == T:
+            return 4
+        if key.section == G:
+            return 2  # either grand final: the loser is second
         order = self._elimination_order()
         if (key.section, key.round) not in order:
             return None
@@ -188,8 +265,9 @@ class Layout:
         stages = [
             (s, r, spec.slots)
             for s in self.sections
-            if not (self.kind == "double" and s == W)
+            if not (self.kind == "double" and s == W) and s != T
             for r, spec in enumerate(self.sections[s], start=1)
+            if not (s == G and r > 1)  # a second grand final eliminates nobody a first did not: one stage
         ]
         if self.kind == "double":
             stages.sort(key=lambda t: (t[0] == G, t[1]))

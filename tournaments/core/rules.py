@@ -108,6 +108,7 @@ def consequences(
     winner: EntryFacts | None,
     losers: tuple[EntryFacts, ...],
     feed: Feed | None,
+    winner_side: int | None = None,
 ) -> list[object]:
     """The actions in the order they are applied: everything about this slot itself (first played matches,
     places, losers fed on) before the players move on, because a move can decide the next slot at once (a
@@ -118,7 +119,7 @@ def consequences(
     if played:
         actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
     moves: list[object] = []
-    internal = layout.internal_loser_target(key)
+    internal = layout.internal_loser_target(key, winner_side)
     if internal is not None:
         routed = losers[0].id if (played and losers) else None
         moves.append(Move(internal, routed))
@@ -126,17 +127,19 @@ def consequences(
     else:
         actions.extend(Out(loser.id, layout.place_of_loser(key)) for loser in losers)
     if feed is not None:
-        actions.extend(_feed_actions(layout, key, result, winner, losers, feed))
-    target = layout.winner_target(key)
+        actions.extend(_feed_actions(layout, key, result, winner, losers, feed, winner_side))
+    target = layout.winner_target(key, winner_side)
     if target is None:
         if winner is not None:
-            actions.append(Champion(winner.id))
+            place = layout.winner_place(key)
+            actions.append(Champion(winner.id) if place == 1 else Out(winner.id, place))
     else:
         actions.append(Move(target, None if winner is None else winner.id))
+    moves.extend(Move(t, None) for t in layout.not_needed_targets(key, winner_side))
     return actions + moves
 
 
-def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedTo]:
+def _feed_actions(layout, key, result, winner, losers, feed: Feed, winner_side=None) -> list[FeedTo]:
     played = result == PLAYED
     round_one = key.section == layout.first_section and key.round == 1
     if feed.rule == PROGRESSIVE:
@@ -175,7 +178,7 @@ def _feed_actions(layout, key, result, winner, losers, feed: Feed) -> list[FeedT
             out.append(FeedTo(t, None))
     # won the whole flight on byes and walkovers: no played loss will ever come, so its place in the linked
     # flight stays empty instead of waiting for ever (that flight could never finish)
-    champion_unplayed = winner is not None and not winner.has_played and layout.winner_target(key) is None
+    champion_unplayed = winner is not None and not winner.has_played and layout.winner_target(key, winner_side) is None
     if champion_unplayed and (t := place_of(winner)) is not None:
         out.append(FeedTo(t, None))
     return out

@@ -5,8 +5,10 @@ from tournaments.selectors.brackets import (
     BracketRound,
     Dashboard,
     bracket,
+    cached_rendering,
     dashboard,
     draft_pairs,
+    jackpot_pods,
     next_matches,
 )
 from tournaments.selectors.calling import (
@@ -66,6 +68,7 @@ __all__ = [
     "Placement",
     "board_in",
     "bracket",
+    "cached_rendering",
     "busy_players",
     "call_in",
     "calling",
@@ -86,6 +89,7 @@ __all__ = [
     "flight_for",
     "flight_placements",
     "flights",
+    "jackpot_pods",
     "lateness_due",
     "match_flight",
     "my_entries",

@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, OuterRef, Q
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from base import cache
 from games.models.matches import MatchDispute, MatchStatus
-from tournaments.core.layout import G, L
+from tournaments.core.layout import G, L, T
 from tournaments.models import (
+    FeedRule,
     Flight,
+    FlightKind,
     Slot,
     SlotResult,
 )
 
+Rendered = TypeVar("Rendered")
+
 # --- bracket ----------------------------------------------------------------------------------------------
+
+
+def cached_rendering(*, flight: Flight, kind: str, build: Callable[[], Rendered], variant: str = "") -> Rendered:
+    """A rendering of the flight's bracket (`kind`: the page's body, the API's answer) from the shared cache, or
+    `build()` stored there. The key names the flight's version (counted by every write that changes what the
+    bracket shows: tournaments.services.common.flights_changed) and the active language; `variant` carries
+    whatever else the caller's output depends on. Only renderings that are the same for every viewer belong
+    here: the caller renders the director's own parts uncached. The event's creation time (to the microsecond)
+    keeps a flight that reuses a deleted one's id (SQLite, a restored database) from finding its renderings."""
+    born = int(flight.event.created_at.timestamp() * 1_000_000)
+    key = f"bracket:{kind}:{flight.pk}:{born}:{flight.version}:{get_language()}:{variant}"
+    return cache.get_or_build(key, build)
 
 
 @dataclass(frozen=True)
@@ -26,11 +46,35 @@ class BracketRound:
     slots: list
 
 
+# What the bracket page and API read of each slot's rows. Loading whole rows made a 64-entrant bracket build
+# ~430 model instances with every column converted (the match's five timestamps, the entry's twenty fields) on
+# each uncached read; a field not named here would cost a query per slot when read, which the page's and the
+# API's query-count tests would catch.
+BRACKET_COLUMNS = (
+    "flight_id",
+    "section",
+    "round",
+    "position",
+    "a_empty",
+    "b_empty",
+    "result",
+    "winner__player_id",
+    "entry_a__player__name",
+    "entry_b__player__name",
+    "match__status",
+    "match__score_a",
+    "match__score_b",
+    "call__freed_at",
+    "call__board__number",
+)
+
+
 def bracket(*, flight: Flight) -> list[BracketRound]:
-    """The flight's slots by section and round, with players and match results: three queries."""
+    """The flight's slots by section and round, with players and match results: one query."""
     slots = list(
         Slot.objects.filter(flight=flight)
         .select_related("entry_a__player", "entry_b__player", "match", "winner", "call__board")
+        .only(*BRACKET_COLUMNS)
         .order_by("section", "round", "position")
     )
     if not slots:
@@ -42,11 +86,17 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     for slot in slots:
         rounds.setdefault((slot.section, slot.round), []).append(slot)
     _label_open_sides(rounds)
-    order = {"w": 0, "c": 0, "l": 1, "g": 2}
+    order = {"w": 0, "c": 0, "l": 1, "g": 2, "t": 3}
     out = []
     for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
         last = sections[section]
-        if section == G:
+        if section == T:
+            title = _("Third-place match")
+        elif section == G and number == 2:
+            title = _("Grand final, second match (if needed)")
+            for slot in members:
+                slot.not_needed = slot.result == SlotResult.EMPTY  # the winners' finalist won the first
+        elif section == G:
             title = _("Grand final")
         elif number == last and section != L:
             title = _("Final")
@@ -101,6 +151,14 @@ def _label_open_sides(rounds: dict) -> None:
                 else:
                     label = _("one of %(n)s players") % {"n": len(names)}
                 setattr(slot, "label_a" if side == 0 else "label_b", label)
+
+
+def jackpot_pods(*, flight: Flight) -> list[Flight]:
+    """A jackpot's pods, newest first, each with its entry count: one query (none for other flights)."""
+    if flight.kind != FlightKind.JACKPOT or flight.feed_rule != FeedRule.DRAW:
+        return []
+    pods = flight.fed_flights.filter(feed_rule=FeedRule.POD).select_related("event__club")
+    return list(pods.annotate(players=Count("entries")).order_by("-pk"))
 
 
 def draft_pairs(*, flight: Flight) -> list[tuple]:

@@ -14,7 +14,9 @@ from tournaments.models import (
     Entry,
     EntryStatus,
     Event,
+    FeedRule,
     Flight,
+    FlightFormat,
     FlightKind,
     Slot,
 )
@@ -33,7 +35,21 @@ def flight_placements(*, flight: Flight) -> list[Placement]:
     if flight.kind == FlightKind.SIDE_POOL:
         return _side_pool_placements(flight)
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
-    return [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
+    placements = [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
+    fed_by_places = flight.cut_size or flight.format == FlightFormat.GROUPS  # groups feed their knockout too
+    return _after_the_cut(flight, placements) if fed_by_places else placements
+
+
+def _after_the_cut(flight: Flight, placements: list[Placement]) -> list[Placement]:
+    """A flight played in rounds with a cut: the players of the cut take their place in the knockout it feeds
+    (None while they are alive there), the others keep their standings place. One more query."""
+    cut = dict(
+        Entry.objects.filter(flight__source=flight, flight__feed_rule=FeedRule.CUT).values_list("player_id", "place")
+    )
+    if not cut:
+        return placements
+    out = [Placement(p.entry_id, p.player_id, cut[p.player_id]) if p.player_id in cut else p for p in placements]
+    return sorted(out, key=lambda p: (p.place is None, p.place or 0, p.entry_id))
 
 
 def _side_pool_placements(flight: Flight) -> list[Placement]:
@@ -88,7 +104,13 @@ def event_for(*, user, club_slug: str, slug: str):
 
 
 def flight_for(*, event, slug: str) -> Flight | None:
-    return event.flights.filter(slug=slug).select_related("event__club", "source").first()
+    """The event's flight with this short name, carrying the event object given (with its club) instead of
+    joining it again. Ordered by id alone: the model's ordering (event, then the event's own ordering) made
+    building this one-row query cost more than the cached bracket page it precedes."""
+    flight = event.flights.filter(slug=slug).select_related("source").order_by("pk").first()
+    if flight is not None:
+        flight.event = event
+    return flight
 
 
 def newest_events(*, user):
@@ -146,8 +168,6 @@ def slot_in(*, flight: Flight, pk):
     )
 
 
-
-
 def no_shows(*, flight: Flight) -> list:
     """With a check-in deadline: the entries not checked in and not drawn (the draw left them out; a director's
     check-in draws them in late)."""
@@ -170,8 +190,6 @@ def match_flight(*, match) -> Flight | None:
     """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page."""
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
     return None if slot is None else slot.flight
-
-
 
 
 def drawable_entries(flight: Flight):

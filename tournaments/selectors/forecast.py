@@ -9,7 +9,7 @@ from django.db.models import Min
 from tournaments.core import forecast
 from tournaments.core.draw import bracket_size
 from tournaments.core.errors import BracketError
-from tournaments.core.layout import L, Layout
+from tournaments.core.layout import G, L, Layout
 from tournaments.models import (
     Flight,
     FlightKind,
@@ -44,9 +44,10 @@ def _round_lengths(flight: Flight, size: int) -> list[int]:
         double=flight.kind == FlightKind.DOUBLE_ELIMINATION,
         feed_rule=flight.feed_rule,
         feed_rounds=flight.feed_rounds,
+        reset=flight.grand_final_reset,
     )
     count = (
-        len(layout.rounds(L)) + 1
+        len(layout.rounds(L)) + len(layout.rounds(G))  # a second grand final counted as if it were needed
         if flight.kind == FlightKind.DOUBLE_ELIMINATION
         else len(layout.rounds(layout.first_section))
     )

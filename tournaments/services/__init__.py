@@ -4,7 +4,16 @@ The one adapter of tournaments.core, split by domain; callers use `from tourname
 names they call are re-exported here. Every function checks the actor first and runs in a transaction.
 """
 
-from tournaments.services.draws import confirm_draw, draw_flight, fresh_draw_ready, release_draw
+# robin registers the round robin and groups pairers with the round-based services when imported.
+from tournaments.services import robin
+from tournaments.services.common import flight_results_changed, flights_changed, match_status_changed
+from tournaments.services.draws import (
+    confirm_draw,
+    draw_flight,
+    fresh_draw_ready,
+    release_draw,
+    swap_draft_positions,
+)
 from tournaments.services.entries import (
     check_in,
     late_entry_preview,
@@ -16,6 +25,7 @@ from tournaments.services.entries import (
     withdraw_preview,
 )
 from tournaments.services.events import (
+    OPTION_FIELDS,
     add_director,
     add_flight,
     create_event,
@@ -25,18 +35,37 @@ from tournaments.services.events import (
 )
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
+from tournaments.services.rounds import (
+    correct_result,
+    correction_preview,
+    drop,
+    edit_pairings,
+    edit_pairings_preview,
+    start_round,
+)
+from tournaments.services.rounds import result_confirmed as round_result_confirmed
 
 __all__ = [
+    "OPTION_FIELDS",
+    "robin",
     "BracketStore",
     "Step",
     "add_director",
     "add_flight",
     "check_in",
     "confirm_draw",
+    "correct_result",
+    "correction_preview",
+    "drop",
+    "edit_pairings",
+    "edit_pairings_preview",
     "create_event",
     "draw_flight",
+    "flight_results_changed",
+    "flights_changed",
     "fresh_draw_ready",
     "late_entry_preview",
+    "match_status_changed",
     "override_preview",
     "override_result",
     "reenter",
@@ -45,7 +74,10 @@ __all__ = [
     "reentry_preview",
     "release_draw",
     "result_confirmed",
+    "round_result_confirmed",
     "set_payout_template",
+    "swap_draft_positions",
+    "start_round",
     "update_event",
     "update_flight",
     "withdraw",

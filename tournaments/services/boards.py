@@ -23,6 +23,7 @@ from games.models.matches import Match
 from tournaments import hooks, selectors
 from tournaments.core import calling
 from tournaments.models import Board, Call, Event, Flight, SlotResult
+from tournaments.services.common import flights_changed
 
 MAX_BOARDS = 500
 MAX_GRACE_MINUTES = 120
@@ -66,7 +67,10 @@ def _fill(event: Event, boards: list[Board], *, actor=None, limit: int | None = 
 
 
 def _announce(calls: list[Call]) -> None:
-    """Tell the hook's subscribers once the calls have committed (a rolled-back call tells nobody)."""
+    """Tell the hook's subscribers once the calls have committed (a rolled-back call tells nobody). The board
+    shows on the bracket: its flights count a new version now."""
+    if calls:
+        flights_changed(Flight.objects.filter(pk__in={call.slot.flight_id for call in calls}))
     for call in calls:
         match, board = call.slot.match, call.board
         transaction.on_commit(lambda match=match, board=board: hooks.match_called(match, board))
@@ -147,6 +151,7 @@ def free_board(*, actor, board: Board) -> list[Call]:
     event = board.event
     access.require(actor, "event.direct", event)
     boards = _lock_boards(event)
+    flights_changed(Flight.objects.filter(slots__call__board=board, slots__call__freed_at__isnull=True))
     freed = Call.objects.filter(board=board, freed_at__isnull=True).update(freed_at=timezone.now())
     if not freed:
         raise Conflict(_("Board %(number)s is free already.") % {"number": board.number}, code="board_free")

@@ -1,10 +1,13 @@
-"""What every part of the tournament services uses: the flight lock and the results that count as decided (the
-core's bracket errors leave as they are: the API and the pages read them by code). Who may do what is in
-tournaments/rules.py."""
+"""What every part of the tournament services uses: the flight lock, the flight's version, and the results that
+count as decided (the core's bracket errors leave as they are: the API and the pages read them by code). Who may
+do what is in tournaments/rules.py."""
 
 from __future__ import annotations
 
+from django.db.models import F, QuerySet
+
 from base.locks import lock
+from games.models.matches import MatchContext, MatchStatus
 from tournaments.core import rules
 from tournaments.models import Flight, SlotResult
 
@@ -20,7 +23,43 @@ DECIDED = set(SLOT_RESULT.values())
 
 
 def lock_flight(flight: Flight) -> Flight:
+    """The flight under its row lock, for a write to its entries, its draw or its settings; every such write
+    changes what the flight's pages show, so the lock also counts a new version. Check the actor's rights
+    before: a refused request writes nothing."""
     # Race: two registrations or a registration and the draw at once would both read the same entries and
     # the same free positions; the flight row lock serialises them.
-    return lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
+    locked = lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
+    flights_changed(Flight.objects.filter(pk=locked.pk))
+    locked.version += 1
+    return locked
 
+
+def flights_changed(flights: QuerySet) -> None:
+    """Count a new version of these flights (a queryset of Flight), inside the writing transaction.
+
+    The bracket page and the bracket API are cached under the flight's version
+    (tournaments.selectors.cached_rendering), so every write that changes what they show must end here; it is
+    called from four places that every such write passes through: `lock_flight` (entries, draw, settings, payout
+    template), the `flight_results_changed` hook (results, corrections, overrides, walkovers, the release),
+    match play's `status_changed` hook (a bracket match starts) and the board calls (`services.boards`).
+    `F("version") + 1` is computed by the database, so two writers at once never lose a bump, and the bump
+    commits or rolls back with the change it counts. A reader takes the version before the rows it renders, so
+    a rendering stored under a version is never older than that version."""
+    flights.update(version=F("version") + 1)
+
+
+def flight_results_changed(flight: Flight) -> None:
+    """tournaments.hooks.flight_results_changed: the flight's bracket changed."""
+    flights_changed(Flight.objects.filter(pk=flight.pk))
+
+
+def match_status_changed(match) -> None:
+    """games.matchplay.hooks.status_changed: the bracket API shows a tournament match's status (one query). Only
+    the start needs it: a result's status change is followed by the result hook, which counts the version."""
+    if match.context == MatchContext.TOURNAMENT and match.status == MatchStatus.IN_PROGRESS:
+        flights_changed(Flight.objects.filter(slots__match=match))
+
+
+def event_changed(event) -> None:
+    """The event's name or dates show on every flight's page."""
+    flights_changed(Flight.objects.filter(event=event))

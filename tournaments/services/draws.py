@@ -18,6 +18,7 @@ from ratings.selectors import player_ratings
 from tournaments import hooks, selectors
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.draw import draw as core_draw
+from tournaments.core.draw import swap as core_swap
 from tournaments.models import (
     DrawStatus,
     Entry,
@@ -47,11 +48,22 @@ def _home_clubs(player_ids: list[int]) -> dict[int, int]:
 @transaction.atomic
 def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     """Draw round 1 (again, while the draw is a draft). The seed is stored so anyone can reproduce it."""
-    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    return draw_locked(flight, seed=seed)
+
+
+def draw_locked(flight: Flight, *, seed: int | None = None) -> Flight:
+    """The draw itself, for a flight the caller has locked and may draw (a director, or a jackpot filling a
+    pod on a player's sign-up)."""
     if flight.draw_status not in (DrawStatus.NONE, DrawStatus.DRAFT):
         raise Conflict(_("The draw is confirmed: it cannot be drawn again."), code="draw_confirmed")
-    if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW):
+    if flight.is_round_based:
+        raise Conflict(_("This flight is played in rounds: pair its first round instead."), code="not_a_knockout")
+    if flight.kind == FlightKind.JACKPOT and flight.feed_rule == FeedRule.DRAW:
+        message = _("A jackpot is drawn pod by pod: each pod is drawn when its waiting list is full.")
+        raise Conflict(message, code="jackpot_draws_pods")
+    if flight.feed_rule not in (FeedRule.DRAW, FeedRule.FRESH_DRAW, FeedRule.POD, FeedRule.CUT):
         message = _("This flight is linked to %(source)s and needs no draw of its own.")
         raise Conflict(message % {"source": flight.source}, code="linked_flight")
     if flight.feed_rule == FeedRule.FRESH_DRAW and not fresh_draw_ready(flight=flight):
@@ -64,7 +76,10 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
         raise ValidationError({"entries": [_("Double elimination needs at least three entries.")]})
     seed = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
     ratings: dict[int, float] = {}
-    if flight.seeding == Seeding.RATING:
+    cut = flight.feed_rule == FeedRule.CUT
+    if cut:  # seeded by the source's standings: the entries carry their place there as the seed
+        ratings = {e.player_id: float(-(e.seed or 0)) for e in entries}
+    elif flight.seeding == Seeding.RATING:
         ratings = player_ratings(player_ids=[e.player_id for e in entries])
     clubs = _home_clubs([e.player_id for e in entries]) if flight.separate_clubs else {}
     fresh = flight.feed_rule == FeedRule.FRESH_DRAW
@@ -80,17 +95,23 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
     if fresh and bracket_size(len(drawn)) - len(drawn) > sum(d.on_time for d in drawn):
         drawn = [DrawEntrant(d.key, d.rating, d.club) for d in drawn]  # too few without a bye to take them all
     line = core_draw(
-        drawn, rng_seed=seed, seeded=flight.seeding == Seeding.RATING, separate_clubs=flight.separate_clubs
+        drawn,
+        rng_seed=seed,
+        seeded=cut or flight.seeding == Seeding.RATING,
+        separate_clubs=flight.separate_clubs,
+        seed_top_n=None if cut else flight.seed_top_n,
     )
     by_id = {e.pk: e for e in entries}
     seed_rank = sorted(entries, key=lambda e: -ratings.get(e.player_id, START_RATING))
     Entry.objects.filter(flight=flight).update(draw_position=None)
+    seeds = {e.pk: rank for rank, e in enumerate(seed_rank, start=1)}
     for position, entry_id in enumerate(line):
         if entry_id is not None:
             entry = by_id[entry_id]
             entry.draw_position = position
-            entry.rating = ratings.get(entry.player_id) if ratings else None
-            entry.seed = seed_rank.index(entry) + 1 if ratings else None
+            entry.rating = ratings.get(entry.player_id) if ratings and not cut else None
+            seeded = ratings and (cut or flight.seed_top_n is None or seeds[entry.pk] <= flight.seed_top_n)
+            entry.seed = seeds[entry.pk] if seeded else None
     Entry.objects.bulk_update(entries, ["draw_position", "rating", "seed"])
     flight.random_seed, flight.size = seed, len(line)
     flight.draw_status, flight.drawn_at = DrawStatus.DRAFT, timezone.now()
@@ -99,9 +120,36 @@ def draw_flight(*, actor, flight: Flight, seed: int | None = None) -> Flight:
 
 
 @transaction.atomic
-def confirm_draw(*, actor, flight: Flight) -> Flight:
-    flight = lock_flight(flight)
+def swap_draft_positions(*, actor, flight: Flight, a: int, b: int) -> Flight:
+    """A director's edit of a draft draw: the players (or byes) at line positions a and b change places. Once the
+    draw is confirmed the line is fixed (redraw is refused then too)."""
     access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    if flight.draw_status != DrawStatus.DRAFT:
+        raise Conflict(_("Only a draft draw can be edited: the draw is not a draft."), code="not_a_draft")
+    entries = list(flight.entries.filter(draw_position__isnull=False))
+    line: list = [None] * (flight.size or 0)
+    for entry in entries:
+        line[entry.draw_position] = entry.pk
+    late = frozenset(e.pk for e in entries if e.is_late)
+    swapped = core_swap(line, a, b, late=late)
+    moved = [e for e in entries if e.draw_position in (a, b)]
+    # Two rows trading places would meet the unique (flight, draw_position) on the way: clear them first.
+    Entry.objects.filter(pk__in=[e.pk for e in moved]).update(draw_position=None)
+    for entry in moved:
+        entry.draw_position = swapped.index(entry.pk)
+    Entry.objects.bulk_update(moved, ["draw_position"])
+    return flight
+
+
+@transaction.atomic
+def confirm_draw(*, actor, flight: Flight) -> Flight:
+    access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    return confirm_locked(flight)
+
+
+def confirm_locked(flight: Flight) -> Flight:
     if flight.draw_status != DrawStatus.DRAFT:
         raise Conflict(_("Only a draft draw can be confirmed; draw first."), code="not_a_draft")
     flight.draw_status, flight.confirmed_at = DrawStatus.CONFIRMED, timezone.now()
@@ -113,8 +161,12 @@ def confirm_draw(*, actor, flight: Flight) -> Flight:
 def release_draw(*, actor, flight: Flight) -> Flight:
     """Publish the confirmed draw: lay out the bracket (and the brackets linked to it), move byes on, create
     the round-1 matches."""
-    flight = lock_flight(flight)
     access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    return release_locked(flight, actor=actor)
+
+
+def release_locked(flight: Flight, *, actor) -> Flight:
     if flight.draw_status != DrawStatus.CONFIRMED:
         raise Conflict(_("Confirm the draw before releasing it."), code="not_confirmed")
     flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING
@@ -133,6 +185,7 @@ def release_draw(*, actor, flight: Flight) -> Flight:
             break
         size = store.layout(linked).linked_size()
         fed.draw_status, fed.released_at = DrawStatus.RELEASED, timezone.now()
+        store.touched.setdefault(fed.pk, fed)
         if size < 4:  # one round-1 match cannot feed a bracket: the linked flight stays empty
             fed.save(update_fields=["draw_status", "released_at"])
             store.finish_unfed(fed)

@@ -18,6 +18,7 @@ from tournaments.core.draw import late_entry_position
 from tournaments.core.layout import Key, Target
 from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
 from tournaments.rules import EntryDraft
+from tournaments.services import jackpots, rounds
 from tournaments.services.common import DECIDED, lock_flight
 from tournaments.services.progression import BracketStore
 
@@ -27,19 +28,23 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     """A player registers themself while registration is open; a director enters the club's players (accepted
     members and walk-ins) at any time — anyone else enters by their own registration (consent). After the draw the
     entry is a late entry and goes into a bye (see core.draw.late_entry_position)."""
+    if player is None:
+        player = club_selectors.player_for_user(actor)
+    if player is None:
+        raise ValidationError({"player": [_("Choose the player to register.")]})
+    access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
     event = flight.event
     is_director = access.can(actor, "event.direct", event)
-    own = club_selectors.player_for_user(actor)
-    if player is None:
-        player = own
-    if player is None:
-        raise ValidationError({"player": [_("Choose the player to register.")]})
-    access.require(actor, "event.enter", EntryDraft(event=event, player=player))
     if not is_director and not event.registration_open:
         raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
     if flight.kind == FlightKind.SIDE_POOL:
         return _join_side_pool(actor=actor, flight=flight, player=player)
+    if flight.kind == FlightKind.JACKPOT and flight.feed_rule == FeedRule.DRAW:
+        return jackpots.join_waiting_list(actor=actor, jackpot=flight, player=player)
+    if flight.feed_rule == FeedRule.POD:
+        message = _("A pod is filled from its jackpot's waiting list: sign up for %(source)s.")
+        raise Conflict(message % {"source": flight.source}, code="linked_flight")
     if flight.feed_rule != FeedRule.DRAW:
         message = _("This flight takes the losers of %(source)s; nobody registers for it.")
         raise Conflict(message % {"source": flight.source}, code="linked_flight")
@@ -50,6 +55,12 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         )
     if flight.status == FlightStatus.FINISHED:
         raise Conflict(_("This flight is finished."), code="flight_finished")
+    if flight.is_round_based:
+        # A Swiss takes a late entry before any round: it is paired from the next round on, with no wins.
+        rounds.check_late_entry(flight)
+        return Entry.objects.create(
+            flight=flight, player=player, fee=flight.entry_fee, registered_by=actor, is_late=flight.current_round > 0
+        )
     entry = Entry.objects.create(
         flight=flight,
         player=player,
@@ -135,7 +146,7 @@ def reentry_preview(*, flight: Flight, player: Player) -> dict:
 
 
 def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
-    source_entry = flight.source.entries.filter(player=player).order_by("-is_reentry").first()
+    source_entry = flight.source.entries.filter(player=player).order_by("-reentry_number").first()
     if source_entry is None:
         message = _("Only players of %(flight)s join this side pool.") % {"flight": flight.source.name}
         raise ValidationError({"player": [message]})
@@ -196,9 +207,9 @@ def check_in(*, actor, entry: Entry) -> Entry:
     """One tap: the player (or a director for them) is here. With a check-in deadline a player taps until it
     passes; after it only a director checks in, and a late arrival left out of the draw is drawn in as a late
     entry (into a bye's place, as core.draw.late_entry_position allows)."""
+    access.require(actor, "entry.check_in", entry)  # before the lock, which counts a new version of the flight
     flight = lock_flight(entry.flight)
     entry = flight.entries.select_related("player").get(pk=entry.pk)
-    access.require(actor, "entry.check_in", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         raise Conflict(_("This entry was withdrawn."), code="entry_withdrawn")
     is_director = access.can(actor, "event.direct", flight.event)
@@ -220,11 +231,13 @@ def check_in(*, actor, entry: Entry) -> Entry:
 def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     """Before the draw the entry is removed; after it the opponent wins by walkover (now, or as soon as one
     arrives). Returns None when the entry was removed."""
+    access.require(actor, "entry.withdraw", entry)  # before the lock, which counts a new version of the flight
     flight = lock_flight(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
-    access.require(actor, "entry.withdraw", entry)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
+    if flight.is_round_based and flight.current_round:
+        return rounds.drop(actor=actor, entry=entry, score_remaining=True, comment=comment)
     if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
         entry.delete()
         return None
@@ -256,20 +269,38 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
 
 @transaction.atomic
 def reenter(*, actor, flight: Flight, player: Player) -> Entry:
-    """Buy back in after a loss: for the flight's re-entry fee, until its deadline, into a bye's place."""
-    flight = lock_flight(flight)
+    """Buy back in after a loss: for the flight's re-entry fee, until its deadline and until a match of its
+    `reentry_until_round` has started, at most `max_reentries` times per player, into a bye's place."""
     access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
     if flight.reentry_fee is None:
         raise Conflict(_("This flight does not allow re-entry."), code="no_reentry")
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
         raise Conflict(_("The re-entry deadline has passed."), code="reentry_closed")
-    first = flight.entries.filter(player=player, is_reentry=False).first()
-    if first is None or first.place is None:
+    latest = flight.entries.filter(player=player).order_by("-reentry_number").first()
+    if latest is None or latest.place is None:
         raise Conflict(_("Only a player who has lost in this flight can re-enter it."), code="reentry_needs_loss")
-    if flight.entries.filter(player=player, is_reentry=True).exists():
-        raise Conflict(_("This player has re-entered once already."), code="already_reentered")
+    if latest.reentry_number >= flight.max_reentries:
+        message = _("This player has re-entered %(count)s times: the flight allows %(max)s.")
+        raise Conflict(
+            message % {"count": latest.reentry_number, "max": flight.max_reentries}, code="already_reentered"
+        )
+    until = flight.reentry_until_round
+    if until is not None and (
+        flight.slots.filter(round__gte=until)
+        .filter(Q(match__started_at__isnull=False) | Q(result=SlotResult.PLAYED))
+        .exists()
+    ):
+        message = _("Round %(round)s has started: re-entry is closed.")
+        raise Conflict(message % {"round": until}, code="reentry_closed")
     entry = Entry.objects.create(
-        flight=flight, player=player, fee=flight.reentry_fee, registered_by=actor, is_late=True, is_reentry=True
+        flight=flight,
+        player=player,
+        fee=flight.reentry_fee,
+        registered_by=actor,
+        is_late=True,
+        is_reentry=True,
+        reentry_number=latest.reentry_number + 1,
     )
     _place_late(flight, entry, actor=actor)
     # The player leaves the flights their loss fed: a walkover there for whoever they would have met.

@@ -13,9 +13,12 @@ from base import numbers
 from base.api import Conflict
 from clubs import access
 from clubs.models import Club
+from games.matchplay.services.play import check_variant
+from games.models.variants import DEFAULT_FORM
 from tournaments.core.payouts import validate_template
-from tournaments.models import ClockRule, DrawStatus, Event, FeedRule, Flight, FlightKind, Seeding
-from tournaments.services.common import lock_flight
+from tournaments.core.standings import validate_order
+from tournaments.models import ClockRule, DrawStatus, Event, FeedRule, Flight, FlightFormat, FlightKind, Seeding
+from tournaments.services.common import event_changed, lock_flight
 
 
 @transaction.atomic
@@ -77,6 +80,7 @@ def update_event(*, actor, event: Event, **fields) -> Event:
     for name, value in fields.items():
         setattr(event, name, value)
     event.save(update_fields=list(fields))
+    event_changed(event)
     return event
 
 
@@ -111,22 +115,55 @@ def add_flight(
     clock_rule: str = ClockRule.NONE,
     clock_seconds_per_point: int = 120,
     clock_delay_seconds: int = 12,
+    format: str = FlightFormat.KNOCKOUT,  # noqa: A002 - the model field's name
+    rounds: int | None = None,
+    until_one_unbeaten: bool = False,
+    auto_pair: bool = True,
+    tiebreaks: list | None = None,
+    cut_size: int | None = None,
+    cycles: int = 1,
+    group_size: int | None = None,
+    advance: int | None = None,
+    variant: str | None = None,
+    stakes: str | None = None,
+    dave_progression: str | None = None,
+    **options,
 ) -> Flight:
+    """A flight of the event. Its variant and stakes (standard with the cube unless given) are the ones its
+    matches are played in; a flight fed by another takes the source's unless given. `options`: the knockout
+    options of OPTION_FIELDS (reset, third place, seeding the top N, re-entries, jackpot pod size, the flight a
+    satellite awards an entry to), checked by `_check_options`."""
     access.require(actor, "event.direct", event)
     _check_clock(clock_rule, clock_seconds_per_point, clock_delay_seconds)
+    form = _variant_of(source, variant=variant, stakes=stakes, dave_progression=dave_progression)
     if kind not in FlightKind.values:
-        raise ValidationError({"kind": [_("Choose main, consolation, last chance, double elimination or side pool.")]})
+        raise ValidationError(
+            {"kind": [_("Choose main, consolation, last chance, double elimination, side pool or jackpot.")]}
+        )
     if source is not None and source.event_id != event.pk:
         raise ValidationError({"source": [_("The source flight must belong to the same event.")]})
-    if kind in (FlightKind.MAIN, FlightKind.DOUBLE_ELIMINATION):
+    unknown = set(options) - set(OPTION_FIELDS)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    tiebreaks = _check_rounds(format, kind, rounds, until_one_unbeaten, tiebreaks, cut_size)
+    check_robin_settings(format, cycles, group_size, advance)
+    if feed_rule == FeedRule.CUT:
+        _check_cut(kind, source)
+    elif format != FlightFormat.KNOCKOUT and source is not None:
+        raise ValidationError({"source": [_("A flight played in rounds has its own entries, no source.")]})
+    elif kind in (FlightKind.MAIN, FlightKind.DOUBLE_ELIMINATION, FlightKind.JACKPOT):
         if source is not None:
-            raise ValidationError({"source": [_("A main or double-elimination flight has its own draw, no source.")]})
+            raise ValidationError(
+                {"source": [_("A main, double-elimination or jackpot flight has its own draw, no source.")]}
+            )
         feed_rule = FeedRule.DRAW
     else:
         if source is None:
             raise ValidationError({"source": [_("Say which flight feeds this one.")]})
-        if source.kind in (FlightKind.SIDE_POOL, FlightKind.DOUBLE_ELIMINATION):
-            raise ValidationError({"source": [_("A side pool or double elimination cannot feed another flight.")]})
+        if source.kind in (FlightKind.SIDE_POOL, FlightKind.DOUBLE_ELIMINATION, FlightKind.JACKPOT):
+            raise ValidationError(
+                {"source": [_("A side pool, double elimination or jackpot cannot feed another flight.")]}
+            )
         if kind == FlightKind.SIDE_POOL:
             feed_rule = FeedRule.POOL
         else:
@@ -135,6 +172,12 @@ def add_flight(
                 raise ValidationError({"feed_rule": [_("Choose first_played, progressive or fresh_draw.")]})
             if feed_rule == FeedRule.PROGRESSIVE and source.kind != FlightKind.MAIN:
                 raise ValidationError({"feed_rule": [_("Only the main flight feeds a progressive consolation.")]})
+            if feed_rule == FeedRule.PROGRESSIVE and source.third_place:
+                message = _(
+                    "%(source)s has a third-place match, which its semi-final losers play: feed this flight "
+                    "first_played or fresh_draw, or switch the third-place match off."
+                )
+                raise ValidationError({"feed_rule": [message % {"source": source.name}]})
             fed = source.fed_flights.exclude(kind=FlightKind.SIDE_POOL).order_by("order", "id").first()
             if fed is not None:
                 # The losers of a flight go to one place: name the flight that takes them and where to go instead.
@@ -182,7 +225,10 @@ def add_flight(
     slug = slugify(slug or name)[:40] or kind
     if event.flights.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
+    draft = Flight(event=event, kind=kind, feed_rule=feed_rule, seeding=seeding, **options)
+    _check_options(draft)
     return Flight.objects.create(
+        **{name: getattr(draft, name) for name in OPTION_FIELDS},
         event=event,
         name=name.strip() or FlightKind(kind).label,
         slug=slug,
@@ -205,7 +251,82 @@ def add_flight(
         clock_rule=clock_rule,
         clock_seconds_per_point=clock_seconds_per_point,
         clock_delay_seconds=clock_delay_seconds,
+        format=format,
+        rounds=rounds,
+        until_one_unbeaten=until_one_unbeaten,
+        auto_pair=auto_pair,
+        tiebreaks=tiebreaks,
+        cut_size=cut_size,
+        cycles=cycles,
+        group_size=group_size,
+        advance=advance,
+        **form,
     )
+
+
+def _check_rounds(format, kind, rounds, until_one_unbeaten, tiebreaks, cut_size) -> list:  # noqa: A002
+    """Impossible round-based settings, each refused with what would work. Returns the tie-break order."""
+    if format not in FlightFormat.values:
+        raise ValidationError({"format": [_("Choose knockout, swiss, round_robin, groups or triple_elimination.")]})
+    if format == FlightFormat.KNOCKOUT:
+        if rounds is not None or until_one_unbeaten or tiebreaks or cut_size is not None:
+            raise ValidationError({"format": [_("Rounds, tie-breaks and a cut belong to a flight played in rounds.")]})
+        return []
+    if kind != FlightKind.MAIN:
+        raise ValidationError({"kind": [_("A flight played in rounds is a main flight.")]})
+    if rounds is not None and not 1 <= int(rounds) <= 99:
+        raise ValidationError({"rounds": [_("Play between 1 and 99 rounds.")]})
+    if format == FlightFormat.SWISS and rounds is None and not until_one_unbeaten:
+        raise ValidationError({"rounds": [_("A Swiss needs a number of rounds (1 to 99) or “until one unbeaten”.")]})
+    if format != FlightFormat.SWISS and (rounds is not None or until_one_unbeaten):
+        raise ValidationError({"rounds": [_("Only a Swiss is set to a number of rounds or “until one unbeaten”.")]})
+    if cut_size is not None and not 2 <= int(cut_size) <= 256:
+        raise ValidationError({"cut_size": [_("Cut to between the top 2 and the top 256.")]})
+    return list(validate_order(tiebreaks or []) if tiebreaks else [])
+
+
+def check_robin_settings(format, cycles, group_size, advance) -> None:  # noqa: A002
+    """Round robin and groups settings, each refused with what would work (the field's own size is checked at the
+    first round, when the entries are known: tournaments.core.groups.check)."""
+    if cycles not in (1, 2):
+        raise ValidationError({"cycles": [_("Everyone meets once (1) or twice (2).")]})
+    if cycles != 1 and format not in (FlightFormat.ROUND_ROBIN, FlightFormat.GROUPS):
+        raise ValidationError({"cycles": [_("Only a round robin or groups are played twice over.")]})
+    if format != FlightFormat.GROUPS:
+        if group_size is not None or advance is not None:
+            raise ValidationError({"group_size": [_("A group size and how many advance belong to groups.")]})
+        return
+    if group_size is None or not 2 <= int(group_size) <= 1024:
+        raise ValidationError({"group_size": [_("Groups need a size from 2 to 1024 players, for example 4.")]})
+    if advance is None or not 1 <= int(advance) < int(group_size):
+        raise ValidationError(
+            {"advance": [_("From 1 to %(most)s players of each group can advance.") % {"most": int(group_size) - 1}]}
+        )
+
+
+def _check_cut(kind, source) -> None:
+    if (
+        kind != FlightKind.MAIN
+        or source is None
+        or not source.is_round_based
+        or not (source.cut_size or source.format == FlightFormat.GROUPS)
+    ):
+        raise ValidationError(
+            {"source": [_("A cut is a main knockout fed by groups, or by a flight played in rounds with a cut size.")]}
+        )
+    if source.fed_flights.filter(feed_rule=FeedRule.CUT).exists():
+        raise ValidationError({"source": [_("This flight already feeds its cut.")]})
+
+
+def _variant_of(source: Flight | None, **given: str | None) -> dict[str, str]:
+    """The variant, stakes and Dave progression of a new flight: what was given, else the source flight's, else
+    standard with the cube; checked by the match-play rule (Dave stakes only on the standard board)."""
+    form = {
+        name: value if value is not None else (getattr(source, name) if source is not None else DEFAULT_FORM[name])
+        for name, value in given.items()
+    }
+    check_variant(**form)
+    return form
 
 
 def _check_clock(rule: str, seconds_per_point: int, delay: int) -> None:
@@ -217,19 +338,74 @@ def _check_clock(rule: str, seconds_per_point: int, delay: int) -> None:
         raise ValidationError({"clock_delay_seconds": [_("Give a delay between 0 and 60 seconds.")]})
 
 
+# The knockout options a flight is created with and may change later (the shape ones only before release).
+OPTION_FIELDS = (
+    "grand_final_reset",
+    "third_place",
+    "seed_top_n",
+    "max_reentries",
+    "reentry_until_round",
+    "pod_size",
+    "awards_entry_to",
+)
+SHAPE_FIELDS = ("grand_final_reset", "third_place", "seed_top_n", "pod_size")
+
+
+def _check_options(flight: Flight) -> None:
+    """Impossible combinations are refused with what would work instead."""
+    if flight.grand_final_reset and flight.kind != FlightKind.DOUBLE_ELIMINATION:
+        message = _("A grand-final reset belongs to a double elimination: choose that kind or leave the reset off.")
+        raise ValidationError({"grand_final_reset": [message]})
+    own_knockout = flight.feed_rule in (FeedRule.DRAW, FeedRule.FRESH_DRAW, FeedRule.POD)
+    if flight.third_place and (flight.kind == FlightKind.DOUBLE_ELIMINATION or not own_knockout):
+        message = _(
+            "A third-place match belongs to a knockout with its own draw (a main, a jackpot or a fresh-draw "
+            "flight): leave it off for this flight."
+        )
+        raise ValidationError({"third_place": [message]})
+    if flight.seed_top_n is not None:
+        if not 1 <= int(flight.seed_top_n) <= 4096:
+            raise ValidationError({"seed_top_n": [_("Seed between 1 and 4096 players, or leave it empty.")]})
+        if flight.seeding != Seeding.RATING:
+            message = _("Seeding the top players needs seeding by rating: choose it, or leave the number empty.")
+            raise ValidationError({"seed_top_n": [message]})
+    if not 0 <= int(flight.max_reentries) <= 20:
+        raise ValidationError({"max_reentries": [_("A player re-enters between 0 and 20 times.")]})
+    if flight.reentry_until_round is not None and not 1 <= int(flight.reentry_until_round) <= 20:
+        raise ValidationError({"reentry_until_round": [_("Re-entry closes at a round between 1 and 20.")]})
+    is_jackpot = flight.kind == FlightKind.JACKPOT
+    if is_jackpot != (flight.pod_size is not None) or (is_jackpot and flight.pod_size not in (4, 8, 16)):
+        message = _("A jackpot has pods of 4, 8 or 16 players; other flights have no pod size.")
+        raise ValidationError({"pod_size": [message]})
+    target = flight.awards_entry_to
+    if target is not None:
+        if target.event_id != flight.event_id or target.pk == flight.pk:
+            message = _("A satellite awards an entry to another flight of the same event.")
+            raise ValidationError({"awards_entry_to": [message]})
+        if target.feed_rule != FeedRule.DRAW or target.kind == FlightKind.JACKPOT:
+            message = _("A satellite awards an entry to a flight players register for (a main or double elimination).")
+            raise ValidationError({"awards_entry_to": [message]})
+
+
 @transaction.atomic
 def update_flight(*, actor, flight: Flight, **fields) -> Flight:
-    """Change a flight's day-of settings: its check-in deadline and its clock. A deadline set after the draw
-    changes nothing already drawn; it only decides who is drawn (again) from now on."""
-    flight = lock_flight(flight)
+    """Change a flight's day-of settings: its check-in deadline, its clock, its re-entry limits and the knockout
+    options. A deadline set after the draw changes nothing already drawn; it only decides who is drawn (again)
+    from now on. Options that change the bracket's shape change only before the release."""
     access.require(actor, "event.direct", flight.event)
-    allowed = {"check_in_deadline", "clock_rule", "clock_seconds_per_point", "clock_delay_seconds"}
+    flight = lock_flight(flight)
+    allowed = {"check_in_deadline", "clock_rule", "clock_seconds_per_point", "clock_delay_seconds", *OPTION_FIELDS}
     unknown = set(fields) - allowed
     if unknown:
         raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    shape = sorted(set(fields) & set(SHAPE_FIELDS))
+    if shape and flight.draw_status in (DrawStatus.CONFIRMED, DrawStatus.RELEASED):
+        message = _("The draw is confirmed: %(field)s changes only while the draw is a draft or not made.")
+        raise Conflict(message % {"field": shape[0]}, code="draw_confirmed")
     for name, value in fields.items():
         setattr(flight, name, value)
     _check_clock(flight.clock_rule, flight.clock_seconds_per_point, flight.clock_delay_seconds)
+    _check_options(flight)
     flight.save(update_fields=list(fields))
     return flight
 
@@ -237,6 +413,7 @@ def update_flight(*, actor, flight: Flight, **fields) -> Flight:
 @transaction.atomic
 def set_payout_template(*, actor, flight: Flight, template: list) -> Flight:
     access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
     validate_template(template)
     slugs = set(flight.event.flights.values_list("slug", flat=True))
     for line in template:

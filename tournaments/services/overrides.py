@@ -1,4 +1,10 @@
-"""A director's override: change a result after later matches started, voiding what followed."""
+"""A director's override: change a result after later matches started, voiding what followed.
+
+Everything an override locks belongs to its event: the match, the bracket slots, the event's boards, its
+Calcutta and its points. Two overrides on one event line up on those rows (and their cascades meet in the
+same later slots); overrides on different events never wait for each other — the rating pools they share are
+asked for a recompute without a row lock (ratings.services.pools.defer_recompute).
+`tests/services/test_override_race.py` proves both on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -31,13 +37,23 @@ def override_result(
         raise Conflict(_("This slot has no match to give a result to."), code="no_match")
     if not comment.strip():
         raise ValidationError({"comment": [_("Say why the result is overridden.")]})
+    director_result(
+        actor=actor, match=slot.match, winner_side=winner_side, outcome=outcome, scores=scores, comment=comment
+    )
+    BracketChange.objects.create(flight=slot.flight, slot=slot, actor=actor, kind="override", comment=comment)
+    slot.refresh_from_db()
+    return slot
 
+
+def director_result(*, actor, match, winner_side: int | None, outcome: str, scores, comment: str) -> None:
+    """A director's result that the result hook takes as seen and meant (origin OVERRIDE): a bracket override,
+    or a correction of a round's table after later rounds were paired."""
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:
         raise ValidationError({"scores": [_("Give the final score, or choose a forfeit or walkover.")]})
     match_services.submit_report(
         actor=actor,
-        match=slot.match,
+        match=match,
         method=method,
         outcome=outcome,
         scores=scores,
@@ -46,6 +62,3 @@ def override_result(
         as_director=True,
         origin=ReportOrigin.OVERRIDE,  # tells the result hook the director saw what this voids
     )
-    BracketChange.objects.create(flight=slot.flight, slot=slot, actor=actor, kind="override", comment=comment)
-    slot.refresh_from_db()
-    return slot

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -80,6 +81,8 @@ class BracketStore:
                 double=flight.kind == FlightKind.DOUBLE_ELIMINATION,
                 feed_rule=flight.feed_rule,
                 feed_rounds=flight.feed_rounds,
+                reset=flight.grand_final_reset,
+                third_place=flight.third_place,
             )
         return self._layouts[flight.pk]
 
@@ -98,6 +101,7 @@ class BracketStore:
         return rules.Feed(fed.feed_rule, layout, fed.feed_rounds)
 
     def create_slots(self, flight: Flight, layout: Layout) -> None:
+        self.touched.setdefault(flight.pk, flight)
         Slot.objects.bulk_create(
             Slot(flight=flight, section=k.section, round=k.round, position=k.position) for k in layout.slot_keys()
         )
@@ -107,9 +111,7 @@ class BracketStore:
         # read before the other's write (one winner lost, or two matches created). The row lock serialises
         # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
         # when the row changed while we waited).
-        slot = lock(Slot.objects).get(
-            flight=flight, section=key.section, round=key.round, position=key.position
-        )
+        slot = lock(Slot.objects).get(flight=flight, section=key.section, round=key.round, position=key.position)
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
         entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids)} if ids else {}
         slot.entry_a = entries.get(slot.entry_a_id)
@@ -151,8 +153,9 @@ class BracketStore:
             if winner.status == EntryStatus.WITHDRAWN:  # nobody to give the bye to: the place stays empty
                 self.decide(slot, rules.DOUBLE_FORFEIT, None, (winner,))
                 return
-            winner.had_bye = True
-            winner.save(update_fields=["had_bye"])
+            if Layout.counts_as_bye(target.key):
+                winner.had_bye = True
+                winner.save(update_fields=["had_bye"])
             self.decide(slot, rules.BYE, winner, ())
         elif state == rules.EMPTY:
             self.decide(slot, rules.EMPTY, None, ())
@@ -174,12 +177,16 @@ class BracketStore:
             self.decide(slot, rules.WALKOVER, a, (b,))
 
     def _create_match(self, flight: Flight, slot: Slot) -> Match:
-        is_final = self.layout(flight).is_final(Key(slot.section, slot.round, slot.position))
+        key = Key(slot.section, slot.round, slot.position)
+        layout = self.layout(flight)
         return Match.objects.create(
             player_a_id=slot.entry_a.player_id,
             player_b_id=slot.entry_b.player_id,
-            length=flight.length_for(slot.round, is_final=is_final),
+            length=flight.length_for(layout.length_round(key), is_final=layout.is_final(key)),
             context=MatchContext.TOURNAMENT,
+            variant=flight.variant,  # the one place a bracket match takes the flight's variant and stakes
+            stakes=flight.stakes,
+            dave_progression=flight.dave_progression,
             club_id=self.event.club_id,
             is_public=self.event.is_public,
             created_by=self.actor if getattr(self.actor, "is_authenticated", False) else None,
@@ -191,7 +198,9 @@ class BracketStore:
         return rules.EntryFacts(entry.pk, entry.draw_position, has_played)
 
     def _actions(self, slot: Slot, result: str, winner: Entry | None, losers) -> list:
+        winner_side = None if winner is None else (0 if winner.pk == slot.entry_a_id else 1)
         return rules.consequences(
+            winner_side=winner_side,
             layout=self.layout(slot.flight),
             key=Key(slot.section, slot.round, slot.position),
             result=result,
@@ -211,10 +220,21 @@ class BracketStore:
         entries = {e.pk: e for e in (winner, *losers) if e is not None}
         for action in self._actions(slot, result, winner, losers):
             self._apply(flight, slot, entries, action)
-        if self.layout(flight).winner_target(Key(slot.section, slot.round, slot.position)) is None:
+        key = Key(slot.section, slot.round, slot.position)
+        if self.layout(flight).is_terminal(key) and self._terminals_decided(flight, key):
             # The final is decided (by the last action: a loss there may still feed another flight first);
-            # a final nobody reached (everyone withdrew) still ends the flight.
+            # a final nobody reached (everyone withdrew) still ends the flight. With a third-place match
+            # the flight ends when both are decided.
             self._finish(flight)
+
+    def _terminals_decided(self, flight: Flight, key: Key) -> bool:
+        others = [k for k in self.layout(flight).terminal_keys() if k != key]
+        if not others:
+            return True
+        where = Q()
+        for k in others:
+            where |= Q(section=k.section, round=k.round, position=k.position)
+        return flight.slots.filter(where, result__in=DECIDED).count() == len(others)
 
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
         if isinstance(action, rules.FirstPlayed):
@@ -224,10 +244,13 @@ class BracketStore:
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
         elif isinstance(action, rules.Champion):
             Entry.objects.filter(pk=action.entry).update(place=1)
+            if flight.awards_entry_to_id is not None:
+                self._award_entry(flight, entries[action.entry])
         elif isinstance(action, rules.Move):
             self.set_side(flight, action.target, None if action.entry is None else entries[action.entry])
         elif isinstance(action, rules.FeedTo):
             fed = self.fed_flight(flight)
+            self.touched.setdefault(fed.pk, fed)  # a fresh draw's pool grows without a slot
             entry = None
             if action.entry is not None:
                 source = entries[action.entry]
@@ -240,11 +263,17 @@ class BracketStore:
                     draw_position=line,
                     had_bye=source.had_bye,
                     is_reentry=source.is_reentry,
+                    reentry_number=source.reentry_number,
                 )
             if action.target is not None:
                 self.set_side(fed, action.target, entry)
 
+    def finish(self, flight: Flight) -> None:
+        """End a flight that is not a bracket (a round-based flight after its last round) like a bracket's."""
+        self._finish(flight)
+
     def _finish(self, flight: Flight) -> None:
+        self.touched.setdefault(flight.pk, flight)
         Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.FINISHED)
         flight.status = FlightStatus.FINISHED
         fed = self.fed_flight(flight)
@@ -255,6 +284,8 @@ class BracketStore:
             if len(pool) < 2:
                 Entry.objects.filter(pk__in=[e.pk for e in pool]).update(place=1)
                 self.finish_unfed(fed)
+        if flight.kind == FlightKind.JACKPOT:
+            return  # a pod ends itself only: the jackpot keeps filling pods while the event runs
         unfinished = (
             self.event.flights.filter(kind__in=BRACKET_KINDS)
             .exclude(pk=flight.pk)
@@ -265,6 +296,27 @@ class BracketStore:
             # A finished event takes no more entries: registration closes with it.
             Event.objects.filter(pk=self.event.pk).update(status=EventStatus.FINISHED, registration_open=False)
             self.event.status, self.event.registration_open = EventStatus.FINISHED, False
+
+    def _award_entry(self, flight: Flight, winner: Entry) -> None:
+        """A satellite's winner gets a free entry to the flight it awards (recorded as a satellite entry), while
+        that flight is not drawn yet and the player is not in it already; after its draw the director enters
+        the player as a late entry."""
+        target = Flight.objects.filter(pk=flight.awards_entry_to_id, draw_status=DrawStatus.NONE).first()
+        if target is None or target.entries.filter(player_id=winner.player_id).exists():
+            return
+        Entry.objects.create(flight=target, player_id=winner.player_id, fee=0, is_satellite=True)
+        self.touched.setdefault(target.pk, target)
+
+    @staticmethod
+    def _take_back_award(flight: Flight, winner: Entry | None) -> None:
+        """The satellite's result changed: the entry it awarded goes too, while its flight is not drawn."""
+        if winner is not None:
+            Entry.objects.filter(
+                flight_id=flight.awards_entry_to_id,
+                flight__draw_status=DrawStatus.NONE,
+                player_id=winner.player_id,
+                is_satellite=True,
+            ).delete()
 
     def finish_unfed(self, flight: Flight) -> None:
         """A flight that gets no bracket (one round-1 match cannot feed one, a fresh draw of fewer than two)
@@ -346,13 +398,19 @@ class BracketStore:
                 Entry.objects.filter(pk=action.entry, first_played_slot=slot).update(first_played_slot=None)
             elif isinstance(action, (rules.Out, rules.Champion)):
                 Entry.objects.filter(pk=action.entry).update(place=None, out_round=None)
+                if isinstance(action, rules.Champion) and flight.awards_entry_to_id is not None:
+                    self._take_back_award(flight, winner)
                 if isinstance(action, rules.Champion):
                     # Kept in step in memory too: the hooks told of this change get these objects.
                     Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
                     Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
                     flight.status, self.event.status = FlightStatus.RUNNING, EventStatus.RUNNING
-        if slot.result == SlotResult.BYE and winner is not None:
+        if slot.result == SlotResult.BYE and winner is not None and Layout.counts_as_bye(Key(slot.section, 0, 0)):
             Entry.objects.filter(pk=winner.pk).update(had_bye=False)
+        if self.layout(flight).is_terminal(Key(slot.section, slot.round, slot.position)):
+            # A terminal slot taken back (a third-place match, a second grand final not needed) reopens it.
+            Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
+            flight.status = FlightStatus.RUNNING
         slot.result = SlotResult.READY if slot.match_id else SlotResult.PENDING
         slot.winner = slot.loser = None
         slot.decided_at = None
@@ -390,11 +448,12 @@ class BracketStore:
         slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result"])
 
 
-def result_confirmed(match, report) -> None:
+def result_confirmed(match, report) -> bool:
     """games hook: a confirmed, corrected, overridden or annulled result moves the bracket. Runs inside the
-    confirmation's transaction; raising aborts the confirmation."""
+    confirmation's transaction; raising aborts the confirmation. False when the match is a tournament match
+    without a bracket slot (a round's table: tournaments.receivers then hands it to the rounds)."""
     if match.context != MatchContext.TOURNAMENT:
-        return
+        return True
     # Race: two confirmations of this match, or of the two matches feeding one later slot, must move each
     # winner once; the slot rows are locked in bracket order (this one, then the ones it fills).
     slot = (
@@ -404,7 +463,7 @@ def result_confirmed(match, report) -> None:
         .first()
     )
     if slot is None:
-        return
+        return False
     flight = slot.flight
     store = BracketStore(flight.event, actor=report.confirmed_by or report.submitted_by)
     if report.outcome == MatchOutcome.ANNULLED:
@@ -421,7 +480,7 @@ def result_confirmed(match, report) -> None:
         slot.result = SlotResult.READY
         slot.save(update_fields=["match", "result"])
         store.notify(flight)
-        return
+        return True
     result = OUTCOME_RESULT[report.outcome]
     if result == rules.DOUBLE_FORFEIT:
         winner, losers = None, (slot.entry_a, slot.entry_b)
@@ -438,12 +497,13 @@ def result_confirmed(match, report) -> None:
     if slot.result in DECIDED:
         if slot.winner_id == (winner.pk if winner else None) and slot.result == SLOT_RESULT[result]:
             hooks.flight_results_changed(flight)  # the score changed, the bracket did not
-            return
+            return True
         _correct(store, slot, report)
         for entry in (slot.entry_a, slot.entry_b):
             entry.refresh_from_db()
     store.decide(slot, result, winner, losers)
     store.notify(flight)
+    return True
 
 
 def _correct(store: BracketStore, slot: Slot, report) -> None:

@@ -8,15 +8,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.errors import DomainError
 from base.locks import lock
 from clubs import access
-from games.matchplay import messages
+from games.matchplay import hooks, messages
 from games.matchplay import state as core
 from games.models.matches import (
     Match,
     MatchStatus,
 )
-from games.rules.scoring import ScoringError
 
 NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
 
@@ -26,7 +26,12 @@ def lock_match(match: Match) -> Match:
     return lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
 
 
-def scoring_error(field: str, exc: ScoringError, match: Match) -> ValidationError:
+def form_of(match: Match) -> core.Form:
+    """How the match's games are scored (its variant and stakes), for the pure match-play core."""
+    return core.Form(variant=match.variant, stakes=match.stakes, progression=match.dave_progression)
+
+
+def scoring_error(field: str, exc: DomainError, match: Match) -> ValidationError:
     """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
     record), translated and keeping the core's code, which the API answers with."""
     return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
@@ -48,3 +53,4 @@ def transition(match: Match, new_status: str) -> None:
             code="bad_transition",
         )
     match.status = new_status
+    hooks.status_changed(match)

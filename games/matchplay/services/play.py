@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.errors import DomainError
 from clubs import access
 from clubs.models import Club, Player
 from games.matchplay import state as core
@@ -19,7 +20,7 @@ from games.models.matches import (
     MatchGame,
     MatchStatus,
 )
-from games.rules.scoring import ScoringError
+from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 # --- matches ---------------------------------------------------------------------------------------------
 
@@ -37,6 +38,9 @@ def create_match(
     holland_rule: bool = False,
     is_public: bool = True,
     scheduled_at=None,
+    variant: str = GameVariant.STANDARD,
+    stakes: str = StakeForm.CUBE,
+    dave_progression: str = DaveProgression.GEOMETRIC,
 ) -> Match:
     """Directors create matches at their club; a player may also start a casual match against someone."""
     if not getattr(actor, "is_authenticated", False):
@@ -46,7 +50,11 @@ def create_match(
     if length < 1:
         raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
     access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
+    check_variant(variant=variant, stakes=stakes, dave_progression=dave_progression)
     return Match.objects.create(
+        variant=variant,
+        stakes=stakes,
+        dave_progression=dave_progression,
         player_a=player_a,
         player_b=player_b,
         length=length,
@@ -58,6 +66,23 @@ def create_match(
         scheduled_at=scheduled_at,
         created_by=actor,
     )
+
+
+def check_variant(*, variant: str, stakes: str, dave_progression: str) -> None:
+    """Refuse an unknown variant, stake form or progression, and Dave stakes off the standard board (the
+    database checks the same; this says it in words, on the field). Flights and chouette sessions ask it too."""
+    if variant not in GameVariant.values:
+        raise ValidationError(
+            {"variant": [_("Choose one of: %(choices)s.") % {"choices": ", ".join(GameVariant.values)}]}
+        )
+    if stakes not in StakeForm.values:
+        raise ValidationError({"stakes": [_("Choose the cube or Daves.")]})
+    if dave_progression not in DaveProgression.values:
+        raise ValidationError({"dave_progression": [_("Choose a geometric or an arithmetic progression.")]})
+    if stakes == StakeForm.DAVE and variant != GameVariant.STANDARD:
+        raise ValidationError(
+            {"stakes": [ValidationError(_("Daves are played on the standard board only."), code="dave_on_standard")]}
+        )
 
 
 @transaction.atomic
@@ -78,6 +103,7 @@ def _start_state(match: Match):
         crawford_rule=match.crawford_rule,
         holland_rule=match.holland_rule,
         penalties=(match.penalty_a, match.penalty_b),
+        form=common.form_of(match),
     )
 
 
@@ -88,8 +114,12 @@ def _entries(games) -> list[core.GameEntry]:
 def scoresheet_state(match: Match, games=None):
     """The live state after the recorded games (games may be passed in when already loaded)."""
     games = list(match.games.all()) if games is None else games
-    final, _scored = core.replay(_start_state(match), _entries(games))
+    final, _scored = core.replay(_start_state(match), _entries(games), form=common.form_of(match))
     return final
+
+
+def _field_of(code: str) -> str:
+    return "cube" if code in ("cube_in_crawford_game", "drop_in_crawford_game", "bad_cube") else "winner_side"
 
 
 @transaction.atomic
@@ -107,13 +137,10 @@ def record_game(
     number = len(games) + 1
     try:
         before = scoresheet_state(match, games)
-        _after, scored = core.play_game(before, core.GameEntry(winner_side, kind, cube, resign_level), number=number)
-    except ScoringError as exc:
-        raise common.scoring_error(
-            "cube" if exc.code in ("cube_in_crawford_game", "drop_in_crawford_game", "bad_cube") else "winner_side",
-            exc,
-            match,
-        ) from exc
+        entry = core.GameEntry(winner_side, kind, cube, resign_level)
+        _after, scored = core.play_game(before, entry, number=number, form=common.form_of(match))
+    except DomainError as exc:
+        raise common.scoring_error(exc.field or _field_of(exc.code), exc, match) from exc
     except ValueError:
         raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
     if match.status == MatchStatus.SCHEDULED:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.errors import DomainError
 from clubs import access
 from games.matchplay import hooks
 from games.matchplay import state as core
@@ -32,7 +33,6 @@ from games.models.matches import (
     ReportSource,
 )
 from games.models.records import GameRecord
-from games.rules.scoring import ScoringError
 
 # --- reports ---------------------------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ def _result_from_input(
         games = list(match.games.order_by("number"))
         try:
             final = scoresheet_state(match, games)
-        except ScoringError as exc:
+        except DomainError as exc:
             raise common.scoring_error("games", exc, match) from exc
         if not final.is_over:
             raise ValidationError(
@@ -113,22 +113,39 @@ def _result_from_input(
             raise ValidationError({"scores": [_("Give the final score of both players.")]})
         try:
             side = core.check_reported_score(
-                length=match.length, scores=scores, penalties=penalties, crawford_rule=match.crawford_rule
+                length=match.length,
+                scores=scores,
+                penalties=penalties,
+                crawford_rule=match.crawford_rule,
+                form=common.form_of(match),
             )
-        except ScoringError as exc:
+        except DomainError as exc:
             raise common.scoring_error("scores", exc, match) from exc
         return side, tuple(scores), []
     if method == ReportMethod.RECORD:
         if verdict is None:
             raise ValidationError({"game_record": [_("Choose a verified game record.")]})
+        if verdict.get("variant", "standard") != match.record_game:
+            raise ValidationError(
+                {
+                    "game_record": [
+                        ValidationError(
+                            _("This record is of another game than the one this match is played in (%(game)s).")
+                            % {"game": match.variant_label},
+                            code="variant_mismatch",
+                        )
+                    ]
+                }
+            )
         try:
             ordered = core.compare_record(
                 verdict,
                 player_names=(match.player_a.name, match.player_b.name),
                 length=match.length,
                 scores=scores,
+                form=common.form_of(match),
             )
-        except ScoringError as exc:
+        except DomainError as exc:
             raise common.scoring_error("game_record", exc, match) from exc
         return (0 if ordered[0] >= match.length else 1), ordered, list(verdict.get("games") or [])
     raise ValidationError(
@@ -395,7 +412,7 @@ def record_lateness(
         raise Conflict(_("Lateness is recorded before the first game."), code="games_started")
     try:
         penalty = core.lateness_penalty(minutes_late)
-    except ScoringError as exc:
+    except DomainError as exc:
         raise common.scoring_error("minutes_late", exc, match) from exc
     if core.lateness_forfeits(penalty=penalty, length=match.length):
         submit_report(

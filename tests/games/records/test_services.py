@@ -157,7 +157,7 @@ def test_a_verifier_crash_leaves_an_unreadable_verdict_not_a_pending_record(monk
     def crash(data, *, name=""):
         raise KeyError("bug")
 
-    monkeypatch.setattr(services, "check_record", crash)
+    monkeypatch.setattr(services, "check_any_record", crash)
     batch = services.upload_records(uploader=UserFactory(), files=[UploadedFile("a.mat", valid_bytes)])
     record = services.verify_record(record_id=batch.records.get().pk)
     assert record.status == RecordStatus.UNREADABLE

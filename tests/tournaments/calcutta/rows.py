@@ -61,3 +61,24 @@ def sell_all(calcutta, director, prices):
     step(actor=director, calcutta=calcutta, action="close")
     calcutta.refresh_from_db()
     return calcutta
+
+
+def open_auction(club, director, n: int, *, entrants: int = 4, lots: int = 3, bidders: int = 3):
+    """A Calcutta on the flight of a new event (number `n`): the first `lots` entrants one lot each (the rest the
+    field), `bidders` registered bidders, the auction open. Returns (calcutta, bidders)."""
+    event = Event.objects.create(
+        club=club,
+        name=f"Open {n}",
+        slug=f"open-{n}",
+        starts_on=datetime.date(2026, 11, 21),
+        ends_on=datetime.date(2026, 11, 22),
+    )
+    flight = make_flight(club, names=[f"P{n}-{i}" for i in range(entrants)], event=event)
+    calcutta = services.create_calcutta(
+        actor=director, flight=flight, payout_places=["70", "30"], minimum_opening_bid=100, increment=100
+    )
+    entries = list(flight.entries.order_by("pk").values_list("pk", flat=True))
+    services.set_lots(actor=director, calcutta=calcutta, groups=[[pk] for pk in entries[:lots]])
+    registered = [services.register_bidder(actor=director, calcutta=calcutta, name=f"b{i}") for i in range(bidders)]
+    services.auctioneer_step(actor=director, calcutta=calcutta, action="open")
+    return calcutta, registered

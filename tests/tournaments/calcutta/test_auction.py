@@ -4,7 +4,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.calcutta.core import FIELD, Auction, AuctionStatus, Bidder, CalcuttaError, LotPhase, LotPlan, Sale
+from tournaments.calcutta.core import (
+    FIELD,
+    Auction,
+    AuctionStatus,
+    Bid,
+    Bidder,
+    CalcuttaError,
+    LotPhase,
+    LotPlan,
+    Sale,
+)
 
 from .builders import make_settings
 
@@ -239,3 +249,60 @@ def test_replaying_any_sequence_of_actions_gives_the_same_auction(steps):
         auction.sales,
         auction.hammered,
     )
+
+
+live_actions = st.lists(
+    st.one_of(
+        st.tuples(st.just("bid"), st.sampled_from(["olga", "paul", "ann-bids"]), st.integers(-1, 3)),
+        st.tuples(st.just("retry"), st.integers(0, 30), st.booleans()),
+        st.tuples(
+            st.sampled_from(["open_next_lot", "going_once", "going_twice", "sell", "pass_lot", "undo_last", "close"])
+        ),
+    ),
+    min_size=10,
+    max_size=60,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps=live_actions, cut=st.integers(0, 40))
+def test_an_auction_restored_from_its_state_goes_on_as_the_replayed_one(steps, cut):
+    """Restore at any point from `state()` alone (high bids, no older ones) and take the rest of the actions on
+    both: every answer and the final state are the same, retried keys included (told with `remember`)."""
+    cut %= len(steps) + 1  # restore somewhere inside the sequence (or after it)
+    auction = new_auction()
+    auction.open()
+    restored = None
+    sent: list[Bid] = []  # every keyed bid the original placed, for retries
+    for index, step in enumerate(steps):
+        if index == cut:
+            restored = Auction.restore(
+                settings=auction.settings, plan=auction.plan, order=auction.order, bidders=BIDDERS, **auction.state()
+            )
+        if step[0] == "bid":
+            lot = auction.current if auction.current is not None else 2
+            bid = Bid(lot=lot, bidder=step[1], amount=auction.minimum_next_bid(lot) + 500 * step[2], key=f"b{index}")
+        elif step[0] == "retry" and sent:
+            bid = sent[step[1] % len(sent)]
+            bid = Bid(lot=bid.lot, bidder=bid.bidder, amount=bid.amount + (500 if step[2] else 0), key=bid.key)
+        answers = []
+        for target in (auction, restored) if restored is not None else (auction,):
+            try:
+                if step[0] in ("bid", "retry"):
+                    if not sent and step[0] == "retry":
+                        continue
+                    if target is restored:
+                        known = next((b for b in sent if b.key == bid.key), None)
+                        if known is not None:  # what the adapter looks up by key
+                            target.remember(known)
+                    result = target.bid(lot=bid.lot, bidder=bid.bidder, amount=bid.amount, key=bid.key)
+                    answers.append((result.placed, result.bid))
+                else:
+                    answers.append(getattr(target, step[0])())
+            except CalcuttaError as exc:
+                answers.append(exc.code)
+        assert all(answer == answers[0] for answer in answers)
+        if answers and isinstance(answers[0], tuple) and answers[0][0]:
+            sent.append(answers[0][1])
+        if restored is not None:
+            assert restored.state() == auction.state()

@@ -6,7 +6,6 @@ import datetime
 import pytest
 
 from games.matchplay import services as match_services
-from games.matchplay.hooks import on_result_confirmed
 from tests.clubs.factories import MembershipFactory
 from tournaments import services as tournament_services
 from tournaments.calcutta import services
@@ -24,7 +23,6 @@ def play_ready_matches(flight, director, *, a_wins=True):
 
 
 def test_results_in_the_bracket_settle_the_calcutta_and_a_correction_resettles(club, director_user):
-    on_result_confirmed(tournament_services.result_confirmed)  # the tournaments app's own wiring, made sure of
     event = tournament_services.create_event(
         actor=director_user, club=club, name="Cup", starts_on=datetime.date(2026, 11, 22)
     )

@@ -11,6 +11,13 @@ sending the same bid again with the same key returns the bid already placed inst
 Every refusal is a CalcuttaError with a stable code. Every accepted action is appended to `events`, and
 `Auction.replay` rebuilds the same auction from them — an adapter stores the events (or rows that say the
 same) and never re-implements a rule.
+
+A bid decides only on where the auction stands now (the lot up, each lot's phase and high bid, the sales, the
+hammer order), never on the bids below the high one. So `Auction.restore` rebuilds an auction from that state
+alone, in time that does not grow with the bids placed: the adapter keeps it on its lot rows and restores from
+them for each write; `state()` is what a restore takes and what a replay must give (the check of the rows).
+The one thing older bids still decide is a retried key: the adapter tells a restored auction the earlier bid
+with that key (`remember`).
 """
 
 from __future__ import annotations
@@ -120,6 +127,57 @@ class Auction:
                 raise CalcuttaError("unknown_action", f"'{action}' is not an auction action.", action=str(action))
             getattr(auction, action)(**arguments)
         return auction
+
+    @classmethod
+    def restore(
+        cls,
+        *,
+        settings: CalcuttaSettings,
+        plan: LotPlan,
+        order: Sequence[LotId],
+        bidders: Iterable[Bidder],
+        status: str,
+        current: LotId | None,
+        lots: Mapping[LotId, Mapping[str, Any]],
+    ) -> Auction:
+        """The auction as `state()` describes it: `lots` maps each lot that has been up to its `phase`, `high`
+        ((bidder, amount) or None), `sale` ((bidder, price) or None) and `hammer` (its place in the hammer order,
+        or None). Its `events` start empty: they are the actions taken after the restore."""
+        auction = cls(settings=settings, plan=plan, order=order, bidders=bidders)
+        auction.status = AuctionStatus(status)
+        auction.current = current
+        hammered = []
+        for lot_id, lot in lots.items():
+            auction.phase[lot_id] = LotPhase(lot["phase"])
+            high = lot.get("high")
+            auction.bids[lot_id] = [] if high is None else [Bid(lot=lot_id, bidder=high[0], amount=high[1])]
+            if lot.get("sale") is not None:
+                bidder, price = lot["sale"]
+                auction.sales[lot_id] = Sale(lot=lot_id, bidder=bidder, price=price)
+            if lot.get("hammer") is not None:
+                hammered.append((lot["hammer"], lot_id))
+        auction.hammered = [lot_id for _index, lot_id in sorted(hammered)]
+        return auction
+
+    def state(self) -> dict[str, Any]:
+        """Where the auction stands, in the shape `restore` takes: what every next action decides on."""
+        lots = {}
+        for lot_id, phase in self.phase.items():
+            high = self.high_bid(lot_id)
+            sale = self.sales.get(lot_id)
+            lots[lot_id] = {
+                "phase": str(phase),
+                "high": None if high is None else (high.bidder, high.amount),
+                "sale": None if sale is None else (sale.bidder, sale.price),
+                "hammer": self.hammered.index(lot_id) if lot_id in self.hammered else None,
+            }
+        return {"status": str(self.status), "current": self.current, "lots": lots}
+
+    def remember(self, bid: Bid) -> None:
+        """An earlier bid carrying a key (a restored auction knows only the high bids): a retry with that key
+        is then answered with it, and the key refused for a different bid, as after a replay."""
+        if bid.key is not None:
+            self._by_key[bid.key] = bid
 
     # --- reading -------------------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""The live auction: the auctioneer's steps and the bids. Every write takes the Calcutta row lock, replays the
-auction, lets the core decide and stores the new step."""
+"""The live auction: the auctioneer's steps and the bids. Every write takes the Calcutta row lock, restores the
+auction from the lot rows (state.load: no replay, so a bid late in a long auction costs what the first did),
+lets the core decide, stores the new step and keeps the lot rows in step."""
 
 from __future__ import annotations
 
@@ -87,6 +88,11 @@ def place_bid(
     core_id = core.FIELD if lot_number == 0 else lot_number
     if core_id not in state.lots:
         raise ValidationError({"lot": [_("There is no lot %(n)s in this Calcutta.") % {"n": lot_number}]})
+    earlier = Bid.objects.filter(calcutta=calcutta, idempotency_key=key).select_related("lot").first() if key else None
+    if earlier is not None:  # the restored auction knows only the high bids: tell it the bid this key placed
+        state.auction.remember(
+            core.Bid(lot=earlier.lot.core_id, bidder=earlier.bidder_id, amount=earlier.amount, key=key)
+        )
     try:
         result = state.auction.bid(lot=core_id, bidder=bidder.pk, amount=amount, key=key or None)
     except core.CalcuttaError as exc:
@@ -96,7 +102,7 @@ def place_bid(
             raise ValidationError({"amount": [ValidationError(message, code=exc.code)]}) from None
         raise refusal(exc) from None
     if not result.placed:
-        return Bid.objects.get(calcutta=calcutta, idempotency_key=key), False
+        return earlier, False
     lot = state.lot(core_id)
     calcutta.steps += 1
     bid = Bid.objects.create(

@@ -1,0 +1,103 @@
+"""The game a match, a flight or a chouette session is played in, and how its stakes rise.
+
+Why one set of choices for three apps: a flight hands its variant to the matches it creates, a match's
+variant picks the scoring and the record verifier, and the ratings keep a pool per variant; if the apps
+spelled the variants differently these hand-overs would need a translation table each.
+
+`variant` is the board and the rules (docs/variants.md): standard, nackgammon, hypergammon (three checkers),
+backgammon with backward hitting, long nardy. `stakes` is how a game's value rises: the doubling cube, or the
+Dave (short backgammon with Dave, a money form played on the standard board) with its progression. Long
+nardy has no cube at all; its games are worth oin (1) or mars (2).
+
+`VariantFields` is the abstract model the three models share: the fields and the database checks that only
+known values and only meaningful combinations are stored (Dave stakes only on the standard board).
+"""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+__all__ = ["DEFAULT_FORM", "DaveProgression", "GameVariant", "StakeForm", "VariantFields", "variant_constraints"]
+
+
+class GameVariant(models.TextChoices):
+    STANDARD = "standard", _("Backgammon")
+    NACKGAMMON = "nackgammon", _("Nackgammon")
+    HYPERGAMMON = "hypergammon", _("Hypergammon")
+    BACKWARD = "backward", _("Backgammon with backward hitting")
+    LONG_NARDY = "long_nardy", _("Long nardy")
+
+
+class StakeForm(models.TextChoices):
+    CUBE = "cube", _("Doubling cube")
+    DAVE = "dave", _("Dave")
+
+
+class DaveProgression(models.TextChoices):
+    GEOMETRIC = "geometric", _("Geometric (1, 2, 4, 8 …)")
+    ARITHMETIC = "arithmetic", _("Arithmetic (1, 2, 3, 4 …)")
+
+
+# What a match, a flight or a session is played in when nobody says otherwise (and every row stored before).
+DEFAULT_FORM = {
+    "variant": GameVariant.STANDARD,
+    "stakes": StakeForm.CUBE,
+    "dave_progression": DaveProgression.GEOMETRIC,
+}
+
+# The variants whose games are played with a doubling cube (when the stakes are the cube's).
+CUBE_VARIANTS = frozenset({GameVariant.STANDARD, GameVariant.NACKGAMMON, GameVariant.HYPERGAMMON, GameVariant.BACKWARD})
+
+
+def variant_constraints(prefix: str) -> list[models.CheckConstraint]:
+    """The checks every model with VariantFields carries, named after the model (`prefix`)."""
+    return [
+        models.CheckConstraint(condition=Q(variant__in=GameVariant.values), name=f"{prefix}_variant_known"),
+        models.CheckConstraint(condition=Q(stakes__in=StakeForm.values), name=f"{prefix}_stakes_known"),
+        models.CheckConstraint(
+            condition=Q(dave_progression__in=DaveProgression.values), name=f"{prefix}_dave_progression_known"
+        ),
+        models.CheckConstraint(
+            condition=Q(stakes=StakeForm.CUBE) | Q(variant=GameVariant.STANDARD), name=f"{prefix}_dave_on_standard"
+        ),
+    ]
+
+
+class VariantFields(models.Model):
+    variant = models.CharField(_("variant"), max_length=16, choices=GameVariant.choices, default=GameVariant.STANDARD)
+    stakes = models.CharField(
+        _("stakes"),
+        max_length=8,
+        choices=StakeForm.choices,
+        default=StakeForm.CUBE,
+        help_text=_("How a game's value rises: the doubling cube, or Daves (standard board only)."),
+    )
+    dave_progression = models.CharField(
+        _("Dave progression"), max_length=12, choices=DaveProgression.choices, default=DaveProgression.GEOMETRIC
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def has_cube(self) -> bool:
+        """Is a doubling cube in play (so the Crawford rule means something)?"""
+        return self.stakes == StakeForm.CUBE and self.variant in CUBE_VARIANTS
+
+    @property
+    def uses_dave(self) -> bool:
+        return self.stakes == StakeForm.DAVE
+
+    @property
+    def record_game(self) -> str:
+        """The game its records must be of, as games.record_routing.record_game names a record's: `dave` with
+        Dave stakes, else the variant."""
+        return "dave" if self.uses_dave else self.variant
+
+    @property
+    def variant_label(self) -> str:
+        """What a page shows: the variant, with the Dave and its progression when the stakes are Daves."""
+        label = str(GameVariant(self.variant).label)
+        if self.uses_dave:
+            return f"{label}, {StakeForm.DAVE.label} ({DaveProgression(self.dave_progression).label})"
+        return label

@@ -1,0 +1,69 @@
+"""Which verifier reads a record: the header names the game, and each game has its own verifier.
+
+Why route by the header and not by trying each reader: a backgammon record must never be replayed on a long
+nardy board (nor a Dave session as a cube match), and a file that fails one reader says nothing about the
+others. The `Variation` header is the record's own word (docs/variants.md): "Long Nardy" goes to
+games.nardy.verification, "Short Backgammon with Dave" to games.dave.verification, everything else (standard,
+nackgammon, hypergammon, backward hitting, and every SGF file) to games.verification. All three give the same
+verdict shape.
+
+`record_game` names the game of a record the way a match names it (`long_nardy`, `dave`, or the match
+variant of the backgammon family), so an upload to a match of another game is refused before it is stored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.dave.record import VARIATION as DAVE_VARIATION
+from games.dave.verification import check_dave_record
+from games.formats.mat import BACKWARD_VARIATION, decode_text
+from games.nardy.record import VARIATION as NARDY_VARIATION
+from games.nardy.verification import check_nardy_record
+from games.verification import Verdict, check_record, record_format
+
+LONG_NARDY, DAVE = "long_nardy", "dave"
+
+# A header line anywhere before the first game: `; [Variation "Long Nardy"]` (keys are case-insensitive).
+_VARIATION = re.compile(r'^\s*;\s*\[\s*variation\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+# Only the head of a file is searched: the headers come before ` Game 1`.
+HEAD_BYTES = 8192
+
+
+def _family(variation: str) -> str:
+    """A backgammon Variation header as a match variant (as games.formats.mat.MatchRecord.variant reads it,
+    with the hypergammon sizes as one variant)."""
+    text = variation.lower().replace(" ", "")
+    if text.startswith("nack"):
+        return "nackgammon"
+    if BACKWARD_VARIATION.lower().replace(" ", "") in text or "backward" in text:
+        return "backward"
+    if text.startswith("hyper"):
+        return "hypergammon"
+    return "standard"
+
+
+def record_game(data: bytes | str, *, name: str = "") -> str:
+    """The game a record is of: `long_nardy`, `dave`, or standard, nackgammon, hypergammon, backward."""
+    if isinstance(data, bytes):
+        if record_format(data, name=name) == "sgf":
+            return "standard"  # gnubg writes backgammon only; its variants are read by the backgammon verifier
+        data = decode_text(data[:HEAD_BYTES])
+    found = _VARIATION.search(data[:HEAD_BYTES])
+    variation = found.group(1).strip() if found else ""
+    if variation.lower() == NARDY_VARIATION.lower():
+        return LONG_NARDY
+    if variation.lower() == DAVE_VARIATION.lower():
+        return DAVE
+    return _family(variation)
+
+
+def check_any_record(data: bytes, *, name: str = "", expect_finished: bool = True) -> tuple[str, Verdict]:
+    """Read and verify a record with the verifier of its game: (status, verdict), status valid | invalid |
+    unreadable, the verdict in the one shape every verifier gives."""
+    game = record_game(data, name=name)
+    if game == LONG_NARDY:
+        return check_nardy_record(data, expect_finished=expect_finished)
+    if game == DAVE:
+        return check_dave_record(data, expect_finished=expect_finished)
+    return check_record(data, name=name, expect_finished=expect_finished)

@@ -1,0 +1,580 @@
+"""Round-based flights (Swiss, triple elimination; the round robin builds on the same rows): pairing a round,
+results arriving from match play, the end of a round and of the flight, withdrawals, late entries, a
+director's edit of a round's pairings and corrections after later rounds were paired.
+
+Every table's match is an ordinary tournament match (report, confirmation, Crawford as for a bracket); its
+confirmed result comes back through the match-play hook (`result_confirmed`), which stores it on the pairing in
+a constant number of queries and, when it was the round's last result, pairs the next round (when the flight
+pairs automatically) or ends the flight.
+
+Locks: the flight row (6) for the director's writes; the match (7, taken by match play) then the round's first
+table and the pairing (both tournaments.Pairing, lowest table first). Every result of a round locks that first
+table, so the last two results of a round cannot both miss that the round is complete.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from base.api import Conflict
+from base.locks import lock
+from clubs import access
+from games.matchplay import services as match_services
+from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
+from tournaments import hooks
+from tournaments.core import standings as core_standings
+from tournaments.core import swiss
+from tournaments.core.errors import BracketError
+from tournaments.models import (
+    BracketChange,
+    DrawStatus,
+    Entry,
+    EntryStatus,
+    EventStatus,
+    FeedRule,
+    Flight,
+    FlightFormat,
+    FlightStatus,
+    Pairing,
+    PairingResult,
+    RoundSeat,
+)
+from tournaments.selectors import rounds as read
+from tournaments.services.common import lock_flight
+from tournaments.services.overrides import director_result
+from tournaments.services.progression import BracketStore
+
+OUTCOME_RESULT = {
+    MatchOutcome.PLAYED: PairingResult.PLAYED,
+    MatchOutcome.LATENESS: PairingResult.PLAYED,
+    MatchOutcome.FORFEIT: PairingResult.PLAYED,
+    MatchOutcome.WALKOVER: PairingResult.FORFEIT,
+    MatchOutcome.NO_SHOW: PairingResult.FORFEIT,
+    MatchOutcome.DOUBLE_FORFEIT: PairingResult.DOUBLE_FORFEIT,
+}
+#: The formats this module pairs; a format paired elsewhere registers its pairer here (flight, round) -> pairs, or
+#: {group: pairs} for a flight played in groups.
+PAIRERS: dict[str, Callable[[Flight, int], list | dict]] = {}
+#: A format paired elsewhere says here when it is over (flight) -> bool, how it places (flight) -> {entry: place}
+#: and who goes on to the knockout it feeds (flight) -> [(player id, seed)] (tournaments/services/robin.py).
+ENDS: dict[str, Callable[[Flight], bool]] = {}
+PLACES: dict[str, Callable[[Flight], dict[int, int | None]]] = {}
+QUALIFIERS: dict[str, Callable[[Flight], list[tuple[int, int]]]] = {}
+MAX_PAIRS = 4096
+
+
+# --- pairing a round -----------------------------------------------------------------------------------------
+
+
+def _swiss_pairs(flight: Flight, round_number: int) -> list[swiss.Pair]:
+    table = read.flight_standings(flight=flight)
+    active = [row for row in table if row.entry.status != EntryStatus.WITHDRAWN]
+    met = read.opponents_met(flight=flight)
+    players = [
+        swiss.SwissPlayer(
+            row.entry.pk,
+            group=row.line.wins if flight.format == FlightFormat.SWISS else -row.line.losses,
+            had_bye=row.line.byes > 0,
+            opponents=frozenset(met.get(row.entry.pk, ())),
+        )
+        for row in active
+        if flight.format == FlightFormat.SWISS or row.line.losses < swiss.TRIPLE_OUT
+    ]
+    return swiss.pair_round(players, rng_seed=flight.random_seed or 0, round_number=round_number)
+
+
+PAIRERS[FlightFormat.SWISS] = _swiss_pairs
+PAIRERS[FlightFormat.TRIPLE_ELIMINATION] = _swiss_pairs
+
+
+def create_pairings(flight: Flight, round_number: int, pairs, *, actor=None, group: int = 0, first_table: int = 1):
+    """Store a round's pairs: Pairing and RoundSeat rows and one match per table (a bye is decided at once).
+    Bulk writes: a constant number of queries whatever the field size."""
+    entries = {e.pk: e for e in Entry.objects.filter(flight=flight).only("pk", "player_id")}
+    created_by = _creator(actor)
+    pairings, matches = [], []
+    now = timezone.now()
+    for table, (a, b) in enumerate(pairs, start=first_table):
+        pairing = Pairing(flight=flight, round=round_number, table=table, group=group, entry_a_id=a, entry_b_id=b)
+        if b is None:
+            pairing.result, pairing.winner_id, pairing.decided_at = PairingResult.BYE, a, now
+        else:
+            pairing.match = _match(flight, round_number, entries[a].player_id, entries[b].player_id, created_by)
+            matches.append(pairing.match)
+        pairings.append(pairing)
+    Match.objects.bulk_create(matches)
+    for pairing in pairings:
+        pairing.match_id = pairing.match.pk if pairing.match else None
+    Pairing.objects.bulk_create(pairings)
+    RoundSeat.objects.bulk_create(
+        RoundSeat(flight=flight, round=round_number, entry_id=entry_id, pairing=pairing)
+        for pairing in pairings
+        for entry_id in (pairing.entry_a_id, pairing.entry_b_id)
+        if entry_id is not None
+    )
+    byes = [p.entry_a_id for p in pairings if p.entry_b_id is None]
+    if byes:
+        Entry.objects.filter(pk__in=byes).update(had_bye=True)
+    for match in matches:
+        hooks.match_called(match, None)
+    return pairings
+
+
+def _round_anchor(flight_id: int, round_number: int) -> Pairing | None:
+    """The round's first table, locked: every write that may complete the round takes it first."""
+    return lock(Pairing.objects, of=("self",)).filter(flight_id=flight_id, round=round_number).order_by("table").first()
+
+
+def _pair_next(flight: Flight, *, actor) -> list[Pairing]:
+    number = flight.current_round + 1
+    if flight.random_seed is None:
+        flight.random_seed = random.SystemRandom().randrange(2**53)
+    pairer = PAIRERS.get(flight.format)
+    if pairer is None:
+        raise Conflict(_("This flight is not played in rounds."), code="not_round_based")
+    pairs = pairer(flight, number)
+    pairings: list[Pairing] = []
+    for group, group_pairs in pairs.items() if isinstance(pairs, dict) else [(0, pairs)]:
+        first = len(pairings) + 1
+        pairings += create_pairings(flight, number, group_pairs, actor=actor, group=group, first_table=first)
+    flight.current_round = number
+    flight.status, flight.draw_status = FlightStatus.RUNNING, DrawStatus.RELEASED
+    if flight.released_at is None:
+        flight.released_at = timezone.now()
+    flight.save(update_fields=["current_round", "status", "draw_status", "random_seed", "released_at"])
+    event = flight.event
+    if event.status == EventStatus.PLANNED:
+        event.status = EventStatus.RUNNING
+        event.save(update_fields=["status"])
+    return pairings
+
+
+def _check_can_pair(flight: Flight) -> None:
+    if not flight.is_round_based:
+        raise Conflict(_("This flight is a knockout: it is drawn, not paired in rounds."), code="not_round_based")
+    if flight.status == FlightStatus.FINISHED:
+        raise Conflict(_("This flight is finished."), code="flight_finished")
+    active = flight.entries.exclude(status=EntryStatus.WITHDRAWN).count()
+    if flight.current_round == 0:
+        if flight.format == FlightFormat.SWISS:
+            swiss.check_settings(rounds=flight.rounds, until_one_unbeaten=flight.until_one_unbeaten, entrants=active)
+        if active < 2:
+            raise BracketError("too_few_entrants", "A round needs at least two players.", "entries")
+    elif read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
+        raise Conflict(
+            _("Round %(round)s is still being played: pair the next round when its last result is in.")
+            % {"round": flight.current_round},
+            code="round_unfinished",
+        )
+
+
+@transaction.atomic
+def start_round(*, actor, flight: Flight) -> list[Pairing]:
+    """The director pairs the next round (the first, or the next of a flight that does not pair itself); after
+    the last round it ends the flight instead and returns no pairings.
+
+    No race with the automatic pairing: that happens inside the transaction of a round's last result, so once
+    it has committed the round is paired, and until then the round is not complete."""
+    access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    _check_can_pair(flight)
+    if flight.current_round and _is_over(flight):  # a flight paired by hand ends when the director asks on
+        _finish(flight, actor=actor)
+        hooks.flight_results_changed(flight)
+        return []
+    pairings = _pair_next(flight, actor=actor)
+    hooks.flight_results_changed(flight)
+    return pairings
+
+
+# --- results ---------------------------------------------------------------------------------------------------
+
+
+def result_confirmed(match, report) -> None:
+    """games hook: a confirmed, corrected, overridden or annulled result of a round's match. Constant queries
+    for a result that does not end the round."""
+    if match.context != MatchContext.TOURNAMENT:
+        return
+    pairing = Pairing.objects.filter(match=match).values_list("pk", "flight_id", "round").first()
+    if pairing is None:
+        return
+    pk, flight_id, round_number = pairing
+    _round_anchor(flight_id, round_number)
+    pairing = lock(Pairing.objects, of=("self",)).select_related("flight__event", "entry_a", "entry_b").get(pk=pk)
+    flight = pairing.flight
+    if report.outcome == MatchOutcome.ANNULLED:
+        if pairing.result == PairingResult.NOT_SCORED:
+            return
+        if pairing.result != PairingResult.PENDING and flight.current_round > pairing.round:
+            _refuse_silent_change(report)
+        pairing.result, pairing.winner, pairing.score_a, pairing.score_b = PairingResult.PENDING, None, 0, 0
+        pairing.match = create_pairings_match(flight, pairing, actor=report.confirmed_by or report.submitted_by)
+        pairing.save(update_fields=["result", "winner", "score_a", "score_b", "match"])
+        hooks.flight_results_changed(flight)
+        return
+    result = OUTCOME_RESULT[report.outcome]
+    a_won = match.winner_id is not None and match.winner_id == pairing.entry_a.player_id
+    winner = None if result == PairingResult.DOUBLE_FORFEIT else (pairing.entry_a if a_won else pairing.entry_b)
+    changes = pairing.result != PairingResult.PENDING and (
+        pairing.result != result or pairing.winner_id != (winner.pk if winner else None)
+    )
+    if changes and flight.current_round > pairing.round:
+        _refuse_silent_change(report)
+    was_pending = pairing.result == PairingResult.PENDING
+    pairing.result, pairing.winner = result, winner
+    pairing.score_a = (match.score_a or 0) if result == PairingResult.PLAYED else 0
+    pairing.score_b = (match.score_b or 0) if result == PairingResult.PLAYED else 0
+    pairing.decided_at = timezone.now()
+    pairing.save(update_fields=["result", "winner", "score_a", "score_b", "decided_at"])
+    if changes and flight.status == FlightStatus.FINISHED:
+        _store_places(flight)
+    hooks.flight_results_changed(flight)
+    if was_pending and pairing.round == flight.current_round:
+        round_done(flight, actor=report.confirmed_by or report.submitted_by)
+
+
+def create_pairings_match(flight: Flight, pairing: Pairing, *, actor) -> Match:
+    """A new match for a table whose match was annulled: the pair plays again."""
+    match = _match(flight, pairing.round, pairing.entry_a.player_id, pairing.entry_b.player_id, _creator(actor))
+    match.save()
+    return match
+
+
+def _creator(actor):
+    return actor if getattr(actor, "is_authenticated", False) else None
+
+
+def _match(flight: Flight, round_number: int, player_a_id: int, player_b_id: int, created_by) -> Match:
+    """A table's match (unsaved), made as the bracket makes its matches: a tournament match of the event's club."""
+    return Match(
+        player_a_id=player_a_id,
+        player_b_id=player_b_id,
+        length=flight.length_for(round_number, is_final=False),
+        context=MatchContext.TOURNAMENT,
+        club_id=flight.event.club_id,
+        is_public=flight.event.is_public,
+        created_by=created_by,
+    )
+
+
+def _refuse_silent_change(report) -> None:
+    """A result that changes after the next round was paired changes the standings that round was paired on:
+    only the director's correction (which previews the change first) may do it."""
+    if report.origin not in (ReportOrigin.OVERRIDE, ReportOrigin.SYSTEM):
+        raise Conflict(
+            _(
+                "The next round is paired already: only a director's correction changes this result, and it "
+                "shows first what the standings would become."
+            ),
+            code="later_round_paired",
+        )
+
+
+def round_done(flight: Flight, *, actor) -> None:
+    """After a result of the current round: when it was the last, end the flight or pair the next round (when
+    the flight pairs itself). One query while tables are still playing."""
+    if read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
+        return
+    if _is_over(flight):
+        _finish(flight, actor=actor)
+    elif flight.auto_pair:
+        _pair_next(flight, actor=actor)
+        if not read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
+            round_done(flight, actor=actor)  # a round robin's round left with no game by withdrawals
+            return
+    hooks.flight_results_changed(flight)
+
+
+def _is_over(flight: Flight) -> bool:
+    if flight.format in ENDS:
+        return ENDS[flight.format](flight)
+    table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
+    if flight.format == FlightFormat.TRIPLE_ELIMINATION:
+        return sum(1 for r in table if r.line.losses < swiss.TRIPLE_OUT) <= 1
+    if flight.format == FlightFormat.SWISS:
+        return (
+            swiss.swiss_is_over(
+                rounds=flight.rounds,
+                until_one_unbeaten=flight.until_one_unbeaten,
+                played_rounds=flight.current_round,
+                unbeaten=sum(1 for r in table if r.line.losses == 0),
+            )
+            or len(table) < 2
+        )
+    return False
+
+
+def _store_places(flight: Flight) -> None:
+    """Final places from the standings (a triple elimination: by the round a player went out)."""
+    table = read.flight_standings(flight=flight)
+    if flight.format == FlightFormat.TRIPLE_ELIMINATION:
+        losses: dict[int, int] = {}
+        out_round = {r.entry.pk: r.entry.out_round or 0 for r in table if r.entry.status == EntryStatus.WITHDRAWN}
+        decided = Pairing.objects.filter(
+            flight=flight, result__in=[PairingResult.PLAYED, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT]
+        )
+        for a, b, winner, number in decided.order_by("round").values_list("entry_a", "entry_b", "winner", "round"):
+            for loser in (a, b):
+                if loser is not None and loser != winner:
+                    losses[loser] = losses.get(loser, 0) + 1
+                    if losses[loser] == swiss.TRIPLE_OUT:
+                        out_round.setdefault(loser, number)
+        for withdrawn in out_round:
+            losses[withdrawn] = max(losses.get(withdrawn, 0), swiss.TRIPLE_OUT)
+        places = swiss.triple_places([r.entry.pk for r in table], losses=losses, out_round=out_round)
+    elif flight.format in PLACES:
+        places = PLACES[flight.format](flight)
+    else:
+        places = {r.entry.pk: r.line.rank for r in table}
+    entries = [r.entry for r in table]
+    for entry in entries:
+        entry.place = places[entry.pk]
+    Entry.objects.bulk_update(entries, ["place"])
+
+
+def _finish(flight: Flight, *, actor) -> None:
+    _store_places(flight)
+    BracketStore(flight.event, actor=actor).finish(flight)
+    if flight.cut_size or flight.format in QUALIFIERS:
+        _fill_cut(flight)
+
+
+def _fill_cut(flight: Flight) -> None:
+    """The top N of the final standings enter the knockout flight fed by this one, seeded in standings order."""
+    fed = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
+    if fed is None or fed.entries.exists():
+        return
+    if flight.format in QUALIFIERS:
+        seeded = QUALIFIERS[flight.format](flight)
+    else:
+        table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
+        seeded = [(row.entry.player_id, rank) for rank, row in enumerate(table[: flight.cut_size], start=1)]
+    Entry.objects.bulk_create(Entry(flight=fed, player_id=player_id, seed=seed, fee=0) for player_id, seed in seeded)
+
+
+# --- changes during play -------------------------------------------------------------------------------------
+
+
+def check_late_entry(flight: Flight) -> None:
+    """A late entry joins a Swiss or a triple elimination before its next round; a round robin's schedule is
+    fixed once it starts, and a finished flight takes nobody."""
+    if flight.status == FlightStatus.FINISHED:
+        raise Conflict(_("This flight is finished."), code="flight_finished")
+    if flight.current_round and flight.format not in (FlightFormat.SWISS, FlightFormat.TRIPLE_ELIMINATION):
+        raise Conflict(
+            _("This flight's rounds have started: only a Swiss or a triple elimination takes a late entry."),
+            code="rounds_started",
+        )
+
+
+@transaction.atomic
+def drop(*, actor, entry: Entry, score_remaining: bool, comment: str = "") -> Entry:
+    """A player withdraws (or is dropped) from a round-based flight: never paired again. Their unplayed
+    tables are forfeited to the opponent (`score_remaining`) or not scored at all, as the director chooses."""
+    access.require(actor, "entry.withdraw", entry)  # before the lock, which counts a new version of the flight
+    flight = lock_flight(entry.flight)
+    entry = flight.entries.get(pk=entry.pk)
+    if not flight.is_round_based:
+        raise Conflict(_("This flight is not played in rounds."), code="not_round_based")
+    if entry.status == EntryStatus.WITHDRAWN:
+        raise BracketError("already_withdrawn", "This player is out of the flight already.", "entry")
+    if flight.status == FlightStatus.FINISHED:
+        raise Conflict(_("This flight is finished."), code="flight_finished")
+    entry.status, entry.withdrawn_at, entry.out_round = EntryStatus.WITHDRAWN, timezone.now(), flight.current_round
+    entry.remaining_scored = score_remaining  # a round robin's later rounds score the games left the same way
+    entry.save(update_fields=["status", "withdrawn_at", "out_round", "remaining_scored"])
+    open_tables = list(
+        Pairing.objects.filter(flight=flight, result=PairingResult.PENDING, seats__entry=entry)
+        .select_related("match")
+        .order_by("round", "table")
+    )
+    for pairing in open_tables:
+        match = pairing.match
+        if match is None or match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS):
+            continue
+        if score_remaining:
+            match_services.record_consequence(
+                actor=actor,
+                match=match,
+                origin=ReportOrigin.SYSTEM,
+                outcome=MatchOutcome.WALKOVER,
+                winner_side=1 if pairing.entry_a_id == entry.pk else 0,
+                comment=comment or _("Withdrawn from the event."),
+            )
+        else:
+            Pairing.objects.filter(pk=pairing.pk).update(result=PairingResult.NOT_SCORED, decided_at=timezone.now())
+            match_services.record_consequence(
+                actor=actor,
+                match=match,
+                origin=ReportOrigin.SYSTEM,
+                outcome=MatchOutcome.ANNULLED,
+                comment=comment or _("Withdrawn from the event: not scored."),
+            )
+            if pairing.round == flight.current_round:
+                round_done(flight, actor=actor)
+    hooks.flight_results_changed(flight)
+    return entry
+
+
+@dataclass
+class PairingEdit:
+    """What a director's new pairing of a round would be: the pairs, and the ones that are rematches."""
+
+    pairs: list[tuple[Entry, Entry | None]]
+    rematches: list[tuple[Entry, Entry]]
+    replaced: int
+
+
+def _edit(flight: Flight, pairs: list) -> PairingEdit:
+    if not isinstance(pairs, list) or not pairs or len(pairs) > MAX_PAIRS:
+        raise ValidationError({"pairs": [_("Give the round's pairs as a list of [player, player or null].")]})
+    current = read.round_pairings(flight=flight)
+    if not current:
+        raise Conflict(_("No round is paired yet."), code="no_round")
+    if any(p.result != PairingResult.PENDING and p.result != PairingResult.BYE for p in current) or any(
+        p.match is not None and p.match.status != MatchStatus.SCHEDULED for p in current
+    ):
+        raise Conflict(
+            _("A match of this round has started or finished: only a round nobody has begun can be re-paired."),
+            code="round_started",
+        )
+    seated = {e for p in current for e in (p.entry_a_id, p.entry_b_id) if e is not None}
+    entries = {e.pk: e for e in Entry.objects.filter(flight=flight).select_related("player")}
+    new: list[tuple[Entry, Entry | None]] = []
+    seen: list[int] = []
+    for pair in pairs:
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            raise ValidationError({"pairs": [_("Each pair is [player, player or null for a bye].")]})
+        a, b = pair
+        if (
+            not isinstance(a, int)
+            or not (b is None or isinstance(b, int))
+            or a not in seated
+            or (b is not None and b not in seated)
+        ):
+            raise ValidationError({"pairs": [_("Pair only the entries of this round, by their numbers.")]})
+        seen.extend(x for x in (a, b) if x is not None)
+        new.append((entries[a], None if b is None else entries[b]))
+    if sorted(seen) != sorted(seated):
+        raise ValidationError({"pairs": [_("Seat every player of the round exactly once.")]})
+    if sum(1 for _a, b in new if b is None) > len(seated) % 2:
+        raise ValidationError({"pairs": [_("Only an odd field has a bye, and only one.")]})
+    met = read.opponents_met(flight=flight, before_round=flight.current_round)
+    rematches = [(a, b) for a, b in new if b is not None and b.pk in met.get(a.pk, set())]
+    return PairingEdit(pairs=new, rematches=rematches, replaced=len(current))
+
+
+def edit_pairings_preview(*, actor, flight: Flight, pairs: list) -> PairingEdit:
+    access.require(actor, "event.direct", flight.event)
+    return _edit(flight, pairs)
+
+
+@transaction.atomic
+def edit_pairings(*, actor, flight: Flight, pairs: list, confirm: bool = False) -> PairingEdit:
+    """Replace the current round's pairings (nobody has started): the old matches are annulled and new ones
+    made. Rematches are shown by the preview and need `confirm`."""
+    access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    edit = _edit(flight, pairs)
+    if edit.rematches and not confirm:
+        raise Conflict(
+            _("These pairs met before: %(pairs)s. Confirm to pair them again anyway.")
+            % {"pairs": ", ".join(f"{a.player} – {b.player}" for a, b in edit.rematches)},
+            code="rematch_needs_confirmation",
+        )
+    old = read.round_pairings(flight=flight)
+    # Race: a result reported while the round is re-paired; the matches are locked (before the pairings, in
+    # the lock order) and must still be unplayed.
+    matches = list(
+        lock(Match.objects, of=("self",)).filter(pk__in=[p.match_id for p in old if p.match_id]).order_by("pk")
+    )
+    if any(m.status != MatchStatus.SCHEDULED for m in matches):
+        raise Conflict(_("A match of this round has just started: reload the round."), code="round_started")
+    Pairing.objects.filter(pk__in=[p.pk for p in old]).delete()
+    for match in matches:
+        match_services.record_consequence(
+            actor=actor,
+            match=match,
+            origin=ReportOrigin.SYSTEM,
+            outcome=MatchOutcome.ANNULLED,
+            comment=_("The round was paired again by the director."),
+        )
+    create_pairings(flight, flight.current_round, [(a.pk, b.pk if b else None) for a, b in edit.pairs], actor=actor)
+    # Whoever lost the bye by the re-pairing keeps had_bye only for a bye of an earlier round.
+    earlier_bye = Pairing.objects.filter(flight=flight, entry_a=OuterRef("pk"), entry_b__isnull=True)
+    Entry.objects.filter(pk__in=[p.entry_a_id for p in old if p.entry_b_id is None]).update(had_bye=Exists(earlier_bye))
+    BracketChange.objects.create(
+        flight=flight,
+        actor=actor,
+        kind="repair",
+        voided=[m.pk for m in matches],
+        comment=", ".join(f"{a.player} – {b.player if b else _('bye')}" for a, b in edit.pairs)[:2000],
+    )
+    hooks.flight_results_changed(flight)
+    return edit
+
+
+@dataclass
+class CorrectionPreview:
+    """A changed result of an earlier round: the standings now and after, and the rounds paired since (which
+    stay as they are: nothing is re-paired)."""
+
+    pairing: Pairing
+    before: list
+    after: list
+    later_rounds: list[int]
+
+
+def correction_preview(*, actor, pairing: Pairing, winner_side: int | None) -> CorrectionPreview:
+    flight = pairing.flight
+    access.require(actor, "event.direct", flight.event)
+    before = read.flight_standings(flight=flight)
+    winner = None if winner_side is None else (pairing.entry_a_id if winner_side == 0 else pairing.entry_b_id)
+    pairings = list(Pairing.objects.filter(flight=flight))
+    for p in pairings:
+        if p.pk == pairing.pk:
+            p.winner_id = winner
+            p.result = PairingResult.DOUBLE_FORFEIT if winner is None else PairingResult.PLAYED
+    games = read.games_of(pairings)
+    table = core_standings.standings([r.entry.pk for r in before], games, read.tiebreak_order(flight))
+    by_id = {r.entry.pk: r.entry for r in before}
+    after = [read.StandingRow(entry=by_id[line.key], line=line) for line in table]
+    return CorrectionPreview(
+        pairing=pairing,
+        before=before,
+        after=after,
+        later_rounds=list(range(pairing.round + 1, flight.current_round + 1)),
+    )
+
+
+@transaction.atomic
+def correct_result(
+    *,
+    actor,
+    pairing: Pairing,
+    winner_side: int | None,
+    outcome: str = MatchOutcome.PLAYED,
+    scores=None,
+    comment: str = "",
+) -> Pairing:
+    """The director changes a round's result after later rounds were paired (after seeing correction_preview):
+    the standings change, the rounds already paired stay."""
+    access.require(actor, "event.direct", pairing.flight.event)
+    if pairing.match_id is None:
+        raise Conflict(_("A bye has no match to correct."), code="no_match")
+    if not comment.strip():
+        raise ValidationError({"comment": [_("Say why the result is corrected.")]})
+    director_result(
+        actor=actor, match=pairing.match, winner_side=winner_side, outcome=outcome, scores=scores, comment=comment
+    )
+    BracketChange.objects.create(flight=pairing.flight, actor=actor, kind="correction", comment=comment)
+    pairing.refresh_from_db()
+    return pairing
