@@ -119,3 +119,49 @@ def test_a_confirmed_result_reaches_the_bracket_the_dashboard_and_both_players_a
             await socket.disconnect()
 
     async_to_sync(run)()
+
+
+@pytest.fixture
+def fresh_layer(monkeypatch):
+    """A channel layer of this test's own, installed as the site's. The sockets of the tests before this one
+    received on the shared layer and were cancelled on disconnect; channels_redis keeps its receive lock per layer
+    and binds it to the event loop that took it, so the next loop's `receive` on that layer fails."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, layer)
+    return layer
+
+
+def test_one_write_that_tells_many_groups_sends_them_all_after_its_commit_in_one_go(fresh_layer):
+    """A result tells every entrant's page: one commit callback sends to all of them together, each group once."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from base.live import notify_group
+
+    layer = get_channel_layer()
+    assert layer is fresh_layer
+    names = [f"user-{n}" for n in range(60)]
+
+    async def subscribe():
+        channels = {}
+        for name in names:
+            channels[name] = await layer.new_channel()
+            await layer.group_add(name, channels[name])
+        return channels
+
+    channels = async_to_sync(subscribe)()
+    with transaction.atomic():
+        notify_group(*names, *names[:10])
+        callbacks = list(transaction.get_connection().run_on_commit)
+        assert len(callbacks) == 1
+
+    async def received():
+        got = {}
+        for name, channel in channels.items():
+            got[name] = (await asyncio.wait_for(layer.receive(channel), timeout=5))["group"]
+        return got
+
+    assert async_to_sync(received)() == {name: name for name in names}
