@@ -150,11 +150,8 @@ class FlightForm(forms.Form):
         (_("Swiss"), "swiss", ("rounds", "until_one_unbeaten")),
         (_("Round robin and groups"), "round_robin groups", ("cycles",)),
         (_("Groups"), "groups", ("group_size", "advance")),
-        (
-            _("Every format played in rounds"),
-            "swiss triple_elimination round_robin groups",
-            ("tiebreaks", "cut_size", "auto_pair"),
-        ),
+        (_("Every format played in rounds"), "swiss triple_elimination round_robin groups", ("tiebreaks", "auto_pair")),
+        (_("Cut to a knockout"), "swiss triple_elimination round_robin", ("cut_size",)),
         (
             _("Knockout"),
             "knockout",
@@ -267,9 +264,7 @@ class OverrideForm(forms.Form):
 class CorrectionForm(forms.Form):
     """A director's corrected result of a round's table: who won (or nobody: a double forfeit), how, and why."""
 
-    winner_side = forms.TypedChoiceField(
-        label=_("Winner"), coerce=int, empty_value=None, required=False, widget=forms.RadioSelect
-    )
+    winner_side = forms.ChoiceField(label=_("Winner"), required=False, widget=forms.RadioSelect)
     outcome = forms.ChoiceField(
         label=_("Outcome"),
         choices=[(o.value, o.label) for o in MatchOutcome if o.value in ("played", "forfeit", "double_forfeit")],
@@ -281,9 +276,9 @@ class CorrectionForm(forms.Form):
     def __init__(self, *args, pairing, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner_side"].choices = [
-            (0, pairing.entry_a.player.name),
-            (1, pairing.entry_b.player.name),
-            ("", _("Nobody (double forfeit)")),
+            ("0", pairing.entry_a.player.name),
+            ("1", pairing.entry_b.player.name),
+            ("none", _("Nobody (double forfeit)")),
         ]
         self.fields["score_a"].label = pairing.entry_a.player.name
         self.fields["score_b"].label = pairing.entry_b.player.name
@@ -292,6 +287,9 @@ class CorrectionForm(forms.Form):
         """A played result's winner is whoever scored more (so the radio and the score cannot disagree); a
         double forfeit has none."""
         data = super().clean()
+        data["winner_side"] = {"0": 0, "1": 1}.get(data.get("winner_side") or "")
+        if self.data.get("winner_side") == "none":
+            data["outcome"] = "double_forfeit"
         a, b = data.get("score_a"), data.get("score_b")
         if data.get("outcome") == "played" and a is not None and b is not None and a != b:
             data["winner_side"] = 0 if a > b else 1

@@ -117,7 +117,7 @@ def test_the_crosstable_and_the_wall_sheet(client, club, director_user):
     assert "cell-win" in cross and "cell-loss" in cross and "cell-pending" in cross and ">bye<" in cross
     sheet = client.get(flight.get_absolute_url() + "?print=1").content.decode()
     assert "find your table" in sheet and "Standings" in sheet and "Round 2: tables" in sheet
-    names = sheet.split('class="by-name"')[1].split("</ol>")[0]
+    names = sheet.split('class="by-name"')[1].split("</ul>")[0]
     listed = [part.split("</span>")[0] for part in names.split('<span class="who">')[1:]]
     assert listed == sorted(listed, key=str.casefold) and len(listed) == 5
 
