@@ -269,9 +269,9 @@ class CorrectionForm(forms.Form):
         label=_("Outcome"),
         choices=[(o.value, o.label) for o in MatchOutcome if o.value in ("played", "forfeit", "double_forfeit")],
     )
-    score_a = forms.IntegerField(min_value=0, max_value=99, required=False)
-    score_b = forms.IntegerField(min_value=0, max_value=99, required=False)
-    comment = forms.CharField(label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    score_a = OverrideForm.base_fields["score_a"]
+    score_b = OverrideForm.base_fields["score_b"]
+    comment = OverrideForm.base_fields["comment"]
 
     def __init__(self, *args, pairing, **kwargs):
         super().__init__(*args, **kwargs)

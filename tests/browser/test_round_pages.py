@@ -8,6 +8,7 @@ import os
 import pytest
 
 from clubs.models import Player
+from tests.browser.test_chouette import sign_in
 from tests.tournaments.builders import make_event
 from tests.tournaments.rounds_builders import open_tables, play_round, swiss_event
 from tournaments import services
@@ -22,11 +23,12 @@ PHONE = 390
 def _sign_in(page, live_server, user, url):
     user.set_password("pw-for-tests")
     user.save()
-    page.goto(f"{live_server.url}/accounts/login/?next={url}")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**{url}")
+    sign_in(page, live_server, user, url)
+
+
+def _fill(page, values: dict) -> None:
+    for selector, value in values.items():
+        page.fill(selector, value)
 
 
 def _fits(page, name):
@@ -52,9 +54,7 @@ def test_the_new_flight_page_shows_the_chosen_formats_options_and_a_refusal_on_i
     assert page.locator("#id_group_size").is_visible() and page.locator("#id_cycles").is_visible()
     assert page.locator("#id_rounds").is_hidden() and page.locator("#id_seeding").is_hidden()
     _fits(page, "flight_new_groups")
-    page.fill("#id_name", "Group stage")
-    page.fill("#id_group_size", "1")
-    page.fill("#id_advance", "1")
+    _fill(page, {"#id_name": "Group stage", "#id_group_size": "1", "#id_advance": "1"})
     page.click(".flight-form button[type=submit]")
     page.wait_for_selector("#id_group_size_error")
     assert "Groups need a size from 2" in page.inner_text("#id_group_size_error")
@@ -110,9 +110,7 @@ def test_the_director_re_pairs_a_round_and_corrects_a_result_on_a_phone(live_ser
     page.locator(".correct-link").first.click()
     page.wait_for_selector("#id_comment")
     page.select_option("#id_outcome", "played")
-    page.fill("#id_score_a", "1")
-    page.fill("#id_score_b", "7")
-    page.fill("#id_comment", "slip read the wrong way round")
+    _fill(page, {"#id_score_a": "1", "#id_score_b": "7", "#id_comment": "slip read the wrong way round"})
     page.click(".flight-form button[type=submit]")
     page.wait_for_selector(".correction-preview")
     assert "Round 2 was paired since" in page.inner_text(".correction-preview")

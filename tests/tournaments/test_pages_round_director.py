@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from tests.tournaments.rounds_builders import open_tables, play_round, swiss_event
+from tests.tournaments.rounds_builders import open_tables, play_round, report, swiss_event
 from tournaments import services
 from tournaments.models import BracketChange, Pairing
 
@@ -69,6 +69,17 @@ def test_a_re_pairing_that_seats_a_player_twice_is_refused_on_the_page(client, c
     assert [p.pk for p in open_tables(flight)] == [p.pk for p in current]
     junk = client.post(_edit_url(event, flight), {"a_1": "x", "b_1": "99999999999999999999"})
     assert junk.status_code == 200 and "Pair only the entries of this round" in junk.content.decode()
+
+
+def test_a_round_someone_has_begun_is_not_offered_for_re_pairing_and_refused_if_posted(client, club, director_user):
+    event, flight, _first = _two_rounds(club, director_user)
+    current = open_tables(flight)
+    report(director_user, current[0])
+    client.force_login(director_user)
+    assert "Re-pair round" not in client.get(flight.get_absolute_url()).content.decode()
+    pairs = [(p.entry_a_id, p.entry_b_id) for p in current]
+    page = client.post(_edit_url(event, flight), _form(pairs)).content.decode()
+    assert "only a round nobody has begun can be re-paired" in page
 
 
 def test_a_correction_shows_what_changes_and_applies_only_when_confirmed(client, club, director_user):
@@ -166,6 +177,7 @@ def test_each_page_costs_the_same_queries_for_8_and_64_entrants(client, club, di
             flight.get_absolute_url() + "?print=1",
             _edit_url(event, flight),
             _correction_url(event, flight, table),
+            reverse("tournaments:flight-add", args=[club.slug, event.slug]),
         ]
         counts.append([_queries(client, url) for url in urls])
         with CaptureQueriesContext(connection) as ctx:
