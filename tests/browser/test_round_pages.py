@@ -50,6 +50,7 @@ def test_the_new_flight_page_shows_the_chosen_formats_options_and_a_refusal_on_i
     _sign_in(page, live_server, director_user, url)
     assert page.locator("#id_group_size").is_hidden() and page.locator("#id_rounds").is_hidden()
     assert page.locator("#id_seeding").is_visible()
+    _fits(page, "flight_new_knockout")
     page.select_option("#id_format", "groups")
     assert page.locator("#id_group_size").is_visible() and page.locator("#id_cycles").is_visible()
     assert page.locator("#id_rounds").is_hidden() and page.locator("#id_seeding").is_hidden()
