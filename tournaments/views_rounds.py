@@ -190,12 +190,24 @@ def correction(request, club, slug, flight, pk):
                 messages.success(request, _("Result corrected: the standings changed, the rounds paired stay."))
                 return redirect(found)
             preview = services.correction_preview(actor=request.user, pairing=pairing, winner_side=data["winner_side"])
+            context["form"] = _as_read(form, pairing)
             context["preview"] = preview
             context["changes"] = _standing_changes(preview)
             context["columns"] = [c for c in round_selectors.tiebreak_order(found) if c != "wins"]
         except (ValidationError, Conflict, DomainError) as exc:
             context["error"] = refusal_text(exc)
     return render(request, "tournaments/round_correction.html", context)
+
+
+def _as_read(form, pairing):
+    """The form again with the winner it was read as (the higher score, nobody for a double forfeit), so the
+    radio buttons show what the preview assumed."""
+    posted = form.data.copy()
+    side = form.cleaned_data["winner_side"]
+    posted["winner_side"] = "none" if side is None else str(side)
+    again = CorrectionForm(posted, pairing=pairing)
+    again.is_valid()
+    return again
 
 
 def _standing_changes(preview) -> list[dict]:

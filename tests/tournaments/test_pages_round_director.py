@@ -92,6 +92,7 @@ def test_a_correction_shows_what_changes_and_applies_only_when_confirmed(client,
     preview = client.post(_correction_url(event, flight, table), data).content.decode()
     assert "Round 2 was paired since: it stays as it is, nobody is paired again." in preview
     assert 'class="moved"' in preview and "Apply the correction" in preview
+    assert 'value="1" id="id_winner_side_1" checked' in preview.replace('name="winner_side" ', "")
     table.refresh_from_db()
     assert table.winner_id == table.entry_a_id  # nothing changed yet
     response = client.post(_correction_url(event, flight, table), data | {"confirm": "1"})
