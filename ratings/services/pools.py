@@ -72,7 +72,12 @@ def pools_for(match: Match) -> list[RatingPool]:
     """The overall pool of the match's variant, and the club's pool of it when the match was played at a club;
     a pool whose standard pool merges the variants is that standard pool."""
     pools = []
-    for standard in (overall_pool(), *([club_pool(match.club_id)] if match.club_id is not None else [])):
+    clubs = Q(club__isnull=True) | (Q(club_id=match.club_id) if match.club_id is not None else Q(pk__in=[]))
+    known = {(p.club_id, p.variant): p for p in RatingPool.objects.filter(clubs, variant=GameVariant.STANDARD)}
+    standards = [known.get((None, GameVariant.STANDARD)) or overall_pool()]  # one query when both exist
+    if match.club_id is not None:
+        standards.append(known.get((match.club_id, GameVariant.STANDARD)) or club_pool(match.club_id))
+    for standard in standards:
         variant = pool_variant(standard, match.variant)
         if variant == GameVariant.STANDARD:
             pools.append(standard)
@@ -184,16 +189,22 @@ def _later_rows_exist(pool: RatingPool, match: Match) -> bool:
 
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
-    if not played_out(match) and not RatedMatch.objects.filter(match=match).exists():
+    rows = {
+        row["pool_id"]: row
+        for row in RatedMatch.objects.filter(match=match).values("pool_id", "played_at", "winner_id", "length")
+    }  # one query for every pool's row of this match
+    if not played_out(match) and not rows:
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
     for pool in pools_for(match):
-        apply_result(pool=pool, match=match)
+        apply_result(pool=pool, match=match, existing=rows.get(pool.pk))
 
 
-def apply_result(*, pool: RatingPool, match: Match) -> str:
+def apply_result(*, pool: RatingPool, match: Match, existing=...) -> str:
     """Rate the match in the pool now, or mark the pool for a recompute. Returns what happened:
-    "rated", "unchanged", "ignored" or "recompute"."""
-    existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
+    "rated", "unchanged", "ignored" or "recompute". `existing`: the match's RatedMatch values in the pool, when
+    the caller read them already."""
+    if existing is ...:
+        existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
     rateable = is_rateable(match, pool)
     if existing is None and not rateable:
         return "ignored"
@@ -317,7 +328,7 @@ def _rate_one(pool: RatingPool, match: Match, current: dict[int, PlayerRating]) 
         rating.matches += 1
         rating.wins += won
         rating.last_played_at = match.finished_at
-        rating.save(update_fields=["rating", "experience", "matches", "wins", "last_played_at"])
+    PlayerRating.objects.bulk_update([winner, loser], ["rating", "experience", "matches", "wins", "last_played_at"])
     return row
 
 

@@ -12,9 +12,9 @@ from .builders import drawn_event, ready_slots, win
 
 pytestmark = pytest.mark.django_db
 
-# measured 46 incl. match play and ratings, equal for 8 and 256: the players' first results, so each of the two
-# pools makes their rating rows (2 queries) before locking them
-REPORT_AND_ADVANCE_MAX = 48
+# measured 44 incl. match play and ratings, equal for 8 and 256 (the players' first results: each of the two pools
+# makes their rating rows before locking them)
+REPORT_AND_ADVANCE_MAX = 45
 
 
 @pytest.fixture
