@@ -48,7 +48,8 @@ from tournaments.models import (
     RoundSeat,
 )
 from tournaments.selectors import rounds as read
-from tournaments.services.common import lock_flight
+from tournaments.services.common import flights_changed, lock_flight
+from tournaments.services.draws import confirm_locked, draw_locked, release_locked
 from tournaments.services.overrides import director_result
 from tournaments.services.progression import BracketStore
 
@@ -344,11 +345,14 @@ def _finish(flight: Flight, *, actor) -> None:
     _store_places(flight)
     BracketStore(flight.event, actor=actor).finish(flight)
     if flight.cut_size or flight.format in QUALIFIERS:
-        _fill_cut(flight)
+        _fill_cut(flight, actor=actor)
 
 
-def _fill_cut(flight: Flight) -> None:
-    """The top N of the final standings enter the knockout flight fed by this one, seeded in standings order."""
+def _fill_cut(flight: Flight, *, actor) -> None:
+    """The top N of the final standings (a groups flight: its qualifiers, cross-over) enter the knockout flight
+    fed by this one, seeded in standings order, and the knockout is drawn, confirmed and released at once: its
+    draw is decided by the seeds alone (the standard seed order: A1 v B2, B1 v A2, ...), so a director's draft
+    would add nothing but a wait between the last round and the knockout's first matches."""
     fed = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
     if fed is None or fed.entries.exists():
         return
@@ -358,6 +362,16 @@ def _fill_cut(flight: Flight) -> None:
         table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
         seeded = [(row.entry.player_id, rank) for rank, row in enumerate(table[: flight.cut_size], start=1)]
     Entry.objects.bulk_create(Entry(flight=fed, player_id=player_id, seed=seed, fee=0) for player_id, seed in seeded)
+    if len(seeded) < 2 or fed.draw_status != DrawStatus.NONE:
+        return  # withdrawals left fewer than two: the director decides what the knockout becomes
+    # Not under the knockout's row lock (the lock order puts flights before the matches and tables this result
+    # holds): nobody else writes its entries or its draw, since a cut flight takes no registrations and its
+    # entries were created just now, in this transaction; the version still counts the change.
+    flights_changed(Flight.objects.filter(pk=fed.pk))
+    fed.event = flight.event
+    draw_locked(fed, seed=flight.random_seed)
+    confirm_locked(fed)
+    release_locked(fed, actor=actor)
 
 
 # --- changes during play -------------------------------------------------------------------------------------
