@@ -186,6 +186,8 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
     it has committed the round is paired, and until then the round is not complete."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
+    if flight.current_round == 0 and flight.status != FlightStatus.FINISHED:
+        _leave_out_no_shows(flight, actor=actor)
     _check_can_pair(flight)
     if flight.current_round and _is_over(flight):  # a flight paired by hand ends when the director asks on
         _finish(flight, actor=actor)
@@ -194,6 +196,52 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
     pairings = _pair_next(flight, actor=actor)
     hooks.flight_results_changed(flight)
     return pairings
+
+
+def _leave_out_no_shows(flight: Flight, *, actor) -> None:
+    """With a check-in deadline round 1 pairs only the checked-in players, as a knockout's draw takes only them:
+    the others are withdrawn as no-shows (never paired, their round robin games not scored) and a change record
+    names them, so the director sees who was left out and why. A director's check-in of a no-show later brings
+    the player back into a Swiss or a triple elimination from the next round (tournaments.services.entries)."""
+    if flight.check_in_deadline is None:
+        return
+    absent = list(flight.entries.filter(status=EntryStatus.REGISTERED).select_related("player").order_by("pk"))
+    if not absent:
+        return
+    now = timezone.now()
+    for entry in absent:
+        entry.status, entry.withdrawn_at, entry.out_round, entry.remaining_scored = (
+            EntryStatus.WITHDRAWN, now, 0, False
+        )  # fmt: skip
+    Entry.objects.bulk_update(absent, ["status", "withdrawn_at", "out_round", "remaining_scored"])
+    names = ", ".join(sorted(e.player.name for e in absent))
+    BracketChange.objects.create(
+        flight=flight,
+        actor=_creator(actor),
+        kind="no_show",
+        comment=_("Not checked in by the deadline, left out of round 1: %(names)s.") % {"names": names},
+    )
+
+
+def is_no_show(flight: Flight, entry: Entry) -> bool:
+    """Left out of round 1 for not checking in (withdrawn before any round, never seated)."""
+    return (
+        flight.is_round_based
+        and flight.check_in_deadline is not None
+        and entry.status == EntryStatus.WITHDRAWN
+        and entry.out_round == 0
+        and not RoundSeat.objects.filter(entry=entry).exists()
+    )
+
+
+def bring_back_no_show(flight: Flight, entry: Entry) -> Entry:
+    """A director checks in a no-show who arrived after round 1 was paired: a Swiss or a triple elimination
+    pairs the player from the next round on, as a late entry (a round robin's schedule is fixed: refused)."""
+    check_late_entry(flight)
+    entry.status, entry.checked_in_at, entry.withdrawn_at = EntryStatus.CHECKED_IN, timezone.now(), None
+    entry.out_round, entry.remaining_scored, entry.is_late = None, True, True
+    entry.save(update_fields=["status", "checked_in_at", "withdrawn_at", "out_round", "remaining_scored", "is_late"])
+    return entry
 
 
 # --- results ---------------------------------------------------------------------------------------------------
@@ -337,7 +385,9 @@ def _store_places(flight: Flight) -> None:
         places = {r.entry.pk: r.line.rank for r in table}
     entries = [r.entry for r in table]
     for entry in entries:
-        entry.place = places[entry.pk]
+        # Withdrawn before round 1 (a no-show left out at the check-in deadline): never played, so no place.
+        absent = entry.status == EntryStatus.WITHDRAWN and entry.out_round == 0
+        entry.place = None if absent else places[entry.pk]
     Entry.objects.bulk_update(entries, ["place"])
 
 
