@@ -5,7 +5,7 @@ waits for meanwhile."""
 import pytest
 
 from base.api import Conflict
-from tests.tournaments.builders import play_all
+from tests.tournaments.builders import overturn, play_all
 from tests.tournaments.rounds_builders import open_tables, play_round, report, swiss_event
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -62,15 +62,7 @@ def test_a_round_robin_settles_by_its_standings_and_a_correction_settles_again(c
 
     # The director corrects a round-1 result after the end: the standings, the places and the payout follow.
     table = flight.pairings.filter(round=1).select_related("match").first()
-    loser_side = 1 if table.winner_id == table.entry_a_id else 0
-    length = table.match.length
-    tournament_services.correct_result(
-        actor=director_user,
-        pairing=table,
-        winner_side=loser_side,
-        scores=(length, 0) if loser_side == 0 else (0, length),
-        comment="slip read the wrong way",
-    )
+    overturn(director_user, table)
     current, _ = _won_by_entry(calcutta)
     assert current.version == first.version + 1
     assert current.places == {
@@ -78,9 +70,7 @@ def test_a_round_robin_settles_by_its_standings_and_a_correction_settles_again(c
     }
 
 
-def test_a_swiss_with_a_cut_settles_when_the_cut_knockout_is_won_and_its_corrected_final_resettles(
-    club, director_user
-):
+def test_a_swiss_with_a_cut_settles_when_the_cut_knockout_is_won_and_its_corrected_final_resettles(club, director_user):
     event, flight = swiss_event(club, director_user, 8, rounds=3, cut_size=4)
     cut = tournament_services.add_flight(actor=director_user, event=event, name="Top 4", source=flight, feed_rule="cut")
     calcutta = _sold(director_user, flight, ["60", "40"])
@@ -100,15 +90,7 @@ def test_a_swiss_with_a_cut_settles_when_the_cut_knockout_is_won_and_its_correct
     assert won[champion] == first.net_pool * 60 // 100 and won[finalist] > 0
 
     final = cut.slots.exclude(match=None).select_related("match").order_by("-round").first()
-    side = 0 if final.winner_id == final.entry_b_id else 1  # the other finalist wins now
-    length = final.match.length
-    tournament_services.override_result(
-        actor=director_user,
-        slot=final,
-        winner_side=side,
-        scores=(length, 0) if side == 0 else (0, length),
-        comment="the final's slip was read the wrong way",
-    )
+    overturn(director_user, final)  # the other finalist wins now
     current, corrected = _won_by_entry(calcutta)
     assert current.version == first.version + 1
     assert corrected[finalist] == won[champion] and corrected[champion] == won[finalist]
