@@ -215,3 +215,23 @@ def test_playoff_places_are_a_competition_ranking_with_the_playoff_at_2_and_3(st
             if stored[a] == stored[b]:
                 assert places[a] == places[b]
             assert places[a] > 3
+
+
+def test_the_prize_list_pays_2nd_and_3rd_by_the_playoff(club, director_user):
+    event, flights = drawn_event(
+        club, director_user, 8, consolation={}, playoff_second=True, entry_fee=10,
+        payout_template=[{"place": 1, "percent": 50}, {"place": 2, "percent": 30}, {"place": 3, "percent": 20}],
+    )  # fmt: skip
+    main, cons = flights["main"], flights["cons"]
+    play_all(director_user, [main, cons], choose=lambda slot: 1 if slot.section == "p" else 0)
+    playoff = _playoff(main)
+    prizes = {p.flight.slug: p for p in selectors.prize_list(event=event)}
+    lines = {line.share.place: line.holders for line in prizes["main"].payout.lines}
+    assert list(lines[2]) == [playoff.entry_b.player.name] and list(lines[3]) == [playoff.entry_a.player.name]
+
+
+def test_the_bracket_page_shows_the_playoff_under_the_tree(club, director_user, client):
+    _event_, main, cons = _event(club, director_user)
+    play_all(director_user, [main, cons])
+    page = client.get(main.get_absolute_url()).content.decode()
+    assert "Playoff for 2nd" in page
