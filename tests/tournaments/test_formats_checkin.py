@@ -95,3 +95,11 @@ def test_late_entry_into_a_swiss_before_any_round_and_between_rounds_is_paired(c
     services.register(actor=director_user, flight=flight, player=second)
     play_round(director_user, flight)
     assert Pairing.objects.filter(flight=flight, round=2, entry_b__isnull=False).count() == 3
+
+
+def test_a_cut_as_large_as_the_field_is_refused_at_round_one_saying_what_works(club, director_user):
+    _, flight, _entries = _with_deadline(club, director_user, 6, 4, format="swiss", rounds=2, cut_size=4)
+    with pytest.raises(BracketError) as refused:
+        services.start_round(actor=director_user, flight=flight)  # four checked in: a cut of 4 is everyone
+    assert refused.value.code == "cut_too_large" and refused.value.field == "cut_size"
+    assert "between 2 and 3" in str(refused.value)

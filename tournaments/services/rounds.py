@@ -169,6 +169,16 @@ def _check_can_pair(flight: Flight) -> None:
             swiss.check_settings(rounds=flight.rounds, until_one_unbeaten=flight.until_one_unbeaten, entrants=active)
         if active < 2:
             raise BracketError("too_few_entrants", "A round needs at least two players.", "entries")
+        if flight.cut_size and flight.cut_size >= active:  # a cut of everyone (or more) decides nothing
+            raise BracketError(
+                "cut_too_large",
+                f"A cut of the top {flight.cut_size} needs more than the {active} players in round 1: cut to "
+                f"between 2 and {active - 1}, or leave the cut off.",
+                "cut_size",
+                cut=flight.cut_size,
+                entrants=active,
+                most=active - 1,
+            )
     elif read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
         raise Conflict(
             _("Round %(round)s is still being played: pair the next round when its last result is in.")
