@@ -3,6 +3,8 @@ for the players who reached it), a correction after settlement settles again, an
 waits for meanwhile."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from base.api import Conflict
 from tests.tournaments.builders import overturn, play_all
@@ -103,3 +105,34 @@ def test_no_calcutta_opens_on_a_flight_whose_first_round_is_being_played(club, d
     with pytest.raises(Conflict) as refused:
         services.create_calcutta(actor=director_user, flight=flight, payout_places=["100"])
     assert refused.value.get_codes() == "round_one_started"
+
+
+def test_a_result_costs_the_same_queries_with_a_calcutta_on_a_swiss_of_8_or_64(club, director_user):
+    """The Calcutta settles (or says what it waits for) on every result of its flight: constant queries."""
+    counts = []
+    for n in (8, 64):
+        _, flight = swiss_event(club, director_user, n, rounds=3)
+        calcutta = services.create_calcutta(
+            actor=director_user, flight=flight, payout_places=["100"], minimum_opening_bid=100, increment=100
+        )
+        first_entry = flight.entries.order_by("pk").first()
+        services.set_lots(actor=director_user, calcutta=calcutta, groups=[[first_entry.pk]])  # and the field
+        owner = services.register_bidder(actor=director_user, calcutta=calcutta, name="owner")
+        step = services.auctioneer_step
+        step(actor=director_user, calcutta=calcutta, action="open")
+        for _lot in range(2):
+            step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+            calcutta.refresh_from_db()
+            number = calcutta.current_lot.number
+            services.place_bid(actor=director_user, calcutta=calcutta, lot_number=number, bidder=owner, amount=100)
+            for action in ("going_once", "going_twice", "sell"):
+                step(actor=director_user, calcutta=calcutta, action=action)
+        step(actor=director_user, calcutta=calcutta, action="close")
+        tournament_services.start_round(actor=director_user, flight=flight)
+        first, second = open_tables(flight)[:2]
+        report(director_user, first)
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            report(director_user, second)
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
