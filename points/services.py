@@ -1,15 +1,18 @@
 """Writes for event points: a director chooses the scheme; points are awarded when the event finishes and
 recomputed whenever a result of one of its flights changes (tournaments.hooks.on_flight_results_changed).
 
-Places come from the main flight (tournaments.selectors.flight_placements); USBGF match-win points count every
-match the player won in the event's flights that was played out.
+Places come from the main flight (tournaments.selectors.flight_placements): a knockout's elimination places
+(a third-place match and a playoff for 2nd included), a Swiss's, round robin's or triple elimination's final
+standings, a groups flight's rank in the group, and for a flight with a cut the cut's knockout for the players
+who reached it. USBGF match-win points count every match the player won in the event's flights that was played
+out, a bracket slot's or a round's table alike (docs/tournaments.md, "Event points by format").
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -85,10 +88,14 @@ def _places(flight) -> dict[int, int]:
 
 
 def _match_wins(event) -> dict[int, list[int]]:
-    """Lengths of the matches each player won in the event, played out (forfeits and walkovers do not count)."""
+    """Lengths of the matches each player won in the event, played out (forfeits and walkovers do not count):
+    a bracket's matches hang on slots, a round-based flight's on its tables (pairings). One query."""
     wins: dict[int, list[int]] = {}
     matches = Match.objects.filter(
-        tournament_slot__flight__event=event, status=MatchStatus.FINISHED, rated=True, winner__isnull=False
+        Q(tournament_slot__flight__event=event) | Q(tournament_pairing__flight__event=event),
+        status=MatchStatus.FINISHED,
+        rated=True,
+        winner__isnull=False,
     ).values_list("winner_id", "length")
     for winner_id, length in matches:
         wins.setdefault(winner_id, []).append(length)

@@ -57,6 +57,9 @@ class KnockoutOptionsSerializer(serializers.Serializer):
 
     grand_final_reset = serializers.BooleanField(required=False)
     third_place = serializers.BooleanField(required=False)
+    playoff_second = serializers.BooleanField(
+        required=False, help_text="Knockout main: its final's loser plays the consolation's winner for 2nd."
+    )
     seed_top_n = serializers.IntegerField(min_value=1, max_value=4096, required=False, allow_null=True)
     max_reentries = serializers.IntegerField(min_value=0, max_value=20, required=False)
     reentry_until_round = serializers.IntegerField(min_value=1, max_value=20, required=False, allow_null=True)

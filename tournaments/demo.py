@@ -142,8 +142,7 @@ def _swiss_night(club, director, players):
     while tables := list(pending.all()):
         for table in tables:
             _result(director, table)
-    _release(director, top, seed=8)
-    _play(director, [top])
+    _play(director, [top])  # the cut's knockout was drawn and released when the last round ended
     return event
 
 

@@ -31,6 +31,13 @@ MESSAGES = {
     "third_place_too_small": gettext_lazy(
         "A third-place match needs two semi-finals: at least 3 entrants, or switch it off."
     ),
+    "playoff_with_third_place": gettext_lazy(
+        "A playoff for 2nd places 3rd itself: switch the third-place match off, or the playoff."
+    ),
+    "cut_too_large": gettext_lazy(
+        "A cut of the top %(cut)s needs more than the %(entrants)s players in round 1: cut to between 2 and "
+        "%(most)s, or leave the cut off."
+    ),
     "swap_positions": gettext_lazy("Give two different positions of the draw line, 0 to %(last)s."),
     "swap_two_byes": gettext_lazy("This swap would pair two byes: swap a player with a player instead."),
     "swap_bye_to_late": gettext_lazy("This swap would give a bye to a late entrant: byes go to on-time entrants."),

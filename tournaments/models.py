@@ -252,6 +252,11 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         help_text=_("Double elimination: the winners' finalist must be beaten twice (a second final)."),
     )
     third_place = models.BooleanField(_("third-place match"), default=False)
+    playoff_second = models.BooleanField(
+        _("playoff for 2nd"),
+        default=False,
+        help_text=_("Knockout main: its final's loser plays the consolation's winner for 2nd place."),
+    )
     seed_top_n = models.PositiveSmallIntegerField(
         _("seed the top"), null=True, blank=True, help_text=_("Seeded draw: only the best N by rating are seeded.")
     )
@@ -329,6 +334,11 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
             models.CheckConstraint(
                 condition=Q(awards_entry_to__isnull=True) | ~Q(awards_entry_to=F("pk")),
                 name="flight_satellite_not_itself",
+            ),
+            models.CheckConstraint(  # the playoff places 3rd itself, and needs a knockout main's final
+                condition=Q(playoff_second=False)
+                | Q(kind=FlightKind.MAIN, format=FlightFormat.KNOCKOUT, feed_rule=FeedRule.DRAW, third_place=False),
+                name="flight_playoff_second_on_a_knockout_main",
             ),
             *variant_constraints("flight"),
         ]

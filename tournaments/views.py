@@ -194,12 +194,13 @@ def flight_bracket(request, club, slug, flight):
 
 def _bracket_context(flight, *, is_director: bool, projector: bool, now_date: str) -> dict:
     drawn = selectors.bracket(flight=flight) if flight.draw_status == DrawStatus.RELEASED else []
-    rounds = [r for r in drawn if r.section != "t"]
+    rounds = [r for r in drawn if r.section not in ("t", "p")]
     return {
         "event": flight.event,
         "flight": flight,
         "rounds": rounds,
-        "third_place": [r for r in drawn if r.section == "t"],  # below the tree, which it is not part of
+        # below the tree, which they are not part of: the playoff for 2nd, the third-place match
+        "third_place": [r for r in drawn if r.section in ("p", "t")],
         # a single-elimination tree is drawn with connector lines, later rounds between their feeders
         "tree": bool(rounds) and all(r.section == "w" for r in rounds),
         "projector": projector,

@@ -82,3 +82,15 @@ def play_all(director, flights, choose=lambda slot: 0):
             return
         for slot in slots:
             win(director, slot, choose(slot))
+
+
+def overturn(director, row, comment="the slip was read the wrong way"):
+    """The director gives a decided match to the other player by a full score: an override for a bracket slot,
+    a correction for a round's table (both take back what followed, the slot's after a preview)."""
+    side = 1 if row.winner_id == row.entry_a_id else 0
+    length = row.match.length
+    scores = (length, 0) if side == 0 else (0, length)
+    if isinstance(row, Slot):
+        services.override_result(actor=director, slot=row, winner_side=side, scores=scores, comment=comment)
+    else:
+        services.correct_result(actor=director, pairing=row, winner_side=side, scores=scores, comment=comment)

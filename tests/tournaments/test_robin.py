@@ -101,14 +101,13 @@ def test_groups_deal_the_field_play_their_tables_and_seed_the_knockout_cross_ove
     assert seeds == {a1: 1, b1: 2, a2: 3, b2: 4}
     places = Counter(Entry.objects.filter(flight=flight).values_list("place", flat=True))
     assert places == {1: 2, 3: 2, 5: 2, 7: 2}
-    services.draw_flight(actor=director_user, flight=knockout, seed=1)
+    knockout.refresh_from_db()
+    assert knockout.draw_status == "released"  # drawn at once when the groups ended
     line = dict(Entry.objects.filter(flight=knockout).values_list("draw_position", "player_id"))
     assert {frozenset((line[0], line[1])), frozenset((line[2], line[3]))} == {
         frozenset((a1, b2)),
         frozenset((b1, a2)),
     }
-    services.confirm_draw(actor=director_user, flight=knockout)
-    services.release_draw(actor=director_user, flight=knockout)
     play_all(director_user, [knockout], choose=lambda slot: 1)  # the runners-up beat the group winners
     final = {p.player_id: p.place for p in selectors.flight_placements(flight=flight)}
     assert {final[b2], final[a2]} == {1, 2} and final[a1] == final[b1] == 3
@@ -169,3 +168,25 @@ def test_a_reported_result_costs_the_same_queries_for_8_and_256_entrants(club, d
     large = _queries_for_one_result(club, director_user, 256, **settings)
     print(f"queries per result ({settings['format']}): {small} with 8 entrants, {large} with 256")
     assert small == large
+
+
+def test_three_groups_draw_their_knockout_at_once_byes_to_winners_and_no_group_meets_itself_in_round_1(
+    club, director_user
+):
+    event, flight = swiss_event(club, director_user, 12, format="groups", group_size=4, advance=2)
+    knockout = services.add_flight(
+        actor=director_user, event=event, name="Knockout", source=flight, feed_rule="cut", slug="ko"
+    )
+    services.start_round(actor=director_user, flight=flight)
+    while flight.status != "finished":
+        play_round(director_user, flight)
+    knockout.refresh_from_db()
+    assert knockout.draw_status == "released" and knockout.size == 8
+    group_of = dict(Entry.objects.filter(flight=flight).values_list("player_id", "group"))
+    rank_one = {t.rows[0].entry.player_id for t in robin_selectors.group_tables(flight=flight)}
+    for slot in knockout.slots.filter(round=1).select_related("entry_a", "entry_b"):
+        players = [e.player_id for e in (slot.entry_a, slot.entry_b) if e is not None]
+        if len(players) == 1:
+            assert players[0] in rank_one  # the two byes go to group winners
+        else:
+            assert group_of[players[0]] != group_of[players[1]]

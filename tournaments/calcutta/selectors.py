@@ -31,7 +31,7 @@ from tournaments.calcutta.models import (
     Payout,
     SyndicateOffer,
 )
-from tournaments.models import Entry, Event, Flight, Slot, SlotResult
+from tournaments.models import Entry, Event, Flight, Pairing, PairingResult, Slot, SlotResult
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -74,10 +74,15 @@ def flights_to_start(*, user) -> QuerySet:
         Q(match__started_at__isnull=False)
         | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
     )
+    table_started = Pairing.objects.filter(flight=OuterRef("pk"), round=1).filter(  # a flight played in rounds
+        Q(match__started_at__isnull=False)
+        | Q(result__in=[PairingResult.PLAYED, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT])
+    )
     flights = (
         Flight.objects.select_related("event")
         .filter(calcutta__isnull=True)
         .exclude(Exists(started))
+        .exclude(Exists(table_started))
         .order_by("-event__starts_on", "id")
     )
     if user.is_superuser:

@@ -33,5 +33,6 @@ class BracketError(DomainError):
             "groups_too_few_entrants",
             "groups_too_many_entrants",
             "qualifiers_uneven",
+            "cut_too_large",
         }
     )

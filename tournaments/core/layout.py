@@ -3,7 +3,8 @@ and where a fed loser lands; nothing about the shape is stored, it follows from 
 
 Sections: "w" a knockout (the main, or the winners' side of a double elimination), "c" a bracket fed by
 another flight's losers (consolation, last chance), "l" the losers' side of a double elimination, "g" its
-grand final.
+grand final, "t" a knockout's third-place match, "p" a knockout's playoff for 2nd (its final's loser against
+the winner of the consolation it feeds, who arrives from the other flight: side 1).
 
 A fed bracket of a source of size S with feed rounds k: round 1 pairs the losers of the source's round-1
 slots (source slot j -> slot j // 2, side j % 2); for each source round f = 2..k a feed round sets the winners
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 
 from tournaments.core.errors import BracketError
 
-W, C, L, G, T = "w", "c", "l", "g", "t"
+W, C, L, G, T, P = "w", "c", "l", "g", "t", "p"
 # How a fed flight takes its players (tournaments.core.rules routes them); the shape depends on it.
 FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
@@ -74,9 +75,10 @@ class Layout:
     sections: dict[str, list[RoundSpec]] = field(default_factory=dict, compare=False, hash=False)
     reset: bool = False  # double elimination: a second grand final when the losers' side wins the first
     third_place: bool = False  # knockout: a match between the semi-final losers
+    playoff_second: bool = False  # knockout: its final's loser plays the consolation's winner for 2nd
 
     @classmethod
-    def knockout(cls, size: int, *, third_place: bool = False) -> Layout:
+    def knockout(cls, size: int, *, third_place: bool = False, playoff_second: bool = False) -> Layout:
         sections = {W: knockout_rounds(size)}
         if third_place:
             if size < 4:
@@ -86,7 +88,15 @@ class Layout:
                     "third_place",
                 )
             sections[T] = [RoundSpec(1)]
-        return cls("knockout", size, 1, sections, third_place=third_place)
+        if playoff_second:
+            if third_place:
+                raise BracketError(
+                    "playoff_with_third_place",
+                    "A playoff for 2nd places 3rd itself: switch the third-place match off, or the playoff.",
+                    "playoff_second",
+                )
+            sections[P] = [RoundSpec(1)]
+        return cls("knockout", size, 1, sections, third_place=third_place, playoff_second=playoff_second)
 
     @classmethod
     def fed(cls, source_size: int, feed_rounds: int = 1) -> Layout:
@@ -111,18 +121,20 @@ class Layout:
         feed_rounds: int = 1,
         reset: bool = False,
         third_place: bool = False,
+        playoff_second: bool = False,
     ) -> Layout:
         """The one place a flight's shape is chosen, for the in-memory engine and the database adapter alike.
         `size` is the flight's own bracket size, or for a linked fed flight its source's `linked_size()`.
         A fresh draw (or a flight with its own draw) is a knockout of its own line; a linked fed flight
         (first_played, progressive) is laid out from its source; only a progressive one feeds more than
-        round 1. `reset` (a second grand final) applies to a double elimination, `third_place` to a knockout
-        of its own line; the settings that do not apply to the shape are ignored."""
+        round 1. `reset` (a second grand final) applies to a double elimination, `third_place` and
+        `playoff_second` to a knockout of its own line; the settings that do not apply to the shape are
+        ignored."""
         if double:
             return cls.double(size, reset=reset)
         if feed_rule in (FIRST_PLAYED, PROGRESSIVE):
             return cls.fed(size, feed_rounds if feed_rule == PROGRESSIVE else 1)
-        return cls.knockout(size, third_place=third_place)
+        return cls.knockout(size, third_place=third_place, playoff_second=playoff_second)
 
     def linked_size(self) -> int:
         """The size a fed flight linked to this one is laid out from: two places per round-1 slot of the first
@@ -160,20 +172,21 @@ class Layout:
     def length_round(self, key: Key) -> int:
         """The round whose match length a slot plays: its own, but the final's round for the third-place
         match (played alongside the final, though not to the final's length)."""
-        return len(self.sections[W]) if key.section == T else key.round
+        return len(self.sections[W]) if key.section in (T, P) else key.round
 
     @staticmethod
     def counts_as_bye(key: Key) -> bool:
         """A walk-through that counts as the player's bye (a fresh draw gives its byes to players without one).
         Not the third-place match's: its player was out of the running already, and may sit in a fresh-draw
-        flight's pool by then."""
-        return key.section != T
+        flight's pool by then. Nor the playoff's for 2nd: its players have played their flights through."""
+        return key.section not in (T, P)
 
     def terminal_keys(self) -> list[Key]:
         """The slots whose decision ends the flight once all of them are decided: the final (the second
-        grand final with a reset, decided "not needed" when it is not played) and a third-place match."""
+        grand final with a reset, decided "not needed" when it is not played), a third-place match and a
+        playoff for 2nd."""
         final = Key(self.final_section, len(self.sections[self.final_section]), 0)
-        return [final, Key(T, 1, 0)] if self.third_place else [final]
+        return [final] + ([Key(T, 1, 0)] if self.third_place else []) + ([Key(P, 1, 0)] if self.playoff_second else [])
 
     def is_terminal(self, key: Key) -> bool:
         return key in self.terminal_keys()
@@ -197,7 +210,7 @@ class Layout:
         """The slot and side the winner of `key` moves to; None: the winner has won the flight (or third
         place). The first grand final with a reset depends on who won it (`winner_side`): the losers' side's
         player (side 1) moves to the second final, the winners' side's player has won."""
-        if key.section == T:
+        if key.section in (T, P):
             return None
         if key.section == G and self.reset and key.round == 1:
             return Target(Key(G, 2, 0), 1) if winner_side == 1 else None
@@ -233,6 +246,8 @@ class Layout:
             return Target(Key(G, 2, 0), 0)
         if self.third_place and key.section == W and key.round == len(self.sections[W]) - 1:
             return Target(Key(T, 1, 0), key.position)
+        if self.playoff_second and key.section == W and key.round == len(self.sections[W]):
+            return Target(Key(P, 1, 0), 0)  # the final's loser waits for the consolation's winner
         return None
 
     def not_needed_targets(self, key: Key, winner_side: int | None) -> list[Target]:
@@ -254,6 +269,8 @@ class Layout:
         loss that does not eliminate (the winners' side of a double elimination)."""
         if key.section == T:
             return 4
+        if key.section == P:
+            return 3  # a finalist who did not play the final does not play the playoff either: 3rd
         if key.section == G:
             return 2  # either grand final: the loser is second
         order = self._elimination_order()
@@ -265,7 +282,7 @@ class Layout:
         stages = [
             (s, r, spec.slots)
             for s in self.sections
-            if not (self.kind == "double" and s == W) and s != T
+            if not (self.kind == "double" and s == W) and s not in (T, P)
             for r, spec in enumerate(self.sections[s], start=1)
             if not (s == G and r > 1)  # a second grand final eliminates nobody a first did not: one stage
         ]

@@ -15,12 +15,13 @@ not route the absent player anywhere.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 
 from tournaments.core.layout import FIRST_PLAYED as FIRST_PLAYED  # the feed rules are named here too
 from tournaments.core.layout import FRESH_DRAW as FRESH_DRAW
 from tournaments.core.layout import PROGRESSIVE as PROGRESSIVE
-from tournaments.core.layout import Key, Layout, Target
+from tournaments.core.layout import Key, Layout, P, Target
 
 PLAYED, WALKOVER, BYE, DOUBLE_FORFEIT, EMPTY = "played", "walkover", "bye", "double_forfeit", "empty"
 
@@ -118,6 +119,8 @@ def consequences(
     actions: list[object] = []
     if played:
         actions.extend(FirstPlayed(x.id) for x in (winner, *losers) if x is not None and not x.has_played)
+    if key.section == P:
+        return actions + _playoff_actions(winner, losers, winner_side)
     moves: list[object] = []
     internal = layout.internal_loser_target(key, winner_side)
     if internal is not None:
@@ -137,6 +140,35 @@ def consequences(
         actions.append(Move(target, None if winner is None else winner.id))
     moves.extend(Move(t, None) for t in layout.not_needed_targets(key, winner_side))
     return actions + moves
+
+
+def _playoff_actions(winner: EntryFacts | None, losers: tuple[EntryFacts, ...], winner_side: int | None) -> list:
+    """The playoff for 2nd places only the main flight's finalist (side 0): 2nd when they win it (or nobody
+    does), 3rd when the consolation's winner does. The consolation's winner (side 1, their entry in the main
+    flight) keeps the place they went out with: the main flight's placements read the playoff and rank them
+    (`playoff_places`), so a correction taking the playoff back has nothing of theirs to restore."""
+    if winner_side == 0 and winner is not None:
+        return [Out(winner.id, 2)]
+    if losers and (winner_side == 1 or winner is None):  # lost to the consolation's winner, or nobody played
+        return [Out(losers[0].id, 3 if winner_side == 1 else 2)]
+    return []
+
+
+def playoff_places(places: dict, *, second, third) -> dict:
+    """A main flight's places with its playoff for 2nd decided: its winner 2nd, its loser 3rd, everyone else
+    ranked after them in their elimination order (semi-final losers 4th, ...), by standard competition ranking
+    (1 + everyone ranked strictly better). `places`: key -> stored place (None: no place); `second`/`third`:
+    the playoff's winner and loser (None when nobody took that place)."""
+    order = {}
+    for key, place in places.items():
+        if place is None:
+            continue
+        order[key] = (2, 0) if key == second else (3, 0) if key == third else (place, 1)
+    ranked = sorted(order.values())
+    out = dict(places)
+    for key, rank in order.items():
+        out[key] = 1 + bisect.bisect_left(ranked, rank)
+    return out
 
 
 def _feed_actions(layout, key, result, winner, losers, feed: Feed, winner_side=None) -> list[FeedTo]:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from base import cache
 from games.models.matches import MatchDispute, MatchStatus
-from tournaments.core.layout import G, L, T
+from tournaments.core.layout import G, L, P, T
 from tournaments.models import (
     FeedRule,
     Flight,
@@ -86,12 +86,14 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     for slot in slots:
         rounds.setdefault((slot.section, slot.round), []).append(slot)
     _label_open_sides(rounds)
-    order = {"w": 0, "c": 0, "l": 1, "g": 2, "t": 3}
+    order = {"w": 0, "c": 0, "l": 1, "g": 2, "p": 3, "t": 3}
     out = []
     for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
         last = sections[section]
         if section == T:
             title = _("Third-place match")
+        elif section == P:
+            title = _("Playoff for 2nd (the final's loser against the consolation's winner)")
         elif section == G and number == 2:
             title = _("Grand final, second match (if needed)")
             for slot in members:

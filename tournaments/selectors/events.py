@@ -10,6 +10,8 @@ from django.utils.translation import gettext as _
 
 from clubs import selectors as club_selectors
 from clubs.models import Membership
+from tournaments.core import rules
+from tournaments.core.layout import P
 from tournaments.models import (
     Entry,
     EntryStatus,
@@ -19,6 +21,7 @@ from tournaments.models import (
     FlightFormat,
     FlightKind,
     Slot,
+    SlotResult,
 )
 
 
@@ -37,7 +40,29 @@ def flight_placements(*, flight: Flight) -> list[Placement]:
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
     placements = [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
     fed_by_places = flight.cut_size or flight.format == FlightFormat.GROUPS  # groups feed their knockout too
+    if flight.playoff_second:
+        placements = _after_the_playoff(flight, placements)
     return _after_the_cut(flight, placements) if fed_by_places else placements
+
+
+def _after_the_playoff(flight: Flight, placements: list[Placement]) -> list[Placement]:
+    """A knockout with a playoff for 2nd, once the playoff is decided: its winner 2nd, its loser 3rd (the
+    consolation's winner keeps the place they went out with in the entry row), everyone else ranked after them
+    (`rules.playoff_places`). One more query."""
+    playoff = (
+        Slot.objects.filter(flight=flight, section=P)
+        .exclude(result__in=[SlotResult.PENDING, SlotResult.READY])
+        .values_list("entry_a", "entry_b", "winner")
+        .first()
+    )
+    if playoff is None:
+        return placements
+    a, b, winner = playoff
+    second = winner
+    third = None if winner is None else (b if winner == a else a)
+    places = rules.playoff_places({p.entry_id: p.place for p in placements}, second=second, third=third)
+    out = [Placement(p.entry_id, p.player_id, places[p.entry_id]) for p in placements]
+    return sorted(out, key=lambda p: (p.place is None, p.place or 0, p.entry_id))
 
 
 def _after_the_cut(flight: Flight, placements: list[Placement]) -> list[Placement]:

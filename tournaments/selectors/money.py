@@ -28,15 +28,21 @@ class FlightPrizes:
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
-    flights whose templates pay its places. Three queries, two more per side pool."""
+    flights whose templates pay its places. Three queries, two more per side pool or knockout with a playoff
+    for 2nd."""
     flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
     by_slug = {f.slug: f for f in flights}
     places: dict[tuple[int, int], list[int]] = {}
-    for flight_id, place, player_id in Entry.objects.filter(flight__event=event, place__isnull=False).values_list(
-        "flight_id", "place", "player_id"
+    # A side pool ranks by its source, a knockout with a playoff for 2nd by the playoff: their placements are
+    # read (a query or two each), every other flight's from the stored places in one query.
+    placed = [f for f in flights if f.kind == "side_pool" or f.playoff_second]
+    for flight_id, place, player_id in (
+        Entry.objects.filter(flight__event=event, place__isnull=False)
+        .exclude(flight__in=placed)
+        .values_list("flight_id", "place", "player_id")
     ):
         places.setdefault((flight_id, place), []).append(player_id)
-    for pool in (f for f in flights if f.kind == "side_pool"):
+    for pool in placed:
         for placement in flight_placements(flight=pool):
             if placement.place is not None:
                 places.setdefault((pool.pk, placement.place), []).append(placement.player_id)

@@ -169,6 +169,12 @@ def release_draw(*, actor, flight: Flight) -> Flight:
 def release_locked(flight: Flight, *, actor) -> Flight:
     if flight.draw_status != DrawStatus.CONFIRMED:
         raise Conflict(_("Confirm the draw before releasing it."), code="not_confirmed")
+    if flight.playoff_second and not flight.fed_flights.filter(kind=FlightKind.CONSOLATION).exists():
+        message = _(
+            "%(flight)s has a playoff for 2nd against its consolation's winner, but no consolation: add a "
+            "consolation flight fed by it, or switch the playoff off."
+        )
+        raise Conflict(message % {"flight": flight.name}, code="playoff_without_consolation")
     flight.draw_status, flight.released_at, flight.status = DrawStatus.RELEASED, timezone.now(), FlightStatus.RUNNING
     flight.save(update_fields=["draw_status", "released_at", "status"])
     event = flight.event

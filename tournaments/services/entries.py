@@ -210,13 +210,16 @@ def check_in(*, actor, entry: Entry) -> Entry:
     access.require(actor, "entry.check_in", entry)  # before the lock, which counts a new version of the flight
     flight = lock_flight(entry.flight)
     entry = flight.entries.select_related("player").get(pk=entry.pk)
-    if entry.status == EntryStatus.WITHDRAWN:
-        raise Conflict(_("This entry was withdrawn."), code="entry_withdrawn")
     is_director = access.can(actor, "event.direct", flight.event)
+    if entry.status == EntryStatus.WITHDRAWN:
+        if not (is_director and rounds.is_no_show(flight, entry)):
+            raise Conflict(_("This entry was withdrawn."), code="entry_withdrawn")
+        return rounds.bring_back_no_show(flight, entry)
     deadline = flight.check_in_deadline
     if deadline is not None and timezone.now() > deadline and not is_director:
         raise Conflict(_("Check-in has closed: ask a director to check you in."), code="check_in_closed")
     late = deadline is not None and flight.draw_status != DrawStatus.NONE and entry.draw_position is None
+    late = late and not flight.is_round_based  # a round joins a late entry by pairing it, not into a bye's place
     if late and not is_director:
         raise Conflict(_("The draw is made: ask a director to draw you in late."), code="drawn_without_you")
     entry.status, entry.checked_in_at = EntryStatus.CHECKED_IN, timezone.now()

@@ -225,7 +225,7 @@ def add_flight(
     slug = slugify(slug or name)[:40] or kind
     if event.flights.filter(slug=slug).exists():
         raise ValidationError({"slug": [_("The event already has a flight with this short name.")]})
-    draft = Flight(event=event, kind=kind, feed_rule=feed_rule, seeding=seeding, **options)
+    draft = Flight(event=event, kind=kind, feed_rule=feed_rule, seeding=seeding, format=format, **options)
     _check_options(draft)
     return Flight.objects.create(
         **{name: getattr(draft, name) for name in OPTION_FIELDS},
@@ -342,13 +342,14 @@ def _check_clock(rule: str, seconds_per_point: int, delay: int) -> None:
 OPTION_FIELDS = (
     "grand_final_reset",
     "third_place",
+    "playoff_second",
     "seed_top_n",
     "max_reentries",
     "reentry_until_round",
     "pod_size",
     "awards_entry_to",
 )
-SHAPE_FIELDS = ("grand_final_reset", "third_place", "seed_top_n", "pod_size")
+SHAPE_FIELDS = ("grand_final_reset", "third_place", "playoff_second", "seed_top_n", "pod_size")
 
 
 def _check_options(flight: Flight) -> None:
@@ -363,6 +364,17 @@ def _check_options(flight: Flight) -> None:
             "flight): leave it off for this flight."
         )
         raise ValidationError({"third_place": [message]})
+    if flight.playoff_second:
+        knockout_main = flight.kind == FlightKind.MAIN and flight.format == FlightFormat.KNOCKOUT
+        if not knockout_main or flight.feed_rule != FeedRule.DRAW:
+            message = _(
+                "A playoff for 2nd is played by a knockout main flight's finalist against its consolation's "
+                "winner: switch it on for the main flight."
+            )
+            raise ValidationError({"playoff_second": [message]})
+        if flight.third_place:
+            message = _("A playoff for 2nd places 3rd itself: switch the third-place match off, or the playoff.")
+            raise ValidationError({"playoff_second": [message]})
     if flight.seed_top_n is not None:
         if not 1 <= int(flight.seed_top_n) <= 4096:
             raise ValidationError({"seed_top_n": [_("Seed between 1 and 4096 players, or leave it empty.")]})

@@ -17,7 +17,7 @@ from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
 from tournaments.core import rules
-from tournaments.core.layout import Key, Layout, Target
+from tournaments.core.layout import Key, Layout, P, Target
 from tournaments.models import (
     BracketChange,
     DrawStatus,
@@ -44,6 +44,7 @@ OUTCOME_RESULT = {
     MatchOutcome.DOUBLE_FORFEIT: rules.DOUBLE_FORFEIT,
 }
 CORE_RESULT = {v: k for k, v in SLOT_RESULT.items()}
+PLAYOFF = Target(Key(P, 1, 0), 1)  # the consolation winner's side of the main's playoff for 2nd
 BRACKET_KINDS = (FlightKind.MAIN, FlightKind.CONSOLATION, FlightKind.LAST_CHANCE, FlightKind.DOUBLE_ELIMINATION)
 
 
@@ -63,6 +64,7 @@ class BracketStore:
         self.actor = actor
         self._layouts: dict[int, Layout] = {}
         self._fed: dict[int, Flight | None] = {}
+        self._playoff: dict[int, Flight | None] = {}  # source flight id -> the main whose playoff it feeds
         self.touched: dict[int, Flight] = {}  # flights whose bracket changed, for the hooks
         # Per touched flight, the players whose own pages changed (None: every entrant's), for the live pushes.
         self.players: dict[int, set[int] | None] = {}
@@ -96,6 +98,7 @@ class BracketStore:
                 feed_rounds=flight.feed_rounds,
                 reset=flight.grand_final_reset,
                 third_place=flight.third_place,
+                playoff_second=flight.playoff_second,
             )
         return self._layouts[flight.pk]
 
@@ -105,6 +108,36 @@ class BracketStore:
                 Flight.objects.filter(source=flight).exclude(kind=FlightKind.SIDE_POOL).select_related("event").first()
             )
         return self._fed[flight.pk]
+
+    def playoff_main(self, flight: Flight) -> Flight | None:
+        """The main flight whose playoff for 2nd this flight's winner plays (None: it feeds no playoff): the
+        consolation a knockout main with `playoff_second` feeds."""
+        if flight.kind != FlightKind.CONSOLATION or flight.source_id is None:
+            return None
+        if flight.source_id not in self._playoff:
+            source = Flight.objects.filter(pk=flight.source_id, playoff_second=True).select_related("event").first()
+            fed = self.fed_flight(source) if source is not None else None
+            self._playoff[flight.source_id] = source if fed is not None and fed.pk == flight.pk else None
+        return self._playoff[flight.source_id]
+
+    def _is_final(self, flight: Flight, slot: Slot) -> bool:
+        return Key(slot.section, slot.round, slot.position) == self.layout(flight).terminal_keys()[0]
+
+    def _fill_playoff(self, consolation: Flight) -> None:
+        """The consolation is over: its winner (their entry in the main flight) takes side 1 of the main's
+        playoff for 2nd; with no winner (nobody reached or played its final, or it got no players) the side is
+        empty and the main's finalist takes 2nd without a match."""
+        main = self.playoff_main(consolation)
+        if main is None:
+            return
+        slot = Slot.objects.filter(flight=main, section=PLAYOFF.key.section).only("entry_b", "b_empty").first()
+        if slot is None or slot.entry_b_id is not None or slot.b_empty:
+            return
+        winner = consolation.entries.filter(place=1).only("player_id").first()
+        entry = None
+        if winner is not None:
+            entry = main.entries.filter(player_id=winner.player_id).order_by("-reentry_number", "-pk").first()
+        self.set_side(main, PLAYOFF, entry)
 
     def feed(self, flight: Flight) -> rules.Feed | None:
         fed = self.fed_flight(flight)
@@ -290,6 +323,7 @@ class BracketStore:
         self.touch_all(flight)  # every entrant's final place is known now
         Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.FINISHED)
         flight.status = FlightStatus.FINISHED
+        self._fill_playoff(flight)
         fed = self.fed_flight(flight)
         if fed is not None and fed.feed_rule == FeedRule.FRESH_DRAW and fed.draw_status == DrawStatus.NONE:
             # Its pool is complete now; with fewer than two players there is nothing to draw: the one player
@@ -340,6 +374,7 @@ class BracketStore:
             Flight.objects.filter(pk=empty.pk).update(status=FlightStatus.FINISHED)
             empty.status = FlightStatus.FINISHED
             self.touch_all(empty)
+            self._fill_playoff(empty)
             empty = self.fed_flight(empty)
 
     # --- undoing ---------------------------------------------------------------------------------------------
@@ -356,6 +391,9 @@ class BracketStore:
                 out.append((slot.flight, action.target))
             elif isinstance(action, rules.FeedTo) and action.target is not None:
                 out.append((self.fed_flight(slot.flight), action.target))
+        main = self.playoff_main(slot.flight)
+        if main is not None and self._is_final(slot.flight, slot):
+            out.append((main, PLAYOFF))  # the consolation's final decides who plays the playoff for 2nd
         return out
 
     def cascade(self, slot: Slot, *, include_self: bool = True, started_only: bool = False) -> list[Step]:
@@ -419,6 +457,11 @@ class BracketStore:
                     Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
                     Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
                     flight.status, self.event.status = FlightStatus.RUNNING, EventStatus.RUNNING
+        main = self.playoff_main(flight)
+        if main is not None and self._is_final(flight, slot):
+            # The consolation's final changed: its winner's place in the playoff for 2nd is open again (the
+            # playoff's result, if any, is undone and its match voided first, as for any later match).
+            self._clear(main, PLAYOFF, actor=actor, voided=voided)
         if slot.result == SlotResult.BYE and winner is not None and Layout.counts_as_bye(Key(slot.section, 0, 0)):
             Entry.objects.filter(pk=winner.pk).update(had_bye=False)
         if self.layout(flight).is_terminal(Key(slot.section, slot.round, slot.position)):

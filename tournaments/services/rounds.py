@@ -48,7 +48,8 @@ from tournaments.models import (
     RoundSeat,
 )
 from tournaments.selectors import rounds as read
-from tournaments.services.common import lock_flight
+from tournaments.services.common import flights_changed, lock_flight
+from tournaments.services.draws import confirm_locked, draw_locked, release_locked
 from tournaments.services.overrides import director_result
 from tournaments.services.progression import BracketStore
 
@@ -168,6 +169,16 @@ def _check_can_pair(flight: Flight) -> None:
             swiss.check_settings(rounds=flight.rounds, until_one_unbeaten=flight.until_one_unbeaten, entrants=active)
         if active < 2:
             raise BracketError("too_few_entrants", "A round needs at least two players.", "entries")
+        if flight.cut_size and flight.cut_size >= active:  # a cut of everyone (or more) decides nothing
+            raise BracketError(
+                "cut_too_large",
+                f"A cut of the top {flight.cut_size} needs more than the {active} players in round 1: cut to "
+                f"between 2 and {active - 1}, or leave the cut off.",
+                "cut_size",
+                cut=flight.cut_size,
+                entrants=active,
+                most=active - 1,
+            )
     elif read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
         raise Conflict(
             _("Round %(round)s is still being played: pair the next round when its last result is in.")
@@ -185,6 +196,8 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
     it has committed the round is paired, and until then the round is not complete."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
+    if flight.current_round == 0 and flight.status != FlightStatus.FINISHED:
+        _leave_out_no_shows(flight, actor=actor)
     _check_can_pair(flight)
     if flight.current_round and _is_over(flight):  # a flight paired by hand ends when the director asks on
         _finish(flight, actor=actor)
@@ -193,6 +206,52 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
     pairings = _pair_next(flight, actor=actor)
     hooks.flight_results_changed(flight)
     return pairings
+
+
+def _leave_out_no_shows(flight: Flight, *, actor) -> None:
+    """With a check-in deadline round 1 pairs only the checked-in players, as a knockout's draw takes only them:
+    the others are withdrawn as no-shows (never paired, their round robin games not scored) and a change record
+    names them, so the director sees who was left out and why. A director's check-in of a no-show later brings
+    the player back into a Swiss or a triple elimination from the next round (tournaments.services.entries)."""
+    if flight.check_in_deadline is None:
+        return
+    absent = list(flight.entries.filter(status=EntryStatus.REGISTERED).select_related("player").order_by("pk"))
+    if not absent:
+        return
+    now = timezone.now()
+    for entry in absent:
+        entry.status, entry.withdrawn_at, entry.out_round, entry.remaining_scored = (
+            EntryStatus.WITHDRAWN, now, 0, False
+        )  # fmt: skip
+    Entry.objects.bulk_update(absent, ["status", "withdrawn_at", "out_round", "remaining_scored"])
+    names = ", ".join(sorted(e.player.name for e in absent))
+    BracketChange.objects.create(
+        flight=flight,
+        actor=_creator(actor),
+        kind="no_show",
+        comment=_("Not checked in by the deadline, left out of round 1: %(names)s.") % {"names": names},
+    )
+
+
+def is_no_show(flight: Flight, entry: Entry) -> bool:
+    """Left out of round 1 for not checking in (withdrawn before any round, never seated)."""
+    return (
+        flight.is_round_based
+        and flight.check_in_deadline is not None
+        and entry.status == EntryStatus.WITHDRAWN
+        and entry.out_round == 0
+        and not RoundSeat.objects.filter(entry=entry).exists()
+    )
+
+
+def bring_back_no_show(flight: Flight, entry: Entry) -> Entry:
+    """A director checks in a no-show who arrived after round 1 was paired: a Swiss or a triple elimination
+    pairs the player from the next round on, as a late entry (a round robin's schedule is fixed: refused)."""
+    check_late_entry(flight)
+    entry.status, entry.checked_in_at, entry.withdrawn_at = EntryStatus.CHECKED_IN, timezone.now(), None
+    entry.out_round, entry.remaining_scored, entry.is_late = None, True, True
+    entry.save(update_fields=["status", "checked_in_at", "withdrawn_at", "out_round", "remaining_scored", "is_late"])
+    return entry
 
 
 # --- results ---------------------------------------------------------------------------------------------------
@@ -337,7 +396,9 @@ def _store_places(flight: Flight) -> None:
         places = {r.entry.pk: r.line.rank for r in table}
     entries = [r.entry for r in table]
     for entry in entries:
-        entry.place = places[entry.pk]
+        # Withdrawn before round 1 (a no-show left out at the check-in deadline): never played, so no place.
+        absent = entry.status == EntryStatus.WITHDRAWN and entry.out_round == 0
+        entry.place = None if absent else places[entry.pk]
     Entry.objects.bulk_update(entries, ["place"])
 
 
@@ -345,11 +406,14 @@ def _finish(flight: Flight, *, actor) -> None:
     _store_places(flight)
     BracketStore(flight.event, actor=actor).finish(flight)
     if flight.cut_size or flight.format in QUALIFIERS:
-        _fill_cut(flight)
+        _fill_cut(flight, actor=actor)
 
 
-def _fill_cut(flight: Flight) -> None:
-    """The top N of the final standings enter the knockout flight fed by this one, seeded in standings order."""
+def _fill_cut(flight: Flight, *, actor) -> None:
+    """The top N of the final standings (a groups flight: its qualifiers, cross-over) enter the knockout flight
+    fed by this one, seeded in standings order, and the knockout is drawn, confirmed and released at once: its
+    draw is decided by the seeds alone (the standard seed order: A1 v B2, B1 v A2, ...), so a director's draft
+    would add nothing but a wait between the last round and the knockout's first matches."""
     fed = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
     if fed is None or fed.entries.exists():
         return
@@ -359,6 +423,16 @@ def _fill_cut(flight: Flight) -> None:
         table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
         seeded = [(row.entry.player_id, rank) for rank, row in enumerate(table[: flight.cut_size], start=1)]
     Entry.objects.bulk_create(Entry(flight=fed, player_id=player_id, seed=seed, fee=0) for player_id, seed in seeded)
+    if len(seeded) < 2 or fed.draw_status != DrawStatus.NONE:
+        return  # withdrawals left fewer than two: the director decides what the knockout becomes
+    # Not under the knockout's row lock (the lock order puts flights before the matches and tables this result
+    # holds): nobody else writes its entries or its draw, since a cut flight takes no registrations and its
+    # entries were created just now, in this transaction; the version still counts the change.
+    flights_changed(Flight.objects.filter(pk=fed.pk))
+    fed.event = flight.event
+    draw_locked(fed, seed=flight.random_seed)
+    confirm_locked(fed)
+    release_locked(fed, actor=actor)
 
 
 # --- changes during play -------------------------------------------------------------------------------------

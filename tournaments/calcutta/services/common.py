@@ -13,7 +13,7 @@ from base.locks import lock as lock_rows
 from base.messages import translate
 from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta
-from tournaments.models import SlotResult
+from tournaments.models import PairingResult, SlotResult
 
 MAX_CENTS = numbers.MAX_MONEY_CENTS  # 10 million: far above any Calcutta, and well inside the integer columns
 
@@ -63,10 +63,16 @@ def lock(calcutta: Calcutta) -> Calcutta:
 def require_first_round_not_started(flight) -> None:
     """A Calcutta sells the players before anyone has played: once a first-round match has started (or been
     decided other than by a bye) the field is no longer equal, so neither a new Calcutta nor its auction opens."""
-    started = flight.slots.filter(round=1).filter(
-        Q(match__started_at__isnull=False)
-        | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
-    )
+    if flight.is_round_based:  # round 1's tables: a bye is no match, anything else decided or begun is
+        started = flight.pairings.filter(round=1).filter(
+            Q(match__started_at__isnull=False)
+            | Q(result__in=[PairingResult.PLAYED, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT])
+        )
+    else:
+        started = flight.slots.filter(round=1).filter(
+            Q(match__started_at__isnull=False)
+            | Q(result__in=[SlotResult.PLAYED, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT])
+        )
     if started.exists():
         raise Conflict(
             _(

@@ -17,13 +17,17 @@ from tournaments.calcutta import core
 from tournaments.calcutta.models import Calcutta, CalcuttaStatus, Lot, OwnerLine, Payout, Settlement
 from tournaments.calcutta.services.common import lock, refusal_message
 from tournaments.calcutta.services.state import State, load, replay_ownership
-from tournaments.models import SlotResult
+from tournaments.models import FeedRule, FlightStatus, SlotResult
 
 logger = logging.getLogger(__name__)
 
 
 def _results(calcutta: Calcutta, entrants: set[int]) -> core.Results:
-    """Main-flight places (entries still alive have none) and, when the table pays one, the consolation winner."""
+    """Main-flight places (entries still alive have none) and, when the table pays one, the consolation winner.
+
+    A flight played in rounds is settled by its final places the same way: the standings' rank (a groups
+    flight: the rank in the group), and for a flight with a cut the cut's knockout for the players who reached
+    it (`flight_placements`); until those are known the places have a gap at the top and the Calcutta waits."""
     placements = tournament_selectors.flight_placements(flight=calcutta.flight)
     places = {p.entry_id: p.place for p in placements if p.place is not None and p.entry_id in entrants}
     winner = None
@@ -79,6 +83,15 @@ def _unsettled_reason(calcutta: Calcutta, settings: core.CalcuttaSettings, exc: 
     if exc.code not in ("unfilled_place", "bad_places"):  # the places of a bracket still being played
         return refusal_message(exc)
     flight = calcutta.flight
+    if flight.is_round_based:
+        if flight.status != FlightStatus.FINISHED:
+            return _("%(flight)s is in round %(round)s: the paid places are known when its last round is played.") % {
+                "flight": flight.name, "round": flight.current_round,
+            }  # fmt: skip
+        # Finished in rounds: what is left is the knockout of its cut, which places the players who reached it.
+        cut = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
+        if cut is not None and cut.status != FlightStatus.FINISHED:
+            flight = cut
     slots = list(
         flight.slots.filter(section="w")
         .select_related("entry_a__player", "entry_b__player")
