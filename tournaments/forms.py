@@ -73,6 +73,11 @@ class FlightForm(forms.Form):
         label=_("Grand-final reset (double elimination: the winners' finalist must be beaten twice)"), required=False
     )
     third_place = forms.BooleanField(label=_("Third-place match"), required=False)
+    playoff_second = forms.BooleanField(
+        label=_("Playoff for 2nd"),
+        required=False,
+        help_text=_("The main final's loser plays the consolation's winner: the winner is 2nd, the loser 3rd."),
+    )
     seed_top_n = forms.IntegerField(
         label=_("Seed only the top"),
         min_value=1,
@@ -155,7 +160,8 @@ class FlightForm(forms.Form):
         (
             _("Knockout"),
             "knockout",
-            ("source", "feed_rule", "feed_rounds", "seeding", "separate_clubs", "third_place", "grand_final_reset")
+            ("source", "feed_rule", "feed_rounds", "seeding", "separate_clubs", "third_place", "playoff_second")
+            + ("grand_final_reset",)
             + ("seed_top_n", "pod_size", "awards_entry_to"),
         ),
         (

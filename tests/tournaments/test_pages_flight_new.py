@@ -100,3 +100,19 @@ def test_only_a_director_sees_the_page(client, club, director_user, django_user_
     client.force_login(outsider)
     assert client.get(_url(event)).status_code == 403
     assert client.post(_url(event), BASE | {"name": "X"}).status_code == 403
+
+
+def test_a_director_asks_for_a_playoff_for_2nd_on_the_page_and_a_third_place_match_with_it_is_refused(
+    client, club, director_user
+):
+    event = make_event(club, director_user)
+    client.force_login(director_user)
+    page = client.get(_url(event)).content.decode()
+    assert 'name="playoff_second"' in page and "Playoff for 2nd" in page
+    response = client.post(_url(event), BASE | {"name": "Main", "format": "knockout", "playoff_second": "on"})
+    assert response.status_code == 302, response.content.decode()
+    assert event.flights.get().playoff_second
+    both = BASE | {"name": "Other", "format": "knockout", "playoff_second": "on", "third_place": "on"}
+    refused = client.post(_url(event), both)
+    assert refused.status_code == 200 and event.flights.count() == 1  # nothing stored, the page says why
+    assert "switch the third-place match off, or the playoff" in refused.content.decode()
