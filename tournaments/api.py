@@ -36,6 +36,7 @@ from tournaments.models import (
     Seeding,
     Slot,
     SlotResult,
+    TeamKind,
 )
 
 
@@ -77,6 +78,7 @@ class FlightSerializer(serializers.ModelSerializer):
     format = one_of(FlightFormat.choices, read_only=True)
     draw_status = one_of(DrawStatus.choices, read_only=True)
     status = one_of(FlightStatus.choices, read_only=True)
+    team_kind = one_of(TeamKind.choices, read_only=True)
 
     class Meta:
         model = Flight
@@ -118,6 +120,8 @@ class FlightSerializer(serializers.ModelSerializer):
             "auto_pair",
             "tiebreaks",
             "cut_size",
+            "team_kind",
+            "team_size",
         ]
         read_only_fields = fields
 
@@ -198,6 +202,10 @@ class FlightInputSerializer(KnockoutOptionsSerializer):
     clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, default=120)
     clock_delay_seconds = serializers.IntegerField(min_value=0, max_value=60, default=12)
     format = one_of(FlightFormat.choices, default=FlightFormat.KNOCKOUT, max_length=20)
+    team_kind = one_of(TeamKind.choices, default=TeamKind.SINGLES, max_length=12)
+    team_size = serializers.IntegerField(
+        min_value=1, max_value=9, required=False, allow_null=True, default=None, help_text="Default: from team_kind."
+    )
     rounds = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True, default=None)
     until_one_unbeaten = serializers.BooleanField(default=False)
     auto_pair = serializers.BooleanField(default=True)
@@ -229,6 +237,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "is_reentry",
             "reentry_number",
             "is_satellite",
+            "team_name",
             "fee",
             "seed",
             "rating",
@@ -243,6 +252,21 @@ class PlayerInputSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), required=False, allow_null=True, help_text="Default: yourself."
     )
+
+
+class PairInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, help_text="The pair's players, the captain first."
+    )
+    team_name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="", help_text='Default: "Anna & Ben".'
+    )
+
+
+class MemberSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    order = serializers.IntegerField(help_text="1 for the captain.")
 
 
 class WithdrawInputSerializer(serializers.Serializer):
@@ -516,7 +540,7 @@ class EventViewSet(viewsets.ViewSet):
 # signed-in caller and is checked by the service (a director, or the player themself).
 class FlightViewSet(viewsets.ViewSet):
     def get_permissions(self):
-        return [AllowAny()] if self.action in ("retrieve", "placements") else [IsAuthenticated()]
+        return [AllowAny()] if self.action in ("retrieve", "placements", "members") else [IsAuthenticated()]
 
     @extend_schema(responses=FlightDetailSerializer)
     def retrieve(self, request, club, slug, flight):
@@ -552,6 +576,22 @@ class FlightViewSet(viewsets.ViewSet):
         data = validated(PlayerInputSerializer, request)
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PairInputSerializer, responses={201: EntrySerializer})
+    def register_pair(self, request, club, slug, flight):
+        """A doubles or consultation pair, entered by a director (each player must be one the caller may enter)."""
+        found = _flight(request, club, slug, flight)
+        data = validated(PairInputSerializer, request)
+        entry = services.register_pair(
+            actor=request.user, flight=found, players=data["players"], team_name=data["team_name"]
+        )
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=MemberSerializer(many=True))
+    def members(self, request, club, slug, flight, pk):
+        """The players of a pair entry, the captain first (empty for a singles entry)."""
+        entry = _entry(_flight(request, club, slug, flight), pk)
+        return Response(MemberSerializer(selectors.entry_members(entry=entry), many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def reenter(self, request, club, slug, flight):

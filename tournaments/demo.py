@@ -1,7 +1,8 @@
 """Demo events: a finished 16-player open with main, consolation and last chance, a club championship in
-progress (with a jackpot: one pod of four playing, two players waiting), and a finished Swiss club night (four
-rounds, then a knockout of the top eight). Built through the services and results confirmed through match play,
-as a director would. Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
+progress (with a jackpot: one pod of four playing, two players waiting), a finished Swiss club night (four
+rounds, then a knockout of the top eight) and a finished doubles cup (eight pairs, knockout). Built through the
+services and results confirmed through match play, as a director would. Idempotent: an event that exists is
+left as it is (its objects are still put on the context)."""
 
 import datetime
 from functools import partial
@@ -15,6 +16,7 @@ from tournaments.models import Event, Pairing, Slot
 from tournaments.services import boards as board_services
 
 FINISHED, RUNNING, SWISS = "spring-open", "club-championship", "swiss-night"
+DOUBLES = "doubles-cup"
 
 
 def load(context) -> None:
@@ -33,6 +35,9 @@ def load(context) -> None:
     if not Event.objects.filter(club=club, slug=SWISS).exists():
         _swiss_night(club, director, players[:16])
         created.append("Swiss Night")
+    if not Event.objects.filter(club=club, slug=DOUBLES).exists():
+        _doubles_cup(club, director, players[:16])
+        created.append("Doubles Cup")
     context.finished_event, context.running_event = finished, running
     demo_nardy.load(context, players[4:12])
     if created:
@@ -144,6 +149,21 @@ def _swiss_night(club, director, players):
             _result(director, table)
     _release(director, top, seed=8)
     _play(director, [top])
+    return event
+
+
+def _doubles_cup(club, director, players):
+    """A finished doubles knockout: eight pairs (each the captain and a partner, entered by the director), played
+    to the final through match play; the captains' matches stand for their pairs and are rated for no one."""
+    two_weeks_ago = datetime.date.today() - datetime.timedelta(14)
+    event = services.create_event(actor=director, club=club, name="Doubles Cup", slug=DOUBLES, starts_on=two_weeks_ago)
+    flight = services.add_flight(
+        actor=director, event=event, name="Doubles", slug="doubles", team_kind="doubles", length=5, entry_fee=10
+    )
+    for captain, partner in zip(players[0::2], players[1::2], strict=True):
+        services.register_pair(actor=director, flight=flight, players=[captain, partner])
+    _release(director, flight, seed=22)
+    _date_on_event_day(event, _play(director, [flight]))
     return event
 
 

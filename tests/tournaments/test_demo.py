@@ -2,6 +2,8 @@ import pytest
 from django.core.management import call_command
 
 from base.management.commands.load_demo import DemoContext
+from games.models.matches import Match
+from ratings.services.pools import overall_pool, rateable_matches
 from tournaments import demo, selectors
 from tournaments.models import Call, Event, Slot
 
@@ -48,3 +50,17 @@ def test_demo_has_a_finished_swiss_night_with_a_top_eight_cut():
     assert top.entries.count() == 8
     places = sorted(p.place for p in selectors.flight_placements(flight=swiss))
     assert places[0] == 1 and places.count(1) == 1 and None not in places and len(places) == 16
+
+
+def test_demo_has_a_finished_doubles_cup_of_eight_pairs():
+    call_command("load_demo")
+    event = Event.objects.get(slug=demo.DOUBLES)
+    assert event.status == "finished"
+    (flight,) = event.flights.all()
+    assert (flight.team_kind, flight.team_size, flight.entries.count()) == ("doubles", 2, 8)
+    assert all(entry.members.count() == 2 and " & " in entry.name for entry in flight.entries.all())
+    places = sorted(p.place for p in selectors.flight_placements(flight=flight))
+    assert places[0] == 1 and places.count(1) == 1 and None not in places
+    played = Match.objects.filter(tournament_slot__flight=flight)
+    assert played.count() == 7 and all(m.winner_id for m in played)
+    assert not rateable_matches(overall_pool()).filter(pk__in=played).exists()

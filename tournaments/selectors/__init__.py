@@ -23,10 +23,12 @@ from tournaments.selectors.calling import (
     waiting_matches,
 )
 from tournaments.selectors.events import (
+    MatchSides,
     Placement,
     club_member,
     drawable_entries,
     entry_in,
+    entry_members,
     event_entries,
     event_for,
     event_or_404,
@@ -36,6 +38,7 @@ from tournaments.selectors.events import (
     flight_placements,
     flights,
     match_flight,
+    match_sides,
     newest_events,
     no_shows,
     own_entries,
@@ -59,6 +62,9 @@ from tournaments.selectors.money import (
 )
 
 __all__ = [
+    "MatchSides",
+    "entry_members",
+    "match_sides",
     "BoardLine",
     "BracketRound",
     "Calling",

@@ -61,6 +61,8 @@ BRACKET_COLUMNS = (
     "winner__player_id",
     "entry_a__player__name",
     "entry_b__player__name",
+    "entry_a__team_name",
+    "entry_b__team_name",
     "match__status",
     "match__score_a",
     "match__score_b",
@@ -114,7 +116,7 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
 
 def _side_name(slot, side: int) -> str | None:
     entry = slot.entry_a if side == 0 else slot.entry_b
-    return entry.player.name if entry is not None else None
+    return entry.name if entry is not None else None
 
 
 def _label_open_sides(rounds: dict) -> None:

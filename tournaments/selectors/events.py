@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -12,13 +12,16 @@ from clubs import selectors as club_selectors
 from clubs.models import Membership
 from tournaments.models import (
     Entry,
+    EntryMember,
     EntryStatus,
     Event,
     FeedRule,
     Flight,
     FlightFormat,
     FlightKind,
+    Pairing,
     Slot,
+    TeamKind,
 )
 
 
@@ -136,8 +139,40 @@ def event_entries(*, event) -> list:
 
 
 def flight_entries(*, flight: Flight):
-    """The flight's entries, placed ones first (the standings under a bracket)."""
-    return flight.entries.select_related("player").order_by("place", "draw_position", "id")
+    """The flight's entries, placed ones first (the standings under a bracket); a pair flight's with their
+    players (one query more, whatever the number of pairs)."""
+    entries = flight.entries.select_related("player").order_by("place", "draw_position", "id")
+    if flight.is_team_event:
+        entries = entries.prefetch_related(Prefetch("members", EntryMember.objects.select_related("player")))
+    return entries
+
+
+def entry_members(*, entry: Entry) -> list[EntryMember]:
+    """The players of a pair entry, the captain first (empty for a singles entry)."""
+    return list(entry.members.select_related("player").order_by("order"))
+
+
+@dataclass(frozen=True)
+class MatchSides:
+    """A pair flight's match as the match page shows it: the flight and the players of each side."""
+
+    flight: Flight
+    side_a: list
+    side_b: list
+
+
+def match_sides(*, match) -> MatchSides | None:
+    """The pairs of a doubles or consultation match (None for any other match): two queries."""
+    pairs = ~Q(flight__team_kind=TeamKind.SINGLES)
+    slot = Slot.objects.filter(pairs, match=match).select_related("flight").first()
+    table = slot or Pairing.objects.filter(pairs, match=match).select_related("flight").first()
+    if table is None:
+        return None
+    sides: dict[int, list] = {table.entry_a_id: [], table.entry_b_id: []}
+    members = EntryMember.objects.filter(entry_id__in=[e for e in sides if e is not None]).select_related("player")
+    for member in members.order_by("order"):
+        sides[member.entry_id].append(member.player)
+    return MatchSides(table.flight, sides[table.entry_a_id], sides.get(table.entry_b_id, []))
 
 
 def club_member(*, club, player_id: int):

@@ -21,6 +21,7 @@ from tournaments.services.entries import (
     reentry_preview,
     register,
     register_many,
+    register_pair,
     withdraw,
     withdraw_preview,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "reenter",
     "register",
     "register_many",
+    "register_pair",
     "reentry_preview",
     "release_draw",
     "result_confirmed",
