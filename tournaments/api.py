@@ -254,9 +254,9 @@ class PlayerInputSerializer(serializers.Serializer):
     )
 
 
-class PairInputSerializer(serializers.Serializer):
+class TeamInputSerializer(serializers.Serializer):
     players = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), many=True, help_text="The pair's players, the captain first."
+        queryset=Player.objects.all(), many=True, help_text="The players, the captain first (a team: board order)."
     )
     team_name = serializers.CharField(
         max_length=120, required=False, allow_blank=True, default="", help_text='Default: "Anna & Ben".'
@@ -267,6 +267,17 @@ class MemberSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
     order = serializers.IntegerField(help_text="1 for the captain.")
+
+
+class TeamBoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField(help_text="1 is the top board.")
+    match = serializers.IntegerField(source="match_id", help_text="Reported and confirmed through /api/v1/matches/.")
+    player_a = serializers.CharField(source="match.player_a.name", help_text="Team A's player on this board.")
+    player_b = serializers.CharField(source="match.player_b.name", help_text="Team B's player on this board.")
+    status = serializers.CharField(source="match.status")
+    winner = serializers.IntegerField(source="match.winner_id", allow_null=True, help_text="The winning player.")
+    score_a = serializers.IntegerField(source="match.score_a", allow_null=True)
+    score_b = serializers.IntegerField(source="match.score_b", allow_null=True)
 
 
 class WithdrawInputSerializer(serializers.Serializer):
@@ -540,7 +551,7 @@ class EventViewSet(viewsets.ViewSet):
 # signed-in caller and is checked by the service (a director, or the player themself).
 class FlightViewSet(viewsets.ViewSet):
     def get_permissions(self):
-        return [AllowAny()] if self.action in ("retrieve", "placements", "members") else [IsAuthenticated()]
+        return [AllowAny()] if self.action in ("retrieve", "placements", "members", "boards") else [IsAuthenticated()]
 
     @extend_schema(responses=FlightDetailSerializer)
     def retrieve(self, request, club, slug, flight):
@@ -577,21 +588,28 @@ class FlightViewSet(viewsets.ViewSet):
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PairInputSerializer, responses={201: EntrySerializer})
-    def register_pair(self, request, club, slug, flight):
-        """A doubles or consultation pair, entered by a director (each player must be one the caller may enter)."""
+    @extend_schema(request=TeamInputSerializer, responses={201: EntrySerializer})
+    def register_team(self, request, club, slug, flight):
+        """A doubles or consultation pair or a team, entered by a director (each player must be one the caller may
+        enter); the players' order is a team's lineup, board 1 first."""
         found = _flight(request, club, slug, flight)
-        data = validated(PairInputSerializer, request)
-        entry = services.register_pair(
+        data = validated(TeamInputSerializer, request)
+        entry = services.register_team(
             actor=request.user, flight=found, players=data["players"], team_name=data["team_name"]
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=MemberSerializer(many=True))
     def members(self, request, club, slug, flight, pk):
-        """The players of a pair entry, the captain first (empty for a singles entry)."""
+        """The players of a pair or team entry, the captain first (empty for a singles entry)."""
         entry = _entry(_flight(request, club, slug, flight), pk)
         return Response(MemberSerializer(selectors.entry_members(entry=entry), many=True).data)
+
+    @extend_schema(responses=TeamBoardSerializer(many=True))
+    def boards(self, request, club, slug, flight, pk):
+        """A team match's boards (empty for a slot of a singles or pair flight), board 1 first."""
+        slot = _slot(_flight(request, club, slug, flight), pk)
+        return Response(TeamBoardSerializer(selectors.slot_boards(slot=slot), many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def reenter(self, request, club, slug, flight):

@@ -79,10 +79,6 @@ class TeamKind(models.TextChoices):
     TEAM = "team", _("Team")
 
 
-#: The team kinds whose entry is a pair of players (team_size 2).
-PAIR_KINDS = frozenset({TeamKind.DOUBLES, TeamKind.CONSULTATION})
-
-
 class DrawStatus(models.TextChoices):
     NONE = "none", _("Not drawn")
     DRAFT = "draft", _("Draft")
@@ -293,7 +289,9 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
     # `team_size` players; the bracket and the rounds still work with entries (the captain is Entry.player).
     team_kind = models.CharField(_("entries are"), max_length=12, choices=TeamKind.choices, default=TeamKind.SINGLES)
     team_size = models.PositiveSmallIntegerField(
-        _("players per entry"), default=1, help_text=_("1 for singles, 2 for doubles and consultation.")
+        _("players per entry"),
+        default=1,
+        help_text=_("1 for singles, 2 for doubles and consultation, a team's boards."),
     )
     # Counts the writes that change what the flight's bracket page or API shows; the cached renderings are keyed
     # by it, so a change makes them unreachable instead of stale (tournaments.services.common.flight_changed).
@@ -353,7 +351,7 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
             models.CheckConstraint(condition=Q(team_kind__in=TeamKind.values), name="flight_team_kind_known"),
             models.CheckConstraint(
                 condition=Q(team_kind=TeamKind.SINGLES, team_size=1)
-                | Q(team_kind__in=PAIR_KINDS, team_size=2)
+                | Q(team_kind__in=[TeamKind.DOUBLES, TeamKind.CONSULTATION], team_size=2)
                 | Q(team_kind=TeamKind.TEAM, team_size__gte=2, team_size__lte=9),
                 name="flight_team_size_fits_kind",
             ),
@@ -619,6 +617,37 @@ class Pairing(models.Model):
     def group_label(self) -> str:
         """A, B, ... for the groups of a groups flight; empty for a flight played as one field."""
         return group_label(self.group - 1) if self.group else ""
+
+
+class TeamBoard(models.Model):
+    """One board of a team match (a nations cup): board k is played by the k-th players of the two teams' lineups
+    as an ordinary singles match, reported, confirmed and rated like any. The team match is the knockout slot
+    (or, later, the round's pairing); tournaments.services.teams decides it from its boards."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="+")
+    slot = models.ForeignKey(Slot, null=True, blank=True, on_delete=models.CASCADE, related_name="boards")
+    pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.CASCADE, related_name="boards")
+    board = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("games.Match", on_delete=models.PROTECT, related_name="team_board")
+
+    class Meta:
+        ordering = ["flight", "slot", "pairing", "board"]
+        constraints = [
+            models.CheckConstraint(condition=Q(board__gte=1), name="teamboard_board_positive"),
+            models.CheckConstraint(
+                condition=Q(slot__isnull=True, pairing__isnull=False) | Q(slot__isnull=False, pairing__isnull=True),
+                name="teamboard_slot_or_pairing",
+            ),
+            models.UniqueConstraint(
+                fields=["slot", "board"], condition=Q(slot__isnull=False), name="teamboard_once_per_slot"
+            ),
+            models.UniqueConstraint(
+                fields=["pairing", "board"], condition=Q(pairing__isnull=False), name="teamboard_once_per_pairing"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slot or self.pairing} board {self.board}"
 
 
 class RoundSeat(models.Model):

@@ -9,7 +9,7 @@ from games.models.matches import register_director_check
 from ratings.hooks import club_consent, not_rated
 from tournaments import hooks, rules, services
 from tournaments.models import Entry, Pairing, Slot, TeamKind
-from tournaments.services import boards
+from tournaments.services import boards, teams
 
 
 def entered_a_club_event(side: str) -> Exists:
@@ -33,10 +33,10 @@ def played_by_pairs() -> Exists:
 
 
 def result_confirmed(match, report) -> None:
-    """One hook for both kinds of tournament match: a bracket slot's result, else a round's table. Asking both
-    every time cost a bracket result one query more."""
-    if not services.result_confirmed(match, report):
-        services.round_result_confirmed(match, report)
+    """One hook for every kind of tournament match: a bracket slot's result, else a round's table, else a team
+    match's board. Asking all every time cost a bracket result queries more."""
+    if not services.result_confirmed(match, report) and not services.round_result_confirmed(match, report):
+        teams.board_confirmed(match, report)  # last: a singles or round result costs no query more
 
 
 def register() -> None:

@@ -12,7 +12,7 @@ from clubs import selectors as club_selectors
 from clubs.access import is_director, player_of, rule
 from clubs.models import Club, Player
 from games.models.matches import MatchContext
-from tournaments.models import Slot
+from tournaments.models import Slot, TeamBoard
 
 
 @dataclass(frozen=True)
@@ -74,4 +74,6 @@ def directs_match(match, user) -> bool:
     if match.context != MatchContext.TOURNAMENT:
         return False
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
+    if slot is None:  # a team match's board: its flight's directors direct it
+        slot = TeamBoard.objects.filter(match=match).select_related("flight__event__club").first()
     return slot is not None and slot.flight.event.user_is_director(user)

@@ -5,7 +5,7 @@ from base.management.commands.load_demo import DemoContext
 from games.models.matches import Match
 from ratings.services.pools import overall_pool, rateable_matches
 from tournaments import demo, selectors
-from tournaments.models import Call, Event, Slot
+from tournaments.models import Call, Event, Slot, TeamBoard
 
 pytestmark = pytest.mark.django_db
 
@@ -64,3 +64,15 @@ def test_demo_has_a_finished_doubles_cup_of_eight_pairs():
     played = Match.objects.filter(tournament_slot__flight=flight)
     assert played.count() == 7 and all(m.winner_id for m in played)
     assert not rateable_matches(overall_pool()).filter(pk__in=played).exists()
+
+
+def test_demo_has_a_finished_nations_cup_of_four_teams_of_three():
+    call_command("load_demo")
+    event = Event.objects.get(slug=demo.NATIONS)
+    assert event.status == "finished"
+    (flight,) = event.flights.all()
+    assert (flight.team_kind, flight.team_size, flight.entries.count()) == ("team", 3, 4)
+    assert sorted(e.name for e in flight.entries.all()) == ["East", "North", "South", "West"]
+    assert TeamBoard.objects.filter(flight=flight).count() == 9  # three team matches of three boards
+    places = sorted(p.place for p in selectors.flight_placements(flight=flight))
+    assert places[0] == 1 and places.count(1) == 1 and None not in places

@@ -23,7 +23,7 @@ def pair_flight(club, director, pairs, *, team_kind="doubles", release=True, **k
     )
     players = members(club, 2 * pairs)
     entries = [
-        services.register_pair(actor=director, flight=flight, players=players[i : i + 2])
+        services.register_team(actor=director, flight=flight, players=players[i : i + 2])
         for i in range(0, 2 * pairs, 2)
     ]
     if release:
@@ -46,7 +46,7 @@ def test_a_doubles_flight_has_pairs_of_two(club, director_user):
     ("kwargs", "field"),
     [
         ({"team_kind": "trios"}, "team_kind"),
-        ({"team_kind": "team", "team_size": 3}, "team_kind"),
+        ({"team_kind": "team", "team_size": 3, "kind": "jackpot", "pod_size": 4}, "team_kind"),
         ({"team_kind": "doubles", "team_size": 3}, "team_size"),
         ({"team_kind": "singles", "team_size": 2}, "team_size"),
         ({"team_kind": "consultation", "kind": "jackpot", "pod_size": 4}, "team_kind"),
@@ -79,7 +79,7 @@ def test_a_director_enters_a_pair_named_after_its_players(club, director_user):
     assert entry.player == players[0]  # the captain
     assert entry.name == f"{players[0].name} & {players[1].name}"
     assert [m.player for m in selectors.entry_members(entry=entry)] == players[:2]
-    named = services.register_pair(
+    named = services.register_team(
         actor=director_user, flight=flight, players=members(club, 2), team_name="  The Doublers "
     )
     assert named.name == "The Doublers"
@@ -88,7 +88,7 @@ def test_a_director_enters_a_pair_named_after_its_players(club, director_user):
 def test_a_player_is_in_one_pair_per_flight(club, director_user):
     flight, players, _entries = pair_flight(club, director_user, 2, release=False)
     with pytest.raises(Conflict):
-        services.register_pair(actor=director_user, flight=flight, players=[players[0], members(club, 1)[0]])
+        services.register_team(actor=director_user, flight=flight, players=[players[0], members(club, 1)[0]])
     with pytest.raises(IntegrityError), transaction.atomic():
         EntryMember.objects.create(entry=_entries[1], flight=flight, player=players[0], order=3)
 
@@ -97,14 +97,14 @@ def test_a_pair_is_two_different_players_in_a_pair_flight(club, director_user):
     flight, players, _entries = pair_flight(club, director_user, 1, release=False)
     other = members(club, 3)
     with pytest.raises(ValidationError):
-        services.register_pair(actor=director_user, flight=flight, players=[other[0], other[0]])
+        services.register_team(actor=director_user, flight=flight, players=[other[0], other[0]])
     with pytest.raises(ValidationError):
-        services.register_pair(actor=director_user, flight=flight, players=other)
+        services.register_team(actor=director_user, flight=flight, players=other)
     with pytest.raises(ValidationError):  # one player alone is no pair
         services.register(actor=director_user, flight=flight, player=other[0])
     singles = services.add_flight(actor=director_user, event=flight.event, name="Main")
     with pytest.raises(ValidationError):
-        services.register_pair(actor=director_user, flight=singles, players=other[:2])
+        services.register_team(actor=director_user, flight=singles, players=other[:2])
 
 
 def test_a_player_cannot_put_a_partner_on_an_entry(club, director_user):
@@ -112,7 +112,7 @@ def test_a_player_cannot_put_a_partner_on_an_entry(club, director_user):
     flight, _players, _entries = pair_flight(club, director_user, 1, release=False)
     me, partner = members(club, 2)
     with pytest.raises(PermissionDenied):
-        services.register_pair(actor=me.user, flight=flight, players=[me, partner])
+        services.register_team(actor=me.user, flight=flight, players=[me, partner])
     assert not flight.entries.filter(player=me).exists()
 
 
@@ -187,11 +187,11 @@ def test_pairs_through_the_api(club, director_user, api_as):
     refused = api.post(url, {"name": "Trios", "team_kind": "doubles", "team_size": 3}, format="json")
     assert refused.status_code == 400 and "team_size" in str(refused.json())
     a, b = members(club, 2)
-    entered = api.post(url + "cons/pairs/", {"players": [a.pk, b.pk], "team_name": "A-Team"}, format="json")
+    entered = api.post(url + "cons/teams/", {"players": [a.pk, b.pk], "team_name": "A-Team"}, format="json")
     assert entered.status_code == 201, entered.json()
     assert entered.json()["team_name"] == "A-Team" and entered.json()["player"] == a.pk
     listed = api_as(None).get(url + f"cons/entries/{entered.json()['id']}/members/")
     assert listed.status_code == 200
     assert [(m["player"], m["order"]) for m in listed.json()] == [(a.pk, 1), (b.pk, 2)]
-    again = api.post(url + "cons/pairs/", {"players": [b.pk, members(club, 1)[0].pk]}, format="json")
+    again = api.post(url + "cons/teams/", {"players": [b.pk, members(club, 1)[0].pk]}, format="json")
     assert again.status_code == 409

@@ -10,6 +10,7 @@ from tournaments.selectors.brackets import (
     draft_pairs,
     jackpot_pods,
     next_matches,
+    slot_boards,
 )
 from tournaments.selectors.calling import (
     BoardLine,
@@ -62,6 +63,7 @@ from tournaments.selectors.money import (
 )
 
 __all__ = [
+    "slot_boards",
     "MatchSides",
     "entry_members",
     "match_sides",

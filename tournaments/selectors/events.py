@@ -21,6 +21,7 @@ from tournaments.models import (
     FlightKind,
     Pairing,
     Slot,
+    TeamBoard,
     TeamKind,
 )
 
@@ -154,20 +155,32 @@ def entry_members(*, entry: Entry) -> list[EntryMember]:
 
 @dataclass(frozen=True)
 class MatchSides:
-    """A pair flight's match as the match page shows it: the flight and the players of each side."""
+    """A pair or team flight's match as the match page shows it: the flight and the players of each side; for
+    a team match's board, the board and the two teams."""
 
     flight: Flight
     side_a: list
     side_b: list
+    board: int | None = None
+    team_a: str = ""
+    team_b: str = ""
 
 
 def match_sides(*, match) -> MatchSides | None:
-    """The pairs of a doubles or consultation match (None for any other match): two queries."""
+    """The pairs of a doubles or consultation match, or the board and teams of a team match's board (None for
+    any other match): at most three queries."""
     pairs = ~Q(flight__team_kind=TeamKind.SINGLES)
     slot = Slot.objects.filter(pairs, match=match).select_related("flight").first()
     table = slot or Pairing.objects.filter(pairs, match=match).select_related("flight").first()
     if table is None:
-        return None
+        board = (
+            TeamBoard.objects.filter(match=match)
+            .select_related("flight", "slot__entry_a__player", "slot__entry_b__player")
+            .first()
+        )
+        if board is None:
+            return None
+        return MatchSides(board.flight, [], [], board.board, board.slot.entry_a.name, board.slot.entry_b.name)
     sides: dict[int, list] = {table.entry_a_id: [], table.entry_b_id: []}
     members = EntryMember.objects.filter(entry_id__in=[e for e in sides if e is not None]).select_related("player")
     for member in members.order_by("order"):
@@ -222,9 +235,13 @@ def own_entries(*, event, player) -> list:
 
 
 def match_flight(*, match) -> Flight | None:
-    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page."""
+    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page.
+    A team match's board belongs to its slot's flight."""
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
-    return None if slot is None else slot.flight
+    if slot is None:
+        board = TeamBoard.objects.filter(match=match).select_related("flight__event__club").first()
+        return None if board is None else board.flight
+    return slot.flight
 
 
 def drawable_entries(flight: Flight):

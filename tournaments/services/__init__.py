@@ -21,7 +21,7 @@ from tournaments.services.entries import (
     reentry_preview,
     register,
     register_many,
-    register_pair,
+    register_team,
     withdraw,
     withdraw_preview,
 )
@@ -72,7 +72,7 @@ __all__ = [
     "reenter",
     "register",
     "register_many",
-    "register_pair",
+    "register_team",
     "reentry_preview",
     "release_draw",
     "result_confirmed",

@@ -45,22 +45,22 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
     if flight.is_team_event:
-        message = _("%(flight)s is played by pairs: enter a pair (two players) instead of one player.")
+        message = _("%(flight)s is played by pairs or teams: enter all its players together, the captain first.")
         raise ValidationError({"player": [message % {"flight": flight.name}]})
     return _enter(actor=actor, flight=flight, player=player)
 
 
 @transaction.atomic
-def register_pair(*, actor, flight: Flight, players: list[Player], team_name: str = "") -> Entry:
-    """A pair for a doubles or consultation flight: the first player is the captain (Entry.player, who plays
-    the match's seat and reports it), the others are its members in order. Each partner must be one the actor
-    may enter (event.enter): a director enters the club's players, a player only themself — so a pair whose
-    partner did not agree is never entered by another player; pairs are entered at the desk by a director.
-    The pair's name is the one given, else "Anna & Ben" (not "/": the bracket's open places read "winner of
+def register_team(*, actor, flight: Flight, players: list[Player], team_name: str = "") -> Entry:
+    """A pair (doubles, consultation) or a team: the first player is the captain (Entry.player, who plays a
+    pair's match and reports it), the players' order is a team's lineup (board 1 first). Each player must be one
+    the actor may enter (event.enter): a director enters the club's players, a player only themself — so no
+    player is put on another's pair or team without their say; pairs and teams are entered by a director at the
+    desk. The name is the one given, else "Anna & Ben" (not "/": the bracket's open places read "winner of
     Anna / Ben")."""
     players = list(players)
     if len({p.pk for p in players}) != len(players):
-        raise ValidationError({"players": [_("A pair is two different players.")]})
+        raise ValidationError({"players": [_("A pair or team is made of different players.")]})
     for player in players:
         access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
@@ -73,7 +73,7 @@ def register_pair(*, actor, flight: Flight, players: list[Player], team_name: st
         raise ValidationError({"players": [message % size]})
     taken = EntryMember.objects.filter(flight=flight, player__in=players).select_related("player").first()
     if taken is not None:
-        message = _("%(player)s already plays in another pair of %(flight)s: withdraw that pair first.")
+        message = _("%(player)s already plays for another entry of %(flight)s: withdraw that entry first.")
         raise Conflict(message % {"player": taken.player, "flight": flight.name}, code="already_entered")
     team_name = (team_name or "").strip()[:120] or " & ".join(p.name for p in players)[:120]
     entry = _enter(actor=actor, flight=flight, player=players[0], team_name=team_name)

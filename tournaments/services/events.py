@@ -144,10 +144,10 @@ def add_flight(
     """A flight of the event. Its variant and stakes (standard with the cube unless given) are the ones its
     matches are played in; a flight fed by another takes the source's unless given. `options`: the knockout
     options of OPTION_FIELDS (reset, third place, seeding the top N, re-entries, jackpot pod size, the flight a
-    satellite awards an entry to), checked by `_check_options`. `team_kind`: singles, or pairs (doubles,
-    consultation) whose `team_size` is 2, checked by `_check_team`."""
+    satellite awards an entry to), checked by `_check_options`. `team_kind`: singles, pairs (doubles,
+    consultation; `team_size` 2) or teams (`team_size` boards), checked by `_check_team`."""
     access.require(actor, "event.direct", event)
-    team_size = _check_team(team_kind, team_size, kind, source, options)
+    team_size = _check_team(team_kind, team_size, kind, source, format, options)
     _check_clock(clock_rule, clock_seconds_per_point, clock_delay_seconds)
     form = _variant_of(source, variant=variant, stakes=stakes, dave_progression=dave_progression)
     if kind not in FlightKind.values:
@@ -280,34 +280,40 @@ def add_flight(
     )
 
 
-def _check_team(team_kind, team_size, kind, source, options) -> int:
-    """Who makes up an entry, refused with what would work. Returns the players per entry. A pair flight is a
-    main or double-elimination flight with its own draw: the flights fed by another take single players (a
-    loser's Entry is its captain alone), so none is fed by a pair flight, and a pair does not buy back in."""
+def _check_team(team_kind, team_size, kind, source, format, options) -> int:  # noqa: A002
+    """Who makes up an entry, refused with what would work. Returns the players per entry (a team's boards). A
+    pair or team flight is a main or double-elimination flight with its own draw: the flights fed by another take
+    single players (a loser's Entry is its captain alone), so none is fed by a pair or team flight, and a pair or
+    team does not buy back in. A team event is a knockout (its matches are slots whose boards decide them)."""
     if team_kind not in TeamKind.values:
-        raise ValidationError({"team_kind": [_("Choose singles, doubles or consultation.")]})
+        raise ValidationError({"team_kind": [_("Choose singles, doubles, consultation or team.")]})
     if team_kind == TeamKind.TEAM:
-        message = _(
-            "Team events (several boards per match) are not available yet: choose singles, doubles or consultation."
-        )
-        raise ValidationError({"team_kind": [message]})
-    size = 1 if team_kind == TeamKind.SINGLES else 2
-    if team_size is not None and int(team_size) != size:
-        message = _("A %(kind)s entry is %(size)s player(s): leave the number of players empty or give %(size)s.")
-        raise ValidationError({"team_size": [message % {"kind": TeamKind(team_kind).label, "size": size}]})
+        if team_size is None or not 2 <= int(team_size) <= 9:
+            raise ValidationError({"team_size": [_("A team plays on 2 to 9 boards: give the number of boards.")]})
+        if format != FlightFormat.KNOCKOUT:
+            message = _("A team event is played as a knockout for now: choose the knockout format.")
+            raise ValidationError({"format": [message]})
+        size = int(team_size)
+    else:
+        size = 1 if team_kind == TeamKind.SINGLES else 2
+        if team_size is not None and int(team_size) != size:
+            message = _("A %(kind)s entry is %(size)s player(s): leave the number of players empty or give %(size)s.")
+            raise ValidationError({"team_size": [message % {"kind": TeamKind(team_kind).label, "size": size}]})
     if source is not None and source.is_team_event:
-        message = _("%(source)s is played by pairs: only a singles flight feeds another flight.")
+        message = _("%(source)s is played by pairs or teams: only a singles flight feeds another flight.")
         raise ValidationError({"source": [message % {"source": source.name}]})
     if team_kind != TeamKind.SINGLES:
         if kind not in (FlightKind.MAIN, FlightKind.DOUBLE_ELIMINATION) or source is not None:
-            message = _("Pairs play a main or double-elimination flight with its own draw: choose one of those.")
+            message = _(
+                "Pairs and teams play a main or double-elimination flight with its own draw: choose one of those."
+            )
             raise ValidationError({"team_kind": [message]})
         if options.get("awards_entry_to") is not None:
-            message = _("A pair flight awards no satellite entry: leave the satellite off.")
+            message = _("A pair or team flight awards no satellite entry: leave the satellite off.")
             raise ValidationError({"team_kind": [message]})
     target = options.get("awards_entry_to")
     if target is not None and target.is_team_event:
-        message = _("%(flight)s is played by pairs: a satellite awards an entry to a singles flight.")
+        message = _("%(flight)s is played by pairs or teams: a satellite awards an entry to a singles flight.")
         raise ValidationError({"awards_entry_to": [message % {"flight": target.name}]})
     return size
 

@@ -198,28 +198,29 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def result_confirmed(match, report) -> None:
+def result_confirmed(match, report) -> bool:
     """games hook: a confirmed, corrected, overridden or annulled result of a round's match. Constant queries
-    for a result that does not end the round."""
+    for a result that does not end the round. False when the match is no round's table (a team match's board:
+    tournaments.receivers then hands it to the team matches)."""
     if match.context != MatchContext.TOURNAMENT:
-        return
+        return True
     pairing = Pairing.objects.filter(match=match).values_list("pk", "flight_id", "round").first()
     if pairing is None:
-        return
+        return False
     pk, flight_id, round_number = pairing
     _round_anchor(flight_id, round_number)
     pairing = lock(Pairing.objects, of=("self",)).select_related("flight__event", "entry_a", "entry_b").get(pk=pk)
     flight = pairing.flight
     if report.outcome == MatchOutcome.ANNULLED:
         if pairing.result == PairingResult.NOT_SCORED:
-            return
+            return True
         if pairing.result != PairingResult.PENDING and flight.current_round > pairing.round:
             _refuse_silent_change(report)
         pairing.result, pairing.winner, pairing.score_a, pairing.score_b = PairingResult.PENDING, None, 0, 0
         pairing.match = create_pairings_match(flight, pairing, actor=report.confirmed_by or report.submitted_by)
         pairing.save(update_fields=["result", "winner", "score_a", "score_b", "match"])
         hooks.flight_results_changed(flight)
-        return
+        return True
     result = OUTCOME_RESULT[report.outcome]
     a_won = match.winner_id is not None and match.winner_id == pairing.entry_a.player_id
     winner = None if result == PairingResult.DOUBLE_FORFEIT else (pairing.entry_a if a_won else pairing.entry_b)
@@ -239,6 +240,7 @@ def result_confirmed(match, report) -> None:
     hooks.flight_results_changed(flight)
     if was_pending and pairing.round == flight.current_round:
         round_done(flight, actor=report.confirmed_by or report.submitted_by)
+    return True
 
 
 def create_pairings_match(flight: Flight, pairing: Pairing, *, actor) -> Match:
