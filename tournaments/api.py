@@ -334,7 +334,7 @@ class SlotSerializer(serializers.ModelSerializer):
         return None if board is None else board.number
 
     def _name(self, entry) -> str | None:
-        return None if entry is None else entry.player.name
+        return None if entry is None else entry.name  # a pair's or team's name, else the player's
 
     def get_player_a(self, slot) -> str | None:
         return self._name(slot.entry_a)

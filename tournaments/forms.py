@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
 from games.models.variants import DaveProgression, GameVariant, StakeForm
-from tournaments.models import ClockRule, FeedRule, FlightKind, Seeding
+from tournaments.models import ClockRule, FeedRule, FlightKind, Seeding, TeamKind
 
 
 class EventForm(forms.Form):
@@ -92,6 +92,14 @@ class FlightForm(forms.Form):
         choices=[("", "—"), (4, "4"), (8, "8"), (16, "16")],
     )
     awards_entry_to = forms.ChoiceField(label=_("Satellite: the winner gets an entry to"), required=False)
+    team_kind = forms.ChoiceField(label=_("Entries are"), choices=TeamKind.choices, required=False)
+    team_size = forms.IntegerField(
+        label=_("Boards per team match"),
+        min_value=1,
+        max_value=9,
+        required=False,
+        help_text=_("A team event only: 2 to 9 boards (a team is as many players)."),
+    )
 
     def clean_payout_template(self) -> list:
         lines = []
@@ -109,6 +117,7 @@ class FlightForm(forms.Form):
             data["max_reentries"] = 1  # a form sent without it (an older page, a script): once, as before
         for name in ("variant", "stakes", "dave_progression"):  # not chosen: the source flight's, else standard
             data[name] = data.get(name) or None
+        data["team_kind"] = data.get("team_kind") or TeamKind.SINGLES  # an older page without the field: singles
         return data
 
     def __init__(self, *args, flights, **kwargs):

@@ -9,9 +9,9 @@ from django.urls import reverse
 from base.api import Conflict
 from games.models.matches import Match
 from ratings.services.pools import club_pool, overall_pool, rateable_matches
-from tests.tournaments.builders import make_event, members, play_all, ready_slots
+from tests.tournaments.builders import make_event, members, play_all, ready_slots, win
 from tournaments import selectors, services
-from tournaments.models import EntryMember, Flight
+from tournaments.models import EntryMember, Flight, Pairing
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +195,56 @@ def test_pairs_through_the_api(club, director_user, api_as):
     assert [(m["player"], m["order"]) for m in listed.json()] == [(a.pk, 1), (b.pk, 2)]
     again = api.post(url + "cons/teams/", {"players": [b.pk, members(club, 1)[0].pk]}, format="json")
     assert again.status_code == 409
+
+
+def test_pairs_play_a_swiss_and_its_standings_show_the_pairs(client, club, director_user):
+    event = make_event(club, director_user)
+    flight = services.add_flight(
+        actor=director_user, event=event, name="Pairs Swiss", team_kind="consultation", format="swiss", rounds=2
+    )
+    players = members(club, 8)
+    for i in range(0, 8, 2):
+        services.register_team(actor=director_user, flight=flight, players=players[i : i + 2])
+    services.start_round(actor=director_user, flight=flight)
+    pending = Pairing.objects.filter(flight=flight, result="pending").select_related("match")
+    while tables := list(pending.all()):
+        for table in tables:
+            win(director_user, table, 0)
+    flight.refresh_from_db()
+    assert flight.status == "finished"
+    played = Match.objects.filter(tournament_pairing__flight=flight)
+    assert played.count() == 4
+    assert not rateable_matches(club_pool(club.pk)).filter(pk__in=played).exists()
+    page = client.get(flight.get_absolute_url()).content.decode()
+    assert f"{players[0].name} &amp; {players[1].name}" in page
+
+
+def test_a_director_adds_a_team_flight_and_enters_a_team_on_the_event_page(client, club, director_user):
+    event = make_event(club, director_user)
+    client.force_login(director_user)
+    client.post(
+        reverse("tournaments:flight-add", args=[club.slug, event.slug]),
+        {
+            "name": "Nations",
+            "kind": "main",
+            "feed_rounds": 1,
+            "entry_fee": "0",
+            "length": 5,
+            "seeding": "random",
+            "team_kind": "team",
+            "team_size": 3,
+        },
+    )
+    flight = event.flights.get(slug="nations")
+    assert (flight.team_kind, flight.team_size) == ("team", 3)
+    page = client.get(event.get_absolute_url()).content.decode()
+    assert "Team name (optional)" in page
+    players = members(club, 3)
+    names = "\n".join(p.name for p in reversed(players))  # pasted in board order: the last one is the captain
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, flight.slug])
+    client.post(url, {"names": names, "team_name": "Lions"})
+    entry = flight.entries.get()
+    assert (entry.name, entry.player) == ("Lions", players[-1])
+    assert [m.player for m in entry.members.order_by("order")] == list(reversed(players))
+    refused = client.post(url, {"names": players[0].name}, follow=True).content.decode()
+    assert "give 3" in refused and flight.entries.count() == 1
