@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from base.api import Conflict
 from games.matchplay import services as match_services
 from ratings.services.pools import club_pool, rateable_matches
 from tests.tournaments.builders import make_event, members
@@ -177,3 +178,21 @@ def test_pages_and_api_show_the_boards(client, club, director_user, api_as):
         format="json",
     )
     assert team.status_code in (404, 405)
+
+
+def test_a_board_correction_is_refused_once_the_next_team_match_has_started(club, director_user):
+    flight, _entries = team_flight(club, director_user, 4)
+    first_slot, second_slot = ready(flight)
+    for slot in (first_slot, second_slot):
+        for board in boards_of(slot)[:2]:
+            play_board(director_user, board, 0)
+    final = Slot.objects.get(flight=flight, round=2)
+    match_services.start_match(actor=director_user, match=boards_of(final)[0].match)
+    reported = boards_of(first_slot)[0].match
+    first_slot.refresh_from_db()
+    assert [s.started for s in services.BracketStore(flight.event).cascade(first_slot, include_self=False)] == [True]
+    own = reported.player_b.user  # a player's own correction may not re-route a started team match
+    with pytest.raises(Conflict):
+        match_services.submit_report(actor=own, match=reported, method="final_score", scores=(1, reported.length))
+    first_slot.refresh_from_db()
+    assert first_slot.winner_id == first_slot.entry_a_id

@@ -382,9 +382,13 @@ class BracketStore:
             if current.pk in seen:
                 return
             seen.add(current.pk)
-            if own and current.match_id is not None:
-                started = current.match.status != MatchStatus.SCHEDULED or current.match.started_at is not None
-                steps.append(Step(current, started))
+            if own:
+                matches = [current.match] if current.match_id is not None else []
+                if current.flight.team_kind == TeamKind.TEAM:  # a team match has started when a board has
+                    matches += [b.match for b in TeamBoard.objects.filter(slot=current).select_related("match")]
+                if matches:
+                    started = any(m.status != MatchStatus.SCHEDULED or m.started_at is not None for m in matches)
+                    steps.append(Step(current, started))
             if current.result in DECIDED:
                 for flight, target in self.targets(current):
                     nxt = (
