@@ -13,7 +13,7 @@ from games.matchplay import services as match_services
 from ratings.services.pools import club_pool, rateable_matches
 from tests.tournaments.builders import make_event, members
 from tournaments import selectors, services
-from tournaments.models import Slot, TeamBoard
+from tournaments.models import Pairing, Slot, TeamBoard
 
 from .test_queries import only_our_flight_callbacks  # noqa: F401 - a fixture
 
@@ -60,7 +60,7 @@ def test_a_team_event_is_a_knockout_of_2_to_9_boards(club, director_user):
     for kwargs, field in (
         ({"team_size": None}, "team_size"),
         ({"team_size": 10}, "team_size"),
-        ({"team_size": 3, "format": "swiss", "rounds": 3}, "format"),
+        ({"team_size": 3, "format": "groups", "group_size": 4, "advance": 2}, "format"),
     ):
         with pytest.raises(ValidationError) as refused:
             services.add_flight(actor=director_user, event=event, name="T", team_kind="team", **kwargs)
@@ -159,7 +159,7 @@ def test_pages_and_api_show_the_boards(client, club, director_user, api_as):
     slot = ready(flight)[0]
     first = boards_of(slot)[0]
     play_board(director_user, first, 0)
-    page = client.get(flight.get_absolute_url()).content.decode()
+    page = client.get(flight.get_absolute_url() + "?round=1").content.decode()
     assert "Team 1" in page and reverse("games:match-detail", args=[first.match_id]) in page
     client.force_login(director_user)
     match_page = client.get(reverse("games:match-detail", args=[first.match_id])).content.decode()
@@ -196,3 +196,79 @@ def test_a_board_correction_is_refused_once_the_next_team_match_has_started(club
         match_services.submit_report(actor=own, match=reported, method="final_score", scores=(1, reported.length))
     first_slot.refresh_from_db()
     assert first_slot.winner_id == first_slot.entry_a_id
+
+
+def round_team_flight(club, director, teams, fmt, **kwargs):
+    event = make_event(club, director)
+    flight = services.add_flight(
+        actor=director, event=event, name="League", team_kind="team", team_size=3, length=3, format=fmt, **kwargs
+    )
+    for n in range(1, teams + 1):
+        services.register_team(actor=director, flight=flight, players=members(club, 3), team_name=f"Team {n}")
+    services.start_round(actor=director, flight=flight)
+    flight.refresh_from_db()
+    return flight
+
+
+def open_tables(flight):
+    return list(
+        Pairing.objects.filter(flight=flight, result="pending", entry_b__isnull=False).order_by("round", "table")
+    )
+
+
+def table_boards(pairing):
+    return list(TeamBoard.objects.filter(pairing=pairing).select_related("match").order_by("board"))
+
+
+def test_a_team_swiss_scores_each_table_by_the_boards_and_pairs_on(client, club, director_user):
+    flight = round_team_flight(club, director_user, 4, "swiss", rounds=2)
+    table = open_tables(flight)[0]
+    assert table.match_id is None and [b.board for b in table_boards(table)] == [1, 2, 3]
+    first, second, third = table_boards(table)
+    play_board(director_user, first, 0)
+    play_board(director_user, second, 1)
+    table.refresh_from_db()
+    assert (table.result, table.score_a, table.score_b) == ("pending", 1, 1)
+    play_board(director_user, third, 1)
+    table.refresh_from_db()
+    assert (table.result, table.winner_id, table.score_a, table.score_b) == ("played", table.entry_b_id, 1, 2)
+    while tables := open_tables(flight):
+        for pairing in tables:
+            for board in table_boards(pairing):
+                if Pairing.objects.get(pk=pairing.pk).result == "pending":
+                    play_board(director_user, board, 0)
+    flight.refresh_from_db()
+    assert (flight.status, flight.current_round) == ("finished", 2)
+    places = sorted(p.place for p in selectors.flight_placements(flight=flight))
+    assert places[0] == 1 and None not in places
+    page = client.get(flight.get_absolute_url() + "?round=1").content.decode()
+    assert "Team 1" in page and reverse("games:match-detail", args=[first.match_id]) in page
+    client.force_login(director_user)
+    match_page = client.get(reverse("games:match-detail", args=[first.match_id])).content.decode()
+    assert f"Board 1 of {table.entry_a.name} – {table.entry_b.name}" in match_page
+
+
+def test_a_team_round_robin_is_played_to_the_end(club, director_user):
+    flight = round_team_flight(club, director_user, 3, "round_robin")
+    while tables := open_tables(flight):
+        for pairing in tables:
+            for board in table_boards(pairing):
+                if Pairing.objects.get(pk=pairing.pk).result == "pending":
+                    play_board(director_user, board, 1)
+    flight.refresh_from_db()
+    assert flight.status == "finished"
+    with pytest.raises(Conflict):
+        services.edit_pairings(actor=director_user, flight=flight, pairs=[])
+
+
+def queries_for_one_table_board(club, director, teams):
+    flight = round_team_flight(club, director, teams, "swiss", rounds=3)
+    first, second = open_tables(flight)[:2]
+    play_board(director, table_boards(first)[0], 0)  # the first result differs (nothing to correct yet)
+    with CaptureQueriesContext(connection) as captured:
+        play_board(director, table_boards(second)[0], 0)
+    return len(captured)
+
+
+def test_a_team_table_board_costs_the_same_for_8_and_32_teams(club, director_user, only_our_flight_callbacks):  # noqa: F811
+    assert queries_for_one_table_board(club, director_user, 8) == queries_for_one_table_board(club, director_user, 32)

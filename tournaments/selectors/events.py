@@ -175,12 +175,19 @@ def match_sides(*, match) -> MatchSides | None:
     if table is None:
         board = (
             TeamBoard.objects.filter(match=match)
-            .select_related("flight", "slot__entry_a__player", "slot__entry_b__player")
+            .select_related(
+                "flight",
+                "slot__entry_a__player",
+                "slot__entry_b__player",
+                "pairing__entry_a__player",
+                "pairing__entry_b__player",
+            )
             .first()
         )
         if board is None:
             return None
-        return MatchSides(board.flight, [], [], board.board, board.slot.entry_a.name, board.slot.entry_b.name)
+        teams = board.slot or board.pairing  # a knockout's team match, or a round's team table
+        return MatchSides(board.flight, [], [], board.board, teams.entry_a.name, teams.entry_b.name)
     sides: dict[int, list] = {table.entry_a_id: [], table.entry_b_id: []}
     members = EntryMember.objects.filter(entry_id__in=[e for e in sides if e is not None]).select_related("player")
     for member in members.order_by("order"):

@@ -284,14 +284,14 @@ def _check_team(team_kind, team_size, kind, source, format, options) -> int:  # 
     """Who makes up an entry, refused with what would work. Returns the players per entry (a team's boards). A
     pair or team flight is a main or double-elimination flight with its own draw: the flights fed by another take
     single players (a loser's Entry is its captain alone), so none is fed by a pair or team flight, and a pair or
-    team does not buy back in. A team event is a knockout (its matches are slots whose boards decide them)."""
+    team does not buy back in. A team event is not played in groups (the knockout they feed would be fed by it)."""
     if team_kind not in TeamKind.values:
         raise ValidationError({"team_kind": [_("Choose singles, doubles, consultation or team.")]})
     if team_kind == TeamKind.TEAM:
         if team_size is None or not 2 <= int(team_size) <= 9:
             raise ValidationError({"team_size": [_("A team plays on 2 to 9 boards: give the number of boards.")]})
-        if format != FlightFormat.KNOCKOUT:
-            message = _("A team event is played as a knockout for now: choose the knockout format.")
+        if format == FlightFormat.GROUPS:
+            message = _("A team event is a knockout, a Swiss, a round robin or a triple elimination: choose one.")
             raise ValidationError({"format": [message]})
         size = int(team_size)
     else:
