@@ -263,6 +263,12 @@ class TeamInputSerializer(serializers.Serializer):
     )
 
 
+class LineupInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, help_text="The team's players in board order, board 1 first."
+    )
+
+
 class MemberSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
@@ -604,6 +610,15 @@ class FlightViewSet(viewsets.ViewSet):
         """The players of a pair or team entry, the captain first (empty for a singles entry)."""
         entry = _entry(_flight(request, club, slug, flight), pk)
         return Response(MemberSerializer(selectors.entry_members(entry=entry), many=True).data)
+
+    @extend_schema(request=LineupInputSerializer, responses=MemberSerializer(many=True))
+    def set_lineup(self, request, club, slug, flight, pk):
+        """A team's captain or a director sets its board order (the same players, board 1 first); it is played
+        from the team's next match on."""
+        entry = _entry(_flight(request, club, slug, flight), pk)
+        data = validated(LineupInputSerializer, request)
+        members = services.set_lineup(actor=request.user, entry=entry, players=data["players"])
+        return Response(MemberSerializer(members, many=True).data)
 
     @extend_schema(responses=TeamBoardSerializer(many=True))
     def boards(self, request, club, slug, flight, pk):

@@ -54,6 +54,12 @@ def withdraw(user, entry) -> bool:
     return _own_or_directed(user, entry)
 
 
+@rule("entry.lineup", _("A team's captain sets its lineup; a director sets anyone's."))
+def lineup(user, entry) -> bool:
+    """The board order is the team's own choice: its captain (Entry.player) or a director."""
+    return _own_or_directed(user, entry)
+
+
 @rule(
     "event.enter",
     _(

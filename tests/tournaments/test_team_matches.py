@@ -272,3 +272,23 @@ def queries_for_one_table_board(club, director, teams):
 
 def test_a_team_table_board_costs_the_same_for_8_and_32_teams(club, director_user, only_our_flight_callbacks):  # noqa: F811
     assert queries_for_one_table_board(club, director_user, 8) == queries_for_one_table_board(club, director_user, 32)
+
+
+def test_a_captain_sets_the_lineup_for_the_next_match(club, director_user, api_as):
+    flight, entries = team_flight(club, director_user, 2, release=False)
+    team = entries[0]
+    lineup = [m.player for m in team.members.order_by("order")]
+    url = f"/api/v1/events/{club.slug}/{flight.event.slug}/flights/{flight.slug}/entries/{team.pk}/members/"
+    new_order = [lineup[2], lineup[0], lineup[1]]
+    captain = api_as(team.player.user)
+    answer = captain.put(url, {"players": [p.pk for p in new_order]}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert [m["player"] for m in answer.json()] == [p.pk for p in new_order]
+    assert captain.put(url, {"players": [lineup[0].pk]}, format="json").status_code == 400  # everyone, once
+    assert api_as(lineup[1].user).put(url, {"players": [p.pk for p in lineup]}, format="json").status_code == 403
+    services.draw_flight(actor=director_user, flight=flight, seed=1)
+    services.confirm_draw(actor=director_user, flight=flight)
+    services.release_draw(actor=director_user, flight=flight)
+    (slot,) = ready(flight)
+    side = "player_a_id" if slot.entry_a_id == team.pk else "player_b_id"
+    assert [getattr(b.match, side) for b in boards_of(slot)] == [p.pk for p in new_order]

@@ -22,6 +22,7 @@ from tournaments.services.entries import (
     register,
     register_many,
     register_team,
+    set_lineup,
     withdraw,
     withdraw_preview,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "register",
     "register_many",
     "register_team",
+    "set_lineup",
     "reentry_preview",
     "release_draw",
     "result_confirmed",

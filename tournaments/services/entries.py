@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,6 +26,7 @@ from tournaments.models import (
     FlightKind,
     FlightStatus,
     SlotResult,
+    TeamKind,
 )
 from tournaments.rules import EntryDraft
 from tournaments.services import jackpots, rounds
@@ -82,6 +83,26 @@ def register_team(*, actor, flight: Flight, players: list[Player], team_name: st
         for order, player in enumerate(players, start=1)
     )
     return entry
+
+
+@transaction.atomic
+def set_lineup(*, actor, entry: Entry, players: list[Player]) -> list[EntryMember]:
+    """A team's board order, set by its captain or a director: the same players in a new order, board 1 first.
+    It is played from the team's next match on (the boards of a match already made keep their players). The
+    captain stays the entry's player whatever board they play."""
+    access.require(actor, "entry.lineup", entry)  # before the lock, which counts a new version of the flight
+    flight = lock_flight(entry.flight)
+    if flight.team_kind != TeamKind.TEAM:
+        raise ValidationError({"players": [_("Only a team has a lineup: a pair plays one match together.")]})
+    members = {m.player_id: m for m in EntryMember.objects.filter(entry=entry)}
+    if len(players) != len(members) or {p.pk for p in players} != set(members):
+        message = _("A lineup names each of the team's %(n)s players once, board 1 first.")
+        raise ValidationError({"players": [message % {"n": len(members)}]})
+    # (entry, order) is unique: move every member out of the way first, then into its board.
+    EntryMember.objects.filter(entry=entry).update(order=F("order") + 100)
+    for order, player in enumerate(players, start=1):
+        EntryMember.objects.filter(pk=members[player.pk].pk).update(order=order)
+    return list(entry.members.select_related("player").order_by("order"))
 
 
 def _enter(*, actor, flight: Flight, player: Player, **fields) -> Entry:
