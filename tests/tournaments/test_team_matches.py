@@ -112,13 +112,22 @@ def test_an_even_tie_goes_to_the_points(club, director_user):
     assert flight.status == "finished"
 
 
+def play_out(director, flight, side=0):
+    """Every open team match (a knockout's slots, a round's tables) played board by board until none is left;
+    the boards left once a team match is decided stay open."""
+    model, field, open_result = (
+        (Slot, "slot", "ready") if flight.format == "knockout" else (Pairing, "pairing", "pending")
+    )
+    while tables := list(model.objects.filter(flight=flight, result=open_result, entry_b__isnull=False)):
+        for table in tables:
+            for board in TeamBoard.objects.filter(**{field: table}).select_related("match").order_by("board"):
+                if model.objects.get(pk=table.pk).result == open_result:
+                    play_board(director, board, side)
+
+
 def test_a_nations_cup_is_played_to_the_end(club, director_user):
     flight, entries = team_flight(club, director_user, 4)
-    while slots := ready(flight):
-        for slot in slots:
-            for board in boards_of(slot):
-                if Slot.objects.get(pk=slot.pk).result == "ready":
-                    play_board(director_user, board, 0)
+    play_out(director_user, flight)
     flight.refresh_from_db()
     assert flight.status == "finished"
     places = sorted(p.place for p in selectors.flight_placements(flight=flight))
@@ -232,11 +241,7 @@ def test_a_team_swiss_scores_each_table_by_the_boards_and_pairs_on(client, club,
     play_board(director_user, third, 1)
     table.refresh_from_db()
     assert (table.result, table.winner_id, table.score_a, table.score_b) == ("played", table.entry_b_id, 1, 2)
-    while tables := open_tables(flight):
-        for pairing in tables:
-            for board in table_boards(pairing):
-                if Pairing.objects.get(pk=pairing.pk).result == "pending":
-                    play_board(director_user, board, 0)
+    play_out(director_user, flight)
     flight.refresh_from_db()
     assert (flight.status, flight.current_round) == ("finished", 2)
     places = sorted(p.place for p in selectors.flight_placements(flight=flight))
@@ -250,11 +255,7 @@ def test_a_team_swiss_scores_each_table_by_the_boards_and_pairs_on(client, club,
 
 def test_a_team_round_robin_is_played_to_the_end(club, director_user):
     flight = round_team_flight(club, director_user, 3, "round_robin")
-    while tables := open_tables(flight):
-        for pairing in tables:
-            for board in table_boards(pairing):
-                if Pairing.objects.get(pk=pairing.pk).result == "pending":
-                    play_board(director_user, board, 1)
+    play_out(director_user, flight, side=1)
     flight.refresh_from_db()
     assert flight.status == "finished"
     with pytest.raises(Conflict):
