@@ -310,6 +310,9 @@ class SlotSerializer(serializers.ModelSerializer):
     score_a = serializers.IntegerField(source="match.score_a", read_only=True, default=None, allow_null=True)
     score_b = serializers.IntegerField(source="match.score_b", read_only=True, default=None, allow_null=True)
     board = serializers.SerializerMethodField(help_text="The number of the board the match is called to.")
+    boards_won = serializers.SerializerMethodField(
+        help_text="A team match: the boards each team has won so far, [A, B] (null for any other slot)."
+    )
 
     class Meta:
         model = Slot
@@ -332,8 +335,14 @@ class SlotSerializer(serializers.ModelSerializer):
             "score_a",
             "score_b",
             "board",
+            "boards_won",
         ]
         read_only_fields = fields
+
+    def get_boards_won(self, slot) -> list[int] | None:
+        if not getattr(slot, "team_boards", None):  # the bracket selector's, for a team flight's slots only
+            return None
+        return [slot.boards_a, slot.boards_b]
 
     def get_board(self, slot) -> int | None:
         board = slot.called_board

@@ -174,6 +174,9 @@ def test_pages_and_api_show_the_boards(client, club, director_user, api_as):
     match_page = client.get(reverse("games:match-detail", args=[first.match_id])).content.decode()
     assert f"Board 1 of {slot.entry_a.name} – {slot.entry_b.name}" in match_page
     url = f"/api/v1/events/{club.slug}/{flight.event.slug}/flights/{flight.slug}/"
+    detail = api_as(None).get(url).json()
+    by_id = {s["id"]: s for r in detail["rounds"] for s in r["slots"]}
+    assert by_id[slot.pk]["boards_won"] == [1, 0] and by_id[slot.pk]["player_a"] == slot.entry_a.name
     boards = api_as(None).get(url + f"slots/{slot.pk}/boards/")
     assert boards.status_code == 200
     assert [(b["board"], b["winner"]) for b in boards.json()] == [
