@@ -36,8 +36,10 @@ taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
     boards, to free the finished match's board and call the next match.
  8. calcutta.Calcutta → calcutta.SyndicateOffer — a bid, a sale, the settlement after a bracket result.
  9. ratings.EventPoints — an event's points after a bracket result.
-10. ratings.RatingPool — a confirmed result rates in its pools (an override voids rated results, so
-    unrates them, before the event's points are awarded again: RatingPool → EventPoints, a known inversion).
+10. ratings.RatingPool → ratings.PlayerRating — a confirmed result shares its pools (`share`: results of
+    different events are rated side by side; a rebuild locks the pool and waits for them) and locks the two
+    players' ratings in it (an override voids rated results, so unrates them, before the event's points are
+    awarded again: RatingPool → EventPoints, a known inversion).
 11. ratings.Ladder → ratings.LadderChallenge — a challenge result moves the ladder.
 
 Levels 7 to 11 follow the hooks: games.matchplay.hooks.result_confirmed calls tournaments first (the slots,
@@ -53,7 +55,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext_lazy
 
-__all__ = ["BUSY_MESSAGE", "KNOWN_INVERSIONS", "LOCK_ORDER", "LockError", "batch", "is_busy", "lock"]
+__all__ = ["BUSY_MESSAGE", "KNOWN_INVERSIONS", "LOCK_ORDER", "LockError", "batch", "is_busy", "lock", "share"]
 
 #: The models in the order a transaction may lock them ("app_label.ModelName"; the module docstring says why).
 LOCK_ORDER: tuple[str, ...] = (
@@ -73,6 +75,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "calcutta.SyndicateOffer",
     "ratings.EventPoints",
     "ratings.RatingPool",
+    "ratings.PlayerRating",
     "ratings.Ladder",
     "ratings.LadderChallenge",
 )
@@ -116,8 +119,29 @@ def lock(rows, **options):
     on a confirmation holding a match, which waited on the pool: a deadlock under load."""
     options.setdefault("no_key", True)
     locked = rows.select_for_update(**options)
-    connection = transaction.get_connection(locked.db)
-    label = rows.model._meta.label
+    _prepare(rows.model, locked.db)
+    return locked
+
+
+def share(model, pk, *fields: str, using: str = "default") -> tuple | None:
+    """Read `fields` of one row and hold it FOR SHARE to the end of the transaction (None when there is no such
+    row): many transactions may share a row at once, while one that locks it (`lock`) waits for them all, and
+    they for it. A confirmed result shares its rating pool this way, so results of any events are rated side by
+    side while a pool's rebuild still has the pool to itself. Checked and bounded like `lock`; SQLite, which
+    writes one transaction at a time anyway, just reads."""
+    connection = _prepare(model, using)
+    columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
+    table, key = connection.ops.quote_name(model._meta.db_table), connection.ops.quote_name(model._meta.pk.column)
+    suffix = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE {key} = %s{suffix}", [pk])  # noqa: S608 - names only
+        return cursor.fetchone()
+
+
+def _prepare(model, using: str):
+    """The checks and the bounded wait every row lock takes (module docstring); returns the connection."""
+    connection = transaction.get_connection(using)
+    label = model._meta.label
     if not connection.in_atomic_block:
         raise LockError(f"lock({label}) outside a transaction: wrap the service in transaction.atomic.")
     held = _held(connection)
@@ -127,7 +151,7 @@ def lock(rows, **options):
         with connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL lock_timeout = {int(settings.LOCK_TIMEOUT_MS)}")
         held.timeout_set = True
-    return locked
+    return connection
 
 
 @contextmanager

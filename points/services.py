@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -58,7 +59,14 @@ def set_event_scheme(
 
 def on_flight_results_changed(flight) -> None:
     """tournaments.hooks callback, inside the tournaments service's transaction. Only the event's id is taken
-    from the caller: award_event_points reads the event's state from the database itself."""
+    from the caller: award_event_points reads the event's state from the database itself.
+
+    Most results leave a running event running and it has no awards to take back: then nothing is written and
+    the scheme row is not locked, so the results of one event's flights do not wait for each other here. Reads
+    see this transaction's own writes: the result that finishes the event (or reopens it) takes the locked path."""
+    awards = PointsAward.objects.filter(event_id=OuterRef("pk"))
+    if Event.objects.filter(~Exists(awards), pk=flight.event_id).exclude(status=EventStatus.FINISHED).exists():
+        return
     award_event_points(event=flight.event)
 
 

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
 from games.models.variants import DaveProgression, GameVariant, StakeForm
-from tournaments.models import ClockRule, FeedRule, FlightKind, Seeding, TeamKind
+from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding, TeamKind
 
 
 class EventForm(forms.Form):
@@ -101,6 +101,38 @@ class FlightForm(forms.Form):
         help_text=_("A team event only: 2 to 9 boards (a team is as many players)."),
     )
 
+    # The round formats' options. No bounds here: the service refuses impossible values (0 rounds, a group of
+    # one) with a message that says what would work, and the page shows it on the field.
+    format = forms.ChoiceField(
+        label=_("Format"), choices=FlightFormat.choices, initial=FlightFormat.KNOCKOUT, required=False
+    )
+    rounds = forms.IntegerField(label=_("Rounds"), required=False)
+    until_one_unbeaten = forms.BooleanField(label=_("Until one player is unbeaten"), required=False)
+    tiebreaks = forms.CharField(
+        label=_("Tie-break order"),
+        required=False,
+        max_length=200,
+        help_text=_(
+            "In order, separated by commas: wins, buchholz, median_buchholz, sonneborn_berger, head_to_head, "
+            "points_difference, points_for. Empty: the format's usual order."
+        ),
+    )
+    cut_size = forms.IntegerField(
+        label=_("Cut: the top players then play a knockout"), required=False, help_text=_("Empty: no cut.")
+    )
+    cycles = forms.TypedChoiceField(
+        label=_("Everyone meets"),
+        coerce=int,
+        initial=1,
+        required=False,
+        choices=[(1, _("once (single round robin)")), (2, _("twice (double round robin)"))],
+    )
+    group_size = forms.IntegerField(label=_("Group size (the largest group)"), required=False)
+    advance = forms.IntegerField(label=_("Advance from each group to the knockout"), required=False)
+    auto_pair = forms.BooleanField(
+        label=_("Pair the next round when the last result of a round is in"), required=False, initial=True
+    )
+
     def clean_payout_template(self) -> list:
         lines = []
         for part in filter(None, (p.strip() for p in self.cleaned_data["payout_template"].split(","))):
@@ -118,12 +150,73 @@ class FlightForm(forms.Form):
         for name in ("variant", "stakes", "dave_progression"):  # not chosen: the source flight's, else standard
             data[name] = data.get(name) or None
         data["team_kind"] = data.get("team_kind") or TeamKind.SINGLES  # an older page without the field: singles
-        return data
+        return _format_options(data)
+
+    #: The page's groups of fields: (legend, the formats it belongs to, fields); the stylesheet hides a group whose
+    #: formats do not include the chosen one (without it, the legends say which format each group is for).
+    FIELDSETS = (
+        (_("The flight"), "", ("name", "kind", "format", "length", "final_length", "entry_fee", "payout_template")),
+        (_("Pairs and teams"), "", ("team_kind", "team_size")),
+        (_("Swiss"), "swiss", ("rounds", "until_one_unbeaten")),
+        (_("Round robin and groups"), "round_robin groups", ("cycles",)),
+        (_("Groups"), "groups", ("group_size", "advance")),
+        (_("Every format played in rounds"), "swiss triple_elimination round_robin groups", ("tiebreaks", "auto_pair")),
+        (_("Cut to a knockout"), "swiss triple_elimination round_robin", ("cut_size",)),
+        (
+            _("Knockout"),
+            "knockout",
+            ("source", "feed_rule", "feed_rounds", "seeding", "separate_clubs", "third_place", "grand_final_reset")
+            + ("seed_top_n", "pod_size", "awards_entry_to"),
+        ),
+        (
+            _("Re-entry (knockout)"),
+            "knockout",
+            ("reentry_fee", "reentry_deadline", "max_reentries", "reentry_until_round"),
+        ),
+        (
+            _("Game and day"),
+            "",
+            ("variant", "stakes", "dave_progression", "check_in_deadline", "clock_rule")
+            + ("clock_seconds_per_point", "clock_delay_seconds"),
+        ),
+    )
+
+    def fieldsets(self) -> list[dict]:
+        return [
+            {"legend": legend, "formats": formats, "fields": [self[name] for name in names]}
+            for legend, formats, names in self.FIELDSETS
+        ]
 
     def __init__(self, *args, flights, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["source"].choices = [("", "—")] + [(f.slug, f.name) for f in flights]
         self.fields["awards_entry_to"].choices = self.fields["source"].choices
+
+
+#: Which round options each format takes; the page shows only those (the others stay hidden or apart).
+FORMAT_OPTIONS = {
+    FlightFormat.KNOCKOUT: set(),
+    FlightFormat.SWISS: {"rounds", "until_one_unbeaten", "tiebreaks", "cut_size", "auto_pair"},
+    FlightFormat.TRIPLE_ELIMINATION: {"tiebreaks", "cut_size", "auto_pair"},
+    FlightFormat.ROUND_ROBIN: {"tiebreaks", "cut_size", "auto_pair", "cycles"},
+    FlightFormat.GROUPS: {"tiebreaks", "auto_pair", "cycles", "group_size", "advance"},
+}
+OFF = {"rounds": None, "until_one_unbeaten": False, "tiebreaks": None, "cut_size": None, "cycles": 1}
+OFF |= {"group_size": None, "advance": None, "auto_pair": True}
+
+
+def _format_options(data: dict) -> dict:
+    """Options of another format than the one chosen are left out: the page hides them, so a value left in one
+    from an earlier choice is nothing the director meant (and the service would refuse it for this format). A
+    form sent without a format (an older page, a script) is a knockout."""
+    chosen = data.get("format") or FlightFormat.KNOCKOUT
+    data["format"] = chosen
+    for name, off in OFF.items():
+        if name not in FORMAT_OPTIONS.get(chosen, set()) or data.get(name) in (None, ""):
+            data[name] = off
+    if data["tiebreaks"]:
+        data["tiebreaks"] = [t.strip() for t in data["tiebreaks"].replace(";", ",").split(",") if t.strip()]
+    return data
 
 
 class SwapForm(forms.Form):
@@ -175,4 +268,48 @@ class OverrideForm(forms.Form):
 
     def __init__(self, *args, slot, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner_side"].choices = [(0, slot.entry_a.player.name), (1, slot.entry_b.player.name)]
+        self.fields["winner_side"].choices = [(0, slot.entry_a.name), (1, slot.entry_b.name)]
+
+
+class CorrectionForm(forms.Form):
+    """A director's corrected result of a round's table: who won (or nobody: a double forfeit), how, and why."""
+
+    winner_side = forms.ChoiceField(label=_("Winner"), required=False, widget=forms.RadioSelect)
+    outcome = forms.ChoiceField(
+        label=_("Outcome"),
+        choices=[(o.value, o.label) for o in MatchOutcome if o.value in ("played", "forfeit", "double_forfeit")],
+    )
+    score_a = OverrideForm.base_fields["score_a"]
+    score_b = OverrideForm.base_fields["score_b"]
+    comment = OverrideForm.base_fields["comment"]
+
+    def __init__(self, *args, pairing, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner_side"].choices = [
+            ("0", pairing.entry_a.name),
+            ("1", pairing.entry_b.name),
+            ("none", _("Nobody (double forfeit)")),
+        ]
+        self.fields["score_a"].label = pairing.entry_a.name
+        self.fields["score_b"].label = pairing.entry_b.name
+
+    def clean(self) -> dict:
+        """A played result's winner is whoever scored more (so the radio and the score cannot disagree); a
+        double forfeit has none."""
+        data = super().clean()
+        data["winner_side"] = {"0": 0, "1": 1}.get(data.get("winner_side") or "")
+        if self.data.get("winner_side") == "none":
+            data["outcome"] = "double_forfeit"
+        a, b = data.get("score_a"), data.get("score_b")
+        if data.get("outcome") == "played" and a is not None and b is not None and a != b:
+            data["winner_side"] = 0 if a > b else 1
+        if data.get("outcome") == "double_forfeit":
+            data["winner_side"] = None
+        elif data.get("winner_side") is None and "outcome" in data:
+            self.add_error("winner_side", _("Choose the winner, or a double forfeit."))
+        return data
+
+    @property
+    def scores(self) -> tuple[int, int] | None:
+        a, b = self.cleaned_data.get("score_a"), self.cleaned_data.get("score_b")
+        return (a, b) if self.cleaned_data.get("outcome") == "played" and a is not None and b is not None else None

@@ -16,10 +16,29 @@ caller's and may be behind the stored state. A callback that raises aborts the c
 
 from base.hooks import Hook
 
-# Called as flight_results_changed(flight).
+# Called as flight_results_changed(flight); through notify_flight when the caller knows whose pages changed.
 flight_results_changed = Hook()
 on_flight_results_changed = flight_results_changed.register
 remove_flight_callback = flight_results_changed.remove
+
+
+def notify_flight(flight, players=None) -> None:
+    """Call the flight_results_changed callbacks, telling them (`changed_players`) which players' own pages the
+    change touched: a result moves two or three players, and telling every entrant's phone to refetch cost a
+    confirmation one push per entrant. The flight object carries it only for the length of the call, so a later
+    call with the same object says nothing it did not mean."""
+    flight.changed_players = None if players is None else frozenset(players)
+    try:
+        flight_results_changed(flight)
+    finally:
+        del flight.changed_players
+
+
+def changed_players(flight) -> frozenset[int] | None:
+    """The players (Player ids) whose own pages changed with this flight, or None for every entrant's (a draw,
+    a round paired, a flight's end, or a caller that did not say)."""
+    return getattr(flight, "changed_players", None)
+
 
 # Called as draw_released(flight) once a flight's draw is published and its round-1 matches exist.
 draw_released = Hook()

@@ -1,8 +1,9 @@
 """Who may watch a flight's or an event's live pages: whoever may see the event (tournaments.selectors)."""
 
 from base.live import group_name, notify_group, register_group
+from clubs.models import Player
 from tournaments import selectors
-from tournaments.hooks import on_flight_results_changed
+from tournaments.hooks import changed_players, on_flight_results_changed
 from tournaments.models import Flight
 
 
@@ -19,9 +20,16 @@ register_group("flight", _flight)
 
 
 def flight_changed(flight) -> None:
-    """tournaments hook: a result or the bracket of this flight changed. Its bracket page, the event's
-    dashboard, and every entrant's own pages ("my next match", home) refetch."""
-    users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
+    """tournaments hook: a result or the bracket of this flight changed. Its bracket page and the event's
+    dashboard refetch, and so do the own pages ("my next match", home) of the players the change moved (every
+    entrant's when the caller did not say)."""
+    players = changed_players(flight)
+    if players is None:
+        users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
+    elif players:
+        users = Player.objects.filter(pk__in=players).values_list("user", flat=True)
+    else:
+        users = []
     notify_group(
         group_name("flight", flight.pk),
         group_name("event", flight.event_id),

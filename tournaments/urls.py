@@ -27,4 +27,6 @@ urlpatterns = [
     path(EVENT + "<slug:flight>/slots/<int:pk>/override/", views.override, name="slot-override"),
     path(EVENT + "<slug:flight>/rounds/next/", views_rounds.start_round, name="flight-start-round"),
     path(EVENT + "<slug:flight>/entries/<int:pk>/drop/", views_rounds.drop, name="entry-drop"),
+    path(EVENT + "<slug:flight>/rounds/current/edit/", views_rounds.edit_round, name="flight-edit-round"),
+    path(EVENT + "<slug:flight>/pairings/<int:pk>/correction/", views_rounds.correction, name="pairing-correction"),
 ]

@@ -16,7 +16,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from base import panels
-from base.web import attempt
+from base.api import Conflict
+from base.errors import DomainError
+from base.web import attempt, refusal_text
 from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services, views_rounds
@@ -87,7 +89,6 @@ def event_detail(request, club, slug):
         "own": own,
         "entered": entered,
         "own_entries": [e for e in mine if e.status != EntryStatus.WITHDRAWN],
-        "flight_form": FlightForm(flights=flights) if is_director else None,
         "registers": registers,
         "open_register": request.GET.get("register", ""),
     }
@@ -129,26 +130,40 @@ def toggle_registration(request, club, slug):
 
 
 @login_required
-@require_POST
 def add_flight(request, club, slug):
+    """The "new flight" page: the format and its options, the knockout options apart. A refusal of the service
+    (0 rounds, a group of one, a tie-break that does not exist) is shown on its field with everything the
+    director typed kept, so the fix is one change, not a new form."""
     event = _event(request, club, slug)
+    access.require(request.user, "event.direct", event)
     flights = selectors.flights(event=event)
-    form = FlightForm(request.POST, flights=flights)
-    if not form.is_valid():
-        messages.error(request, " ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items()))
-        return redirect(event)
-    data = form.cleaned_data
-    source_slug = data.pop("source")
-    source = next((f for f in flights if f.slug == source_slug), None)
-    awarded = data.pop("awards_entry_to")
-    data["awards_entry_to"] = next((f for f in flights if f.slug == awarded), None)
-    data["feed_rule"] = data["feed_rule"] or None
-    attempt(
-        request,
-        lambda: services.add_flight(actor=request.user, event=event, source=source, **data),
-        _("Flight added."),
-    )
-    return redirect(event)
+    form = FlightForm(request.POST or None, flights=flights)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        source_slug = data.pop("source")
+        source = next((f for f in flights if f.slug == source_slug), None)
+        awarded = data.pop("awards_entry_to")
+        data["awards_entry_to"] = next((f for f in flights if f.slug == awarded), None)
+        data["feed_rule"] = data["feed_rule"] or None
+        try:
+            services.add_flight(actor=request.user, event=event, source=source, **data)
+        except (ValidationError, Conflict, DomainError) as exc:
+            _refusal_on_fields(form, exc)
+        else:
+            messages.success(request, _("Flight added."))
+            return redirect(event)
+    return render(request, "tournaments/flight_new.html", {"event": event, "form": form})
+
+
+def _refusal_on_fields(form, exc) -> None:
+    """A service's refusal on the form: each message on the field it names (else above the form)."""
+    if isinstance(exc, ValidationError) and hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            for message in errors:
+                form.add_error(field if field in form.fields else None, message)
+        return
+    field = getattr(exc, "field", None)
+    form.add_error(field if field in form.fields else None, refusal_text(exc))
 
 
 def flight_bracket(request, club, slug, flight):

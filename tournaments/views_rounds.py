@@ -1,8 +1,12 @@
-"""Pages of a flight played in rounds: the standings with their tie-break columns and a round's tables (phone,
-print and projector), the signed-in player's own table, and the director's buttons to pair the next round and
-to drop a player. Views only call services and selectors."""
+"""Pages of a flight played in rounds: the standings with their tie-break columns, the crosstable and a round's
+tables (phone, print sheet for the wall and projector), the signed-in player's own table, and the director's
+pages: pair the next round, re-pair the current one (preview with the rematches, then confirm), correct an
+earlier round's result (preview of what changes, then confirm) and drop a player. Views only call services and
+selectors."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -10,11 +14,16 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from base.web import attempt
+from base.api import Conflict
+from base.errors import DomainError
+from base.web import attempt, refusal_text
 from clubs import access
 from clubs import selectors as club_selectors
+from games.models import MatchStatus
 from tournaments import selectors, services
-from tournaments.models import FlightFormat
+from tournaments.forms import CorrectionForm
+from tournaments.models import FlightFormat, PairingResult
+from tournaments.selectors import crosstable as crosstable_selectors
 from tournaments.selectors import robin as robin_selectors
 from tournaments.selectors import rounds as round_selectors
 
@@ -29,20 +38,44 @@ def flight_rounds(request, flight):
     number = min(max(number, 1), max(flight.current_round, 1))
     player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
     order = round_selectors.tiebreak_order(flight)
+    standings = round_selectors.flight_standings(flight=flight)
+    groups = robin_selectors.group_tables(flight=flight) if flight.format == FlightFormat.GROUPS else []
+    tables = [g.rows for g in groups] if groups else [standings]
+    crosstables = crosstable_selectors.crosstables(flight=flight, tables=tables) if flight.current_round else []
+    is_director = access.can(request.user, "event.direct", event)
+    pairings = round_selectors.round_pairings(flight=flight, round_number=number) if flight.current_round else []
     context = {
         "event": event,
         "flight": flight,
-        "standings": round_selectors.flight_standings(flight=flight),
-        "groups": robin_selectors.group_tables(flight=flight) if flight.format == FlightFormat.GROUPS else [],
+        "standings": standings,
+        # each group's standings with its crosstable (none before round 1)
+        "groups": [(g, crosstables[i] if crosstables else None) for i, g in enumerate(groups)],
+        "cross": crosstables[0] if crosstables and not groups else None,
         "columns": [c for c in order if c != "wins"],
-        "pairings": round_selectors.round_pairings(flight=flight, round_number=number) if flight.current_round else [],
+        "pairings": pairings,
         "round_number": number,
         "round_numbers": range(1, flight.current_round + 1),
         "mine": round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None)),
-        "is_director": access.can(request.user, "event.direct", event),
+        "is_director": is_director,
+        # the round's tables can be re-paired while nobody has begun (the service says so otherwise)
+        "can_repair": is_director
+        and number == flight.current_round
+        and bool(pairings)
+        and all(
+            p.result in (PairingResult.PENDING, PairingResult.BYE)
+            and (p.match is None or p.match.status == MatchStatus.SCHEDULED)
+            for p in pairings
+        ),
         "projector": request.GET.get("projector") == "1",
         "now_date": date_format(timezone.localdate(), "DATE_FORMAT"),
     }
+    if request.GET.get("print") == "1":
+        # the wall sheet: the round's tables, the same players by name (to find one's table), the standings
+        context["by_name"] = sorted(
+            ((e.name, p) for p in pairings for e in (p.entry_a, p.entry_b) if e is not None),
+            key=lambda item: item[0].casefold(),
+        )
+        return render(request, "tournaments/flight_rounds_print.html", context)
     return render(request, "tournaments/flight_rounds.html", context)
 
 
@@ -81,3 +114,103 @@ def drop(request, club, slug, flight, pk):
         _("Dropped: not paired again."),
     )
     return redirect(found)
+
+
+def _director_flight(request, club, slug, flight):
+    found = _flight(request, club, slug, flight)
+    access.require(request.user, "event.direct", found.event)
+    return found
+
+
+def _posted_pairs(post, count: int) -> list[list[int | None]]:
+    """The page's table rows (a_1, b_1, …) as the service's pairs; a row left empty on both sides is skipped,
+    anything not a number is left to the service to refuse."""
+    pairs = []
+    for i in range(1, count + 1):
+        a, b = post.get(f"a_{i}", ""), post.get(f"b_{i}", "")
+        if not a and not b:
+            continue
+        pairs.append([int(a) if a.isdigit() else a, int(b) if b.isdigit() else None if b == "" else b])
+    return pairs
+
+
+@login_required
+def edit_round(request, club, slug, flight):
+    """Re-pair the current round (nobody has begun): the director sets each table's players; the preview lists
+    the rematches; only "Apply" changes the round (and pairs rematches when the preview showed them)."""
+    found = _director_flight(request, club, slug, flight)
+    current = round_selectors.round_pairings(flight=found)
+    if not current:
+        messages.error(request, _("No round is paired yet."))
+        return redirect(found)
+    seated = sorted(
+        (e for p in current for e in (p.entry_a, p.entry_b) if e is not None), key=lambda e: e.name.casefold()
+    )
+    rows = [{"number": i, "a": p.entry_a_id, "b": p.entry_b_id} for i, p in enumerate(current, start=1)]
+    context = {"event": found.event, "flight": found, "seated": seated, "rows": rows, "preview": None}
+    if request.method == "POST":
+        pairs = _posted_pairs(request.POST, len(current))
+        rows = [{"number": i, "a": a, "b": b} for i, (a, b) in enumerate(pairs, start=1)]
+        rows += [{"number": i, "a": None, "b": None} for i in range(len(rows) + 1, len(current) + 1)]
+        context["rows"] = rows
+        try:
+            if request.POST.get("confirm") == "1":
+                services.edit_pairings(actor=request.user, flight=found, pairs=pairs, confirm=True)
+                messages.success(request, _("Round %(n)s paired again.") % {"n": found.current_round})
+                return redirect(found)
+            context["preview"] = services.edit_pairings_preview(actor=request.user, flight=found, pairs=pairs)
+        except (ValidationError, Conflict, DomainError) as exc:
+            context["error"] = refusal_text(exc)
+    return render(request, "tournaments/round_edit.html", context)
+
+
+@login_required
+def correction(request, club, slug, flight, pk):
+    """Correct a table's result after later rounds were paired: the page shows what would change (the
+    standings before and after, the rounds paired since, which stay as they are) and applies it only on
+    "Apply"."""
+    found = _director_flight(request, club, slug, flight)
+    pairing = round_selectors.pairing_in(flight=found, pk=pk)
+    if pairing is None or pairing.entry_b_id is None:
+        raise Http404(_("No such table in this flight."))
+    form = CorrectionForm(request.POST or None, pairing=pairing)
+    context = {"event": found.event, "flight": found, "pairing": pairing, "form": form, "preview": None}
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            if request.POST.get("confirm") == "1":
+                services.correct_result(
+                    actor=request.user,
+                    pairing=pairing,
+                    winner_side=data["winner_side"],
+                    outcome=data["outcome"],
+                    scores=form.scores,
+                    comment=data["comment"],
+                )
+                messages.success(request, _("Result corrected: the standings changed, the rounds paired stay."))
+                return redirect(found)
+            preview = services.correction_preview(actor=request.user, pairing=pairing, winner_side=data["winner_side"])
+            context["form"] = _as_read(form, pairing)
+            context["preview"] = preview
+            context["changes"] = _standing_changes(preview)
+            context["columns"] = [c for c in round_selectors.tiebreak_order(found) if c != "wins"]
+        except (ValidationError, Conflict, DomainError) as exc:
+            context["error"] = refusal_text(exc)
+    return render(request, "tournaments/round_correction.html", context)
+
+
+def _as_read(form, pairing):
+    """The form again with the winner it was read as (the higher score, nobody for a double forfeit), so the
+    radio buttons show what the preview assumed."""
+    posted = form.data.copy()
+    side = form.cleaned_data["winner_side"]
+    posted["winner_side"] = "none" if side is None else str(side)
+    again = CorrectionForm(posted, pairing=pairing)
+    again.is_valid()
+    return again
+
+
+def _standing_changes(preview) -> list[dict]:
+    """The standings after the correction, each line with its rank and wins before, so the page marks what moved."""
+    before = {row.entry.pk: row.line for row in preview.before}
+    return [{"row": row, "before": before.get(row.entry.pk)} for row in preview.after]

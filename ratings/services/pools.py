@@ -27,7 +27,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from base.bulk import insert_rows
-from base.locks import lock
+from base.locks import lock, share
 from base.queue import enqueue_on_commit
 from clubs import access
 from clubs.models import Club, Membership
@@ -72,7 +72,12 @@ def pools_for(match: Match) -> list[RatingPool]:
     """The overall pool of the match's variant, and the club's pool of it when the match was played at a club;
     a pool whose standard pool merges the variants is that standard pool."""
     pools = []
-    for standard in (overall_pool(), *([club_pool(match.club_id)] if match.club_id is not None else [])):
+    clubs = Q(club__isnull=True) | (Q(club_id=match.club_id) if match.club_id is not None else Q(pk__in=[]))
+    known = {(p.club_id, p.variant): p for p in RatingPool.objects.filter(clubs, variant=GameVariant.STANDARD)}
+    standards = [known.get((None, GameVariant.STANDARD)) or overall_pool()]  # one query when both exist
+    if match.club_id is not None:
+        standards.append(known.get((match.club_id, GameVariant.STANDARD)) or club_pool(match.club_id))
+    for standard in standards:
         variant = pool_variant(standard, match.variant)
         if variant == GameVariant.STANDARD:
             pools.append(standard)
@@ -177,23 +182,32 @@ def on_club_approval_changed(club: Club) -> None:
             request_recompute(pool=pool, since=first)
 
 
-def _later_rows_exist(pool: RatingPool, played_at: datetime, match_id: int) -> bool:
-    later = Q(played_at__gt=played_at) | Q(played_at=played_at, match_id__gt=match_id)
-    return RatedMatch.objects.filter(later, pool=pool).exists()
+def _later_rows_exist(pool: RatingPool, match: Match) -> bool:
+    """Is either player of `match` rated in the pool after it? Then rating it now would be out of order. A later
+    match of two other players is not: its ratings do not depend on this one."""
+    later = Q(played_at__gt=match.finished_at) | Q(played_at=match.finished_at, match_id__gt=match.pk)
+    players = [match.player_a_id, match.player_b_id]
+    return RatedMatch.objects.filter(later, Q(winner_id__in=players) | Q(loser_id__in=players), pool=pool).exists()
 
 
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
-    if not played_out(match) and not RatedMatch.objects.filter(match=match).exists():
+    rows = {
+        row["pool_id"]: row
+        for row in RatedMatch.objects.filter(match=match).values("pool_id", "played_at", "winner_id", "length")
+    }  # one query for every pool's row of this match
+    if not played_out(match) and not rows:
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
     for pool in pools_for(match):
-        apply_result(pool=pool, match=match)
+        apply_result(pool=pool, match=match, existing=rows.get(pool.pk))
 
 
-def apply_result(*, pool: RatingPool, match: Match) -> str:
+def apply_result(*, pool: RatingPool, match: Match, existing=...) -> str:
     """Rate the match in the pool now, or mark the pool for a recompute. Returns what happened:
-    "rated", "unchanged", "ignored" or "recompute"."""
-    existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
+    "rated", "unchanged", "ignored" or "recompute". `existing`: the match's RatedMatch values in the pool, when
+    the caller read them already."""
+    if existing is ...:
+        existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
     rateable = is_rateable(match, pool)
     if existing is None and not rateable:
         return "ignored"
@@ -214,23 +228,46 @@ def apply_result(*, pool: RatingPool, match: Match) -> str:
         starts = [t for t in (existing["played_at"], rateable and match.finished_at) if t]
         defer_recompute(pool=pool, since=min(starts))
         return "recompute"
-    # Race: two results confirmed at once in one pool would both read the same current ratings of a shared
-    # player; the pool row lock makes the second wait and read what the first wrote.
-    pool = lock(RatingPool.objects).get(pk=pool.pk)
-    # A request not folded yet (RecomputeRequest) is not asked about: the recompute it leads to starts earlier than
-    # this match, so it rates this match again over the corrected history either way.
-    if not pool.recompute_pending and not _later_rows_exist(pool, match.finished_at, match.pk):
-        _rate_one(pool, match)
+    # Race: results of any events share the pool (a rebuild, which locks it, waits for them and they for it).
+    # Two results confirmed at once with a player in common would both read that player's current rating: the
+    # players' rating rows are locked, so the second waits and reads what the first wrote.
+    (pending,) = share(RatingPool, pool.pk, "recompute_pending")
+    players = sorted({match.player_a_id, match.player_b_id})
+    ratings = _lock_ratings(pool, players)
+    # Only the two players' later matches depend on this one. A request not folded yet (RecomputeRequest) is not
+    # asked about: the recompute it leads to starts earlier than this match, so it rates this match again over
+    # the corrected history either way.
+    in_order = not pending and not _later_rows_exist(pool, match)
+    if in_order and len(ratings) < len(players):
+        # A player's first result in the pool: the row is made now (ON CONFLICT, so a first result of theirs
+        # committed meanwhile makes none) and locked. Had that other result been rated meanwhile, the order is
+        # asked about again.
+        new = [p for p in players if p not in ratings]
+        PlayerRating.objects.bulk_create([PlayerRating(pool=pool, player_id=p) for p in new], ignore_conflicts=True)
+        ratings = _lock_ratings(pool, players)
+        if any(ratings[p].matches for p in new):
+            in_order = not _later_rows_exist(pool, match)
+    if in_order:
+        _rate_one(pool, match, ratings)
         return "rated"
-    request_recompute(pool=pool, since=match.finished_at)
+    defer_recompute(pool=pool, since=match.finished_at)
     return "recompute"
+
+
+def _lock_ratings(pool: RatingPool, players: list[int]) -> dict[int, PlayerRating]:
+    """The players' rating rows in the pool that exist, locked in player order."""
+    rows = lock(PlayerRating.objects).filter(pool=pool, player_id__in=players).order_by("player_id")
+    return {row.player_id: row for row in rows}
 
 
 def defer_recompute(*, pool: RatingPool, since: datetime | None) -> None:
     """Ask for a recompute of the pool from `since` without locking the pool row: a request row now, folded into
     the pool right after commit (`fold_requests`), or by the sweep if that fold could not run."""
     RecomputeRequest.objects.create(pool=pool, since=since)
-    transaction.on_commit(partial(_fold_after_commit, pool.pk))
+    fold = partial(_fold_after_commit, pool.pk)
+    waiting = transaction.get_connection().run_on_commit
+    if not any(getattr(f, "func", None) is _fold_after_commit and f.args == fold.args for _s, f, *_r in waiting):
+        transaction.on_commit(fold)  # once per pool: an import of many old results folds them all at once
 
 
 def _fold_after_commit(pool_id: int) -> None:
@@ -258,13 +295,10 @@ def fold_requests(*, pool_id: int, skip_locked: bool = False) -> bool:
     return True
 
 
-def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
+def _rate_one(pool: RatingPool, match: Match, current: dict[int, PlayerRating]) -> RatedMatch:
+    """Rate the match over its players' current (locked) ratings in the pool."""
     loser_id = match.player_b_id if match.winner_id == match.player_a_id else match.player_a_id
-    current = {
-        r.player_id: r for r in PlayerRating.objects.filter(pool=pool, player_id__in=[match.winner_id, loser_id])
-    }
-    winner = current.get(match.winner_id) or PlayerRating(pool=pool, player_id=match.winner_id)
-    loser = current.get(loser_id) or PlayerRating(pool=pool, player_id=loser_id)
+    winner, loser = current[match.winner_id], current[loser_id]
     result = fibs.rate(
         winner_rating=winner.rating,
         loser_rating=loser.rating,
@@ -297,7 +331,7 @@ def _rate_one(pool: RatingPool, match: Match) -> RatedMatch:
         rating.matches += 1
         rating.wins += won
         rating.last_played_at = match.finished_at
-        rating.save()
+    PlayerRating.objects.bulk_update([winner, loser], ["rating", "experience", "matches", "wins", "last_played_at"])
     return row
 
 
@@ -389,6 +423,12 @@ def recompute_pool(*, pool_id: int) -> bool:
         if not claimed:
             return False
         pool = RatingPool.objects.get(pk=pool_id)
+        # The requests this rebuild answers: committed (so their changes are what it reads) and from its start
+        # on. Later ones stay for the fold after it.
+        covered = RecomputeRequest.objects.filter(pool_id=pool_id)
+        if pool.recompute_from is not None:
+            covered = covered.filter(since__gte=pool.recompute_from)
+        covered.delete()
         rebuild(pool=pool, since=pool.recompute_from)
         pool.recompute_from = None
         pool.recomputed_at = timezone.now()

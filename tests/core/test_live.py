@@ -165,3 +165,30 @@ def test_one_write_that_tells_many_groups_sends_them_all_after_its_commit_in_one
         return got
 
     assert async_to_sync(received)() == {name: name for name in names}
+
+
+def test_a_result_tells_the_own_pages_of_the_players_it_moved_not_every_entrants(club, director_user, monkeypatch):
+    """A 16-player bracket: the winner, the loser and the opponent waiting in the next slot hear of the result;
+    the other thirteen entrants' phones are not asked to refetch. The draw (every entrant's first match) tells all."""
+    import tournaments.live
+
+    told: list[set[str]] = []
+    monkeypatch.setattr(tournaments.live, "notify_group", lambda *groups: told.append(set(groups)))
+    event, flights = drawn_event(club, director_user, 16, length=3)
+    flight = flights["main"]
+    assert len({g for g in told[-1] if g.startswith("user-")}) == 16  # the release: everyone's first match
+
+    first, second, *_rest = ready_slots(flight)
+    win(director_user, first)  # the winner waits in round 2 for the winner of the second match
+    told.clear()
+    win(director_user, second, side=1)
+    waiting, winner, loser = first.entry_a.player.user, second.entry_b.player.user, second.entry_a.player.user
+    assert told == [
+        {
+            f"flight-{flight.pk}",
+            f"event-{event.pk}",
+            f"user-{waiting.pk}",
+            f"user-{winner.pk}",
+            f"user-{loser.pk}",
+        }
+    ]

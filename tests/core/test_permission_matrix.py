@@ -297,6 +297,8 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/<slug:flight>/slots/<int:pk>/override/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/rounds/next/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/drop/": May(write=PLAYERS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/rounds/current/edit/": May(read=DIRECTORS, write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/pairings/<int:pk>/correction/": May(read=DIRECTORS, write=DIRECTORS),
     "/calcuttas/": May(write=DIRECTORS),
     "/calcuttas/<int:pk>/": May(),
     "/calcuttas/<int:pk>/settings/": May(write=DIRECTORS),

@@ -6,6 +6,7 @@ Each read runs a constant number of queries whatever the number of lots, bids an
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
@@ -310,13 +311,34 @@ def syndicate_offers(*, calcutta: Calcutta, user, bidder: Bidder | None = None) 
 # --- lookups for the pages and the API (they query nothing themselves) -----------------------------------
 
 
-def calcutta_entries(calcutta: Calcutta) -> list:
+class EntryRef(NamedTuple):
+    """An entrant as a bid needs it: a bid under the Calcutta's lock built a hundred Entry rows it never used."""
+
+    pk: int
+    player_id: int
+
+
+def calcutta_entries(calcutta: Calcutta, *, refs: bool = False) -> list:
     """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn
-    and is not out already (an eliminated player is never a lot)."""
+    and is not out already (an eliminated player is never a lot). With `refs`, as EntryRef (id and player)."""
     entries = calcutta.flight.entries.order_by("pk")
     if calcutta.entrants:
-        return list(entries.filter(pk__in=calcutta.entrants))
-    return list(entries.exclude(status="withdrawn").filter(place__isnull=True))
+        entries = entries.filter(pk__in=calcutta.entrants)
+    else:
+        entries = entries.exclude(status="withdrawn").filter(place__isnull=True)
+    if refs:
+        return [EntryRef(pk, player) for pk, player in entries.values_list("pk", "player_id")]
+    return list(entries)
+
+
+def lot_members(calcutta: Calcutta) -> dict[int, list[int]]:
+    """Each lot's entries (ids), from the lot-entry table alone."""
+    members: dict[int, list[int]] = {}
+    for lot_id, entry_id in Lot.entries.through.objects.filter(lot__calcutta=calcutta).values_list(
+        "lot_id", "entry_id"
+    ):
+        members.setdefault(lot_id, []).append(entry_id)
+    return members
 
 
 def flight_by_id(pk: int):

@@ -185,7 +185,7 @@ def release_locked(flight: Flight, *, actor) -> Flight:
             break
         size = store.layout(linked).linked_size()
         fed.draw_status, fed.released_at = DrawStatus.RELEASED, timezone.now()
-        store.touched.setdefault(fed.pk, fed)
+        store.touch_all(fed)
         if size < 4:  # one round-1 match cannot feed a bracket: the linked flight stays empty
             fed.save(update_fields=["draw_status", "released_at"])
             store.finish_unfed(fed)

@@ -67,13 +67,26 @@ class BracketStore:
         self._layouts: dict[int, Layout] = {}
         self._fed: dict[int, Flight | None] = {}
         self.touched: dict[int, Flight] = {}  # flights whose bracket changed, for the hooks
+        # Per touched flight, the players whose own pages changed (None: every entrant's), for the live pushes.
+        self.players: dict[int, set[int] | None] = {}
+
+    def touch(self, flight: Flight, *entries: Entry | None) -> None:
+        """This change moves these entries' players in `flight` (their next match, their place)."""
+        self.touched.setdefault(flight.pk, flight)
+        players = self.players.setdefault(flight.pk, set())
+        if players is not None:
+            players.update(e.player_id for e in entries if e is not None)
+
+    def touch_all(self, flight: Flight) -> None:
+        """This change concerns every entrant of `flight` (its slots made, its end)."""
+        self.touched.setdefault(flight.pk, flight)
+        self.players[flight.pk] = None
 
     def notify(self, first: Flight) -> None:
-        """Tell the on_flight_results_changed callbacks about every flight this change touched."""
-        hooks.flight_results_changed(first)
-        for flight in self.touched.values():
-            if flight.pk != first.pk:
-                hooks.flight_results_changed(flight)
+        """Tell the on_flight_results_changed callbacks about every flight this change touched, each with the
+        players whose own pages changed (`hooks.changed_players`)."""
+        for flight in [first, *(f for f in self.touched.values() if f.pk != first.pk)]:
+            hooks.notify_flight(flight, self.players.get(flight.pk))
 
     # --- shape -----------------------------------------------------------------------------------------------
 
@@ -104,7 +117,7 @@ class BracketStore:
         return rules.Feed(fed.feed_rule, layout, fed.feed_rounds)
 
     def create_slots(self, flight: Flight, layout: Layout) -> None:
-        self.touched.setdefault(flight.pk, flight)
+        self.touch_all(flight)
         Slot.objects.bulk_create(
             Slot(flight=flight, section=k.section, round=k.round, position=k.position) for k in layout.slot_keys()
         )
@@ -124,8 +137,8 @@ class BracketStore:
     # --- moving players --------------------------------------------------------------------------------------
 
     def set_side(self, flight: Flight, target: Target, entry: Entry | None) -> None:
-        self.touched.setdefault(flight.pk, flight)
         slot = self._slot(flight, target.key)
+        self.touch(flight, entry, slot.entry_a, slot.entry_b)  # the one who moves in and who waits there
         slot.flight = flight
         taken = (
             (slot.entry_a_id is not None or slot.a_empty)
@@ -240,7 +253,7 @@ class BracketStore:
 
     def decide(self, slot: Slot, result: str, winner: Entry | None, losers: tuple[Entry, ...]) -> None:
         flight = slot.flight
-        self.touched.setdefault(flight.pk, flight)
+        self.touch(flight, slot.entry_a, slot.entry_b, winner, *losers)
         slot.result = SLOT_RESULT[result]
         slot.winner = winner
         slot.loser = losers[0] if len(losers) == 1 else None
@@ -279,7 +292,7 @@ class BracketStore:
             self.set_side(flight, action.target, None if action.entry is None else entries[action.entry])
         elif isinstance(action, rules.FeedTo):
             fed = self.fed_flight(flight)
-            self.touched.setdefault(fed.pk, fed)  # a fresh draw's pool grows without a slot
+            self.touch(fed)  # a fresh draw's pool grows without a slot
             entry = None
             if action.entry is not None:
                 source = entries[action.entry]
@@ -294,6 +307,7 @@ class BracketStore:
                     is_reentry=source.is_reentry,
                     reentry_number=source.reentry_number,
                 )
+                self.touch(fed, entry)
             if action.target is not None:
                 self.set_side(fed, action.target, entry)
 
@@ -302,7 +316,7 @@ class BracketStore:
         self._finish(flight)
 
     def _finish(self, flight: Flight) -> None:
-        self.touched.setdefault(flight.pk, flight)
+        self.touch_all(flight)  # every entrant's final place is known now
         Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.FINISHED)
         flight.status = FlightStatus.FINISHED
         fed = self.fed_flight(flight)
@@ -334,7 +348,7 @@ class BracketStore:
         if target is None or target.entries.filter(player_id=winner.player_id).exists():
             return
         Entry.objects.create(flight=target, player_id=winner.player_id, fee=0, is_satellite=True)
-        self.touched.setdefault(target.pk, target)
+        self.touch(target, winner)
 
     @staticmethod
     def _take_back_award(flight: Flight, winner: Entry | None) -> None:
@@ -354,7 +368,7 @@ class BracketStore:
         while empty is not None:
             Flight.objects.filter(pk=empty.pk).update(status=FlightStatus.FINISHED)
             empty.status = FlightStatus.FINISHED
-            self.touched.setdefault(empty.pk, empty)
+            self.touch_all(empty)
             empty = self.fed_flight(empty)
 
     # --- undoing ---------------------------------------------------------------------------------------------
@@ -409,7 +423,7 @@ class BracketStore:
         if slot.result not in DECIDED:
             return
         flight = slot.flight
-        self.touched.setdefault(flight.pk, flight)
+        self.touch(flight, slot.entry_a, slot.entry_b, slot.winner, slot.loser)
         winner = slot.winner
         losers = (slot.loser,) if slot.loser_id else ()
         if slot.result == SlotResult.DOUBLE_FORFEIT:
@@ -457,6 +471,7 @@ class BracketStore:
     def _clear(self, flight: Flight, target: Target, *, actor, voided) -> None:
         slot = self._slot(flight, target.key)
         slot.flight = flight
+        self.touch(flight, slot.entry_a, slot.entry_b)  # both lose the match they were waiting for
         if slot.result in DECIDED:
             self.undo(slot, actor=actor, voided=voided)
             slot.refresh_from_db()
@@ -536,7 +551,8 @@ def result_confirmed(match, report) -> bool:
         losers = (loser,)
     if slot.result in DECIDED:
         if slot.winner_id == (winner.pk if winner else None) and slot.result == SLOT_RESULT[result]:
-            hooks.flight_results_changed(flight)  # the score changed, the bracket did not
+            # the score changed, the bracket did not
+            hooks.notify_flight(flight, [slot.entry_a.player_id, slot.entry_b.player_id])
             return True
         correct(store, slot, report)
         for entry in (slot.entry_a, slot.entry_b):

@@ -273,7 +273,8 @@ def apply_result(pairing: Pairing, result: str, winner: Entry | None, scores: tu
     pairing.save(update_fields=["result", "winner", "score_a", "score_b", "decided_at"])
     if changes and flight.status == FlightStatus.FINISHED:
         _store_places(flight)
-    hooks.flight_results_changed(flight)
+    # The table's two players; a round's end pairs the next one and tells everyone (round_done).
+    hooks.notify_flight(flight, [e.player_id for e in (pairing.entry_a, pairing.entry_b) if e is not None])
     if was_pending and result != PairingResult.PENDING and pairing.round == flight.current_round:
         round_done(flight, actor=report.confirmed_by or report.submitted_by)
 

@@ -22,7 +22,7 @@ from tournaments.calcutta.models import (
     LotPhase,
     OwnershipChange,
 )
-from tournaments.calcutta.selectors import calcutta_entries
+from tournaments.calcutta.selectors import calcutta_entries, lot_members
 from tournaments.calcutta.services.common import refusal
 
 
@@ -50,8 +50,9 @@ class State:
     """Everything one write decides on, loaded after the lock."""
 
     calcutta: Calcutta
-    entries: list  # the flight's Entry rows
+    entries: list  # the entrants (selectors.EntryRef: id and player)
     lots: dict  # core lot id (number or "field") -> Lot row
+    members: dict  # Lot row id -> its entries' ids
     bidders: dict  # bidder id -> Bidder row
     settings: core.CalcuttaSettings
     plan: core.LotPlan
@@ -62,11 +63,20 @@ class State:
         return self.lots[core_id]
 
 
-def lot_plan(entries: Sequence, lots: Iterable[Lot]) -> core.LotPlan:
+def lot_plan(
+    entries: Sequence, lots: Iterable[Lot], members: Mapping[int, Sequence[int]] | None = None
+) -> core.LotPlan:
+    """The core's plan of the lots; `members` (lot id -> entry ids, `selectors.lot_members`) instead of each
+    lot's prefetched entries."""
     regular = sorted((lot for lot in lots if not lot.is_field), key=lambda lot: lot.number)
+
+    def entrants(lot: Lot) -> tuple:
+        ids = members.get(lot.pk, ()) if members is not None else (e.pk for e in lot.entries.all())
+        return tuple(sorted(ids))
+
     return core.LotPlan(
         entrants=tuple(entry.pk for entry in entries),
-        lots=tuple(core.Lot(id=lot.number, entrants=tuple(sorted(e.pk for e in lot.entries.all()))) for lot in regular),
+        lots=tuple(core.Lot(id=lot.number, entrants=entrants(lot)) for lot in regular),
     )
 
 
@@ -126,12 +136,13 @@ def load(calcutta: Calcutta, *, replay: bool = False) -> State:
     """The auction where it stands, restored from the lot rows: a constant number of queries, and time that
     does not grow with the bids placed (a bid late in a long auction costs what the first one did). With
     `replay`, rebuilt instead from every stored step: what the rows must always agree with (`check_rows`)."""
-    entries = calcutta_entries(calcutta)
-    lot_rows = list(calcutta.lots.prefetch_related("entries"))
+    entries = calcutta_entries(calcutta, refs=True)
+    lot_rows = list(calcutta.lots.all())
     bidders = {b.pk: b for b in calcutta.bidders.all()}
     settings = core_settings(calcutta)
     try:
-        plan = lot_plan(entries, lot_rows)
+        members = lot_members(calcutta)
+        plan = lot_plan(entries, lot_rows, members)
         order = auction_order(calcutta, plan)
     except core.CalcuttaError as exc:
         raise refusal(exc) from None
@@ -145,6 +156,7 @@ def load(calcutta: Calcutta, *, replay: bool = False) -> State:
         calcutta=calcutta,
         entries=entries,
         lots={lot.core_id: lot for lot in lot_rows},
+        members=members,
         bidders=bidders,
         settings=settings,
         plan=plan,
@@ -182,8 +194,9 @@ def sync_lots(state: State) -> None:
     field = state.lots.get(core.FIELD)
     if field is not None:
         wanted = set(auction.field.entrants)
-        if {entry.pk for entry in field.entries.all()} != wanted:
+        if set(state.members.get(field.pk, ())) != wanted:
             field.entries.set(wanted)
+            state.members[field.pk] = sorted(wanted)
     current = state.lots.get(auction.current) if auction.current is not None else None
     state.calcutta.current_lot = current
 
