@@ -24,6 +24,10 @@ class Conditions(Hook):
 
 club_consent = Conditions()
 
+# `not_rated.conditions()`: conditions on a Match row that keep it out of every pool even when it was played out
+# (the tournaments app's consultation and doubles matches: a pair's result is not one player's).
+not_rated = Conditions()
+
 
 # Called as challenge_created(challenge) inside the transaction that creates a ladder challenge.
 challenge_created = Hook()

@@ -36,6 +36,7 @@ from tournaments.models import (
     Seeding,
     Slot,
     SlotResult,
+    TeamKind,
 )
 
 
@@ -80,6 +81,7 @@ class FlightSerializer(serializers.ModelSerializer):
     format = one_of(FlightFormat.choices, read_only=True)
     draw_status = one_of(DrawStatus.choices, read_only=True)
     status = one_of(FlightStatus.choices, read_only=True)
+    team_kind = one_of(TeamKind.choices, read_only=True)
 
     class Meta:
         model = Flight
@@ -121,6 +123,8 @@ class FlightSerializer(serializers.ModelSerializer):
             "auto_pair",
             "tiebreaks",
             "cut_size",
+            "team_kind",
+            "team_size",
         ]
         read_only_fields = fields
 
@@ -201,6 +205,10 @@ class FlightInputSerializer(KnockoutOptionsSerializer):
     clock_seconds_per_point = serializers.IntegerField(min_value=10, max_value=600, default=120)
     clock_delay_seconds = serializers.IntegerField(min_value=0, max_value=60, default=12)
     format = one_of(FlightFormat.choices, default=FlightFormat.KNOCKOUT, max_length=20)
+    team_kind = one_of(TeamKind.choices, default=TeamKind.SINGLES, max_length=12)
+    team_size = serializers.IntegerField(
+        min_value=1, max_value=9, required=False, allow_null=True, default=None, help_text="Default: from team_kind."
+    )
     rounds = serializers.IntegerField(min_value=1, max_value=99, required=False, allow_null=True, default=None)
     until_one_unbeaten = serializers.BooleanField(default=False)
     auto_pair = serializers.BooleanField(default=True)
@@ -232,6 +240,7 @@ class EntrySerializer(serializers.ModelSerializer):
             "is_reentry",
             "reentry_number",
             "is_satellite",
+            "team_name",
             "fee",
             "seed",
             "rating",
@@ -246,6 +255,38 @@ class PlayerInputSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), required=False, allow_null=True, help_text="Default: yourself."
     )
+
+
+class TeamInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, help_text="The players, the captain first (a team: board order)."
+    )
+    team_name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="", help_text='Default: "Anna & Ben".'
+    )
+
+
+class LineupInputSerializer(serializers.Serializer):
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, help_text="The team's players in board order, board 1 first."
+    )
+
+
+class MemberSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    order = serializers.IntegerField(help_text="1 for the captain.")
+
+
+class TeamBoardSerializer(serializers.Serializer):
+    board = serializers.IntegerField(help_text="1 is the top board.")
+    match = serializers.IntegerField(source="match_id", help_text="Reported and confirmed through /api/v1/matches/.")
+    player_a = serializers.CharField(source="match.player_a.name", help_text="Team A's player on this board.")
+    player_b = serializers.CharField(source="match.player_b.name", help_text="Team B's player on this board.")
+    status = serializers.CharField(source="match.status")
+    winner = serializers.IntegerField(source="match.winner_id", allow_null=True, help_text="The winning player.")
+    score_a = serializers.IntegerField(source="match.score_a", allow_null=True)
+    score_b = serializers.IntegerField(source="match.score_b", allow_null=True)
 
 
 class WithdrawInputSerializer(serializers.Serializer):
@@ -272,6 +313,9 @@ class SlotSerializer(serializers.ModelSerializer):
     score_a = serializers.IntegerField(source="match.score_a", read_only=True, default=None, allow_null=True)
     score_b = serializers.IntegerField(source="match.score_b", read_only=True, default=None, allow_null=True)
     board = serializers.SerializerMethodField(help_text="The number of the board the match is called to.")
+    boards_won = serializers.SerializerMethodField(
+        help_text="A team match: the boards each team has won so far, [A, B] (null for any other slot)."
+    )
 
     class Meta:
         model = Slot
@@ -294,15 +338,21 @@ class SlotSerializer(serializers.ModelSerializer):
             "score_a",
             "score_b",
             "board",
+            "boards_won",
         ]
         read_only_fields = fields
+
+    def get_boards_won(self, slot) -> list[int] | None:
+        if not getattr(slot, "team_boards", None):  # the bracket selector's, for a team flight's slots only
+            return None
+        return [slot.boards_a, slot.boards_b]
 
     def get_board(self, slot) -> int | None:
         board = slot.called_board
         return None if board is None else board.number
 
     def _name(self, entry) -> str | None:
-        return None if entry is None else entry.player.name
+        return None if entry is None else entry.name  # a pair's or team's name, else the player's
 
     def get_player_a(self, slot) -> str | None:
         return self._name(slot.entry_a)
@@ -519,7 +569,7 @@ class EventViewSet(viewsets.ViewSet):
 # signed-in caller and is checked by the service (a director, or the player themself).
 class FlightViewSet(viewsets.ViewSet):
     def get_permissions(self):
-        return [AllowAny()] if self.action in ("retrieve", "placements") else [IsAuthenticated()]
+        return [AllowAny()] if self.action in ("retrieve", "placements", "members", "boards") else [IsAuthenticated()]
 
     @extend_schema(responses=FlightDetailSerializer)
     def retrieve(self, request, club, slug, flight):
@@ -555,6 +605,38 @@ class FlightViewSet(viewsets.ViewSet):
         data = validated(PlayerInputSerializer, request)
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=TeamInputSerializer, responses={201: EntrySerializer})
+    def register_team(self, request, club, slug, flight):
+        """A doubles or consultation pair or a team, entered by a director (each player must be one the caller may
+        enter); the players' order is a team's lineup, board 1 first."""
+        found = _flight(request, club, slug, flight)
+        data = validated(TeamInputSerializer, request)
+        entry = services.register_team(
+            actor=request.user, flight=found, players=data["players"], team_name=data["team_name"]
+        )
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=MemberSerializer(many=True))
+    def members(self, request, club, slug, flight, pk):
+        """The players of a pair or team entry, the captain first (empty for a singles entry)."""
+        entry = _entry(_flight(request, club, slug, flight), pk)
+        return Response(MemberSerializer(selectors.entry_members(entry=entry), many=True).data)
+
+    @extend_schema(request=LineupInputSerializer, responses=MemberSerializer(many=True))
+    def set_lineup(self, request, club, slug, flight, pk):
+        """A team's captain or a director sets its board order (the same players, board 1 first); it is played
+        from the team's next match on."""
+        entry = _entry(_flight(request, club, slug, flight), pk)
+        data = validated(LineupInputSerializer, request)
+        members = services.set_lineup(actor=request.user, entry=entry, players=data["players"])
+        return Response(MemberSerializer(members, many=True).data)
+
+    @extend_schema(responses=TeamBoardSerializer(many=True))
+    def boards(self, request, club, slug, flight, pk):
+        """A team match's boards (empty for a slot of a singles or pair flight), board 1 first."""
+        slot = _slot(_flight(request, club, slug, flight), pk)
+        return Response(TeamBoardSerializer(selectors.slot_boards(slot=slot), many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def reenter(self, request, club, slug, flight):

@@ -31,8 +31,8 @@ class CallSerializer(serializers.ModelSerializer):
     slot = serializers.IntegerField(source="slot_id", read_only=True)
     match = serializers.IntegerField(source="slot.match_id", read_only=True, allow_null=True)
     flight = serializers.CharField(source="slot.flight.slug", read_only=True)
-    player_a = serializers.CharField(source="slot.entry_a.player.name", read_only=True)
-    player_b = serializers.CharField(source="slot.entry_b.player.name", read_only=True)
+    player_a = serializers.CharField(source="slot.entry_a.name", read_only=True)
+    player_b = serializers.CharField(source="slot.entry_b.name", read_only=True)
 
     class Meta:
         model = Call
@@ -51,8 +51,8 @@ class QueuedMatchSerializer(serializers.Serializer):
     match = serializers.IntegerField(source="match_id")
     flight = serializers.CharField(source="flight.slug")
     round = serializers.IntegerField()
-    player_a = serializers.CharField(source="entry_a.player.name")
-    player_b = serializers.CharField(source="entry_b.player.name")
+    player_a = serializers.CharField(source="entry_a.name")
+    player_b = serializers.CharField(source="entry_b.name")
     waiting_since = serializers.DateTimeField(source="match.created_at")
 
 

@@ -25,8 +25,8 @@ MAX_ROUND = 999
 
 class RoundPairingSerializer(serializers.ModelSerializer):
     result = one_of(PairingResult.choices, read_only=True)
-    player_a = serializers.CharField(source="entry_a.player.name", read_only=True)
-    player_b = serializers.CharField(source="entry_b.player.name", read_only=True, default=None, allow_null=True)
+    player_a = serializers.CharField(source="entry_a.name", read_only=True)
+    player_b = serializers.CharField(source="entry_b.name", read_only=True, default=None, allow_null=True)
     match_status = serializers.CharField(source="match.status", read_only=True, default=None, allow_null=True)
 
     class Meta:
@@ -54,7 +54,7 @@ class RoundPairingSerializer(serializers.ModelSerializer):
 class FlightStandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField(source="line.rank")
     entry = serializers.IntegerField(source="entry.pk")
-    player = serializers.CharField(source="entry.player.name")
+    player = serializers.CharField(source="entry.name")
     withdrawn = serializers.BooleanField()
     wins = serializers.IntegerField(source="line.wins")
     losses = serializers.IntegerField(source="line.losses")

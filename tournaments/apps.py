@@ -14,7 +14,7 @@ class TournamentsConfig(AppConfig):
     panels = {
         "player": "tournaments.panels.player_panel",
         "my_home": "tournaments.panels.my_home",
-        "match": "tournaments.panels.match_clock",
+        "match": "tournaments.panels.match_panel",
     }
 
     def ready(self) -> None:

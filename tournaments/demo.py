@@ -1,7 +1,8 @@
 """Demo events: a finished 16-player open with main, consolation and last chance, a club championship in
-progress (with a jackpot: one pod of four playing, two players waiting), and a finished Swiss club night (four
-rounds, then a knockout of the top eight). Built through the services and results confirmed through match play,
-as a director would. Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
+progress (with a jackpot: one pod of four playing, two players waiting), a finished Swiss club night (four
+rounds, then a knockout of the top eight), a finished doubles cup (eight pairs, knockout) and a finished nations
+cup (four teams of three boards). Built through the services and results confirmed through match play, as a
+director would. Idempotent: an event that exists is left as it is (its objects are still put on the context)."""
 
 import datetime
 from functools import partial
@@ -11,10 +12,11 @@ from django.utils import timezone
 from games.matchplay import services as match_services
 from games.models.matches import Match
 from tournaments import demo_nardy, services
-from tournaments.models import Event, Pairing, Slot
+from tournaments.models import Event, Pairing, Slot, TeamBoard
 from tournaments.services import boards as board_services
 
 FINISHED, RUNNING, SWISS = "spring-open", "club-championship", "swiss-night"
+DOUBLES, NATIONS = "doubles-cup", "nations-cup"
 
 
 def load(context) -> None:
@@ -33,6 +35,12 @@ def load(context) -> None:
     if not Event.objects.filter(club=club, slug=SWISS).exists():
         _swiss_night(club, director, players[:16])
         created.append("Swiss Night")
+    if not Event.objects.filter(club=club, slug=DOUBLES).exists():
+        _doubles_cup(club, director, players[:16])
+        created.append("Doubles Cup")
+    if not Event.objects.filter(club=club, slug=NATIONS).exists():
+        _nations_cup(club, director, players[:12])
+        created.append("Nations Cup")
     context.finished_event, context.running_event = finished, running
     demo_nardy.load(context, players[4:12])
     if created:
@@ -146,6 +154,54 @@ def _swiss_night(club, director, players):
     return event
 
 
+def _doubles_cup(club, director, players):
+    """A finished doubles knockout: eight pairs (each the captain and a partner, entered by the director), played
+    to the final through match play; the captains' matches stand for their pairs and are rated for no one."""
+    two_weeks_ago = datetime.date.today() - datetime.timedelta(14)
+    event = services.create_event(actor=director, club=club, name="Doubles Cup", slug=DOUBLES, starts_on=two_weeks_ago)
+    flight = services.add_flight(
+        actor=director, event=event, name="Doubles", slug="doubles", team_kind="doubles", length=5, entry_fee=10
+    )
+    for captain, partner in zip(players[0::2], players[1::2], strict=True):
+        services.register_team(actor=director, flight=flight, players=[captain, partner])
+    _release(director, flight, seed=22)
+    _date_on_event_day(event, _play(director, [flight]))
+    return event
+
+
+def _nations_cup(club, director, players):
+    """A finished nations cup: four teams of three, a knockout whose team matches are three boards each; a team
+    match ends as soon as one team has two boards (the third board is still played out)."""
+    three_weeks_ago = datetime.date.today() - datetime.timedelta(21)
+    event = services.create_event(
+        actor=director, club=club, name="Nations Cup", slug=NATIONS, starts_on=three_weeks_ago
+    )
+    flight = services.add_flight(
+        actor=director, event=event, name="Teams", slug="teams", team_kind="team", team_size=3, length=3
+    )
+    for name, start in (("North", 0), ("South", 3), ("East", 6), ("West", 9)):
+        services.register_team(actor=director, flight=flight, players=players[start : start + 3], team_name=name)
+    _release(director, flight, seed=3)
+    played = []
+    while slots := list(Slot.objects.filter(flight=flight, result="ready").order_by("round", "position")):
+        for slot in slots:
+            for board in TeamBoard.objects.filter(slot=slot).select_related("match").order_by("board"):
+                played.append(_report(director, board.match))
+    _date_on_event_day(event, played)
+    return event
+
+
+def _report(director, match):
+    """Player A wins unless their id is a multiple of 3 (a fixed, repeatable rule), by a varied score."""
+    side = 0 if match.player_a_id % 3 else 1
+    loser_score = (match.player_a_id + match.player_b_id) % match.length
+    scores = (match.length, loser_score) if side == 0 else (loser_score, match.length)
+    match_services.submit_report(
+        actor=director, match=match, method="final_score", scores=scores, comment="Demo", as_director=True
+    )
+    return match
+
+
 def _release(director, flight, *, seed):
     services.draw_flight(actor=director, flight=flight, seed=seed)
     services.confirm_draw(actor=director, flight=flight)
@@ -161,16 +217,9 @@ def _ready(flights):
 
 
 def _result(director, slot):
-    """Player A wins unless their id is a multiple of 3 (a fixed, repeatable rule), by a varied score (a slot of
-    a bracket or a table of a round: both have entry_a, entry_b and match)."""
-    match = slot.match
-    side = 0 if slot.entry_a.player_id % 3 else 1
-    loser_score = (slot.entry_a.player_id + slot.entry_b.player_id) % match.length
-    scores = (match.length, loser_score) if side == 0 else (loser_score, match.length)
-    match_services.submit_report(
-        actor=director, match=match, method="final_score", scores=scores, comment="Demo", as_director=True
-    )
-    return match
+    """The match of a slot of a bracket or a table of a round (both have a match between their players A and B),
+    reported by the fixed rule of `_report`."""
+    return _report(director, slot.match)
 
 
 def _play(director, flights):

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import DecimalFormField
 from games.models.matches import MatchOutcome
 from games.models.variants import DaveProgression, GameVariant, StakeForm
-from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding
+from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding, TeamKind
 
 
 class EventForm(forms.Form):
@@ -97,6 +97,14 @@ class FlightForm(forms.Form):
         choices=[("", "—"), (4, "4"), (8, "8"), (16, "16")],
     )
     awards_entry_to = forms.ChoiceField(label=_("Satellite: the winner gets an entry to"), required=False)
+    team_kind = forms.ChoiceField(label=_("Entries are"), choices=TeamKind.choices, required=False)
+    team_size = forms.IntegerField(
+        label=_("Boards per team match"),
+        min_value=1,
+        max_value=9,
+        required=False,
+        help_text=_("A team event only: 2 to 9 boards (a team is as many players)."),
+    )
 
     # The round formats' options. No bounds here: the service refuses impossible values (0 rounds, a group of
     # one) with a message that says what would work, and the page shows it on the field.
@@ -146,12 +154,14 @@ class FlightForm(forms.Form):
             data["max_reentries"] = 1  # a form sent without it (an older page, a script): once, as before
         for name in ("variant", "stakes", "dave_progression"):  # not chosen: the source flight's, else standard
             data[name] = data.get(name) or None
+        data["team_kind"] = data.get("team_kind") or TeamKind.SINGLES  # an older page without the field: singles
         return _format_options(data)
 
     #: The page's groups of fields: (legend, the formats it belongs to, fields); the stylesheet hides a group whose
     #: formats do not include the chosen one (without it, the legends say which format each group is for).
     FIELDSETS = (
         (_("The flight"), "", ("name", "kind", "format", "length", "final_length", "entry_fee", "payout_template")),
+        (_("Pairs and teams"), "", ("team_kind", "team_size")),
         (_("Swiss"), "swiss", ("rounds", "until_one_unbeaten")),
         (_("Round robin and groups"), "round_robin groups", ("cycles",)),
         (_("Groups"), "groups", ("group_size", "advance")),
@@ -264,7 +274,7 @@ class OverrideForm(forms.Form):
 
     def __init__(self, *args, slot, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner_side"].choices = [(0, slot.entry_a.player.name), (1, slot.entry_b.player.name)]
+        self.fields["winner_side"].choices = [(0, slot.entry_a.name), (1, slot.entry_b.name)]
 
 
 class CorrectionForm(forms.Form):
@@ -282,12 +292,12 @@ class CorrectionForm(forms.Form):
     def __init__(self, *args, pairing, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner_side"].choices = [
-            ("0", pairing.entry_a.player.name),
-            ("1", pairing.entry_b.player.name),
+            ("0", pairing.entry_a.name),
+            ("1", pairing.entry_b.name),
             ("none", _("Nobody (double forfeit)")),
         ]
-        self.fields["score_a"].label = pairing.entry_a.player.name
-        self.fields["score_b"].label = pairing.entry_b.player.name
+        self.fields["score_a"].label = pairing.entry_a.name
+        self.fields["score_b"].label = pairing.entry_b.name
 
     def clean(self) -> dict:
         """A played result's winner is whoever scored more (so the radio and the score cannot disagree); a

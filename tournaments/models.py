@@ -69,6 +69,16 @@ class Seeding(models.TextChoices):
     RATING = "rating", _("Seeded by rating")
 
 
+class TeamKind(models.TextChoices):
+    """Who makes up one entry: one player, a pair playing one match together (doubles: the partners alternate
+    the games; consultation: they confer on every move), or a team playing several boards at once."""
+
+    SINGLES = "singles", _("Singles")
+    DOUBLES = "doubles", _("Doubles")
+    CONSULTATION = "consultation", _("Consultation")
+    TEAM = "team", _("Team")
+
+
 class DrawStatus(models.TextChoices):
     NONE = "none", _("Not drawn")
     DRAFT = "draft", _("Draft")
@@ -280,6 +290,14 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         related_name="satellites",
         help_text=_("Satellite: the winner gets a free entry to this flight."),
     )
+    # Doubles, consultation and team events (docs/tournaments.md "Doubles, consultation and teams"): an entry is
+    # `team_size` players; the bracket and the rounds still work with entries (the captain is Entry.player).
+    team_kind = models.CharField(_("entries are"), max_length=12, choices=TeamKind.choices, default=TeamKind.SINGLES)
+    team_size = models.PositiveSmallIntegerField(
+        _("players per entry"),
+        default=1,
+        help_text=_("1 for singles, 2 for doubles and consultation, a team's boards."),
+    )
     # Counts the writes that change what the flight's bracket page or API shows; the cached renderings are keyed
     # by it, so a change makes them unreachable instead of stale (tournaments.services.common.flight_changed).
     version = models.PositiveBigIntegerField(default=0, editable=False)
@@ -340,11 +358,23 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
                 | Q(kind=FlightKind.MAIN, format=FlightFormat.KNOCKOUT, feed_rule=FeedRule.DRAW, third_place=False),
                 name="flight_playoff_second_on_a_knockout_main",
             ),
+            models.CheckConstraint(condition=Q(team_kind__in=TeamKind.values), name="flight_team_kind_known"),
+            models.CheckConstraint(
+                condition=Q(team_kind=TeamKind.SINGLES, team_size=1)
+                | Q(team_kind__in=[TeamKind.DOUBLES, TeamKind.CONSULTATION], team_size=2)
+                | Q(team_kind=TeamKind.TEAM, team_size__gte=2, team_size__lte=9),
+                name="flight_team_size_fits_kind",
+            ),
             *variant_constraints("flight"),
         ]
 
     def __str__(self) -> str:
         return f"{self.event} – {self.name}"
+
+    @property
+    def is_team_event(self) -> bool:
+        """An entry is more than one player (doubles, consultation, a team)."""
+        return self.team_kind != TeamKind.SINGLES
 
     def get_absolute_url(self) -> str:
         return reverse(
@@ -415,6 +445,9 @@ class Entry(models.Model):
     # the games left are forfeited to the opponents (True) or not scored at all (False), as the director chose.
     group = models.PositiveSmallIntegerField(default=0)
     remaining_scored = models.BooleanField(default=True)
+    # A pair or team: its name as every list shows it ("Anna / Ben" unless the team chose one); empty for singles.
+    # Stored, not joined, so a bracket or standings page costs no query more for a doubles flight.
+    team_name = models.CharField(_("team name"), max_length=120, blank=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -436,7 +469,33 @@ class Entry(models.Model):
         indexes = [models.Index(fields=["player", "flight"])]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.flight}"
+        return f"{self.name} in {self.flight}"
+
+    @property
+    def name(self) -> str:
+        """What lists show for the entry: the pair's or team's name, else the player's."""
+        return self.team_name or self.player.name
+
+
+class EntryMember(models.Model):
+    """One player of a pair or team entry, the captain (Entry.player, order 1) included. `flight` repeats the
+    entry's so the database keeps a player to one pair or team per flight."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="members")
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_memberships")
+    order = models.PositiveSmallIntegerField(help_text=_("1 for the captain; a team's board order."))
+
+    class Meta:
+        ordering = ["entry", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "player"], name="entrymember_once_per_flight"),
+            models.UniqueConstraint(fields=["entry", "order"], name="entrymember_unique_order"),
+            models.CheckConstraint(condition=Q(order__gte=1), name="entrymember_order_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.order}) in {self.entry_id}"
 
 
 class SlotResult(models.TextChoices):
@@ -568,6 +627,37 @@ class Pairing(models.Model):
     def group_label(self) -> str:
         """A, B, ... for the groups of a groups flight; empty for a flight played as one field."""
         return group_label(self.group - 1) if self.group else ""
+
+
+class TeamBoard(models.Model):
+    """One board of a team match (a nations cup): board k is played by the k-th players of the two teams' lineups
+    as an ordinary singles match, reported, confirmed and rated like any. The team match is the knockout slot
+    (or, later, the round's pairing); tournaments.services.teams decides it from its boards."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="+")
+    slot = models.ForeignKey(Slot, null=True, blank=True, on_delete=models.CASCADE, related_name="boards")
+    pairing = models.ForeignKey("Pairing", null=True, blank=True, on_delete=models.CASCADE, related_name="boards")
+    board = models.PositiveSmallIntegerField()
+    match = models.OneToOneField("games.Match", on_delete=models.PROTECT, related_name="team_board")
+
+    class Meta:
+        ordering = ["flight", "slot", "pairing", "board"]
+        constraints = [
+            models.CheckConstraint(condition=Q(board__gte=1), name="teamboard_board_positive"),
+            models.CheckConstraint(
+                condition=Q(slot__isnull=True, pairing__isnull=False) | Q(slot__isnull=False, pairing__isnull=True),
+                name="teamboard_slot_or_pairing",
+            ),
+            models.UniqueConstraint(
+                fields=["slot", "board"], condition=Q(slot__isnull=False), name="teamboard_once_per_slot"
+            ),
+            models.UniqueConstraint(
+                fields=["pairing", "board"], condition=Q(pairing__isnull=False), name="teamboard_once_per_pairing"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.slot or self.pairing} board {self.board}"
 
 
 class RoundSeat(models.Model):

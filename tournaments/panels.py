@@ -25,12 +25,16 @@ def my_home(request, _obj):
     return render_to_string("tournaments/_my_home.html", context, request)
 
 
-def match_clock(request, match):
-    """A bracket match's clock rule and time control on the match page (nothing for a match without a clock;
-    a club-night or casual match costs no query)."""
+def match_panel(request, match):
+    """On a tournament match's page: the partners of a doubles or consultation match, and a bracket match's
+    clock rule and time control (nothing else; a club-night or casual match costs no query)."""
     if match.context != MatchContext.TOURNAMENT:
         return None
+    parts = []
+    sides = selectors.match_sides(match=match)
+    if sides is not None:
+        parts.append(render_to_string("tournaments/_match_pairs.html", {"sides": sides, "match": match}, request))
     flight = selectors.match_flight(match=match)
-    if flight is None or not flight.time_control():
-        return None
-    return render_to_string("tournaments/_match_clock.html", {"flight": flight}, request)
+    if flight is not None and flight.time_control():
+        parts.append(render_to_string("tournaments/_match_clock.html", {"flight": flight}, request))
+    return "".join(parts) or None

@@ -6,10 +6,10 @@ from django.db.models import Exists, F, OuterRef
 
 from games.matchplay.hooks import on_result_confirmed, status_changed
 from games.models.matches import register_director_check
-from ratings.hooks import club_consent
+from ratings.hooks import club_consent, not_rated
 from tournaments import hooks, rules, services
-from tournaments.models import Entry
-from tournaments.services import boards
+from tournaments.models import Entry, Pairing, Slot, TeamKind
+from tournaments.services import boards, teams
 
 
 def entered_a_club_event(side: str) -> Exists:
@@ -22,17 +22,28 @@ def entered_a_club_event(side: str) -> Exists:
     )
 
 
+def played_by_pairs() -> Exists:
+    """ratings.hooks.not_rated: the match is a doubles or consultation pair's (the bracket's or a round's). Its
+    result belongs to two players each side, so it is in no one's rating (per-player doubles rating is not
+    supported: docs/tournaments.md)."""
+    pairs = [TeamKind.DOUBLES, TeamKind.CONSULTATION]
+    return Exists(Slot.objects.filter(match=OuterRef("pk"), flight__team_kind__in=pairs)) | Exists(
+        Pairing.objects.filter(match=OuterRef("pk"), flight__team_kind__in=pairs)
+    )
+
+
 def result_confirmed(match, report) -> None:
-    """One hook for both kinds of tournament match: a bracket slot's result, else a round's table. Asking both
-    every time cost a bracket result one query more."""
-    if not services.result_confirmed(match, report):
-        services.round_result_confirmed(match, report)
+    """One hook for every kind of tournament match: a bracket slot's result, else a round's table, else a team
+    match's board. Asking all every time cost a bracket result queries more."""
+    if not services.result_confirmed(match, report) and not services.round_result_confirmed(match, report):
+        teams.board_confirmed(match, report)  # last: a singles or round result costs no query more
 
 
 def register() -> None:
     on_result_confirmed(result_confirmed)
     register_director_check(rules.directs_match)
     club_consent.register(entered_a_club_event)
+    not_rated.register(played_by_pairs)
     # First of the bracket's subscribers (this app is ready before the Calcutta's): boards come before
     # calcutta.Calcutta in the lock order.
     hooks.on_flight_results_changed(boards.results_changed)

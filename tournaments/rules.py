@@ -12,7 +12,7 @@ from clubs import selectors as club_selectors
 from clubs.access import is_director, player_of, rule
 from clubs.models import Club, Player
 from games.models.matches import MatchContext
-from tournaments.models import Slot
+from tournaments.models import Slot, TeamBoard
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,12 @@ def withdraw(user, entry) -> bool:
     return _own_or_directed(user, entry)
 
 
+@rule("entry.lineup", _("A team's captain sets its lineup; a director sets anyone's."))
+def lineup(user, entry) -> bool:
+    """The board order is the team's own choice: its captain (Entry.player) or a director."""
+    return _own_or_directed(user, entry)
+
+
 @rule(
     "event.enter",
     _(
@@ -74,4 +80,6 @@ def directs_match(match, user) -> bool:
     if match.context != MatchContext.TOURNAMENT:
         return False
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
+    if slot is None:  # a team match's board: its flight's directors direct it
+        slot = TeamBoard.objects.filter(match=match).select_related("flight__event__club").first()
     return slot is not None and slot.flight.event.user_is_director(user)

@@ -291,9 +291,18 @@ def register(request, club, slug, flight):
         return redirect(back)
     late = found.draw_status != DrawStatus.NONE and found.kind != FlightKind.SIDE_POOL
     if late and request.POST.get("confirmed") != "1":
-        preview = services.late_entry_preview(flight=found, count=max(len(players), 1))
+        count = 1 if found.is_team_event else max(len(players), 1)  # a pair or team is one entry
+        preview = services.late_entry_preview(flight=found, count=count)
         context = {"flight": found, "event": found.event, "players": players, "preview": preview}
         return render(request, "tournaments/register_confirm.html", context)
+    if found.is_team_event:  # the players picked or pasted are one pair or team, in order (the captain first)
+        team_name = request.POST.get("team_name", "")
+        attempt(
+            request,
+            lambda: services.register_team(actor=request.user, flight=found, players=players, team_name=team_name),
+            lambda entry: _("%(name)s entered in %(flight)s.") % {"name": entry.name, "flight": found.name},
+        )
+        return redirect(back)
     if not players:
         attempt(request, lambda: services.register(actor=request.user, flight=found), _("You are entered."))
         return redirect(found.event)

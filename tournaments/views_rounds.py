@@ -72,7 +72,7 @@ def flight_rounds(request, flight):
     if request.GET.get("print") == "1":
         # the wall sheet: the round's tables, the same players by name (to find one's table), the standings
         context["by_name"] = sorted(
-            ((e.player.name, p) for p in pairings for e in (p.entry_a, p.entry_b) if e is not None),
+            ((e.name, p) for p in pairings for e in (p.entry_a, p.entry_b) if e is not None),
             key=lambda item: item[0].casefold(),
         )
         return render(request, "tournaments/flight_rounds_print.html", context)
@@ -144,7 +144,7 @@ def edit_round(request, club, slug, flight):
         messages.error(request, _("No round is paired yet."))
         return redirect(found)
     seated = sorted(
-        (e for p in current for e in (p.entry_a, p.entry_b) if e is not None), key=lambda e: e.player.name.casefold()
+        (e for p in current for e in (p.entry_a, p.entry_b) if e is not None), key=lambda e: e.name.casefold()
     )
     rows = [{"number": i, "a": p.entry_a_id, "b": p.entry_b_id} for i, p in enumerate(current, start=1)]
     context = {"event": found.event, "flight": found, "seated": seated, "rows": rows, "preview": None}

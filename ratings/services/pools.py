@@ -34,7 +34,7 @@ from clubs.models import Club, Membership
 from games.models.matches import Match, MatchReport, MatchStatus
 from games.models.variants import GameVariant
 from ratings.core import fibs
-from ratings.hooks import club_consent
+from ratings.hooks import club_consent, not_rated
 from ratings.models import PlayerRating, RatedMatch, RatingPool, RecomputeRequest
 
 INSERT_BATCH = 5000
@@ -131,7 +131,8 @@ def rateable_matches(pool: RatingPool):
     """THE rule for what counts in a pool — the incremental rating of one result and the rebuild of a pool both
     ask it, so they cannot disagree.
 
-    - Only matches played out (not forfeits, walkovers, annulments).
+    - Only matches played out (not forfeits, walkovers, annulments), and none another app keeps out
+      (ratings.hooks.not_rated: a consultation or doubles pair's match).
     - A club's pool: only matches of that club between players who are in it by their own acceptance or are its
       walk-ins.
     - The overall pool: a result both players agreed on (one reported, the other confirmed); or a result a
@@ -148,6 +149,8 @@ def rateable_matches(pool: RatingPool):
         finished_at__isnull=False,
         length__gte=1,
     )
+    for condition in not_rated.conditions():
+        matches = matches.exclude(condition)
     if pool.club_id is not None:
         club_id = pool.club_id
         return matches.filter(_in_club("player_a", club_id), _in_club("player_b", club_id), club_id=club_id)

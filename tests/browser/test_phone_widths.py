@@ -7,7 +7,9 @@ from django.core.management import call_command
 
 from chouette import services as chouette_services
 from chouette.models import ChouetteSession
+from tournaments import demo
 from tournaments.calcutta.models import Calcutta
+from tournaments.models import Slot, TeamBoard
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,6 +26,8 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
         table.refresh_from_db()
     finished = ChouetteSession.objects.filter(status="finished").first()
     calcutta = Calcutta.objects.first()
+    pair_match = Slot.objects.filter(flight__event__slug=demo.DOUBLES, round=1).first().match_id  # a pair's match
+    board_match = TeamBoard.objects.filter(flight__event__slug=demo.NATIONS).first().match_id  # a team's board
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "director")
     page.fill("#id_password", PASSWORD)
@@ -46,6 +50,10 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
         f"/chouette/bc-berlin/{finished.pk}/settlement/",
         "/events/bc-berlin/club-championship/dashboard/",
         f"/calcuttas/{calcutta.pk}/board/",
+        f"/events/bc-berlin/{demo.DOUBLES}/doubles/",  # pair names and each pair's players
+        f"/events/bc-berlin/{demo.NATIONS}/teams/",  # team matches with their board links
+        f"/matches/{pair_match}/",
+        f"/matches/{board_match}/",
     ]
     wide = {}
     for url in urls:

@@ -148,6 +148,10 @@ API = {
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/": May(write=SIGNED_IN),  # oneself, or a director
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/check-in/": May(write=PLAYERS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/withdraw/": May(write=PLAYERS),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/members/": May(),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/members/": May(write=PLAYERS),  # captain
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/teams/": May(write=DIRECTORS),  # each player enterable
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/boards/": May(),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),

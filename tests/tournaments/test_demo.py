@@ -2,8 +2,10 @@ import pytest
 from django.core.management import call_command
 
 from base.management.commands.load_demo import DemoContext
+from games.models.matches import Match
+from ratings.services.pools import overall_pool, rateable_matches
 from tournaments import demo, selectors
-from tournaments.models import Call, Event, Slot
+from tournaments.models import Call, Event, Slot, TeamBoard
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +50,27 @@ def test_demo_has_a_finished_swiss_night_with_a_top_eight_cut():
     assert top.entries.count() == 8
     places = sorted(p.place for p in selectors.flight_placements(flight=swiss))
     assert places[0] == 1 and places.count(1) == 1 and None not in places and len(places) == 16
+
+
+def finished_flight(slug):
+    """The one flight of a finished demo event, with one champion and every entry placed."""
+    event = Event.objects.get(slug=slug)
+    assert event.status == "finished"
+    (flight,) = event.flights.all()
+    places = sorted(p.place for p in selectors.flight_placements(flight=flight))
+    assert places[0] == 1 and places.count(1) == 1 and None not in places
+    return flight
+
+
+def test_demo_has_a_finished_doubles_cup_and_nations_cup():
+    call_command("load_demo")
+    doubles = finished_flight(demo.DOUBLES)
+    assert (doubles.team_kind, doubles.team_size, doubles.entries.count()) == ("doubles", 2, 8)
+    assert all(entry.members.count() == 2 and " & " in entry.name for entry in doubles.entries.all())
+    played = Match.objects.filter(tournament_slot__flight=doubles)
+    assert played.count() == 7 and all(m.winner_id for m in played)
+    assert not rateable_matches(overall_pool()).filter(pk__in=played).exists()  # a pair's result rates no one
+    teams = finished_flight(demo.NATIONS)
+    assert (teams.team_kind, teams.team_size, teams.entries.count()) == ("team", 3, 4)
+    assert sorted(e.name for e in teams.entries.all()) == ["East", "North", "South", "West"]
+    assert TeamBoard.objects.filter(flight=teams).count() == 9  # three team matches of three boards

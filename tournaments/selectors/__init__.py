@@ -10,6 +10,7 @@ from tournaments.selectors.brackets import (
     draft_pairs,
     jackpot_pods,
     next_matches,
+    slot_boards,
 )
 from tournaments.selectors.calling import (
     BoardLine,
@@ -23,10 +24,12 @@ from tournaments.selectors.calling import (
     waiting_matches,
 )
 from tournaments.selectors.events import (
+    MatchSides,
     Placement,
     club_member,
     drawable_entries,
     entry_in,
+    entry_members,
     event_entries,
     event_for,
     event_or_404,
@@ -36,6 +39,7 @@ from tournaments.selectors.events import (
     flight_placements,
     flights,
     match_flight,
+    match_sides,
     newest_events,
     no_shows,
     own_entries,
@@ -59,6 +63,10 @@ from tournaments.selectors.money import (
 )
 
 __all__ = [
+    "slot_boards",
+    "MatchSides",
+    "entry_members",
+    "match_sides",
     "BoardLine",
     "BracketRound",
     "Calling",

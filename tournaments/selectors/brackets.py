@@ -19,6 +19,8 @@ from tournaments.models import (
     FlightKind,
     Slot,
     SlotResult,
+    TeamBoard,
+    TeamKind,
 )
 
 Rendered = TypeVar("Rendered")
@@ -61,6 +63,8 @@ BRACKET_COLUMNS = (
     "winner__player_id",
     "entry_a__player__name",
     "entry_b__player__name",
+    "entry_a__team_name",
+    "entry_b__team_name",
     "match__status",
     "match__score_a",
     "match__score_b",
@@ -79,6 +83,8 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     )
     if not slots:
         return []
+    if flight.team_kind == TeamKind.TEAM:
+        _attach_boards(flight, slots)
     sections: dict[str, int] = {}
     for slot in slots:
         sections[slot.section] = max(sections.get(slot.section, 0), slot.round)
@@ -114,9 +120,33 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     return out
 
 
+def _attach_boards(flight: Flight, slots: list) -> None:
+    """A team flight's slots carry their boards (`team_boards`: board, match id, winner side, status) and the
+    boards each team has won (`boards_a`, `boards_b`): one query for the whole bracket."""
+    by_slot: dict[int, list[dict]] = {}
+    rows = TeamBoard.objects.filter(flight=flight, slot__isnull=False).order_by("board")
+    for row in rows.values("slot_id", "board", "match_id", "match__winner_id", "match__player_a_id", "match__status"):
+        won = row["match__winner_id"]
+        side = None if won is None else (0 if won == row["match__player_a_id"] else 1)
+        by_slot.setdefault(row["slot_id"], []).append(
+            {"board": row["board"], "match": row["match_id"], "winner_side": side, "status": row["match__status"]}
+        )
+    for slot in slots:
+        slot.team_boards = by_slot.get(slot.pk, [])
+        slot.boards_a = sum(1 for b in slot.team_boards if b["winner_side"] == 0)
+        slot.boards_b = sum(1 for b in slot.team_boards if b["winner_side"] == 1)
+
+
+def slot_boards(*, slot) -> list[TeamBoard]:
+    """A team match's boards with their matches and players, board 1 first (empty for any other slot)."""
+    return list(
+        TeamBoard.objects.filter(slot=slot).select_related("match__player_a", "match__player_b").order_by("board")
+    )
+
+
 def _side_name(slot, side: int) -> str | None:
     entry = slot.entry_a if side == 0 else slot.entry_b
-    return entry.player.name if entry is not None else None
+    return entry.name if entry is not None else None
 
 
 def _label_open_sides(rounds: dict) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -14,14 +14,18 @@ from tournaments.core import rules
 from tournaments.core.layout import P
 from tournaments.models import (
     Entry,
+    EntryMember,
     EntryStatus,
     Event,
     FeedRule,
     Flight,
     FlightFormat,
     FlightKind,
+    Pairing,
     Slot,
     SlotResult,
+    TeamBoard,
+    TeamKind,
 )
 
 
@@ -161,8 +165,59 @@ def event_entries(*, event) -> list:
 
 
 def flight_entries(*, flight: Flight):
-    """The flight's entries, placed ones first (the standings under a bracket)."""
-    return flight.entries.select_related("player").order_by("place", "draw_position", "id")
+    """The flight's entries, placed ones first (the standings under a bracket); a pair flight's with their
+    players (one query more, whatever the number of pairs)."""
+    entries = flight.entries.select_related("player").order_by("place", "draw_position", "id")
+    if flight.is_team_event:
+        entries = entries.prefetch_related(Prefetch("members", EntryMember.objects.select_related("player")))
+    return entries
+
+
+def entry_members(*, entry: Entry) -> list[EntryMember]:
+    """The players of a pair entry, the captain first (empty for a singles entry)."""
+    return list(entry.members.select_related("player").order_by("order"))
+
+
+@dataclass(frozen=True)
+class MatchSides:
+    """A pair or team flight's match as the match page shows it: the flight and the players of each side; for
+    a team match's board, the board and the two teams."""
+
+    flight: Flight
+    side_a: list
+    side_b: list
+    board: int | None = None
+    team_a: str = ""
+    team_b: str = ""
+
+
+def match_sides(*, match) -> MatchSides | None:
+    """The pairs of a doubles or consultation match, or the board and teams of a team match's board (None for
+    any other match): at most three queries."""
+    pairs = ~Q(flight__team_kind=TeamKind.SINGLES)
+    slot = Slot.objects.filter(pairs, match=match).select_related("flight").first()
+    table = slot or Pairing.objects.filter(pairs, match=match).select_related("flight").first()
+    if table is None:
+        board = (
+            TeamBoard.objects.filter(match=match)
+            .select_related(
+                "flight",
+                "slot__entry_a__player",
+                "slot__entry_b__player",
+                "pairing__entry_a__player",
+                "pairing__entry_b__player",
+            )
+            .first()
+        )
+        if board is None:
+            return None
+        teams = board.slot or board.pairing  # a knockout's team match, or a round's team table
+        return MatchSides(board.flight, [], [], board.board, teams.entry_a.name, teams.entry_b.name)
+    sides: dict[int, list] = {table.entry_a_id: [], table.entry_b_id: []}
+    members = EntryMember.objects.filter(entry_id__in=[e for e in sides if e is not None]).select_related("player")
+    for member in members.order_by("order"):
+        sides[member.entry_id].append(member.player)
+    return MatchSides(table.flight, sides[table.entry_a_id], sides.get(table.entry_b_id, []))
 
 
 def club_member(*, club, player_id: int):
@@ -212,9 +267,13 @@ def own_entries(*, event, player) -> list:
 
 
 def match_flight(*, match) -> Flight | None:
-    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page."""
+    """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page.
+    A team match's board belongs to its slot's flight."""
     slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
-    return None if slot is None else slot.flight
+    if slot is None:
+        board = TeamBoard.objects.filter(match=match).select_related("flight__event__club").first()
+        return None if board is None else board.flight
+    return slot.flight
 
 
 def drawable_entries(flight: Flight):

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from tournaments.core import standings as core
-from tournaments.models import SCORED_RESULTS, Entry, Flight, FlightFormat, Pairing, PairingResult
+from tournaments.models import (
+    SCORED_RESULTS,
+    Entry,
+    Flight,
+    FlightFormat,
+    Pairing,
+    PairingResult,
+    TeamBoard,
+    TeamKind,
+)
 
 #: The stored result -> the core's kind of game.
 GAME_KIND = {
@@ -88,13 +97,17 @@ def opponents_met(*, flight: Flight, before_round: int | None = None) -> dict[in
 
 
 def round_pairings(*, flight: Flight, round_number: int | None = None) -> list[Pairing]:
-    """A round's tables (the current round by default), with the players and the match (one query)."""
+    """A round's tables (the current round by default), with the players and the match (one query; a team
+    flight's tables with their boards, one more)."""
     number = flight.current_round if round_number is None else round_number
-    return list(
+    tables = (
         Pairing.objects.filter(flight=flight, round=number)
         .select_related("entry_a__player", "entry_b__player", "winner", "match")
         .order_by("group", "table")
     )
+    if flight.team_kind == TeamKind.TEAM:
+        tables = tables.prefetch_related(Prefetch("boards", TeamBoard.objects.order_by("board")))
+    return list(tables)
 
 
 def pairing_in(*, flight: Flight, pk) -> Pairing | None:

@@ -21,6 +21,8 @@ from tournaments.services.entries import (
     reentry_preview,
     register,
     register_many,
+    register_team,
+    set_lineup,
     withdraw,
     withdraw_preview,
 )
@@ -71,6 +73,8 @@ __all__ = [
     "reenter",
     "register",
     "register_many",
+    "register_team",
+    "set_lineup",
     "reentry_preview",
     "release_draw",
     "result_confirmed",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.db.models import F, QuerySet
 
 from base.locks import lock
-from games.models.matches import MatchContext, MatchStatus
-from tournaments.core import rules
+from games.models.matches import MatchContext, MatchOutcome, MatchStatus
+from tournaments.core import rules, teams
 from tournaments.models import Flight, SlotResult
 
 # The core's result -> the slot's stored result.
@@ -63,3 +63,18 @@ def match_status_changed(match) -> None:
 def event_changed(event) -> None:
     """The event's name or dates show on every flight's page."""
     flights_changed(Flight.objects.filter(event=event))
+
+
+def team_result(boards) -> teams.TeamResult:
+    """A team match from its TeamBoard rows (with their matches, board 1 first), as the core decides it: team A's
+    player is each board match's player A; a board without a winner (open, annulled) is still open."""
+    return teams.team_result(
+        [
+            teams.Board(None)
+            if b.match.winner_id is None or b.match.outcome == MatchOutcome.ANNULLED
+            else teams.Board(
+                0 if b.match.winner_id == b.match.player_a_id else 1, b.match.score_a or 0, b.match.score_b or 0
+            )
+            for b in boards
+        ]
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,7 +16,18 @@ from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
 from tournaments.core.draw import late_entry_position
 from tournaments.core.layout import Key, Target
-from tournaments.models import DrawStatus, Entry, EntryStatus, FeedRule, Flight, FlightKind, FlightStatus, SlotResult
+from tournaments.models import (
+    DrawStatus,
+    Entry,
+    EntryMember,
+    EntryStatus,
+    FeedRule,
+    Flight,
+    FlightKind,
+    FlightStatus,
+    SlotResult,
+    TeamKind,
+)
 from tournaments.rules import EntryDraft
 from tournaments.services import jackpots, rounds
 from tournaments.services.common import DECIDED, lock_flight
@@ -34,6 +45,68 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         raise ValidationError({"player": [_("Choose the player to register.")]})
     access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
+    if flight.is_team_event:
+        message = _("%(flight)s is played by pairs or teams: enter all its players together, the captain first.")
+        raise ValidationError({"player": [message % {"flight": flight.name}]})
+    return _enter(actor=actor, flight=flight, player=player)
+
+
+@transaction.atomic
+def register_team(*, actor, flight: Flight, players: list[Player], team_name: str = "") -> Entry:
+    """A pair (doubles, consultation) or a team: the first player is the captain (Entry.player, who plays a
+    pair's match and reports it), the players' order is a team's lineup (board 1 first). Each player must be one
+    the actor may enter (event.enter): a director enters the club's players, a player only themself — so no
+    player is put on another's pair or team without their say; pairs and teams are entered by a director at the
+    desk. The name is the one given, else "Anna & Ben" (not "/": the bracket's open places read "winner of
+    Anna / Ben")."""
+    players = list(players)
+    if len({p.pk for p in players}) != len(players):
+        raise ValidationError({"players": [_("A pair or team is made of different players.")]})
+    for player in players:
+        access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
+    flight = lock_flight(flight)
+    if not flight.is_team_event:
+        message = _("%(flight)s is played by single players: register each player on their own.")
+        raise ValidationError({"players": [message % {"flight": flight.name}]})
+    if len(players) != flight.team_size:
+        message = _("A %(kind)s entry is %(size)s players: give %(size)s, the captain first.")
+        size = {"kind": flight.get_team_kind_display(), "size": flight.team_size}
+        raise ValidationError({"players": [message % size]})
+    taken = EntryMember.objects.filter(flight=flight, player__in=players).select_related("player").first()
+    if taken is not None:
+        message = _("%(player)s already plays for another entry of %(flight)s: withdraw that entry first.")
+        raise Conflict(message % {"player": taken.player, "flight": flight.name}, code="already_entered")
+    team_name = (team_name or "").strip()[:120] or " & ".join(p.name for p in players)[:120]
+    entry = _enter(actor=actor, flight=flight, player=players[0], team_name=team_name)
+    EntryMember.objects.bulk_create(
+        EntryMember(entry=entry, flight=flight, player=player, order=order)
+        for order, player in enumerate(players, start=1)
+    )
+    return entry
+
+
+@transaction.atomic
+def set_lineup(*, actor, entry: Entry, players: list[Player]) -> list[EntryMember]:
+    """A team's board order, set by its captain or a director: the same players in a new order, board 1 first.
+    It is played from the team's next match on (the boards of a match already made keep their players). The
+    captain stays the entry's player whatever board they play."""
+    access.require(actor, "entry.lineup", entry)  # before the lock, which counts a new version of the flight
+    flight = lock_flight(entry.flight)
+    if flight.team_kind != TeamKind.TEAM:
+        raise ValidationError({"players": [_("Only a team has a lineup: a pair plays one match together.")]})
+    members = {m.player_id: m for m in EntryMember.objects.filter(entry=entry)}
+    if len(players) != len(members) or {p.pk for p in players} != set(members):
+        message = _("A lineup names each of the team's %(n)s players once, board 1 first.")
+        raise ValidationError({"players": [message % {"n": len(members)}]})
+    # (entry, order) is unique: move every member out of the way first, then into its board.
+    EntryMember.objects.filter(entry=entry).update(order=F("order") + 100)
+    for order, player in enumerate(players, start=1):
+        EntryMember.objects.filter(pk=members[player.pk].pk).update(order=order)
+    return list(entry.members.select_related("player").order_by("order"))
+
+
+def _enter(*, actor, flight: Flight, player: Player, **fields) -> Entry:
+    """The registration itself once the actor may enter the player and the flight is locked."""
     event = flight.event
     is_director = access.can(actor, "event.direct", event)
     if not is_director and not event.registration_open:
@@ -59,7 +132,12 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         # A Swiss takes a late entry before any round: it is paired from the next round on, with no wins.
         rounds.check_late_entry(flight)
         return Entry.objects.create(
-            flight=flight, player=player, fee=flight.entry_fee, registered_by=actor, is_late=flight.current_round > 0
+            flight=flight,
+            player=player,
+            fee=flight.entry_fee,
+            registered_by=actor,
+            is_late=flight.current_round > 0,
+            **fields,
         )
     entry = Entry.objects.create(
         flight=flight,
@@ -67,6 +145,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
         fee=flight.entry_fee,
         registered_by=actor,
         is_late=flight.draw_status != DrawStatus.NONE,
+        **fields,
     )
     if entry.is_late:
         _place_late(flight, entry, actor=actor)
@@ -276,7 +355,7 @@ def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     `reentry_until_round` has started, at most `max_reentries` times per player, into a bye's place."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
-    if flight.reentry_fee is None:
+    if flight.reentry_fee is None or flight.is_team_event:
         raise Conflict(_("This flight does not allow re-entry."), code="no_reentry")
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:
         raise Conflict(_("The re-entry deadline has passed."), code="reentry_closed")

@@ -17,7 +17,17 @@ from games.matchplay.services.play import check_variant
 from games.models.variants import DEFAULT_FORM
 from tournaments.core.payouts import validate_template
 from tournaments.core.standings import validate_order
-from tournaments.models import ClockRule, DrawStatus, Event, FeedRule, Flight, FlightFormat, FlightKind, Seeding
+from tournaments.models import (
+    ClockRule,
+    DrawStatus,
+    Event,
+    FeedRule,
+    Flight,
+    FlightFormat,
+    FlightKind,
+    Seeding,
+    TeamKind,
+)
 from tournaments.services.common import event_changed, lock_flight
 
 
@@ -127,13 +137,17 @@ def add_flight(
     variant: str | None = None,
     stakes: str | None = None,
     dave_progression: str | None = None,
+    team_kind: str = TeamKind.SINGLES,
+    team_size: int | None = None,
     **options,
 ) -> Flight:
     """A flight of the event. Its variant and stakes (standard with the cube unless given) are the ones its
     matches are played in; a flight fed by another takes the source's unless given. `options`: the knockout
     options of OPTION_FIELDS (reset, third place, seeding the top N, re-entries, jackpot pod size, the flight a
-    satellite awards an entry to), checked by `_check_options`."""
+    satellite awards an entry to), checked by `_check_options`. `team_kind`: singles, pairs (doubles,
+    consultation; `team_size` 2) or teams (`team_size` boards), checked by `_check_team`."""
     access.require(actor, "event.direct", event)
+    team_size = _check_team(team_kind, team_size, kind, source, format, options)
     _check_clock(clock_rule, clock_seconds_per_point, clock_delay_seconds)
     form = _variant_of(source, variant=variant, stakes=stakes, dave_progression=dave_progression)
     if kind not in FlightKind.values:
@@ -260,8 +274,48 @@ def add_flight(
         cycles=cycles,
         group_size=group_size,
         advance=advance,
+        team_kind=team_kind,
+        team_size=team_size,
         **form,
     )
+
+
+def _check_team(team_kind, team_size, kind, source, format, options) -> int:  # noqa: A002
+    """Who makes up an entry, refused with what would work. Returns the players per entry (a team's boards). A
+    pair or team flight is a main or double-elimination flight with its own draw: the flights fed by another take
+    single players (a loser's Entry is its captain alone), so none is fed by a pair or team flight, and a pair or
+    team does not buy back in. A team event is not played in groups (the knockout they feed would be fed by it)."""
+    if team_kind not in TeamKind.values:
+        raise ValidationError({"team_kind": [_("Choose singles, doubles, consultation or team.")]})
+    if team_kind == TeamKind.TEAM:
+        if team_size is None or not 2 <= int(team_size) <= 9:
+            raise ValidationError({"team_size": [_("A team plays on 2 to 9 boards: give the number of boards.")]})
+        if format == FlightFormat.GROUPS:
+            message = _("A team event is a knockout, a Swiss, a round robin or a triple elimination: choose one.")
+            raise ValidationError({"format": [message]})
+        size = int(team_size)
+    else:
+        size = 1 if team_kind == TeamKind.SINGLES else 2
+        if team_size is not None and int(team_size) != size:
+            message = _("A %(kind)s entry is %(size)s player(s): leave the number of players empty or give %(size)s.")
+            raise ValidationError({"team_size": [message % {"kind": TeamKind(team_kind).label, "size": size}]})
+    if source is not None and source.is_team_event:
+        message = _("%(source)s is played by pairs or teams: only a singles flight feeds another flight.")
+        raise ValidationError({"source": [message % {"source": source.name}]})
+    if team_kind != TeamKind.SINGLES:
+        if kind not in (FlightKind.MAIN, FlightKind.DOUBLE_ELIMINATION) or source is not None:
+            message = _(
+                "Pairs and teams play a main or double-elimination flight with its own draw: choose one of those."
+            )
+            raise ValidationError({"team_kind": [message]})
+        if options.get("awards_entry_to") is not None:
+            message = _("A pair or team flight awards no satellite entry: leave the satellite off.")
+            raise ValidationError({"team_kind": [message]})
+    target = options.get("awards_entry_to")
+    if target is not None and target.is_team_event:
+        message = _("%(flight)s is played by pairs or teams: a satellite awards an entry to a singles flight.")
+        raise ValidationError({"awards_entry_to": [message % {"flight": target.name}]})
+    return size
 
 
 def _check_rounds(format, kind, rounds, until_one_unbeaten, tiebreaks, cut_size) -> list:  # noqa: A002

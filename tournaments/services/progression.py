@@ -16,12 +16,13 @@ from base.locks import lock
 from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
-from tournaments.core import rules
+from tournaments.core import rules, teams
 from tournaments.core.layout import Key, Layout, P, Target
 from tournaments.models import (
     BracketChange,
     DrawStatus,
     Entry,
+    EntryMember,
     EntryStatus,
     Event,
     EventStatus,
@@ -31,6 +32,8 @@ from tournaments.models import (
     FlightStatus,
     Slot,
     SlotResult,
+    TeamBoard,
+    TeamKind,
 )
 from tournaments.services.common import DECIDED, SLOT_RESULT
 
@@ -189,6 +192,11 @@ class BracketStore:
                 self._withdrawn_meet(slot)
                 return
             slot.result = SlotResult.READY
+            if flight.team_kind == TeamKind.TEAM:
+                slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result"])
+                for match in self.create_boards(flight, slot):
+                    hooks.match_called(match, None)
+                return
             slot.match = self._create_match(flight, slot)
             slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result", "match"])
             hooks.match_called(slot.match, None)
@@ -222,12 +230,30 @@ class BracketStore:
         else:
             self.decide(slot, rules.WALKOVER, a, (b,))
 
-    def _create_match(self, flight: Flight, slot: Slot) -> Match:
+    def create_boards(self, flight: Flight, slot: Slot) -> list[Match]:
+        """A team match: one singles match per board, board k between the k-th players of the two lineups
+        (tournaments.core.teams.lineup), each a TeamBoard of the slot. The slot itself has no match."""
+        lineups: dict[int, list[int]] = {slot.entry_a_id: [], slot.entry_b_id: []}
+        members = EntryMember.objects.filter(entry_id__in=list(lineups)).order_by("order")
+        for entry_id, player_id in members.values_list("entry_id", "player_id"):
+            lineups[entry_id].append(player_id)
+        boards = teams.lineup(lineups[slot.entry_a_id], lineups[slot.entry_b_id])
+        matches = Match.objects.bulk_create(
+            self._create_match(flight, slot, players=(a, b), save=False) for _board, a, b in boards
+        )
+        TeamBoard.objects.bulk_create(
+            TeamBoard(flight=flight, slot=slot, board=board, match=match)
+            for (board, _a, _b), match in zip(boards, matches, strict=True)
+        )
+        return matches
+
+    def _create_match(self, flight: Flight, slot: Slot, *, players=None, save: bool = True) -> Match:
         key = Key(slot.section, slot.round, slot.position)
         layout = self.layout(flight)
-        return Match.objects.create(
-            player_a_id=slot.entry_a.player_id,
-            player_b_id=slot.entry_b.player_id,
+        player_a_id, player_b_id = players or (slot.entry_a.player_id, slot.entry_b.player_id)
+        match = Match(
+            player_a_id=player_a_id,
+            player_b_id=player_b_id,
             length=flight.length_for(layout.length_round(key), is_final=layout.is_final(key)),
             context=MatchContext.TOURNAMENT,
             variant=flight.variant,  # the one place a bracket match takes the flight's variant and stakes
@@ -237,6 +263,9 @@ class BracketStore:
             is_public=self.event.is_public,
             created_by=self.actor if getattr(self.actor, "is_authenticated", False) else None,
         )
+        if save:
+            match.save()
+        return match
 
     @staticmethod
     def _facts(entry: Entry, slot: Slot) -> rules.EntryFacts:
@@ -405,9 +434,13 @@ class BracketStore:
             if current.pk in seen:
                 return
             seen.add(current.pk)
-            if own and current.match_id is not None:
-                started = current.match.status != MatchStatus.SCHEDULED or current.match.started_at is not None
-                steps.append(Step(current, started))
+            if own:
+                matches = [current.match] if current.match_id is not None else []
+                if current.flight.team_kind == TeamKind.TEAM:  # a team match has started when a board has
+                    matches += [b.match for b in TeamBoard.objects.filter(slot=current).select_related("match")]
+                if matches:
+                    started = any(m.status != MatchStatus.SCHEDULED or m.started_at is not None for m in matches)
+                    steps.append(Step(current, started))
             if current.result in DECIDED:
                 for flight, target in self.targets(current):
                     nxt = (
@@ -468,7 +501,8 @@ class BracketStore:
             # A terminal slot taken back (a third-place match, a second grand final not needed) reopens it.
             Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
             flight.status = FlightStatus.RUNNING
-        slot.result = SlotResult.READY if slot.match_id else SlotResult.PENDING
+        boards = flight.team_kind == TeamKind.TEAM and TeamBoard.objects.filter(slot=slot).exists()
+        slot.result = SlotResult.READY if slot.match_id or boards else SlotResult.PENDING
         slot.winner = slot.loser = None
         slot.decided_at = None
         slot.save(update_fields=["result", "winner", "loser", "decided_at"])
@@ -484,10 +518,16 @@ class BracketStore:
         if slot.result in DECIDED:
             self.undo(slot, actor=actor, voided=voided)
             slot.refresh_from_db()
+        matches = []
         if slot.match_id is not None:
-            match = slot.match
+            matches.append(slot.match)
             slot.match = None
             slot.save(update_fields=["match"])
+        if flight.team_kind == TeamKind.TEAM:
+            boards = list(TeamBoard.objects.filter(slot=slot).select_related("match").order_by("board"))
+            TeamBoard.objects.filter(pk__in=[b.pk for b in boards]).delete()  # their voiding moves no team match
+            matches += [b.match for b in boards]
+        for match in matches:
             if voided is not None:
                 voided.append({"slot": str(slot), "match": match.pk})
             if match.status != MatchStatus.ABANDONED:
@@ -526,7 +566,7 @@ def result_confirmed(match, report) -> bool:
     store = BracketStore(flight.event, actor=report.confirmed_by or report.submitted_by)
     if report.outcome == MatchOutcome.ANNULLED:
         if slot.result in DECIDED:
-            _correct(store, slot, report)
+            correct(store, slot, report)
         slot.refresh_from_db()
         slot.flight = flight
         slot.match = None
@@ -557,7 +597,7 @@ def result_confirmed(match, report) -> bool:
             # the score changed, the bracket did not
             hooks.notify_flight(flight, [slot.entry_a.player_id, slot.entry_b.player_id])
             return True
-        _correct(store, slot, report)
+        correct(store, slot, report)
         for entry in (slot.entry_a, slot.entry_b):
             entry.refresh_from_db()
     store.decide(slot, result, winner, losers)
@@ -565,7 +605,7 @@ def result_confirmed(match, report) -> bool:
     return True
 
 
-def _correct(store: BracketStore, slot: Slot, report) -> None:
+def correct(store: BracketStore, slot: Slot, report) -> None:
     """Re-route before later matches have started; afterwards only through override_result or a rule acting on
     someone's behalf (the report's origin says which: a result typed on the match itself is MANUAL)."""
     steps = store.cascade(slot, include_self=False)

@@ -32,11 +32,13 @@ from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus,
 from tournaments import hooks
 from tournaments.core import standings as core_standings
 from tournaments.core import swiss
+from tournaments.core import teams as team_core
 from tournaments.core.errors import BracketError
 from tournaments.models import (
     BracketChange,
     DrawStatus,
     Entry,
+    EntryMember,
     EntryStatus,
     EventStatus,
     FeedRule,
@@ -46,9 +48,11 @@ from tournaments.models import (
     Pairing,
     PairingResult,
     RoundSeat,
+    TeamBoard,
+    TeamKind,
 )
 from tournaments.selectors import rounds as read
-from tournaments.services.common import flights_changed, lock_flight
+from tournaments.services.common import flights_changed, lock_flight, team_result
 from tournaments.services.draws import confirm_locked, draw_locked, release_locked
 from tournaments.services.overrides import director_result
 from tournaments.services.progression import BracketStore
@@ -101,13 +105,14 @@ def create_pairings(flight: Flight, round_number: int, pairs, *, actor=None, gro
     Bulk writes: a constant number of queries whatever the field size."""
     entries = {e.pk: e for e in Entry.objects.filter(flight=flight).only("pk", "player_id")}
     created_by = _creator(actor)
+    teams = flight.team_kind == TeamKind.TEAM  # a team table has boards, not a match of its own
     pairings, matches = [], []
     now = timezone.now()
     for table, (a, b) in enumerate(pairs, start=first_table):
         pairing = Pairing(flight=flight, round=round_number, table=table, group=group, entry_a_id=a, entry_b_id=b)
         if b is None:
             pairing.result, pairing.winner_id, pairing.decided_at = PairingResult.BYE, a, now
-        else:
+        elif not teams:
             pairing.match = _match(flight, round_number, entries[a].player_id, entries[b].player_id, created_by)
             matches.append(pairing.match)
         pairings.append(pairing)
@@ -115,6 +120,8 @@ def create_pairings(flight: Flight, round_number: int, pairs, *, actor=None, gro
     for pairing in pairings:
         pairing.match_id = pairing.match.pk if pairing.match else None
     Pairing.objects.bulk_create(pairings)
+    if teams:
+        matches = _create_boards(flight, round_number, [p for p in pairings if p.entry_b_id], created_by)
     RoundSeat.objects.bulk_create(
         RoundSeat(flight=flight, round=round_number, entry_id=entry_id, pairing=pairing)
         for pairing in pairings
@@ -127,6 +134,25 @@ def create_pairings(flight: Flight, round_number: int, pairs, *, actor=None, gro
     for match in matches:
         hooks.match_called(match, None)
     return pairings
+
+
+def _create_boards(flight: Flight, round_number: int, pairings: list[Pairing], created_by) -> list[Match]:
+    """Team tables: one singles match per board, board k between the k-th players of the two lineups
+    (tournaments.core.teams.lineup), each a TeamBoard of its pairing. Bulk writes: constant queries."""
+    lineups: dict[int, list[int]] = {}
+    members = EntryMember.objects.filter(flight=flight).order_by("entry_id", "order")
+    for entry_id, player_id in members.values_list("entry_id", "player_id"):
+        lineups.setdefault(entry_id, []).append(player_id)
+    boards = [
+        (pairing, board, _match(flight, round_number, a, b, created_by))
+        for pairing in pairings
+        for board, a, b in team_core.lineup(lineups[pairing.entry_a_id], lineups[pairing.entry_b_id])
+    ]
+    Match.objects.bulk_create(match for _pairing, _board, match in boards)
+    TeamBoard.objects.bulk_create(
+        TeamBoard(flight=flight, pairing=pairing, board=board, match=match) for pairing, board, match in boards
+    )
+    return [match for _pairing, _board, match in boards]
 
 
 def _round_anchor(flight_id: int, round_number: int) -> Pairing | None:
@@ -257,31 +283,43 @@ def bring_back_no_show(flight: Flight, entry: Entry) -> Entry:
 # --- results ---------------------------------------------------------------------------------------------------
 
 
-def result_confirmed(match, report) -> None:
+def result_confirmed(match, report) -> bool:
     """games hook: a confirmed, corrected, overridden or annulled result of a round's match. Constant queries
-    for a result that does not end the round."""
+    for a result that does not end the round. False when the match is no round's table (a team match's board:
+    tournaments.receivers then hands it to the team matches)."""
     if match.context != MatchContext.TOURNAMENT:
-        return
+        return True
     pairing = Pairing.objects.filter(match=match).values_list("pk", "flight_id", "round").first()
     if pairing is None:
-        return
+        return False
     pk, flight_id, round_number = pairing
     _round_anchor(flight_id, round_number)
     pairing = lock(Pairing.objects, of=("self",)).select_related("flight__event", "entry_a", "entry_b").get(pk=pk)
     flight = pairing.flight
     if report.outcome == MatchOutcome.ANNULLED:
         if pairing.result == PairingResult.NOT_SCORED:
-            return
+            return True
         if pairing.result != PairingResult.PENDING and flight.current_round > pairing.round:
             _refuse_silent_change(report)
         pairing.result, pairing.winner, pairing.score_a, pairing.score_b = PairingResult.PENDING, None, 0, 0
         pairing.match = create_pairings_match(flight, pairing, actor=report.confirmed_by or report.submitted_by)
         pairing.save(update_fields=["result", "winner", "score_a", "score_b", "match"])
         hooks.flight_results_changed(flight)
-        return
+        return True
     result = OUTCOME_RESULT[report.outcome]
     a_won = match.winner_id is not None and match.winner_id == pairing.entry_a.player_id
     winner = None if result == PairingResult.DOUBLE_FORFEIT else (pairing.entry_a if a_won else pairing.entry_b)
+    played = result == PairingResult.PLAYED
+    scores = ((match.score_a or 0), (match.score_b or 0)) if played else (0, 0)
+    apply_result(pairing, result, winner, scores, report=report)
+    return True
+
+
+def apply_result(pairing: Pairing, result: str, winner: Entry | None, scores: tuple[int, int], *, report) -> None:
+    """Store a table's result (the pairing row locked, after the round's anchor) and pair on when it was the
+    round's last: a singles table's match, or a team table's boards (tournaments.services.teams). A change after
+    the next round was paired is only a director's correction's."""
+    flight = pairing.flight
     changes = pairing.result != PairingResult.PENDING and (
         pairing.result != result or pairing.winner_id != (winner.pk if winner else None)
     )
@@ -289,16 +327,42 @@ def result_confirmed(match, report) -> None:
         _refuse_silent_change(report)
     was_pending = pairing.result == PairingResult.PENDING
     pairing.result, pairing.winner = result, winner
-    pairing.score_a = (match.score_a or 0) if result == PairingResult.PLAYED else 0
-    pairing.score_b = (match.score_b or 0) if result == PairingResult.PLAYED else 0
-    pairing.decided_at = timezone.now()
+    pairing.score_a, pairing.score_b = scores
+    pairing.decided_at = None if result == PairingResult.PENDING else timezone.now()
     pairing.save(update_fields=["result", "winner", "score_a", "score_b", "decided_at"])
     if changes and flight.status == FlightStatus.FINISHED:
         _store_places(flight)
     # The table's two players; a round's end pairs the next one and tells everyone (round_done).
     hooks.notify_flight(flight, [e.player_id for e in (pairing.entry_a, pairing.entry_b) if e is not None])
-    if was_pending and pairing.round == flight.current_round:
+    if was_pending and result != PairingResult.PENDING and pairing.round == flight.current_round:
         round_done(flight, actor=report.confirmed_by or report.submitted_by)
+
+
+def team_table_confirmed(pairing_id: int, match, report) -> None:
+    """A board of a team table: an annulled board is played again; the table is scored as soon as the boards
+    decide it (its score the boards each team won, for the standings' points for and against), and it goes
+    back to pending when a corrected board undoes that. Constant queries while the round goes on."""
+    flight_id, round_number = Pairing.objects.filter(pk=pairing_id).values_list("flight_id", "round").get()
+    _round_anchor(flight_id, round_number)
+    pairing = (
+        lock(Pairing.objects, of=("self",)).select_related("flight__event", "entry_a", "entry_b").get(pk=pairing_id)
+    )
+    if pairing.result == PairingResult.NOT_SCORED:
+        return
+    if report.outcome == MatchOutcome.ANNULLED:
+        board = TeamBoard.objects.get(match=match)
+        board.match = _match(
+            pairing.flight, pairing.round, match.player_a_id, match.player_b_id, _creator(report.confirmed_by)
+        )
+        board.match.save()
+        board.save(update_fields=["match"])
+    boards = list(TeamBoard.objects.filter(pairing=pairing).select_related("match").order_by("board"))
+    team = team_result(boards)
+    if team.winner is None:
+        result, winner = PairingResult.PENDING, None
+    else:
+        result, winner = PairingResult.PLAYED, (pairing.entry_a, pairing.entry_b)[team.winner]
+    apply_result(pairing, result, winner, (team.boards_a, team.boards_b), report=report)
 
 
 def create_pairings_match(flight: Flight, pairing: Pairing, *, actor) -> Match:
@@ -558,6 +622,9 @@ def edit_pairings(*, actor, flight: Flight, pairs: list, confirm: bool = False) 
     made. Rematches are shown by the preview and need `confirm`."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
+    if flight.team_kind == TeamKind.TEAM:
+        message = _("A team round's boards are made already: correct a board's result instead of re-pairing.")
+        raise Conflict(message, code="team_round_paired")
     edit = _edit(flight, pairs)
     if edit.rematches and not confirm:
         raise Conflict(
