@@ -2,10 +2,12 @@
 be a 4xx with a message saying what would work (in the caller's language), and nothing may be stored."""
 
 import pytest
+from django.urls import reverse
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import make_event
 from tests.tournaments.rounds_builders import open_tables, swiss_event
+from tournaments import services
 from tournaments.models import BracketChange, Flight, Pairing
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +146,32 @@ def test_the_same_entry_twice_or_two_byes_are_refused_in_german(api_as, club, di
 def test_out_of_range_path_ids_are_not_found(api_as, club, director_user, path):
     flight, base = _paired(api_as, club, director_user, 4)
     assert api_as(director_user).get(base + path).status_code in (404, 405)
+
+
+@pytest.mark.parametrize("shown", ["²", "١٢"])
+@pytest.mark.parametrize("sheet", [{}, {"print": "1"}])
+def test_the_public_round_page_reads_only_plain_round_numbers(client, club, director_user, shown, sheet):
+    """`?round=²` passed str.isdigit, which int() then refused: a server error for anyone, signed in or not."""
+    event, flight = swiss_event(club, director_user, 4)
+    services.start_round(actor=director_user, flight=flight)
+    page = reverse("tournaments:flight-bracket", args=[club.slug, event.slug, flight.slug])
+    answer = client.get(page, {"round": shown, **sheet})
+    assert answer.status_code == 200
+    assert answer.context["round_number"] == 1
+
+
+@pytest.mark.parametrize("number", ["²", "9" * 5000])
+def test_the_repairing_page_refuses_numbers_int_cannot_read(client, club, director_user, number):
+    """A table's player posted as "²" or as 5000 digits (more than int() reads) was a server error; now the
+    page says which players to pair, and the round stays as it was."""
+    event, flight = swiss_event(club, director_user, 4)
+    services.start_round(actor=director_user, flight=flight)
+    before = list(Pairing.objects.filter(flight=flight).values_list("pk", "entry_a", "entry_b"))
+    client.force_login(director_user)
+    edit = reverse("tournaments:flight-edit-round", args=[club.slug, event.slug, flight.slug])
+    table = open_tables(flight)[0]
+    for row in ({"a_1": number, "b_1": str(table.entry_b_id)}, {"a_1": str(table.entry_a_id), "b_1": number}):
+        answer = client.post(edit, {**row, "confirm": "1"}, HTTP_ACCEPT_LANGUAGE="de")
+        assert answer.status_code == 200
+        assert answer.context["error"]
+    assert list(Pairing.objects.filter(flight=flight).values_list("pk", "entry_a", "entry_b")) == before
