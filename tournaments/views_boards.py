@@ -18,7 +18,8 @@ from tournaments.services import boards as board_services
 
 def _int(request, name: str) -> int | None:
     value = request.POST.get(name, "")
-    return int(value) if value.isdigit() else None
+    # ASCII and short: str.isdigit passes "²" and 5000 digits, which int() refuses (0 stays 0: no grace period)
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 def _act(request, event) -> None:
@@ -28,8 +29,10 @@ def _act(request, event) -> None:
         attempt(
             request,
             lambda: board_services.call_next(actor=actor, event=event),
-            lambda call: _("%(a)s – %(b)s: board %(n)s.")
-            % {"a": call.slot.entry_a.player.name, "b": call.slot.entry_b.player.name, "n": call.board.number},
+            lambda call: (
+                _("%(a)s – %(b)s: board %(n)s.")
+                % {"a": call.slot.entry_a.player.name, "b": call.slot.entry_b.player.name, "n": call.board.number}
+            ),
         )
     elif do in ("auto_on", "auto_off"):
         on = do == "auto_on"

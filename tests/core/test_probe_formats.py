@@ -175,3 +175,34 @@ def test_the_repairing_page_refuses_numbers_int_cannot_read(client, club, direct
         assert answer.status_code == 200
         assert answer.context["error"]
     assert list(Pairing.objects.filter(flight=flight).values_list("pk", "entry_a", "entry_b")) == before
+
+
+def test_entering_players_by_an_unreadable_number_names_them_instead_of_failing(client, club, director_user):
+    """`players=²` passed str.isdigit and then made int() raise: a server error on the flight's entry form."""
+    event = make_event(club, director_user)
+    flight = services.add_flight(actor=director_user, event=event, name="Main")
+    client.force_login(director_user)
+    url = reverse("tournaments:flight-register", args=[club.slug, event.slug, flight.slug])
+    answer = client.post(url, {"players": ["²"]})
+    assert answer.status_code == 302
+    assert not flight.entries.exists()
+
+
+@pytest.mark.parametrize("field", ["count", "grace_minutes", "board"])
+def test_the_boards_page_ignores_numbers_int_cannot_read(client, club, director_user, field):
+    event = make_event(club, director_user)
+    client.force_login(director_user)
+    url = reverse("tournaments:calling", args=[club.slug, event.slug])
+    post = {"do": "setup", "count": "4", "grace_minutes": "5", field: "²"}
+    assert client.post(url, post).status_code in (302, 200)
+    assert client.post(url, {"do": "free", "board": "9" * 5000}).status_code == 404
+
+
+def test_board_features_name_real_boards_only(api_as, club, director_user):
+    """Tags for board "²" were a server error, and 10,000 tags for boards that do not exist one query each."""
+    event = make_event(club, director_user)
+    url = f"/api/v1/events/{club.slug}/{event.slug}/boards/"
+    tags = {"²": ["clock"], str(2**63): ["clock"], "1": ["step-free"]} | {str(n): ["x"] for n in range(5, 10_005)}
+    answer = api_as(director_user).put(url, {"count": 4, "tags": tags}, format="json")
+    assert answer.status_code == 200
+    assert [line["board"]["tags"] for line in answer.json()["boards"]] == [["step-free"], [], [], []]
