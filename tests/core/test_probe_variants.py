@@ -6,6 +6,8 @@ import pytest
 from chouette.models import LedgerEntry
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.tournaments.builders import make_event, members
+from tournaments.models import Flight
 
 pytestmark = pytest.mark.django_db
 
@@ -48,3 +50,28 @@ def test_only_an_admin_of_the_club_merges_its_variants(api_as, club, director_us
     admin = MembershipFactory(club=club, role="admin").player.user
     assert api_as(admin).post(url, {"merge_variants": "NaN"}, format="json").status_code == 400
     assert api_as(admin).post(url, [1], format="json").status_code == 400
+
+
+@pytest.mark.parametrize(
+    "game", [{"variant": "long_nardy"}, {"stakes": "dave", "dave_progression": "arithmetic"}, {"variant": "nackgammon"}]
+)
+def test_a_jackpots_pods_are_played_in_the_jackpots_game(api_as, club, director_user, game):
+    """A long nardy (or Dave) jackpot once filled its pods as plain backgammon flights: the pod copied the
+    length, the clock and the payout, but not the game, so its matches were scored by the wrong rules."""
+    event = make_event(club, director_user)
+    api = api_as(director_user)
+    flights = f"/api/v1/events/{club.slug}/{event.slug}/flights/"
+    created = api.post(flights, {"name": "Jackpot", "kind": "jackpot", "pod_size": 4, **game}, format="json")
+    assert created.status_code == 201
+    for player in members(club, 4):
+        entered = api.post(flights + "jackpot/entries/", {"player": player.pk}, format="json")
+        assert entered.status_code == 201
+    jackpot = Flight.objects.get(event=event, slug="jackpot")
+    pod = Flight.objects.get(source=jackpot)
+    assert (pod.variant, pod.stakes, pod.dave_progression) == (
+        jackpot.variant,
+        jackpot.stakes,
+        jackpot.dave_progression,
+    )
+    matches = [slot.match for slot in pod.slots.filter(match__isnull=False).select_related("match")]
+    assert matches and all((m.variant, m.stakes) == (jackpot.variant, jackpot.stakes) for m in matches)
