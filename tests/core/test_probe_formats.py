@@ -206,3 +206,25 @@ def test_board_features_name_real_boards_only(api_as, club, director_user):
     answer = api_as(director_user).put(url, {"count": 4, "tags": tags}, format="json")
     assert answer.status_code == 200
     assert [line["board"]["tags"] for line in answer.json()["boards"]] == [["step-free"], [], [], []]
+
+
+def test_groups_and_a_double_round_robin_can_be_created_through_the_api(api_as, club, director_user):
+    """The flight page offered groups and a double round robin, the API took neither: every groups flight
+    was refused for a group size the API had no field for."""
+    event = make_event(club, director_user)
+    api = api_as(director_user)
+    url = f"/api/v1/events/{club.slug}/{event.slug}/flights/"
+    groups = api.post(url, {"name": "Groups", "format": "groups", "group_size": 4, "advance": 2}, format="json")
+    assert groups.status_code == 201
+    assert (groups.json()["group_size"], groups.json()["advance"], groups.json()["cycles"]) == (4, 2, 1)
+    double = api.post(url, {"name": "Double", "format": "round_robin", "cycles": 2}, format="json")
+    assert double.status_code == 201 and double.json()["cycles"] == 2
+    too_many = {"name": "Bad", "format": "groups", "group_size": 4, "advance": 4}
+    refused = api.post(url, too_many, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 400 and refused.json()["field"] == "advance"
+    assert refused.json()["detail"] == "Aus jeder Gruppe können 1 bis 3 Spieler weiterkommen."
+    knockout_twice = api.post(url, {"name": "KO", "cycles": 2}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert knockout_twice.status_code == 400 and knockout_twice.json()["field"] == "cycles"
+    assert knockout_twice.json()["detail"].startswith("Nur ")
+    assert api.post(url, {"name": "Huge", "format": "groups", "group_size": 2**63}, format="json").status_code == 400
+    assert sorted(Flight.objects.filter(event=event).values_list("slug", flat=True)) == ["double", "groups"]
