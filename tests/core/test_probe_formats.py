@@ -228,3 +228,21 @@ def test_groups_and_a_double_round_robin_can_be_created_through_the_api(api_as, 
     assert knockout_twice.json()["detail"].startswith("Nur ")
     assert api.post(url, {"name": "Huge", "format": "groups", "group_size": 2**63}, format="json").status_code == 400
     assert sorted(Flight.objects.filter(event=event).values_list("slug", flat=True)) == ["double", "groups"]
+
+
+@pytest.mark.parametrize(
+    ("body", "german"),
+    [
+        ({"round_lengths": {"x": 3}}, 'Gib die Längen nach Runde an, etwa {"3": 9}.'),
+        ({"round_lengths": {"0": 3}}, "Runden sind von 1 bis 999 nummeriert."),
+        ({"feed_rule": "cut", "source": "main"}, "Ein Cut ist ein K.-o.-Hauptfeld"),
+    ],
+)
+def test_flight_refusals_read_in_german(api_as, club, director_user, body, german):
+    """These refusals once came back in English to a German caller (no German entry for their text)."""
+    event = make_event(club, director_user)
+    services.add_flight(actor=director_user, event=event, name="Main", slug="main")
+    url = f"/api/v1/events/{club.slug}/{event.slug}/flights/"
+    answer = api_as(director_user).post(url, {"name": "Second", **body}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert answer.status_code == 400
+    assert answer.json()["detail"].startswith(german)
