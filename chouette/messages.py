@@ -31,6 +31,7 @@ MESSAGES = {
     "daves_at_cube_table": gettext_lazy("This table plays with the cube: enter the doubles, not Dave stakes."),
     "cube_at_dave_table": gettext_lazy("This table plays with Daves: enter each member's final stake, no cube."),
     "bad_give_up": gettext_lazy("Who gave up: the member, the box, or nobody."),
+    "dave_twice": gettext_lazy("%(player)s has two Dave lines: give each member's final stake once."),
     "not_zero_sum": gettext_lazy("This game does not sum to zero."),
     "claimed_not_zero": gettext_lazy(
         "The points written down add up to %(total)s, not 0: the box's points are minus the team's sum."

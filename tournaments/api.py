@@ -125,6 +125,9 @@ class FlightSerializer(serializers.ModelSerializer):
             "cut_size",
             "team_kind",
             "team_size",
+            "cycles",
+            "group_size",
+            "advance",
         ]
         read_only_fields = fields
 
@@ -216,6 +219,20 @@ class FlightInputSerializer(KnockoutOptionsSerializer):
         child=serializers.CharField(max_length=20), max_length=10, required=False, help_text="Tie-break order."
     )
     cut_size = serializers.IntegerField(min_value=2, max_value=256, required=False, allow_null=True, default=None)
+    cycles = serializers.IntegerField(
+        min_value=1, max_value=2, default=1, help_text="Round robin and groups: everyone meets once (1) or twice (2)."
+    )
+    group_size = serializers.IntegerField(
+        min_value=2, max_value=1024, required=False, allow_null=True, default=None, help_text="Groups: the largest."
+    )
+    advance = serializers.IntegerField(
+        min_value=1,
+        max_value=1023,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Groups: how many of each group advance to the knockout.",
+    )
 
 
 class FlightUpdateSerializer(KnockoutOptionsSerializer):

@@ -10,6 +10,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from base import numbers
 from base.api import validated
 from clubs import access
 from tournaments import selectors
@@ -126,7 +127,9 @@ class BoardViewSet(viewsets.ViewSet):
     def set_boards(self, request, club, slug):
         event = _directed(request, club, slug)
         data = validated(BoardsInputSerializer, request)
-        tags = {int(n): v for n, v in data.get("tags", {}).items() if str(n).isdigit()}
+        # Only boards that exist: "²" passes str.isdigit and then int() refuses it, and every tag costs a query.
+        numbered = ((numbers.parse_id(str(n)), v) for n, v in data.get("tags", {}).items())
+        tags = {n: v for n, v in numbered if n is not None and n <= data["count"]}
         board_services.set_boards(
             actor=request.user, event=event, count=data["count"], tags=tags, grace_minutes=data.get("grace_minutes")
         )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from base import panels
+from base import numbers, panels
 from base.api import Conflict
 from base.errors import DomainError
 from base.web import attempt, refusal_text
@@ -263,8 +263,8 @@ def _players_to_enter(request, found) -> tuple[list, list[str]]:
     by_id = {m.player_id: m.player for m in members}
     by_name = {m.player.name.casefold(): m.player for m in members}
     wanted = request.POST.getlist("players") + request.POST.getlist("player")
-    chosen = [by_id[int(v)] for v in wanted if v.isdigit() and len(v) < 12 and int(v) in by_id]
-    unknown = [v for v in wanted if not (v.isdigit() and len(v) < 12 and int(v) in by_id)]
+    chosen = [by_id[numbers.parse_id(v)] for v in wanted if numbers.parse_id(v) in by_id]
+    unknown = [v for v in wanted if numbers.parse_id(v) not in by_id]
     for line in request.POST.get("names", "").replace(",", "\n").splitlines():
         name = " ".join(line.split())
         if not name:

@@ -18,7 +18,8 @@ from tournaments.services import boards as board_services
 
 def _int(request, name: str) -> int | None:
     value = request.POST.get(name, "")
-    return int(value) if value.isdigit() else None
+    # ASCII and short: str.isdigit passes "²" and 5000 digits, which int() refuses (0 stays 0: no grace period)
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 def _act(request, event) -> None:

@@ -14,6 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base import numbers
 from base.api import Conflict
 from base.errors import DomainError
 from base.web import attempt, refusal_text
@@ -34,7 +35,8 @@ def flight_rounds(request, flight):
     """The public page of a round-based flight (tournaments.views.flight_bracket hands it over)."""
     event = flight.event
     shown = request.GET.get("round", "")
-    number = int(shown) if shown.isdigit() and len(shown) <= 3 else flight.current_round
+    # parse_id, not str.isdigit: "²" passes isdigit and then int() refuses it
+    number = numbers.parse_id(shown) or flight.current_round
     number = min(max(number, 1), max(flight.current_round, 1))
     player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
     order = round_selectors.tiebreak_order(flight)
@@ -130,7 +132,8 @@ def _posted_pairs(post, count: int) -> list[list[int | None]]:
         a, b = post.get(f"a_{i}", ""), post.get(f"b_{i}", "")
         if not a and not b:
             continue
-        pairs.append([int(a) if a.isdigit() else a, int(b) if b.isdigit() else None if b == "" else b])
+        # parse_id, not str.isdigit: "²" or 5000 digits pass isdigit and then int() refuses them
+        pairs.append([numbers.parse_id(a) or a, numbers.parse_id(b) or (None if b == "" else b)])
     return pairs
 
 

@@ -202,9 +202,18 @@ def _dave_stakes(entry: GameEntry, members: tuple, rules: Rules) -> dict:
         raise _err("cube_at_dave_table", "This table plays with Daves: enter each member's final stake, no cube.")
     progression = Progression(rules.dave)
     cubes = {m: _Cube(1) for m in members}
+    seen = set()
     for member, stake, gave_up in entry.daves:
         if member not in cubes:
             raise _err("not_in_team", f"{member} is not on the team this game.", "daves", player=str(member))
+        if member in seen:  # a second line would silently replace the first: which stake was meant?
+            raise _err(
+                "dave_twice",
+                f"{member} has two Dave lines: give each member's final stake once.",
+                "daves",
+                player=str(member),
+            )
+        seen.add(member)
         if gave_up not in (None, "member", "box"):
             raise _err("bad_give_up", "Who gave up: the member, the box, or nobody.", "daves")
         dave_scoring.scoresheet_stake(progression=progression, kind="single", stake=stake)

@@ -30,6 +30,10 @@ from tournaments.models import (
 )
 from tournaments.services.common import event_changed, lock_flight
 
+# The highest round a flight has (the round pages and the API answer 404 above it): a length set for a later
+# round, or for round 0, could never apply and only bloats the flight's settings.
+MAX_ROUND_NUMBER = 999
+
 
 @transaction.atomic
 def create_event(
@@ -225,6 +229,10 @@ def add_flight(
         round_lengths = {str(int(r)): int(n) for r, n in round_lengths.items()}
     except (TypeError, ValueError, AttributeError):
         raise ValidationError({"round_lengths": [_('Give lengths by round like {"3": 9}.')]}) from None
+    if any(not 1 <= int(r) <= MAX_ROUND_NUMBER for r in round_lengths):
+        raise ValidationError(
+            {"round_lengths": [_("Rounds are numbered from 1 to %(max)d.") % {"max": MAX_ROUND_NUMBER}]}
+        )
     if any(not 1 <= n <= 99 for n in round_lengths.values()):
         raise ValidationError({"round_lengths": [_("A match length is between 1 and 99 points.")]})
     for field_name, fee in (("entry_fee", entry_fee), ("reentry_fee", reentry_fee)):

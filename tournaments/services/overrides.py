@@ -51,6 +51,13 @@ def director_result(*, actor, match, winner_side: int | None, outcome: str, scor
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:
         raise ValidationError({"scores": [_("Give the final score, or choose a forfeit or walkover.")]})
+    # The score decides the winner; a side that contradicts it would store a result other than the one the
+    # director meant (and saw in the preview).
+    contradicted = method == "final_score" and winner_side is not None and scores[0] != scores[1]
+    if contradicted and winner_side != (0 if scores[0] > scores[1] else 1):
+        raise ValidationError(
+            {"winner_side": [_("The winner must be the player with more points: change the score or the winner.")]}
+        )
     match_services.submit_report(
         actor=actor,
         match=match,

@@ -678,6 +678,8 @@ class CorrectionPreview:
 def correction_preview(*, actor, pairing: Pairing, winner_side: int | None) -> CorrectionPreview:
     flight = pairing.flight
     access.require(actor, "event.direct", flight.event)
+    if pairing.match_id is None:  # as correct_result: no preview of a change that cannot be made
+        raise Conflict(_("A bye has no match to correct."), code="no_match")
     before = read.flight_standings(flight=flight)
     winner = None if winner_side is None else (pairing.entry_a_id if winner_side == 0 else pairing.entry_b_id)
     pairings = list(Pairing.objects.filter(flight=flight))
