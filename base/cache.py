@@ -1,10 +1,11 @@
 """Renderings that many readers ask for and few writes change (the public bracket on a tournament day), kept in
 the default cache under a key that names the version of what they show.
 
-Why a version in the key instead of deleting entries on change: the writer bumps a counter in its own
-transaction (tournaments' `Flight.version`), so the change and the invalidation commit together, and a reader
-that takes the version before it reads the rows can at worst store a newer rendering under an older key, never an
-older one under a newer key. Old versions are simply never asked for again and expire.
+Why a version in the key instead of deleting entries on change: the writer counts a new version in its own
+transaction (tournaments' flight version: a `FlightChange` row appended, counted by the reader), so the change
+and the invalidation commit together, and a reader that takes the version before it reads the rows can at worst
+store a newer rendering under an older key, never an older one under a newer key. Old versions are simply never
+asked for again and expire.
 
 The cache is an accelerator, not a store: when it fails (Redis down, timing out, refusing) the page is rendered
 as if nothing were cached, the failure is logged, and the cache is left alone for `PAUSE_SECONDS` so a dead

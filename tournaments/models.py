@@ -298,10 +298,6 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         default=1,
         help_text=_("1 for singles, 2 for doubles and consultation, a team's boards."),
     )
-    # Counts the writes that change what the flight's bracket page or API shows; the cached renderings are keyed
-    # by it, so a change makes them unreachable instead of stale (tournaments.services.common.flight_changed).
-    version = models.PositiveBigIntegerField(default=0, editable=False)
-
     class Meta:
         ordering = ["event", "order", "id"]
         constraints = [
@@ -658,6 +654,17 @@ class TeamBoard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slot or self.pairing} board {self.board}"
+
+
+class FlightChange(models.Model):
+    """One write that changed what a flight's bracket page or API shows (tournaments.services.common.
+    flights_changed). The flight's version, which keys its cached renderings, is the number of these rows: a
+    change makes the old renderings unreachable instead of stale. Rows are only ever added, so writers of one
+    flight never wait for each other here; a counter column on the flight row was raised in the middle of every
+    confirmation and held to its commit, so a flight's results queued on it. A count (not the highest id) is the
+    version: ids are handed out before commit, so a row committed late can have a lower id than one seen."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="+")
 
 
 class RoundSeat(models.Model):

@@ -16,6 +16,7 @@ from tournaments.core.layout import G, L, P, T
 from tournaments.models import (
     FeedRule,
     Flight,
+    FlightChange,
     FlightKind,
     Slot,
     SlotResult,
@@ -36,7 +37,10 @@ def cached_rendering(*, flight: Flight, kind: str, build: Callable[[], Rendered]
     here: the caller renders the director's own parts uncached. The event's creation time (to the microsecond)
     keeps a flight that reuses a deleted one's id (SQLite, a restored database) from finding its renderings."""
     born = int(flight.event.created_at.timestamp() * 1_000_000)
-    key = f"bracket:{kind}:{flight.pk}:{born}:{flight.version}:{get_language()}:{variant}"
+    version = getattr(flight, "version", None)  # selectors.flight_for counts it in the flight's own query
+    if version is None:
+        version = FlightChange.objects.filter(flight_id=flight.pk).count()
+    key = f"bracket:{kind}:{flight.pk}:{born}:{version}:{get_language()}:{variant}"
     return cache.get_or_build(key, build)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -19,6 +20,7 @@ from tournaments.models import (
     Event,
     FeedRule,
     Flight,
+    FlightChange,
     FlightFormat,
     FlightKind,
     Pairing,
@@ -132,11 +134,24 @@ def event_for(*, user, club_slug: str, slug: str):
     return visible_events(user=user).filter(club__slug=club_slug, slug=slug).first()
 
 
+def flight_version():
+    """The flight's version as an expression to annotate a Flight query with: its FlightChange rows, counted in
+    the same query (the bracket cache's key)."""
+    changes = FlightChange.objects.filter(flight=OuterRef("pk")).order_by().values("flight")
+    return Coalesce(Subquery(changes.annotate(n=Count("*")).values("n")), 0)
+
+
 def flight_for(*, event, slug: str) -> Flight | None:
     """The event's flight with this short name, carrying the event object given (with its club) instead of
     joining it again. Ordered by id alone: the model's ordering (event, then the event's own ordering) made
     building this one-row query cost more than the cached bracket page it precedes."""
-    flight = event.flights.filter(slug=slug).select_related("source").order_by("pk").first()
+    flight = (
+        event.flights.filter(slug=slug)
+        .select_related("source")
+        .annotate(version=flight_version())
+        .order_by("pk")
+        .first()
+    )
     if flight is not None:
         flight.event = event
     return flight

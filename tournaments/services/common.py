@@ -4,12 +4,14 @@ do what is in tournaments/rules.py."""
 
 from __future__ import annotations
 
-from django.db.models import F, QuerySet
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
 
 from base.locks import lock
 from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from tournaments.core import rules, teams
-from tournaments.models import Flight, SlotResult
+from tournaments.models import Flight, FlightChange, SlotResult
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -29,28 +31,28 @@ def lock_flight(flight: Flight) -> Flight:
     # Race: two registrations or a registration and the draw at once would both read the same entries and
     # the same free positions; the flight row lock serialises them.
     locked = lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
-    flights_changed(Flight.objects.filter(pk=locked.pk))
-    locked.version += 1
+    flights_changed([locked.pk])
     return locked
 
 
-def flights_changed(flights: QuerySet) -> None:
-    """Count a new version of these flights (a queryset of Flight), inside the writing transaction.
+def flights_changed(flights: QuerySet | Iterable[int]) -> None:
+    """Count a new version of these flights (a queryset of Flight, or their ids), inside the writing transaction.
 
     The bracket page and the bracket API are cached under the flight's version
     (tournaments.selectors.cached_rendering), so every write that changes what they show must end here; it is
     called from four places that every such write passes through: `lock_flight` (entries, draw, settings, payout
     template), the `flight_results_changed` hook (results, corrections, overrides, walkovers, the release),
     match play's `status_changed` hook (a bracket match starts) and the board calls (`services.boards`).
-    `F("version") + 1` is computed by the database, so two writers at once never lose a bump, and the bump
-    commits or rolls back with the change it counts. A reader takes the version before the rows it renders, so
-    a rendering stored under a version is never older than that version."""
-    flights.update(version=F("version") + 1)
+    Each change appends a `FlightChange` row (the version is their count), so two writers at once neither lose a
+    count nor wait for each other, and the count commits or rolls back with the change it counts. A reader takes
+    the version before the rows it renders, so a rendering stored under a version is never older than it."""
+    ids = list(flights.values_list("pk", flat=True)) if isinstance(flights, QuerySet) else list(flights)
+    FlightChange.objects.bulk_create([FlightChange(flight_id=pk) for pk in ids])
 
 
 def flight_results_changed(flight: Flight) -> None:
     """tournaments.hooks.flight_results_changed: the flight's bracket changed."""
-    flights_changed(Flight.objects.filter(pk=flight.pk))
+    flights_changed([flight.pk])
 
 
 def match_status_changed(match) -> None:

@@ -492,7 +492,7 @@ def _fill_cut(flight: Flight, *, actor) -> None:
     # Not under the knockout's row lock (the lock order puts flights before the matches and tables this result
     # holds): nobody else writes its entries or its draw, since a cut flight takes no registrations and its
     # entries were created just now, in this transaction; the version still counts the change.
-    flights_changed(Flight.objects.filter(pk=fed.pk))
+    flights_changed([fed.pk])
     fed.event = flight.event
     draw_locked(fed, seed=flight.random_seed)
     confirm_locked(fed)
