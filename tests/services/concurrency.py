@@ -87,3 +87,47 @@ def post_at_once(*requests) -> list[tuple[int, object]]:
         if isinstance(answer, Exception):
             raise answer
     return answers
+
+
+def second_while_first_is_held(first: Callable, second: Callable, *, hold_seconds: float) -> float:
+    """Run `first` inside a transaction held open (everything it wrote and locked kept) until `second` is done
+    in another thread, or `hold_seconds` pass; returns the seconds `second` took. A `second` that waited on a
+    lock of `first` takes the whole hold. Raises what either raised."""
+    from django.db import transaction
+
+    held, done = threading.Event(), threading.Event()
+    took: dict[str, float] = {}
+    errors: list[BaseException] = []
+
+    def hold_first():
+        try:
+            with transaction.atomic():
+                first()
+                held.set()
+                done.wait(timeout=hold_seconds)
+        except BaseException as error:  # noqa: BLE001 - raised in the test's thread below
+            errors.append(error)
+            held.set()
+        finally:
+            connection.close()
+
+    def run_second():
+        held.wait(timeout=30)
+        start = time.perf_counter()
+        try:
+            second()
+        except BaseException as error:  # noqa: BLE001 - raised in the test's thread below
+            errors.append(error)
+        finally:
+            took["second"] = time.perf_counter() - start
+            done.set()
+            connection.close()
+
+    threads = [threading.Thread(target=hold_first), threading.Thread(target=run_second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    if errors:
+        raise errors[0]
+    return took["second"]

@@ -5,15 +5,12 @@ players' rating rows; a rebuild of a pool still has the pool to itself.
 The first result is held open inside its transaction after everything it wrote, until the second is done: were
 the second to wait on a lock of the first, it would still be waiting when the hold ends."""
 
-import threading
-import time
-
 import pytest
-from django.db import connection, transaction
 
 from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.services import pools
 from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.services.concurrency import second_while_first_is_held
 from tests.tournaments.builders import drawn_event, ready_slots, win
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -34,41 +31,10 @@ def test_results_of_two_events_are_rated_side_by_side_and_equal_a_rebuild():
     first = ready_slots(drawn_event(club, director, 8)[1]["main"])[0]
     second = ready_slots(drawn_event(club, director, 8)[1]["main"])[0]
     pools.overall_pool(), pools.club_pool(club.pk)  # a site's pools exist before its results
-    held, done = threading.Event(), threading.Event()
-    took: dict[str, float] = {}
-    errors: list[BaseException] = []
-
-    def hold_first():
-        try:
-            with transaction.atomic():
-                win(director, first)
-                held.set()
-                done.wait(timeout=HOLD_SECONDS)
-        except BaseException as error:  # noqa: BLE001 - asserted below
-            errors.append(error)
-            held.set()
-        finally:
-            connection.close()
-
-    def confirm_second():
-        held.wait(timeout=30)
-        start = time.perf_counter()
-        try:
-            win(director, second)
-        except BaseException as error:  # noqa: BLE001 - asserted below
-            errors.append(error)
-        finally:
-            took["second"] = time.perf_counter() - start
-            done.set()
-            connection.close()
-
-    threads = [threading.Thread(target=hold_first), threading.Thread(target=confirm_second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not errors, errors
-    assert took["second"] < HOLD_SECONDS - 1  # rated while the first still held its pools shared
+    took = second_while_first_is_held(
+        lambda: win(director, first), lambda: win(director, second), hold_seconds=HOLD_SECONDS
+    )
+    assert took < HOLD_SECONDS - 1  # rated while the first still held its pools shared
     pools_of_club = RatingPool.objects.filter(club__isnull=True) | RatingPool.objects.filter(club=club)
     assert RatedMatch.objects.filter(pool__in=pools_of_club).count() == 4  # two results in two pools each
     assert not RatingPool.objects.filter(recompute_pending=True).exists()
