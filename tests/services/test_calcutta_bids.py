@@ -7,18 +7,17 @@ after it took the lock so the two always overlap. The last test takes the lock a
 the requests line up and gives the loser a clear "bid at least …" instead.
 """
 
-
 import pytest
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.services.concurrency import post_at_once, then_wait
+from tests.schema_check import SchemaCheckingClient, api_schema
+from tests.services.concurrency import post_at_once, second_while_first_is_held, then_wait
 from tests.tournaments.calcutta.rows import entry_ids, make_flight
 from tournaments.calcutta import services
 from tournaments.calcutta.models import Bid, Calcutta
 from tournaments.calcutta.services import auction as bidding
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
 
 
 @pytest.fixture
@@ -114,3 +113,31 @@ def test_without_the_row_lock_the_race_reaches_the_database(auction, no_lock):
     # Both read "no bid yet" and both decided they were the high bid; only the unique step number per Calcutta
     # stopped the second insert, answered as a bare 409 instead of the lock's clear "bid at least 15.00".
     assert sorted(status for status, _ in answers) == [201, 409]
+
+
+def test_a_beaten_bid_is_refused_without_waiting_for_the_lot_s_lock(auction):
+    """Twenty bidders on one lot: most bids arrive already beaten. While one bid holds the Calcutta's lock, a bid
+    below the committed high bid is told at once what to bid, in the words the locked path uses; it used to
+    wait its turn for the lock only to hear that."""
+    calcutta, director, paul, olga = auction
+    services.place_bid(actor=director, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    api_schema()
+    answers = []
+
+    def beaten_bid():
+        client = SchemaCheckingClient()
+        client.force_authenticate(director)
+        response = client.post(bids_url(calcutta), {"lot": 1, "bidder": olga.pk, "amount": "14.99"}, format="json")
+        answers.append((response.status_code, response.json()))
+
+    hold = 4  # below the lock timeout (5 s): a bid that waited for the lock would take the whole hold
+    took = second_while_first_is_held(
+        lambda: services.place_bid(actor=director, calcutta=calcutta, lot_number=1, bidder=olga, amount=2000),
+        beaten_bid,
+        hold_seconds=hold,
+    )
+    assert took < hold - 1
+    assert answers == [(400, {**answers[0][1], "errors": {"amount": ["Bid at least 15.00."]}})]
+    lot = calcutta.lots.get(number=1)
+    assert (lot.high_bid, lot.high_bidder_id) == (2000, olga.pk)  # the held bid committed; the beaten one left none
+    assert Bid.objects.filter(calcutta=calcutta).count() == 2

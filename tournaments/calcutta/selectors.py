@@ -14,7 +14,7 @@ from django.utils.formats import number_format
 
 from clubs import access
 from clubs import selectors as club_selectors
-from clubs.models import Player
+from clubs.models import Membership, Player
 from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
 from tournaments.calcutta import core
@@ -38,18 +38,23 @@ BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
 def visible_calcuttas(*, user) -> QuerySet[Calcutta]:
     """Public events' Calcuttas (at clubs the user may see) for everyone; others to the event's directors and the
-    club's members."""
+    club's members.
+
+    Each way in is an EXISTS on its own, not a join: joins through the directors and the memberships gave one
+    row per way in and needed a DISTINCT over every column, which every bid paid for (its Calcutta is looked up
+    through here)."""
     calcuttas = Calcutta.objects.select_related("flight__event__club")
     if getattr(user, "is_superuser", False):
         return calcuttas
     clubs = club_selectors.visible_clubs(user=user)
     condition = Q(flight__event__is_public=True, flight__event__club__in=clubs)
     if getattr(user, "is_authenticated", False):
-        condition |= Q(flight__event__in=Event.objects.filter(directors=user))
-        condition |= Q(
-            flight__event__club__memberships__player__user=user, flight__event__club__memberships__is_active=True
+        directs = Event.directors.through.objects.filter(event_id=OuterRef("flight__event_id"), user=user)
+        member = Membership.objects.filter(
+            club_id=OuterRef("flight__event__club_id"), player__user=user, is_active=True
         )
-    return calcuttas.filter(condition).distinct()
+        condition |= Exists(directs) | Exists(member)
+    return calcuttas.filter(condition)
 
 
 def newest_calcuttas(*, user, club=None, event=None) -> QuerySet[Calcutta]:

@@ -192,7 +192,7 @@ def test_a_bid_on_a_sold_lot_or_after_the_close_is_a_conflict(running, director_
 
 
 def test_a_retried_bid_with_the_same_key_is_placed_once(running, director_user):
-    calcutta, paul, _ = running
+    calcutta, paul, olga = running
     first, created = services.place_bid(
         actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000, idempotency_key="k1"
     )
@@ -201,6 +201,11 @@ def test_a_retried_bid_with_the_same_key_is_placed_once(running, director_user):
     )
     assert (created, created_again, again.pk) == (True, False, first.pk)
     assert Bid.objects.filter(calcutta=calcutta).count() == 1
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=olga, amount=1500)
+    late, created_late = services.place_bid(  # the retry arrives after a higher bid: still the bid it placed
+        actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000, idempotency_key="k1"
+    )
+    assert (created_late, late.pk) == (False, first.pk)
     with pytest.raises(CalcuttaError) as reused:
         services.place_bid(
             actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=2000, idempotency_key="k1"
@@ -235,13 +240,23 @@ def test_only_directors_run_the_auction_and_bidders_bid_only_as_themselves(runni
 
 
 def test_a_player_may_not_bid_on_their_own_lot(running, director_user, flight):
-    calcutta, _, _ = running
+    calcutta, paul, _ = running
     anna = services.register_bidder(
         actor=director_user, calcutta=calcutta, player=flight.entries.get(player__name="Anna").player
     )
     with pytest.raises(CalcuttaError, match="lot they are in") as own_lot:
         services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=anna, amount=1000)
     assert (own_lot.value.field, own_lot.value.is_conflict) == ("bidder", False)
+    services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1000)
+    # a bid already beaten is refused before the lock is taken, but a bid on one's own lot is told that first
+    with pytest.raises(CalcuttaError, match="lot they are in"):
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=anna, amount=1000)
+    bernd = services.register_bidder(
+        actor=director_user, calcutta=calcutta, player=flight.entries.get(player__name="Bernd").player
+    )
+    with pytest.raises(ValidationError) as beaten:  # Bernd is in lot 2, so lot 1 is his to bid on
+        services.place_bid(actor=director_user, calcutta=calcutta, lot_number=1, bidder=bernd, amount=1000)
+    assert beaten.value.message_dict == {"amount": ["Bid at least 15.00."]}
 
 
 def test_settings_are_checked_and_frozen_once_the_auction_opens(calcutta, director_user):
