@@ -36,3 +36,7 @@ def build_application():
 
 
 application = build_application()
+
+from base.heap import freeze_loaded_objects  # noqa: E402
+
+freeze_loaded_objects()  # last: everything loaded above lives as long as the worker (base/heap.py)

@@ -4,3 +4,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
+
+from base.heap import freeze_loaded_objects  # noqa: E402
+
+freeze_loaded_objects()  # everything loaded above lives as long as the worker (base/heap.py)

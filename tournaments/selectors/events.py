@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models.expressions import RawSQL
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -113,9 +113,9 @@ def visible_events(*, user):
     events = Event.objects.select_related("club")
     if getattr(user, "is_superuser", False):
         return events
+    if not getattr(user, "is_authenticated", False):  # a public event of a public club, on the club already joined
+        return events.filter(is_public=True, club__is_public=True)
     visible = events.filter(club__in=club_selectors.visible_clubs(user=user))
-    if not getattr(user, "is_authenticated", False):
-        return visible.filter(is_public=True)
     member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
     return visible.filter(Q(is_public=True) | Exists(member) | Q(directors=user)).distinct()
 
@@ -134,24 +134,22 @@ def event_for(*, user, club_slug: str, slug: str):
     return visible_events(user=user).filter(club__slug=club_slug, slug=slug).first()
 
 
-def flight_version():
+def flight_version() -> RawSQL:
     """The flight's version as an expression to annotate a Flight query with: its FlightChange rows, counted in
-    the same query (the bracket cache's key)."""
-    changes = FlightChange.objects.filter(flight=OuterRef("pk")).order_by().values("flight")
-    return Coalesce(Subquery(changes.annotate(n=Count("*")).values("n")), 0)
+    the same query (the bracket cache's key). Written as SQL because the ORM's Coalesce(Subquery(Count)) took
+    0.5 ms of Python to compile on every bracket read, a tenth of a cached page; a flight's query never aliases
+    its own table, so the outer column is named as it is."""
+    changes, flights = FlightChange._meta.db_table, Flight._meta.db_table
+    return RawSQL(f'SELECT COUNT(*) FROM "{changes}" WHERE "{changes}"."flight_id" = "{flights}"."id"', ())
 
 
 def flight_for(*, event, slug: str) -> Flight | None:
     """The event's flight with this short name, carrying the event object given (with its club) instead of
     joining it again. Ordered by id alone: the model's ordering (event, then the event's own ordering) made
-    building this one-row query cost more than the cached bracket page it precedes."""
-    flight = (
-        event.flights.filter(slug=slug)
-        .select_related("source")
-        .annotate(version=flight_version())
-        .order_by("pk")
-        .first()
-    )
+    building this one-row query cost more than the cached bracket page it precedes. The flight it is fed by is
+    not joined: a cached page never reads it (0.7 ms of the query's building), and a page built anew loads it
+    with one query when the flight has one."""
+    flight = event.flights.filter(slug=slug).annotate(version=flight_version()).order_by("pk").first()
     if flight is not None:
         flight.event = event
     return flight
