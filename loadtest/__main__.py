@@ -27,6 +27,16 @@ from loadtest.core import Tally, report_lines  # noqa: E402
 
 SECONDS = float(os.environ.get("LOADTEST_SECONDS", "20"))
 SHORT = SECONDS < 10
+SCENARIOS = ("bracket", "report_confirm", "calcutta", "chouette", "overrides", "round_end", "uploads", "push")
+# LOADTEST_ONLY=calcutta,chouette runs those scenarios alone (after the baselines): to look at one of them, e.g.
+# with pg_stat_activity, without the others in the way. Every scenario runs when it is unset, as in CI.
+ONLY = {name.strip() for name in os.environ.get("LOADTEST_ONLY", "").split(",") if name.strip()}
+if ONLY - set(SCENARIOS):
+    raise SystemExit(f"LOADTEST_ONLY: unknown scenario(s) {sorted(ONLY - set(SCENARIOS))}; choose from {SCENARIOS}")
+
+
+def wanted(name: str) -> bool:
+    return not ONLY or name in ONLY
 
 
 def say(line: str) -> None:
@@ -65,35 +75,43 @@ def run() -> int:
         problems.extend(outcome.problems)
 
     bracket = fixture.bracket
-    show(
-        scenarios.read(url, "bracket_page", bracket.page, clients=10, seconds=SECONDS),
-        baselines[10],
-        min_ratio=0.5,
-        max_p99_ms=150,
-    )
-    show(
-        scenarios.read(url, "bracket_api", bracket.api, clients=10, seconds=SECONDS),
-        baselines[10],
-        min_ratio=0.5,
-        max_p99_ms=150,
-    )
-    show(
-        scenarios.report_confirm(url, fixture, clients=10, seconds=SECONDS),
-        baselines[10],
-        min_ratio=0.25,
-        max_p99_ms=300,
-    )
-    show(scenarios.calcutta_bids(url, fixture, seconds=SECONDS), baselines[20], min_ratio=0.25, max_p99_ms=300)
-    show(scenarios.chouette_games(url, fixture, seconds=SECONDS), baselines[10], min_ratio=0.25, max_p99_ms=300)
-    show(scenarios.overrides(url, fixture, seconds=SECONDS), max_p99_ms=500)
-    show(scenarios.round_end(url, fixture, clients=16, limit_seconds=120))
-    verdict_wait = 60 if SHORT else 120
-    show(
-        scenarios.uploads_while_reading(url, fixture, readers=10, records=50, verdict_seconds=verdict_wait),
-        baselines[10],
-        max_p99_ms=150,
-    )
-    show(scenarios.push(url, fixture, sockets=200, rounds=2 if SHORT else 5))
+    if wanted("bracket"):
+        show(
+            scenarios.read(url, "bracket_page", bracket.page, clients=10, seconds=SECONDS),
+            baselines[10],
+            min_ratio=0.5,
+            max_p99_ms=150,
+        )
+        show(
+            scenarios.read(url, "bracket_api", bracket.api, clients=10, seconds=SECONDS),
+            baselines[10],
+            min_ratio=0.5,
+            max_p99_ms=150,
+        )
+    if wanted("report_confirm"):
+        show(
+            scenarios.report_confirm(url, fixture, clients=10, seconds=SECONDS),
+            baselines[10],
+            min_ratio=0.25,
+            max_p99_ms=300,
+        )
+    if wanted("calcutta"):
+        show(scenarios.calcutta_bids(url, fixture, seconds=SECONDS), baselines[20], min_ratio=0.25, max_p99_ms=300)
+    if wanted("chouette"):
+        show(scenarios.chouette_games(url, fixture, seconds=SECONDS), baselines[10], min_ratio=0.25, max_p99_ms=300)
+    if wanted("overrides"):
+        show(scenarios.overrides(url, fixture, seconds=SECONDS), max_p99_ms=500)
+    if wanted("round_end"):
+        show(scenarios.round_end(url, fixture, clients=16, limit_seconds=120))
+    if wanted("uploads"):
+        verdict_wait = 60 if SHORT else 120
+        show(
+            scenarios.uploads_while_reading(url, fixture, readers=10, records=50, verdict_seconds=verdict_wait),
+            baselines[10],
+            max_p99_ms=150,
+        )
+    if wanted("push"):
+        show(scenarios.push(url, fixture, sockets=200, rounds=2 if SHORT else 5))
     connections.close_all()
 
     logged = STACK.server_errors()
