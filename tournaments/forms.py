@@ -45,7 +45,7 @@ class FlightForm(forms.Form):
     dave_progression = forms.ChoiceField(
         label=_("Dave progression"), required=False, choices=[("", "—"), *DaveProgression.choices]
     )
-    backward_hits, head_doubles, six_block = setting_fields(blank=_("As the source flight (else the rule texts')"))
+    backward_hits, head_doubles, six_block = setting_fields(blank=_("As the source flight (else default)"))
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
     separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
     reentry_fee = DecimalFormField(label=_("Re-entry fee"), max_digits=9, decimal_places=2, min_value=0, required=False)

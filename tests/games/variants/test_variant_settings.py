@@ -4,6 +4,7 @@ take two checkers off the head and when a six-block is allowed. A record of the 
 settings (its headers name them); a setting of another game is refused."""
 
 import pytest
+from django.test import Client
 from django.utils import translation
 
 from games.backward_play import random_match as random_backward_match
@@ -162,6 +163,12 @@ def test_a_flight_hands_its_settings_to_its_matches_and_a_flight_of_another_game
     assert side.json()["head_doubles"] == "classic" and side.json()["backward_hits"] == "any_die"
     refused = director.post(flights, {"name": "Odd", "length": 3, "backward_hits": "smaller_die"}, format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "setting_not_for_variant"
+    # the event page says which game each flight is played in, with the settings that differ from the texts
+    client = Client()
+    client.force_login(director_user)
+    page = client.get(f"/events/{club.slug}/night/").content.decode()
+    assert "Long nardy (two off the head on the first turn: any double)" in page
+    assert "Backgammon with backward hitting" in page
 
 
 def test_a_swiss_flight_plays_its_rounds_in_its_own_game(club, director_user):
