@@ -108,7 +108,8 @@ def test_a_record_played_by_other_settings_is_refused_on_upload_and_on_a_report(
     with pytest.raises(Exception) as refused:
         record_services.upload_text(uploader=a.user, text=text, match=either)
     assert refused.value.error_dict["file"][0].code == "settings_mismatch"
-    assert "backward hits by: the smaller die only in the record, either die here" in refused.value.error_dict["file"][0].message
+    message = refused.value.error_dict["file"][0].message
+    assert "backward hits by: the smaller die only in the record, either die here" in message
     with django_capture_on_commit_callbacks(execute=True):
         batch = record_services.upload_text(uploader=a.user, text=text, match=smaller)
     record = batch.records.get()
