@@ -46,7 +46,10 @@ def test_only_an_admin_of_the_club_merges_its_variants(api_as, club, director_us
     stranger = MembershipFactory(club=ClubFactory(), role="admin").player.user
     url = f"/api/v1/ratings/clubs/{club.slug}/merge-variants/"
     assert api_as(stranger).post(url, {"merge_variants": True}, format="json").status_code == 403
-    assert api_as(director_user).post(url, {"merge_variants": True}, format="json").status_code == 403
+    refused = api_as(director_user).post(url, {"merge_variants": True}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 403
+    # the refusal names what was asked (it once said "recompute its ratings" for a merge)
+    assert "Varianten" in refused.json()["detail"]
     admin = MembershipFactory(club=club, role="admin").player.user
     assert api_as(admin).post(url, {"merge_variants": "NaN"}, format="json").status_code == 400
     assert api_as(admin).post(url, [1], format="json").status_code == 400
