@@ -158,10 +158,18 @@ def test_the_new_flight_page_shows_a_variants_settings_once_that_variant_is_chos
     page.select_option("#id_variant", "long_nardy")
     assert [page.is_visible(field) for field in shown] == [False, True, True]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("#id_head_doubles", "any")
+    page.select_option("#id_variant", "standard")  # a change of mind: the hidden 'any double' is not sent on
+    page.fill("#id_name", "Plain")
+    page.click("form.flight-form button[type=submit]")
+    page.wait_for_url(f"**{event.get_absolute_url()}")
+    assert event.flights.get().head_doubles == "classic"
+    page.goto(f"{live_server.url}{new}")
+    page.select_option("#id_variant", "long_nardy")
     page.fill("#id_name", "Nardy")
     page.select_option("#id_head_doubles", "any")
     page.click("form.flight-form button[type=submit]")
     page.wait_for_url(f"**{event.get_absolute_url()}")
-    flight = event.flights.get()
+    flight = event.flights.get(name="Nardy")
     assert (flight.variant, flight.head_doubles, flight.six_block) == ("long_nardy", "any", "ahead")
     assert "Long nardy (two off the head on the first turn: any double)" in page.content()
