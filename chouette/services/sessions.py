@@ -56,6 +56,9 @@ def create_session(
     member's final stake and who gave up. `settings`: the variant's (backward_hits, head_doubles, six_block)."""
     club_access.require(actor, "chouette.start", club)
     settings = check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression, **settings)
+    if variant == GameVariant.LONG_NARDY:  # a chouette's games are scored by cubes or Daves, gammons included
+        message = _("A chouette is played with the doubling cube or with Daves; long nardy has neither.")
+        raise ValidationError({"variant": [ValidationError(message, code="nardy_no_chouette")]})
     if rules and "dave" in rules:  # the stake form is the session's field, not a rule option
         raise ChouetteError("unknown_rule", "There is no rule called dave.", field="rules", name="dave")
     try:
