@@ -34,6 +34,8 @@ LONG_NARDY, DAVE = "long_nardy", "dave"
 
 # A header line anywhere before the first game: `; [Variation "Long Nardy"]` (keys are case-insensitive).
 _VARIATION = re.compile(r'^\s*;\s*\[\s*variation\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+# An SGF game's rules: `RU[Crawford:NackGammon]` (games.formats.sgf writes and reads the variant there).
+_SGF_RULES = re.compile(r"RU\[([^\]]*)\]")
 # Only the head of a file is searched: the headers come before ` Game 1`.
 HEAD_BYTES = 8192
 
@@ -55,7 +57,10 @@ def record_game(data: bytes | str, *, name: str = "") -> str:
     """The game a record is of: `long_nardy`, `dave`, or standard, nackgammon, hypergammon, backward."""
     if isinstance(data, bytes):
         if record_format(data, name=name) == "sgf":
-            return "standard"  # gnubg writes backgammon only; its variants are read by the backgammon verifier
+            # the backgammon family only; a variant is named in the first game's rules (RU[NackGammon], …)
+            rules = _SGF_RULES.search(decode_text(data[:HEAD_BYTES]))
+            named = {_family(rule) for rule in rules.group(1).split(":")} if rules else set()
+            return next(iter(sorted(named - {"standard"})), "standard")
         data = decode_text(data[:HEAD_BYTES])
     found = _VARIATION.search(data[:HEAD_BYTES])
     variation = found.group(1).strip() if found else ""

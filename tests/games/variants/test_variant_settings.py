@@ -11,12 +11,13 @@ from games.backward_play import random_match as random_backward_match
 from games.dave.random_play import random_session
 from games.dave.record import write_dave
 from games.formats.mat import write_mat
+from games.formats.sgf import write_sgf
 from games.matchplay import services
 from games.models.matches import Match
 from games.nardy.random_play import random_match as random_nardy_match
 from games.nardy.record import write_nardy
 from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
-from games.record_routing import record_settings
+from games.record_routing import record_game, record_settings
 from games.records import services as record_services
 from games.rules.variants import BackwardHitting
 from tests.clubs.factories import MembershipFactory
@@ -189,3 +190,23 @@ def test_a_chouette_table_names_its_backward_hitting_form(api_as, club, director
         "/api/v1/chouette/sessions/", body | {"variant": "standard", "backward_hits": "smaller_die"}
     )
     assert refused.status_code == 400 and refused.json()["code"] == "setting_not_for_variant"
+
+
+def test_an_sgf_record_of_a_variant_goes_to_a_match_of_that_variant(club, django_capture_on_commit_callbacks):
+    """An SGF file names its variant in its rules (RU[...]); every SGF file was once taken as standard
+    backgammon, so a backward-hitting SGF was refused for a backward-hitting match and accepted for a standard."""
+    a, b = _pair(club)
+    backward = MatchFactory(club=club, player_a=a, player_b=b, length=3, variant="backward")
+    standard = MatchFactory(club=club, player_a=a, player_b=b, length=3)
+    data = write_sgf(random_backward_match(seed=2, length=3, players=(a.name, b.name))).encode()
+    assert record_game(data, name="m.sgf") == "backward"
+    assert record_settings(data, name="m.sgf") == {"backward_hits": "any_die"}
+    upload = record_services.UploadedFile("m.sgf", data)
+    with pytest.raises(Exception) as refused:
+        record_services.upload_records(uploader=a.user, files=[upload], match=standard)
+    assert refused.value.error_dict["file"][0].code == "variant_mismatch"
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = record_services.upload_records(uploader=a.user, files=[upload], match=backward)
+    record = batch.records.get()
+    record.refresh_from_db()
+    assert record.status == "valid" and record.verdict["variant"] == "backward"
