@@ -20,6 +20,7 @@ from chouette.core.scoring import KINDS, RESPONSES
 from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from games.matchplay.api import setting_serializer_fields
 from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 
@@ -125,6 +126,9 @@ class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
             "variant",
             "stake_form",
             "dave_progression",
+            "backward_hits",
+            "head_doubles",
+            "six_block",
             "default_stake_cents",
             "currency",
             "order",
@@ -172,6 +176,7 @@ class ChouetteSessionCreateSerializer(serializers.Serializer):
         choices=StakeForm.choices, default=StakeForm.CUBE, help_text="cube, or dave (standard board only)."
     )
     dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, default=DaveProgression.GEOMETRIC)
+    backward_hits, head_doubles, six_block = setting_serializer_fields()
 
 
 class ChouetteOrderInputSerializer(serializers.Serializer):
@@ -386,6 +391,9 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             variant=values["variant"],
             stake_form=values["stake_form"],
             dave_progression=values["dave_progression"],
+            backward_hits=values["backward_hits"],
+            head_doubles=values["head_doubles"],
+            six_block=values["six_block"],
         )
         return Response(
             ChouetteSessionDetailSerializer(session, context={"request": request}).data, status=status.HTTP_201_CREATED

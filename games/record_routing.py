@@ -9,23 +9,33 @@ verdict shape.
 
 `record_game` names the game of a record the way a match names it (`long_nardy`, `dave`, or the match
 variant of the backgammon family), so an upload to a match of another game is refused before it is stored.
+`record_settings` names the settings its headers choose (BackwardHits, HeadDoubles and SixBlock, Progression)
+the way a match names them, so a record played by other settings than the match's is refused too.
 """
 
 from __future__ import annotations
 
 import re
 
+from games.dave.errors import DaveError
 from games.dave.record import VARIATION as DAVE_VARIATION
+from games.dave.stake import Progression
 from games.dave.verification import check_dave_record
-from games.formats.mat import BACKWARD_VARIATION, decode_text
+from games.formats.mat import BACKWARD_HEADER, BACKWARD_VARIATION, HEADER_LINE, backward_rule, decode_text, split_lines
+from games.nardy.errors import NardyRecordError
 from games.nardy.record import VARIATION as NARDY_VARIATION
+from games.nardy.record import settings_from_headers
+from games.nardy.settings import ANY_HEAD_DOUBLES, CLASSIC_HEAD_DOUBLES, BlockRule
 from games.nardy.verification import check_nardy_record
+from games.rules.variants import BackwardHitting
 from games.verification import Verdict, check_record, record_format
 
 LONG_NARDY, DAVE = "long_nardy", "dave"
 
 # A header line anywhere before the first game: `; [Variation "Long Nardy"]` (keys are case-insensitive).
 _VARIATION = re.compile(r'^\s*;\s*\[\s*variation\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
+# An SGF game's rules: `RU[Crawford:NackGammon]` (games.formats.sgf writes and reads the variant there).
+_SGF_RULES = re.compile(r"RU\[([^\]]*)\]")
 # Only the head of a file is searched: the headers come before ` Game 1`.
 HEAD_BYTES = 8192
 
@@ -47,7 +57,10 @@ def record_game(data: bytes | str, *, name: str = "") -> str:
     """The game a record is of: `long_nardy`, `dave`, or standard, nackgammon, hypergammon, backward."""
     if isinstance(data, bytes):
         if record_format(data, name=name) == "sgf":
-            return "standard"  # gnubg writes backgammon only; its variants are read by the backgammon verifier
+            # the backgammon family only; a variant is named in the first game's rules (RU[NackGammon], …)
+            rules = _SGF_RULES.search(decode_text(data[:HEAD_BYTES]))
+            named = {_family(rule) for rule in rules.group(1).split(":")} if rules else set()
+            return next(iter(sorted(named - {"standard"})), "standard")
         data = decode_text(data[:HEAD_BYTES])
     found = _VARIATION.search(data[:HEAD_BYTES])
     variation = found.group(1).strip() if found else ""
@@ -56,6 +69,41 @@ def record_game(data: bytes | str, *, name: str = "") -> str:
     if variation.lower() == DAVE_VARIATION.lower():
         return DAVE
     return _family(variation)
+
+
+def _head(data: bytes | str) -> str:
+    return decode_text(data[:HEAD_BYTES]) if isinstance(data, bytes) else data[:HEAD_BYTES]
+
+
+def record_settings(data: bytes | str, *, name: str = "") -> dict[str, str]:
+    """The settings a record's headers choose, named as a match's fields (games.models.variants): backward_hits
+    for backward hitting, head_doubles and six_block for long nardy, dave_progression for the Dave; {} for the
+    other games. Doubles off the head that are neither the classic nor any double keep their written text (no
+    match setting names them). A header the reader would refuse gives {}: the verifier names the fault."""
+    game = record_game(data, name=name)
+    if game not in ("backward", LONG_NARDY, DAVE):
+        return {}
+    headers = []
+    for line in split_lines(_head(data)):
+        found = HEADER_LINE.match(line.strip())
+        if found:
+            headers.append((found.group(1).strip(), found.group(2)))
+    values = {key.lower(): value for key, value in headers}
+    if game == "backward":
+        rule = backward_rule(values.get(BACKWARD_HEADER.lower(), ""))
+        return {"backward_hits": "smaller_die" if rule == BackwardHitting.SMALLER_DIE else "any_die"}
+    if game == DAVE:
+        try:
+            return {"dave_progression": Progression.named(values.get("progression", "geometric")).value}
+        except DaveError:
+            return {}
+    try:
+        settings = settings_from_headers(tuple(headers))
+    except NardyRecordError:
+        return {}
+    doubles = {CLASSIC_HEAD_DOUBLES: "classic", ANY_HEAD_DOUBLES: "any"}.get(settings.head_doubles)
+    block = "ahead" if settings.block_rule == BlockRule.AHEAD else "opponent_home"
+    return {"head_doubles": doubles or values.get("headdoubles", "").strip(), "six_block": block}
 
 
 def check_any_record(data: bytes, *, name: str = "", expect_finished: bool = True) -> tuple[str, Verdict]:

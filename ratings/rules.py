@@ -11,6 +11,11 @@ def recompute(user, pool) -> bool:
     return pool.club_id is not None and is_admin(user, pool.club)  # the overall pool: site staff only
 
 
+@rule("ratings.merge_variants", _("Only an admin of this club decides whether its ratings merge the variants."))
+def merge_variants(user, pool) -> bool:
+    return recompute(user, pool)  # the merge rebuilds every pool of the club: the admins who may rebuild them
+
+
 @rule("season.create", _("Only a director or admin of this club can add seasons."))
 def create_season(user, club) -> bool:
     return is_director(user, club)

@@ -18,6 +18,7 @@ from base.fields import DecimalField
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
+from games.matchplay.api import setting_serializer_fields
 from games.models.matches import MatchOutcome
 from games.models.variants import DaveProgression, GameVariant, StakeForm
 from tournaments import selectors, services
@@ -103,6 +104,9 @@ class FlightSerializer(serializers.ModelSerializer):
             "variant",
             "stakes",
             "dave_progression",
+            "backward_hits",
+            "head_doubles",
+            "six_block",
             "seeding",
             "separate_clubs",
             "draw_status",
@@ -200,6 +204,7 @@ class FlightInputSerializer(KnockoutOptionsSerializer):
         choices=StakeForm.choices, required=False, help_text="cube or dave (standard board only)."
     )
     dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, required=False)
+    backward_hits, head_doubles, six_block = setting_serializer_fields(inherit=True)
     seeding = serializers.ChoiceField(choices=Seeding.choices, default=Seeding.RANDOM)
     separate_clubs = serializers.BooleanField(default=False)
     payout_template = serializers.ListField(child=serializers.DictField(), required=False)

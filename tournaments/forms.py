@@ -2,8 +2,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from base.fields import DecimalFormField
+from games.matchplay.forms import setting_fields
 from games.models.matches import MatchOutcome
-from games.models.variants import DaveProgression, GameVariant, StakeForm
+from games.models.variants import DEFAULT_FORM, SETTING_CHOICES, SETTINGS_OF, DaveProgression, GameVariant, StakeForm
 from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding, TeamKind
 
 
@@ -44,6 +45,7 @@ class FlightForm(forms.Form):
     dave_progression = forms.ChoiceField(
         label=_("Dave progression"), required=False, choices=[("", "—"), *DaveProgression.choices]
     )
+    backward_hits, head_doubles, six_block = setting_fields(blank=_("As the source flight (else default)"))
     seeding = forms.ChoiceField(label=_("Seeding"), choices=Seeding.choices)
     separate_clubs = forms.BooleanField(label=_("Keep players of one club apart in round 1"), required=False)
     reentry_fee = DecimalFormField(label=_("Re-entry fee"), max_digits=9, decimal_places=2, min_value=0, required=False)
@@ -152,8 +154,12 @@ class FlightForm(forms.Form):
         data = _clock_defaults(super().clean())
         if data.get("max_reentries") is None:
             data["max_reentries"] = 1  # a form sent without it (an older page, a script): once, as before
-        for name in ("variant", "stakes", "dave_progression"):  # not chosen: the source flight's, else standard
+        for name in DEFAULT_FORM:  # not chosen: the source flight's, else standard
             data[name] = data.get(name) or None
+        shown = SETTINGS_OF.get(data["variant"], ())  # the page shows only the chosen variant's settings
+        for name in SETTING_CHOICES:
+            if name not in shown:  # a hidden select keeps what was picked for another game: not chosen
+                data[name] = None
         data["team_kind"] = data.get("team_kind") or TeamKind.SINGLES  # an older page without the field: singles
         return _format_options(data)
 
@@ -182,7 +188,8 @@ class FlightForm(forms.Form):
         (
             _("Game and day"),
             "",
-            ("variant", "stakes", "dave_progression", "check_in_deadline", "clock_rule")
+            ("variant", "stakes", "dave_progression", "backward_hits", "head_doubles", "six_block")
+            + ("check_in_deadline", "clock_rule")
             + ("clock_seconds_per_point", "clock_delay_seconds"),
         ),
     )

@@ -48,13 +48,17 @@ def create_session(
     variant: str = GameVariant.STANDARD,
     stake_form: str = StakeForm.CUBE,
     dave_progression: str = DaveProgression.GEOMETRIC,
+    **settings: str,
 ) -> ChouetteSession:
     """Open a table at a club with its players, stakes (one per player, default for all) and rule options.
     With `order` (player ids, box first) the session starts at once; otherwise the players roll for it.
     `stake_form` dave: the stakes rise by Daves (`dave_progression`) instead of cubes; a game then names each
-    member's final stake and who gave up."""
+    member's final stake and who gave up. `settings`: the variant's (backward_hits, head_doubles, six_block)."""
     club_access.require(actor, "chouette.start", club)
-    check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression)
+    settings = check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression, **settings)
+    if variant == GameVariant.LONG_NARDY:  # a chouette's games are scored by cubes or Daves, gammons included
+        message = _("A chouette is played with the doubling cube or with Daves; long nardy has neither.")
+        raise ValidationError({"variant": [ValidationError(message, code="nardy_no_chouette")]})
     if rules and "dave" in rules:  # the stake form is the session's field, not a rule option
         raise ChouetteError("unknown_rule", "There is no rule called dave.", field="rules", name="dave")
     try:
@@ -89,6 +93,7 @@ def create_session(
         variant=variant,
         stakes=stake_form,
         dave_progression=dave_progression,
+        **settings,
     )
     Seat.objects.bulk_create(
         [Seat(session=session, player=p, stake_cents=stakes.get(p.pk, stake_cents)) for p in players]

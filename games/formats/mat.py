@@ -113,8 +113,7 @@ class MatchRecord:
         hits): either die, or with `; [BackwardHits "smaller die"]` only the smaller die of a non-double."""
         if self.variant != "backward":
             return None
-        smaller = self.header(BACKWARD_HEADER).strip().lower().startswith("smaller")
-        return BackwardHitting.SMALLER_DIE if smaller else BackwardHitting.ANY_DIE
+        return backward_rule(self.header(BACKWARD_HEADER))
 
     def flag(self, key: str, default: bool) -> bool:
         value = self.header(key).strip().lower()
@@ -153,6 +152,11 @@ _ROLL, _WIN, _CONCEDE = ActionKind.ROLL, ActionKind.WIN, ActionKind.CONCEDE  # e
 _CUBE_KINDS = {"doubles": ActionKind.DOUBLE, "beavers": ActionKind.BEAVER, "raccoons": ActionKind.RACCOON}
 _CUBE_KIND_SET = frozenset(_CUBE_KINDS.values())
 _FALLBACK_RIGHT_COLUMN = 24
+
+
+def backward_rule(value: str) -> BackwardHitting:
+    """The backward-hitting rule a `BackwardHits` header names: "smaller die", else either die (the default)."""
+    return BackwardHitting.SMALLER_DIE if value.strip().lower().startswith("smaller") else BackwardHitting.ANY_DIE
 
 
 def decode_text(data: bytes | str) -> str:

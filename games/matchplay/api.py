@@ -24,7 +24,15 @@ from games.models.matches import (
     ReportMethod,
     ReportSource,
 )
-from games.models.variants import DaveProgression, GameVariant, StakeForm
+from games.models.variants import (
+    DEFAULT_FORM,
+    BackwardHits,
+    DaveProgression,
+    GameVariant,
+    HeadDoubles,
+    SixBlock,
+    StakeForm,
+)
 
 
 def client_ip(request) -> str | None:
@@ -51,6 +59,9 @@ class MatchSerializer(serializers.ModelSerializer):
             "variant",
             "stakes",
             "dave_progression",
+            "backward_hits",
+            "head_doubles",
+            "six_block",
             "crawford_rule",
             "holland_rule",
             "context",
@@ -98,6 +109,26 @@ class MatchDetailSerializer(MatchSerializer):
         return selectors.live_state(match)
 
 
+def setting_serializer_fields(*, inherit: bool = False) -> tuple[serializers.ChoiceField, ...]:
+    """The variant settings as API fields (matches, flights, chouette sessions): backward_hits, head_doubles,
+    six_block. `inherit` (a flight): not given means the source flight's, else the default."""
+    fields = []
+    for name, choices, game in (
+        ("backward_hits", BackwardHits, "backward"),
+        ("head_doubles", HeadDoubles, "long_nardy"),
+        ("six_block", SixBlock, "long_nardy"),
+    ):
+        if inherit:
+            extra = {
+                "required": False,
+                "help_text": f"{game} only; default: the source flight's, else {DEFAULT_FORM[name]}.",
+            }
+        else:
+            extra = {"default": DEFAULT_FORM[name], "help_text": f"{game} only."}
+        fields.append(serializers.ChoiceField(choices=choices.choices, **extra))
+    return tuple(fields)
+
+
 class MatchCreateSerializer(serializers.Serializer):
     player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
@@ -107,6 +138,7 @@ class MatchCreateSerializer(serializers.Serializer):
         choices=StakeForm.choices, default=StakeForm.CUBE, help_text="dave: standard board only."
     )
     dave_progression = serializers.ChoiceField(choices=DaveProgression.choices, default=DaveProgression.GEOMETRIC)
+    backward_hits, head_doubles, six_block = setting_serializer_fields()
     context = serializers.ChoiceField(choices=MatchContext.choices, default=MatchContext.CASUAL)
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), required=False, allow_null=True)
     crawford_rule = serializers.BooleanField(default=True)

@@ -3,7 +3,15 @@ from django.utils.translation import gettext_lazy as _
 
 from games.dave.stake import Progression
 from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
-from games.models.variants import DEFAULT_FORM, DaveProgression, GameVariant, StakeForm
+from games.models.variants import (
+    DEFAULT_FORM,
+    BackwardHits,
+    DaveProgression,
+    GameVariant,
+    HeadDoubles,
+    SixBlock,
+    StakeForm,
+)
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
 
@@ -127,6 +135,25 @@ class LatenessForm(forms.Form):
         self.fields["late_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
 
 
+def setting_fields(blank: str | None = None) -> tuple[forms.ChoiceField, ...]:
+    """The variant settings as form fields (the match, flight and chouette forms): backward_hits, head_doubles,
+    six_block, each labelled with the game it belongs to. `blank`: a first empty choice (a flight: the source's)."""
+    first = [("", blank)] if blank is not None else []
+    return (
+        forms.ChoiceField(
+            label=_("Backward hitting: hits by"), choices=[*first, *BackwardHits.choices], required=False
+        ),
+        forms.ChoiceField(
+            label=_("Long nardy: two off the head on the first turn"),
+            choices=[*first, *HeadDoubles.choices],
+            required=False,
+        ),
+        forms.ChoiceField(
+            label=_("Long nardy: six-block allowed"), choices=[*first, *SixBlock.choices], required=False
+        ),
+    )
+
+
 class MatchForm(forms.Form):
     player_a = forms.ModelChoiceField(label=_("Player A"), queryset=None)
     player_b = forms.ModelChoiceField(label=_("Player B"), queryset=None)
@@ -140,6 +167,7 @@ class MatchForm(forms.Form):
     dave_progression = forms.ChoiceField(
         label=_("Dave progression"), choices=DaveProgression.choices, initial=DaveProgression.GEOMETRIC, required=False
     )
+    backward_hits, head_doubles, six_block = setting_fields()
     crawford_rule = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
     holland_rule = forms.BooleanField(label=_("Holland rule"), required=False)
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)

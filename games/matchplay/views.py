@@ -87,6 +87,12 @@ def match_detail(request, pk):
         )
         if (can_report or can_correct)
         else None,
+        # a version reported by a record links to it, for those who may open it (its players, its uploader)
+        "record_ids": set(
+            record_selectors.visible_records(user=user)
+            .filter(pk__in=[r.game_record_id for r in reports if r.game_record_id])
+            .values_list("pk", flat=True)
+        ),
         "comment_form": CommentForm(),
         "lateness_form": LatenessForm(match=match),
         "can_record_lateness": can_direct and not games and is_open,

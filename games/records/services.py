@@ -26,7 +26,7 @@ from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
 from games.models.variants import GameVariant, StakeForm
-from games.record_routing import check_any_record, record_game
+from games.record_routing import check_any_record, record_game, record_settings
 from games.verification import record_format, unreadable
 
 logger = logging.getLogger(__name__)
@@ -185,6 +185,13 @@ def _check_variant(upload: UploadedFile, match: Match) -> None:
                 ]
             }
         )
+    refusal = match.settings_refusal(record_settings(upload.data, name=upload.name))
+    if refusal:
+        message = _("%(name)s is played with other settings than this match: %(settings)s.") % {
+            "name": upload.name,
+            "settings": refusal,
+        }
+        raise ValidationError({"file": [ValidationError(message, code="settings_mismatch")]})
 
 
 def game_label(game: str) -> str:
@@ -359,7 +366,8 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         # The game the record is of travels with its verdict, so a report by record can be refused for a
         # match of another game (games.matchplay.services.reports).
         record.verdict = bounded_verdict(
-            verdict.as_dict(file=record.name) | {"variant": record_game(data, name=record.name)}
+            verdict.as_dict(file=record.name)
+            | {"variant": record_game(data, name=record.name), "settings": record_settings(data, name=record.name)}
         )
         record.verified_at = timezone.now()
         record.save(update_fields=["status", "verdict", "verified_at"])

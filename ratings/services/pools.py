@@ -405,7 +405,7 @@ def set_merge_variants(*, actor, club: Club, merge: bool) -> RatingPool:
     """A club admin merges every variant's results into the club's standard pool (or splits them again). The
     club's pools of every variant are rebuilt from their whole history, since which matches each holds changed."""
     standard = club_pool(club.pk)
-    access.require(actor, "ratings.recompute", standard)
+    access.require(actor, "ratings.merge_variants", standard)
     if standard.merge_variants != merge:
         standard.merge_variants = merge
         standard.save(update_fields=["merge_variants"])

@@ -80,3 +80,21 @@ def test_a_redouble_a_beaver_and_a_drop_go_in_by_taps_above_the_ledger(live_serv
     points = {e.player.name: int(e.points) for e in LedgerEntry.objects.filter(session=session)}
     assert points == {"B": 4, "C": 4, "D": -1, "A": -7}
     assert "B is the box, C the captain." in page.locator(".last-game").inner_text()
+
+
+def test_a_dave_tables_labels_stay_beside_their_fields_on_a_phone(live_server, page, club):
+    """'Gave up' once ended one line and its select began the next, reading as the label of nothing."""
+    session, players, _director = table(
+        club, names=("Anna Becker", "Bernd Hoffmann", "Clara Wagner"), stake_form="dave"
+    )
+    url = f"/chouette/{club.slug}/{session.pk}/"
+    sign_in(page, live_server, players["Bernd Hoffmann"].user, url)
+    labels = page.locator(".dave-row label")
+    assert labels.count() == 4
+    for index in range(labels.count()):
+        label = labels.nth(index)
+        field = label.locator("input, select").bounding_box()
+        box = label.bounding_box()
+        # one line: the words first, the field right beside them (not at the start of the next line)
+        assert field["x"] > box["x"] + 20 and box["height"] < 1.2 * field["height"], label.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -137,3 +137,39 @@ def test_the_bracket_draws_lines_between_rounds_and_prints_sixteen_players_on_on
     page.goto(f"{live_server.url}{main.get_absolute_url()}?projector=1")
     assert page.locator(".site-header").is_hidden() and page.locator(".bracket.tree").is_visible()
     context.close()
+
+
+def test_the_new_flight_page_shows_a_variants_settings_once_that_variant_is_chosen(live_server, page):
+    """Five setting selects for every game crowded the phone form: each shows only with its own game, and the
+    flight is created with the one chosen."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    new = f"{event.get_absolute_url()}flights/new/"
+    page.goto(f"{live_server.url}/accounts/login/?next={new}")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{new}")
+    shown = ("#id_backward_hits", "#id_head_doubles", "#id_six_block")
+    assert [page.is_visible(field) for field in shown] == [False, False, False]
+    page.select_option("#id_variant", "backward")
+    assert [page.is_visible(field) for field in shown] == [True, False, False]
+    page.select_option("#id_variant", "long_nardy")
+    assert [page.is_visible(field) for field in shown] == [False, True, True]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("#id_head_doubles", "any")
+    page.select_option("#id_variant", "standard")  # a change of mind: the hidden 'any double' is not sent on
+    page.fill("#id_name", "Plain")
+    page.click("form.flight-form button[type=submit]")
+    page.wait_for_url(f"**{event.get_absolute_url()}")
+    assert event.flights.get().head_doubles == "classic"
+    page.goto(f"{live_server.url}{new}")
+    page.select_option("#id_variant", "long_nardy")
+    page.fill("#id_name", "Nardy")
+    page.select_option("#id_head_doubles", "any")
+    page.click("form.flight-form button[type=submit]")
+    page.wait_for_url(f"**{event.get_absolute_url()}")
+    flight = event.flights.get(name="Nardy")
+    assert (flight.variant, flight.head_doubles, flight.six_block) == ("long_nardy", "any", "ahead")
+    assert "Long nardy (two off the head on the first turn: any double)" in page.content()

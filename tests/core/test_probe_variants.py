@@ -3,7 +3,7 @@ rating pools): each request once answered wrongly; now a 4xx says what would wor
 
 import pytest
 
-from chouette.models import LedgerEntry
+from chouette.models import ChouetteSession, LedgerEntry
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import make_event, members
@@ -46,7 +46,10 @@ def test_only_an_admin_of_the_club_merges_its_variants(api_as, club, director_us
     stranger = MembershipFactory(club=ClubFactory(), role="admin").player.user
     url = f"/api/v1/ratings/clubs/{club.slug}/merge-variants/"
     assert api_as(stranger).post(url, {"merge_variants": True}, format="json").status_code == 403
-    assert api_as(director_user).post(url, {"merge_variants": True}, format="json").status_code == 403
+    refused = api_as(director_user).post(url, {"merge_variants": True}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 403
+    # the refusal names what was asked (it once said "recompute its ratings" for a merge)
+    assert "Varianten" in refused.json()["detail"]
     admin = MembershipFactory(club=club, role="admin").player.user
     assert api_as(admin).post(url, {"merge_variants": "NaN"}, format="json").status_code == 400
     assert api_as(admin).post(url, [1], format="json").status_code == 400
@@ -75,3 +78,15 @@ def test_a_jackpots_pods_are_played_in_the_jackpots_game(api_as, club, director_
     )
     matches = [slot.match for slot in pod.slots.filter(match__isnull=False).select_related("match")]
     assert matches and all((m.variant, m.stakes) == (jackpot.variant, jackpot.stakes) for m in matches)
+
+
+def test_a_chouette_table_is_not_opened_in_long_nardy(api_as, club, director_user):
+    """A long nardy table once opened and took cube actions and a gammon: long nardy has no cube and no gammon
+    (oin and mars), and a chouette's games are scored by the one or the other."""
+    players = [MembershipFactory(club=club).player for _ in range(3)]
+    body = {"club": club.slug, "players": [p.pk for p in players], "variant": "long_nardy"}
+    refused = api_as(director_user).post("/api/v1/chouette/sessions/", body, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "nardy_no_chouette" and refused.json()["field"] == "variant"
+    assert "Lange Nardy" in refused.json()["detail"]
+    assert not ChouetteSession.objects.exists()

@@ -141,6 +141,9 @@ def add_flight(
     variant: str | None = None,
     stakes: str | None = None,
     dave_progression: str | None = None,
+    backward_hits: str | None = None,
+    head_doubles: str | None = None,
+    six_block: str | None = None,
     team_kind: str = TeamKind.SINGLES,
     team_size: int | None = None,
     **options,
@@ -153,7 +156,15 @@ def add_flight(
     access.require(actor, "event.direct", event)
     team_size = _check_team(team_kind, team_size, kind, source, format, options)
     _check_clock(clock_rule, clock_seconds_per_point, clock_delay_seconds)
-    form = _variant_of(source, variant=variant, stakes=stakes, dave_progression=dave_progression)
+    form = _variant_of(
+        source,
+        variant=variant,
+        stakes=stakes,
+        dave_progression=dave_progression,
+        backward_hits=backward_hits,
+        head_doubles=head_doubles,
+        six_block=six_block,
+    )
     if kind not in FlightKind.values:
         raise ValidationError(
             {"kind": [_("Choose main, consolation, last chance, double elimination, side pool or jackpot.")]}
@@ -381,13 +392,18 @@ def _check_cut(kind, source) -> None:
 
 
 def _variant_of(source: Flight | None, **given: str | None) -> dict[str, str]:
-    """The variant, stakes and Dave progression of a new flight: what was given, else the source flight's, else
-    standard with the cube; checked by the match-play rule (Dave stakes only on the standard board)."""
+    """The variant, stakes, Dave progression and settings of a new flight: what was given, else the source
+    flight's, else standard with the cube; checked by the match-play rule (Dave stakes only on the standard
+    board, a setting only for its variant). A flight of another game than its source does not take the
+    source's settings: they belong to the source's game."""
+    variant = given["variant"] or (source.variant if source is not None else DEFAULT_FORM["variant"])
+    inherit = source is not None and source.variant == variant
     form = {
-        name: value if value is not None else (getattr(source, name) if source is not None else DEFAULT_FORM[name])
+        name: value if value is not None else (getattr(source, name) if inherit else DEFAULT_FORM[name])
         for name, value in given.items()
     }
-    check_variant(**form)
+    form["variant"] = variant
+    form.update(check_variant(**form))
     return form
 
 

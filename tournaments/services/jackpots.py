@@ -51,9 +51,7 @@ def start_pod(*, actor, jackpot: Flight, entries: list[Entry]) -> Flight:
         entry_fee=jackpot.entry_fee,
         length=jackpot.length,
         # the jackpot's game: a pod is where its matches are played, by the jackpot's rules
-        variant=jackpot.variant,
-        stakes=jackpot.stakes,
-        dave_progression=jackpot.dave_progression,
+        **jackpot.game_form,
         final_length=jackpot.final_length,
         round_lengths=jackpot.round_lengths,
         seeding=jackpot.seeding,

@@ -256,9 +256,7 @@ class BracketStore:
             player_b_id=player_b_id,
             length=flight.length_for(layout.length_round(key), is_final=layout.is_final(key)),
             context=MatchContext.TOURNAMENT,
-            variant=flight.variant,  # the one place a bracket match takes the flight's variant and stakes
-            stakes=flight.stakes,
-            dave_progression=flight.dave_progression,
+            **flight.game_form,  # the one place a bracket match takes the flight's variant, stakes and settings
             club_id=self.event.club_id,
             is_public=self.event.is_public,
             created_by=self.actor if getattr(self.actor, "is_authenticated", False) else None,

@@ -386,6 +386,7 @@ def _match(flight: Flight, round_number: int, player_a_id: int, player_b_id: int
         club_id=flight.event.club_id,
         is_public=flight.event.is_public,
         created_by=created_by,
+        **flight.game_form,  # the flight's game, as the bracket's matches take it
     )
 
 

@@ -20,7 +20,7 @@ from games.models.matches import (
     MatchGame,
     MatchStatus,
 )
-from games.models.variants import DaveProgression, GameVariant, StakeForm
+from games.models.variants import DEFAULT_FORM, SETTING_CHOICES, SETTINGS_OF, DaveProgression, GameVariant, StakeForm
 
 # --- matches ---------------------------------------------------------------------------------------------
 
@@ -41,6 +41,7 @@ def create_match(
     variant: str = GameVariant.STANDARD,
     stakes: str = StakeForm.CUBE,
     dave_progression: str = DaveProgression.GEOMETRIC,
+    **settings: str,
 ) -> Match:
     """Directors create matches at their club; a player may also start a casual match against someone."""
     if not getattr(actor, "is_authenticated", False):
@@ -50,11 +51,12 @@ def create_match(
     if length < 1:
         raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
     access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
-    check_variant(variant=variant, stakes=stakes, dave_progression=dave_progression)
+    settings = check_variant(variant=variant, stakes=stakes, dave_progression=dave_progression, **settings)
     return Match.objects.create(
         variant=variant,
         stakes=stakes,
         dave_progression=dave_progression,
+        **settings,
         player_a=player_a,
         player_b=player_b,
         length=length,
@@ -68,9 +70,12 @@ def create_match(
     )
 
 
-def check_variant(*, variant: str, stakes: str, dave_progression: str) -> None:
+def check_variant(*, variant: str, stakes: str, dave_progression: str, **settings: str | None) -> dict[str, str]:
     """Refuse an unknown variant, stake form or progression, and Dave stakes off the standard board (the
-    database checks the same; this says it in words, on the field). Flights and chouette sessions ask it too."""
+    database checks the same; this says it in words, on the field). Flights and chouette sessions ask it too.
+
+    `settings`: the variant's settings (backward_hits, head_doubles, six_block; None or absent: the default).
+    A setting of another variant than the one chosen is refused rather than stored unread. Returns all three."""
     if variant not in GameVariant.values:
         raise ValidationError(
             {"variant": [_("Choose one of: %(choices)s.") % {"choices": ", ".join(GameVariant.values)}]}
@@ -83,6 +88,18 @@ def check_variant(*, variant: str, stakes: str, dave_progression: str) -> None:
         raise ValidationError(
             {"stakes": [ValidationError(_("Daves are played on the standard board only."), code="dave_on_standard")]}
         )
+    unknown = set(settings) - set(SETTING_CHOICES)
+    if unknown:
+        raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+    chosen = {name: settings.get(name) or DEFAULT_FORM[name] for name in SETTING_CHOICES}
+    for name, value in chosen.items():
+        if value not in SETTING_CHOICES[name].values:
+            choices = ", ".join(SETTING_CHOICES[name].values)
+            raise ValidationError({name: [_("Choose one of: %(choices)s.") % {"choices": choices}]})
+        if value != DEFAULT_FORM[name] and name not in SETTINGS_OF.get(variant, ()):
+            message = _("This setting belongs to another game than %(game)s.") % {"game": GameVariant(variant).label}
+            raise ValidationError({name: [ValidationError(message, code="setting_not_for_variant")]})
+    return chosen
 
 
 @transaction.atomic

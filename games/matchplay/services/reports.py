@@ -137,6 +137,12 @@ def _result_from_input(
                     ]
                 }
             )
+        refusal = match.settings_refusal(verdict.get("settings") or {})  # a verdict stored before it: none
+        if refusal:
+            message = _("This record is played with other settings than this match: %(settings)s.")
+            raise ValidationError(
+                {"game_record": [ValidationError(message % {"settings": refusal}, code="settings_mismatch")]}
+            )
         try:
             ordered = core.compare_record(
                 verdict,

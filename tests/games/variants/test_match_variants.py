@@ -3,6 +3,7 @@ Crawford applies only where a cube is; a record of another game is refused on up
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import translation
 
 from games.dave.random_play import random_session
@@ -129,6 +130,9 @@ def test_a_record_of_another_game_is_refused_on_upload_and_on_a_report(nardy, cl
     record.refresh_from_db()
     assert record.status == "valid" and record.verdict["variant"] == "long_nardy"
     report, _created = services.submit_report(actor=user, match=nardy, method="record", game_record_id=record.pk)
+    client = Client()
+    client.force_login(user)  # the version reported by the record links to it: the record is one tap away
+    assert f'href="/records/{record.pk}/"' in client.get(nardy.get_absolute_url()).content.decode()
     winner = record.verdict["final_score"].index(max(record.verdict["final_score"]))
     assert report.method == "record" and report.winner == nardy.players[winner]
     assert max(report.score_a, report.score_b) in (3, 4)

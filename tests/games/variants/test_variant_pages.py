@@ -25,6 +25,8 @@ def test_a_long_nardy_match_page_offers_oin_and_mars_and_no_cube(club):
     page = client.get(match.get_absolute_url()).content.decode()
     assert "Long nardy" in page and 'value="mars"' in page and 'value="gammon"' not in page
     assert 'name="cube" value="1"' in page and "Crawford" not in page
+    # the line under the score says what the game is played for: never a cube that long nardy does not have
+    assert "Cube in play" not in page and "No cube in long nardy" in page
     client.post(f"/matches/{match.pk}/games/", {"winner_side": "1", "kind": "mars", "cube": "1"})
     assert [(g.kind, g.points) for g in match.games.all()] == [("mars", 2)]
 
@@ -34,6 +36,7 @@ def test_a_dave_match_page_asks_for_the_stake(club):
     match = MatchFactory(club=club, player_a=a, player_b=b, stakes="dave", dave_progression="arithmetic")
     page = signed_in(a.user).get(match.get_absolute_url()).content.decode()
     assert "Dave (Arithmetic" in page and "Stake" in page and '<option value="3">3</option>' in page
+    assert "Cube in play" not in page and "Daves raise the stake" in page
     signed_in(a.user).post(f"/matches/{match.pk}/games/", {"winner_side": "0", "kind": "drop", "cube": "3"})
     assert [(g.kind, g.points) for g in match.games.all()] == [("drop", 3)]
 
