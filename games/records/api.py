@@ -8,6 +8,7 @@ from rest_framework.response import Response
 
 from base.api import validated
 from base.parsers import FormParser, JSONParser, MultiPartParser
+from games.matchplay import selectors as match_selectors
 from games.models import GameRecord, Match, UploadBatch
 from games.records import selectors, services
 
@@ -57,7 +58,15 @@ class UploadInputSerializer(serializers.Serializer):
     files = serializers.ListField(child=serializers.FileField(), required=False, help_text="Several files at once.")
     text = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, help_text="A pasted record.")
     name = serializers.CharField(required=False, allow_blank=True, max_length=200)
-    match = serializers.PrimaryKeyRelatedField(queryset=Match.objects.all(), required=False, allow_null=True)
+    match = serializers.PrimaryKeyRelatedField(queryset=Match.objects.none(), required=False, allow_null=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only a match the uploader may see can be named: a private match's id answered "may not attach"
+        # where an unknown id answered "does not exist", which told an outsider the private match exists.
+        request = self.context.get("request")
+        if request is not None:
+            self.fields["match"].queryset = match_selectors.visible_matches(user=request.user)
 
 
 def _read(upload) -> services.UploadedFile:
@@ -77,7 +86,7 @@ class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(request=UploadInputSerializer, responses={201: UploadBatchSerializer})
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
-        values = validated(UploadInputSerializer, request)
+        values = validated(UploadInputSerializer, request, context={"request": request})
         uploads = [values["file"]] if values.get("file") else []
         uploads += values.get("files") or []
         match = values.get("match")

@@ -112,6 +112,27 @@ def test_an_outsider_cannot_attach_a_record_to_a_match(api_as, valid_bytes):
     assert GameRecord.objects.count() == 0
 
 
+def test_a_private_match_is_named_to_an_outsider_as_no_match_at_all(api_as, valid_bytes):
+    """A private match's id answered 403 "may not attach" where an unknown id answered 400 "does not exist": an
+    outsider could find which private matches exist. Both now get the same answer, and nothing is stored."""
+    private = MatchFactory(is_public=False)
+    outsider = api_as(UserFactory())
+    answers = []
+    for pk in (private.pk, private.pk + 1000):
+        response = outsider.post("/api/v1/game-records/", {"text": valid_bytes.decode(), "match": pk}, format="json")
+        answers.append((response.status_code, str(response.json()["errors"]).replace(str(pk), "<id>")))
+    assert answers[0] == answers[1] and answers[0][0] == 400
+    assert GameRecord.objects.count() == 0
+    assert (
+        api_as(private.player_a.user)
+        .post(  # the match's own player still attaches to it
+            "/api/v1/game-records/", {"text": valid_bytes.decode(), "match": private.pk}, format="json"
+        )
+        .status_code
+        == 201
+    )
+
+
 def test_uploading_someone_elses_bytes_never_opens_their_record(
     api_as, client, valid_bytes, django_capture_on_commit_callbacks
 ):
