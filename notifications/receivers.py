@@ -6,7 +6,7 @@ of people told (the players' names and users in one query, the club's directors 
 from chouette import hooks as chouette_hooks
 from clubs.models import Membership, Player, Role
 from games.matchplay import hooks as match_hooks
-from games.models.matches import MatchOutcome
+from games.models.matches import Match, MatchOutcome
 from notifications import services
 from ratings import hooks as rating_hooks
 from tournaments import hooks as tournament_hooks
@@ -14,7 +14,10 @@ from tournaments.models import Entry
 
 
 def _players(match) -> list[tuple[int | None, str]]:
-    """(user id, name) of player A and player B, in one query."""
+    """(user id, name) of player A and player B: from the match when it carries both players already (a match
+    service locks it with them), else in one query."""
+    if Match.player_a.is_cached(match) and Match.player_b.is_cached(match):
+        return [(p.user_id, p.name) if p is not None else (None, "") for p in (match.player_a, match.player_b)]
     rows = Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).values_list("pk", "user_id", "name")
     found = {pk: (user_id, name) for pk, user_id, name in rows}
     return [found.get(pid, (None, "")) for pid in (match.player_a_id, match.player_b_id)]
