@@ -48,19 +48,19 @@ def result_confirmed(match, report) -> None:
     score = _score(report)
     url = match.get_absolute_url()
     if report.role == "director" or report.outcome == MatchOutcome.ANNULLED:
-        services.notify(
+        players = (
             "report_overridden",
             key,
             {user_a: {"opponent": name_b, "score": score}, user_b: {"opponent": name_a, "score": score}},
-            url=url,
+            url,
         )
     else:
         reporter = report.submitted_by_id
         opponent = name_b if reporter == user_a else name_a
-        services.notify("report_confirmed", key, {reporter: {"opponent": opponent, "score": score}}, url=url)
+        players = ("report_confirmed", key, {reporter: {"opponent": opponent, "score": score}}, url)
     public = {"a": name_a, "b": name_b, "score": score}
     watchers = {uid: public for uid in _directors(match.club_id) if uid not in (user_a, user_b)}
-    services.notify("club_result", key, watchers, url=url)
+    services.notify_all([players, ("club_result", key, watchers, url)])
     services.notify_club(match.club_id, "club_result", key, public, url=url)
 
 
