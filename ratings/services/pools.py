@@ -168,13 +168,51 @@ def is_rateable(match: Match, pool: RatingPool) -> bool:
 
 
 def rateable_in(match: Match, pools: list[RatingPool]) -> dict[int, bool]:
-    """is_rateable for each of the pools, by pool id, in one query (the rule's joins asked once per pool cost a
-    confirmation a query each)."""
+    """is_rateable for each of the pools, by pool id, in one query: `SELECT pool WHERE EXISTS (the rule for this
+    match)` for each pool, joined by UNION ALL. The rule's SQL is compiled once per pool (`_rule_sql`): building
+    its joins through the ORM cost a confirmation more CPU than any other statement it sends."""
     if not played_out(match) or not pools:
         return {pool.pk: False for pool in pools}
-    asked = {f"in_{pool.pk}": Exists(rateable_matches(pool).filter(pk=OuterRef("pk"))) for pool in pools}
-    found = Match.objects.filter(pk=match.pk).values(**asked).first() or {}
-    return {pool.pk: bool(found.get(f"in_{pool.pk}")) for pool in pools}
+    parts, params = [], []
+    for pool in pools:
+        compiled = _rule_sql(pool)
+        if compiled is None:  # the match's id could not be told apart in the compiled SQL: ask the ORM
+            return {p.pk: rateable_matches(p).filter(pk=match.pk).exists() for p in pools}
+        sql, rule_params, at = compiled
+        rule_params = list(rule_params)
+        rule_params[at] = match.pk
+        parts.append(f"SELECT %s WHERE EXISTS ({sql})")
+        params += [pool.pk, *rule_params]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        found = {row[0] for row in cursor.fetchall()}
+    return {pool.pk: pool.pk in found for pool in pools}
+
+
+# The rule asked for one match (rateable_matches(pool).filter(pk=…)), compiled with this id in the match's place
+# and kept per pool and rule: (sql, params, index of the match's id in params), or None when the id is not
+# found exactly once among the params. What the SQL depends on is the key: the pool's club, variant and merging,
+# and the other apps' registered conditions.
+_RULES: dict[tuple, tuple[str, tuple, int] | None] = {}
+_MATCH_PLACEHOLDER = -1_234_567_891
+
+
+def _rule_sql(pool: RatingPool) -> tuple[str, tuple, int] | None:
+    key = (
+        connection.vendor,
+        pool.pk,
+        pool.club_id,
+        pool.variant,
+        pool.merge_variants,
+        tuple(not_rated._callbacks),
+        tuple(club_consent._callbacks),
+    )
+    if key not in _RULES:
+        rule = rateable_matches(pool).filter(pk=_MATCH_PLACEHOLDER).order_by().values("pk")
+        sql, params = rule.query.sql_with_params()
+        at = [i for i, value in enumerate(params) if type(value) is int and value == _MATCH_PLACEHOLDER]
+        _RULES[key] = (sql, tuple(params), at[0]) if len(at) == 1 else None
+    return _RULES[key]
 
 
 def on_club_approval_changed(club: Club) -> None:
