@@ -39,10 +39,12 @@ def _score(report) -> str:
     return f"{report.score_a}–{report.score_b}"
 
 
-@match_hooks.on_result_confirmed
 def result_confirmed(match, report) -> None:
     """The reporter hears their report was confirmed; after a director's report (an override, an annulment) both
-    players hear it; the club's directors see the result in their list; the club's webhook posts it."""
+    players hear it; the club's directors see the result in their list; the club's webhook posts it.
+
+    Registered first (below): it locks no row, so running before the bracket and the ratings, whose slot and
+    rating rows stay locked to the commit, shortens how long a confirmation holds them."""
     (user_a, name_a), (user_b, name_b) = _players(match)
     key = f"match:{match.pk}:v{report.version}"
     score = _score(report)
@@ -62,6 +64,9 @@ def result_confirmed(match, report) -> None:
     watchers = {uid: public for uid in _directors(match.club_id) if uid not in (user_a, user_b)}
     services.notify_all([players, ("club_result", key, watchers, url)])
     services.notify_club(match.club_id, "club_result", key, public, url=url)
+
+
+match_hooks.result_confirmed.register(result_confirmed, first=True)
 
 
 @match_hooks.report_submitted.register
