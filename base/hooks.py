@@ -16,6 +16,10 @@ class Hook:
             self._callbacks.insert(0 if first else len(self._callbacks), callback)
         return callback
 
+    def registered(self) -> tuple[Callable[..., None], ...]:
+        """The callbacks registered now, in the order they run (what a cache of their effect is keyed by)."""
+        return tuple(self._callbacks)
+
     def remove(self, callback: Callable[..., None]) -> None:
         if callback in self._callbacks:
             self._callbacks.remove(callback)

@@ -204,8 +204,8 @@ def _rule_sql(pool: RatingPool) -> tuple[str, tuple, int] | None:
         pool.club_id,
         pool.variant,
         pool.merge_variants,
-        tuple(not_rated._callbacks),
-        tuple(club_consent._callbacks),
+        not_rated.registered(),
+        club_consent.registered(),
     )
     if key not in _RULES:
         rule = rateable_matches(pool).filter(pk=_MATCH_PLACEHOLDER).order_by().values("pk")
