@@ -8,11 +8,17 @@ class Hook:
     def __init__(self) -> None:
         self._callbacks: list[Callable[..., None]] = []
 
-    def register(self, callback: Callable[..., None]) -> Callable[..., None]:
-        """Register `callback`; usable as a decorator. Registering the same function twice is a no-op."""
+    def register(self, callback: Callable[..., None], *, first: bool = False) -> Callable[..., None]:
+        """Register `callback`; usable as a decorator. Registering the same function twice is a no-op. Callbacks
+        run in the order they were registered; `first` puts this one before those registered so far (one that
+        takes no row lock, so the locks the others take are held the shorter)."""
         if callback not in self._callbacks:
-            self._callbacks.append(callback)
+            self._callbacks.insert(0 if first else len(self._callbacks), callback)
         return callback
+
+    def registered(self) -> tuple[Callable[..., None], ...]:
+        """The callbacks registered now, in the order they run (what a cache of their effect is keyed by)."""
+        return tuple(self._callbacks)
 
     def remove(self, callback: Callable[..., None]) -> None:
         if callback in self._callbacks:

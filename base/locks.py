@@ -123,19 +123,25 @@ def lock(rows, **options):
     return locked
 
 
-def share(model, pk, *fields: str, using: str = "default") -> tuple | None:
-    """Read `fields` of one row and hold it FOR SHARE to the end of the transaction (None when there is no such
-    row): many transactions may share a row at once, while one that locks it (`lock`) waits for them all, and
-    they for it. A confirmed result shares its rating pool this way, so results of any events are rated side by
-    side while a pool's rebuild still has the pool to itself. Checked and bounded like `lock`; SQLite, which
-    writes one transaction at a time anyway, just reads."""
+def share(model, pks, *fields: str, using: str = "default") -> dict:
+    """Read `fields` of the rows with these primary keys and hold them FOR SHARE to the end of the transaction;
+    returns {pk: (values)} (a row that does not exist is left out). Many transactions may share a row at once,
+    while one that locks it (`lock`) waits for them all, and they for it. A confirmed result shares its rating
+    pools this way (in one query), so results of any events are rated side by side while a pool's rebuild still
+    has the pool to itself. Checked and bounded like `lock`; SQLite, which writes one transaction at a time
+    anyway, just reads."""
+    pks = list(pks)
+    if not pks:
+        return {}
     connection = _prepare(model, using)
     columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
     table, key = connection.ops.quote_name(model._meta.db_table), connection.ops.quote_name(model._meta.pk.column)
     suffix = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    marks = ", ".join(["%s"] * len(pks))
+    sql = f"SELECT {key}, {columns} FROM {table} WHERE {key} IN ({marks}) ORDER BY {key}{suffix}"  # noqa: S608
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {table} WHERE {key} = %s{suffix}", [pk])  # noqa: S608 - names only
-        return cursor.fetchone()
+        cursor.execute(sql, pks)
+        return {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
 
 
 def _prepare(model, using: str):

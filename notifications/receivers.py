@@ -6,7 +6,7 @@ of people told (the players' names and users in one query, the club's directors 
 from chouette import hooks as chouette_hooks
 from clubs.models import Membership, Player, Role
 from games.matchplay import hooks as match_hooks
-from games.models.matches import MatchOutcome
+from games.models.matches import Match, MatchOutcome
 from notifications import services
 from ratings import hooks as rating_hooks
 from tournaments import hooks as tournament_hooks
@@ -14,7 +14,10 @@ from tournaments.models import Entry
 
 
 def _players(match) -> list[tuple[int | None, str]]:
-    """(user id, name) of player A and player B, in one query."""
+    """(user id, name) of player A and player B: from the match when it carries both players already (a match
+    service locks it with them), else in one query."""
+    if Match.player_a.is_cached(match) and Match.player_b.is_cached(match):
+        return [(p.user_id, p.name) if p is not None else (None, "") for p in (match.player_a, match.player_b)]
     rows = Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).values_list("pk", "user_id", "name")
     found = {pk: (user_id, name) for pk, user_id, name in rows}
     return [found.get(pid, (None, "")) for pid in (match.player_a_id, match.player_b_id)]
@@ -36,29 +39,34 @@ def _score(report) -> str:
     return f"{report.score_a}–{report.score_b}"
 
 
-@match_hooks.on_result_confirmed
 def result_confirmed(match, report) -> None:
     """The reporter hears their report was confirmed; after a director's report (an override, an annulment) both
-    players hear it; the club's directors see the result in their list; the club's webhook posts it."""
+    players hear it; the club's directors see the result in their list; the club's webhook posts it.
+
+    Registered first (below): it locks no row, so running before the bracket and the ratings, whose slot and
+    rating rows stay locked to the commit, shortens how long a confirmation holds them."""
     (user_a, name_a), (user_b, name_b) = _players(match)
     key = f"match:{match.pk}:v{report.version}"
     score = _score(report)
     url = match.get_absolute_url()
     if report.role == "director" or report.outcome == MatchOutcome.ANNULLED:
-        services.notify(
+        players = (
             "report_overridden",
             key,
             {user_a: {"opponent": name_b, "score": score}, user_b: {"opponent": name_a, "score": score}},
-            url=url,
+            url,
         )
     else:
         reporter = report.submitted_by_id
         opponent = name_b if reporter == user_a else name_a
-        services.notify("report_confirmed", key, {reporter: {"opponent": opponent, "score": score}}, url=url)
+        players = ("report_confirmed", key, {reporter: {"opponent": opponent, "score": score}}, url)
     public = {"a": name_a, "b": name_b, "score": score}
     watchers = {uid: public for uid in _directors(match.club_id) if uid not in (user_a, user_b)}
-    services.notify("club_result", key, watchers, url=url)
+    services.notify_all([players, ("club_result", key, watchers, url)])
     services.notify_club(match.club_id, "club_result", key, public, url=url)
+
+
+match_hooks.result_confirmed.register(result_confirmed, first=True)
 
 
 @match_hooks.report_submitted.register

@@ -97,30 +97,41 @@ def unsubscribe(token: str) -> str | None:
 def notify(kind: str, object_key: str, recipients: dict[int, dict], *, url: str = "") -> None:
     """Tell each recipient (user id -> the names their line needs) about one event. Two queries whatever the
     number of recipients: their addresses and choices, and the rows (a row that exists already is left alone)."""
-    recipients = {uid: params for uid, params in recipients.items() if uid is not None}
-    if not recipients:
+    notify_all([(kind, object_key, recipients, url)])
+
+
+def notify_all(events: list[tuple[str, str, dict[int, dict], str]]) -> None:
+    """`notify` for several events at once, each (kind, object key, recipients, url): still two queries in all
+    (a confirmed result tells the reporter and the club's directors)."""
+    events = [(k, key, {uid: p for uid, p in r.items() if uid is not None}, url) for k, key, r, url in events]
+    events = [event for event in events if event[2]]
+    if not events:
         return
-    people = (
-        get_user_model().objects.filter(pk__in=recipients).values_list("pk", "email", "notification_settings__choices")
-    )
+    users = {uid for _k, _key, recipients, _url in events for uid in recipients}
+    people = get_user_model().objects.filter(pk__in=users).values_list("pk", "email", "notification_settings__choices")
+    found = {uid: (address, choices) for uid, address, choices in people}
     rows = []
-    for uid, address, choices in people:
-        in_app = wants(choices, kind, kinds.IN_APP)
-        email = bool(address) and wants(choices, kind, kinds.EMAIL)
-        if in_app or email:
-            rows.append(
-                Notification(
-                    recipient_id=uid,
-                    kind=kind,
-                    object_key=object_key,
-                    params=recipients[uid],
-                    url=url,
-                    in_app=in_app,
-                    delivery=Delivery.DUE if email else Delivery.NONE,
+    for kind, object_key, recipients, url in events:
+        for uid, params in recipients.items():
+            if uid not in found:
+                continue
+            address, choices = found[uid]
+            in_app = wants(choices, kind, kinds.IN_APP)
+            email = bool(address) and wants(choices, kind, kinds.EMAIL)
+            if in_app or email:
+                rows.append(
+                    Notification(
+                        recipient_id=uid,
+                        kind=kind,
+                        object_key=object_key,
+                        params=params,
+                        url=url,
+                        in_app=in_app,
+                        delivery=Delivery.DUE if email else Delivery.NONE,
+                    )
                 )
-            )
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
-    if any(row.delivery == Delivery.DUE for row in rows):
+    for kind, object_key in dict.fromkeys((row.kind, row.object_key) for row in rows if row.delivery == Delivery.DUE):
         _send_after_commit(Notification, kind, object_key)
 
 

@@ -129,6 +129,8 @@ def cancel_challenge(*, actor, challenge: LadderChallenge) -> LadderChallenge:
 
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback: the first result of a challenge match moves the ladder."""
+    if match.context == MatchContext.TOURNAMENT:
+        return  # a challenge's match is a casual one (create_challenge): a tournament's result costs no query here
     challenge = LadderChallenge.objects.filter(match=match, status=ChallengeStatus.OPEN).first()
     if challenge is None:
         return

@@ -164,7 +164,55 @@ def rateable_matches(pool: RatingPool):
 
 def is_rateable(match: Match, pool: RatingPool) -> bool:
     """Does the match count in the pool now (rateable_matches, asked for one match)?"""
-    return played_out(match) and rateable_matches(pool).filter(pk=match.pk).exists()
+    return rateable_in(match, [pool])[pool.pk]
+
+
+def rateable_in(match: Match, pools: list[RatingPool]) -> dict[int, bool]:
+    """is_rateable for each of the pools, by pool id, in one query: `SELECT pool WHERE EXISTS (the rule for this
+    match)` for each pool, joined by UNION ALL. The rule's SQL is compiled once per pool (`_rule_sql`): building
+    its joins through the ORM cost a confirmation more CPU than any other statement it sends."""
+    if not played_out(match) or not pools:
+        return {pool.pk: False for pool in pools}
+    parts, params = [], []
+    for pool in pools:
+        compiled = _rule_sql(pool)
+        if compiled is None:  # the match's id could not be told apart in the compiled SQL: ask the ORM
+            return {p.pk: rateable_matches(p).filter(pk=match.pk).exists() for p in pools}
+        sql, rule_params, at = compiled
+        rule_params = list(rule_params)
+        rule_params[at] = match.pk
+        parts.append(f"SELECT %s WHERE EXISTS ({sql})")
+        params += [pool.pk, *rule_params]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        found = {row[0] for row in cursor.fetchall()}
+    return {pool.pk: pool.pk in found for pool in pools}
+
+
+# The rule asked for one match (rateable_matches(pool).filter(pk=…)), compiled with this id in the match's place
+# and kept per pool and rule: (sql, params, index of the match's id in params), or None when the id is not
+# found exactly once among the params. What the SQL depends on is the key: the pool's club, variant and merging,
+# and the other apps' registered conditions.
+_RULES: dict[tuple, tuple[str, tuple, int] | None] = {}
+_MATCH_PLACEHOLDER = -1_234_567_891
+
+
+def _rule_sql(pool: RatingPool) -> tuple[str, tuple, int] | None:
+    key = (
+        connection.vendor,
+        pool.pk,
+        pool.club_id,
+        pool.variant,
+        pool.merge_variants,
+        not_rated.registered(),
+        club_consent.registered(),
+    )
+    if key not in _RULES:
+        rule = rateable_matches(pool).filter(pk=_MATCH_PLACEHOLDER).order_by().values("pk")
+        sql, params = rule.query.sql_with_params()
+        at = [i for i, value in enumerate(params) if type(value) is int and value == _MATCH_PLACEHOLDER]
+        _RULES[key] = (sql, tuple(params), at[0]) if len(at) == 1 else None
+    return _RULES[key]
 
 
 def on_club_approval_changed(club: Club) -> None:
@@ -182,11 +230,13 @@ def on_club_approval_changed(club: Club) -> None:
             request_recompute(pool=pool, since=first)
 
 
-def _later_rows_exist(pool: RatingPool, match: Match) -> bool:
-    """Is either player of `match` rated in the pool after it? Then rating it now would be out of order. A later
-    match of two other players is not: its ratings do not depend on this one."""
+def _later_rows_exist(pool: RatingPool, match: Match, players: list[int]) -> bool:
+    """Is one of `players` (of `match`) rated in the pool after it? Then rating it now would be out of order. A
+    later match of two other players is not: its ratings do not depend on this one. A player without a rating row
+    in the pool has no rated match in it (both are written together), so only those with one are asked about."""
+    if not players:
+        return False
     later = Q(played_at__gt=match.finished_at) | Q(played_at=match.finished_at, match_id__gt=match.pk)
-    players = [match.player_a_id, match.player_b_id]
     return RatedMatch.objects.filter(later, Q(winner_id__in=players) | Q(loser_id__in=players), pool=pool).exists()
 
 
@@ -198,17 +248,27 @@ def on_result_confirmed(match: Match, report) -> None:
     }  # one query for every pool's row of this match
     if not played_out(match) and not rows:
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
-    for pool in pools_for(match):
-        apply_result(pool=pool, match=match, existing=rows.get(pool.pk))
+    pools = pools_for(match)
+    rateable = rateable_in(match, pools)
+    # The pools the match is rated in at once (see apply_result) are shared in one query, before any rating row.
+    shared = share(RatingPool, [p.pk for p in pools if rows.get(p.pk) is None and rateable[p.pk]], "recompute_pending")
+    for pool in pools:
+        apply_result(
+            pool=pool, match=match, existing=rows.get(pool.pk), rateable=rateable[pool.pk], shared=shared.get(pool.pk)
+        )
 
 
-def apply_result(*, pool: RatingPool, match: Match, existing=...) -> str:
+def apply_result(
+    *, pool: RatingPool, match: Match, existing=..., rateable: bool | None = None, shared: tuple | None = None
+) -> str:
     """Rate the match in the pool now, or mark the pool for a recompute. Returns what happened:
-    "rated", "unchanged", "ignored" or "recompute". `existing`: the match's RatedMatch values in the pool, when
-    the caller read them already."""
+    "rated", "unchanged", "ignored" or "recompute". `existing`: the match's RatedMatch values in the pool,
+    `rateable`: whether it counts in it, and `shared`: the pool's (recompute_pending,) read FOR SHARE, when the
+    caller read them already."""
     if existing is ...:
         existing = RatedMatch.objects.filter(pool=pool, match=match).values("played_at", "winner_id", "length").first()
-    rateable = is_rateable(match, pool)
+    if rateable is None:
+        rateable = is_rateable(match, pool)
     if existing is None and not rateable:
         return "ignored"
     if (
@@ -231,22 +291,23 @@ def apply_result(*, pool: RatingPool, match: Match, existing=...) -> str:
     # Race: results of any events share the pool (a rebuild, which locks it, waits for them and they for it).
     # Two results confirmed at once with a player in common would both read that player's current rating: the
     # players' rating rows are locked, so the second waits and reads what the first wrote.
-    (pending,) = share(RatingPool, pool.pk, "recompute_pending")
+    (pending,) = shared or share(RatingPool, [pool.pk], "recompute_pending")[pool.pk]
     players = sorted({match.player_a_id, match.player_b_id})
     ratings = _lock_ratings(pool, players)
     # Only the two players' later matches depend on this one. A request not folded yet (RecomputeRequest) is not
     # asked about: the recompute it leads to starts earlier than this match, so it rates this match again over
     # the corrected history either way.
-    in_order = not pending and not _later_rows_exist(pool, match)
+    in_order = not pending and not _later_rows_exist(pool, match, list(ratings))
     if in_order and len(ratings) < len(players):
         # A player's first result in the pool: the row is made now (ON CONFLICT, so a first result of theirs
-        # committed meanwhile makes none) and locked. Had that other result been rated meanwhile, the order is
-        # asked about again.
+        # committed meanwhile makes none), and a row made here is ours until commit. A row somebody else made
+        # meanwhile is locked; had that other result been rated, the order is asked about again.
         new = [p for p in players if p not in ratings]
-        PlayerRating.objects.bulk_create([PlayerRating(pool=pool, player_id=p) for p in new], ignore_conflicts=True)
-        ratings = _lock_ratings(pool, players)
-        if any(ratings[p].matches for p in new):
-            in_order = not _later_rows_exist(pool, match)
+        ratings.update(_new_ratings(pool, new))
+        if len(ratings) < len(players):
+            ratings = _lock_ratings(pool, players)
+            if any(ratings[p].matches for p in new):
+                in_order = not _later_rows_exist(pool, match, players)
     if in_order:
         _rate_one(pool, match, ratings)
         return "rated"
@@ -258,6 +319,28 @@ def _lock_ratings(pool: RatingPool, players: list[int]) -> dict[int, PlayerRatin
     """The players' rating rows in the pool that exist, locked in player order."""
     rows = lock(PlayerRating.objects).filter(pool=pool, player_id__in=players).order_by("player_id")
     return {row.player_id: row for row in rows}
+
+
+def _new_ratings(pool: RatingPool, players: list[int]) -> dict[int, PlayerRating]:
+    """Start rating rows for these players in the pool (INSERT … ON CONFLICT DO NOTHING RETURNING: one query);
+    returns the rows made, by player: a player whose row exists already is left out."""
+    fresh = {p: PlayerRating(pool=pool, player_id=p) for p in players}
+    quote = connection.ops.quote_name
+    columns = ("pool_id", "player_id", "rating", "experience", "matches", "wins")
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(players))
+    params = [v for r in fresh.values() for v in (pool.pk, r.player_id, r.rating, r.experience, r.matches, r.wins)]
+    table, pool_id, player_id = quote(PlayerRating._meta.db_table), quote("pool_id"), quote("player_id")
+    sql = (
+        f"INSERT INTO {table} ({', '.join(map(quote, columns))}) VALUES {values} "  # noqa: S608 - names only
+        f"ON CONFLICT ({pool_id}, {player_id}) DO NOTHING RETURNING {quote('id')}, {player_id}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        made = cursor.fetchall()
+    for pk, player in made:
+        fresh[player].pk = pk
+        fresh[player]._state.adding, fresh[player]._state.db = False, connection.alias
+    return {player: fresh[player] for _pk, player in made}
 
 
 def defer_recompute(*, pool: RatingPool, since: datetime | None) -> None:

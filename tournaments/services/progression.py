@@ -162,7 +162,7 @@ class BracketStore:
         # when the row changed while we waited).
         slot = lock(Slot.objects).get(flight=flight, section=key.section, round=key.round, position=key.position)
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
-        entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids)} if ids else {}
+        entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player")} if ids else {}
         slot.entry_a = entries.get(slot.entry_a_id)
         slot.entry_b = entries.get(slot.entry_b_id)
         return slot
@@ -261,6 +261,10 @@ class BracketStore:
             is_public=self.event.is_public,
             created_by=self.actor if getattr(self.actor, "is_authenticated", False) else None,
         )
+        sides = (slot.entry_a, slot.entry_b)
+        if players is None and all(Entry.player.is_cached(e) for e in sides):
+            # The match carries its players' rows on (the ready notification names them without a query).
+            match.player_a, match.player_b = (e.player for e in sides)
         if save:
             match.save()
         return match
@@ -291,8 +295,16 @@ class BracketStore:
         slot.decided_at = timezone.now()
         slot.save(update_fields=["result", "winner", "loser", "decided_at"])
         entries = {e.pk: e for e in (winner, *losers) if e is not None}
-        for action in self._actions(slot, result, winner, losers):
-            self._apply(flight, slot, entries, action)
+        actions = self._actions(slot, result, winner, losers)
+        # The first played matches (the first actions) in one query, not one per player.
+        first = [a.entry for a in actions if isinstance(a, rules.FirstPlayed)]
+        if first:
+            Entry.objects.filter(pk__in=first).update(first_played_slot=slot)
+            for pk in first:
+                entries[pk].first_played_slot_id = slot.pk  # the winner object moves on with it
+        for action in actions:
+            if not isinstance(action, rules.FirstPlayed):
+                self._apply(flight, slot, entries, action)
         key = Key(slot.section, slot.round, slot.position)
         if self.layout(flight).is_terminal(key) and self._terminals_decided(flight, key):
             # The final is decided (by the last action: a loss there may still feed another flight first);
@@ -310,10 +322,7 @@ class BracketStore:
         return flight.slots.filter(where, result__in=DECIDED).count() == len(others)
 
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
-        if isinstance(action, rules.FirstPlayed):
-            Entry.objects.filter(pk=action.entry).update(first_played_slot=slot)
-            entries[action.entry].first_played_slot_id = slot.pk  # the winner object moves on with it
-        elif isinstance(action, rules.Out):
+        if isinstance(action, rules.Out):
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
         elif isinstance(action, rules.Champion):
             Entry.objects.filter(pk=action.entry).update(place=1)
@@ -554,7 +563,7 @@ def result_confirmed(match, report) -> bool:
     # winner once; the slot rows are locked in bracket order (this one, then the ones it fills).
     slot = (
         lock(Slot.objects, of=("self",))
-        .select_related("flight__event__club", "entry_a", "entry_b", "winner", "loser")
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "winner", "loser")
         .filter(match=match)
         .first()
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -60,11 +60,14 @@ LATE_CORRECTION = gettext_lazy(
 )
 
 
-def _refuse_late_correction(match: Match) -> None:
+def _refuse_late_correction(match: Match) -> int:
     """A player's correction (a new version after a confirmed one) is refused once a later match has started:
-    what followed may depend on this result, so a director decides (and what followed is recomputed)."""
-    if match.reports.filter(confirmed=True).exists() and later_match_started(match):
+    what followed may depend on this result, so a director decides (and what followed is recomputed). Returns
+    the match's highest version so far (0 for none), read in the same query, for `_new_report`."""
+    seen = match.reports.aggregate(top=Max("version"), confirmed=Count("pk", filter=Q(confirmed=True)))
+    if seen["confirmed"] and later_match_started(match):
         raise Conflict(LATE_CORRECTION, code="late_correction")
+    return seen["top"] or 0
 
 
 def _result_from_input(
@@ -210,7 +213,9 @@ def submit_report(
             raise Conflict(
                 _("A director annulled this match; only a director can give it a result now."), code="annulled"
             )
-        _refuse_late_correction(match)
+        top = _refuse_late_correction(match)
+    else:
+        top = None
     if game_record_id is not None and verdict is None:
         verdict = _record_verdict(actor=actor, match=match, game_record_id=game_record_id)
     side, final, games = _result_from_input(
@@ -226,6 +231,7 @@ def submit_report(
         outcome = MatchOutcome.LATENESS
     report = _new_report(
         match,
+        top=top,
         submitted_by=actor,
         role=role,
         source=source,
@@ -275,16 +281,23 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     # Race: two confirmations at once (the opponent and a director, or a double tap) must leave one confirmed
     # version; the lock makes the second see what the first did.
     match = common.lock_match(match)
-    report = match.reports.filter(version=version).first()
+    # One query for the version asked and whether any version is confirmed (a correction's check); the
+    # reporter's name comes with it for the answer.
+    found = list(match.reports.filter(Q(version=version) | Q(confirmed=True)).select_related("submitted_by"))
+    report = next((r for r in found if r.version == version), None)
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
     if report.confirmed:
         return report
     access.require(actor, "match.play", match)
-    if not match.user_is_director(actor):
-        if report.submitted_by_id == actor.pk:
+    # Only the reporter, or a correction of a confirmed result, makes it matter whether the actor directs the
+    # match (three queries): the opponent confirming a first result is let through without asking.
+    own, correction = report.submitted_by_id == actor.pk, len(found) > 1
+    if (own or correction) and not match.user_is_director(actor):
+        if own:
             raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
-        _refuse_late_correction(match)
+        if later_match_started(match):
+            raise Conflict(LATE_CORRECTION, code="late_correction")
     if report.retired:
         raise Conflict(
             _("Version %(v)s was replaced by a later one; confirm the current version.") % {"v": version},
@@ -377,10 +390,12 @@ def record_consequence(
     )
 
 
-def _new_report(match: Match, **fields) -> MatchReport:
+def _new_report(match: Match, *, top: int | None = None, **fields) -> MatchReport:
     """The match's next report version. The match row must be locked: two reports at once would otherwise take
-    the same number."""
-    version = (match.reports.aggregate(top=Max("version"))["top"] or 0) + 1
+    the same number. `top`: the highest version so far, when the caller read it under that lock already."""
+    if top is None:
+        top = match.reports.aggregate(top=Max("version"))["top"] or 0
+    version = top + 1
     return MatchReport.objects.create(match=match, version=version, **fields)
 
 

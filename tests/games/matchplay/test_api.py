@@ -117,6 +117,27 @@ def test_a_final_score_report_starts_the_match_and_a_late_correction_is_refused_
     assert (detail["score_a"], detail["score_b"]) == (5, 1) and match.reports.count() == 1
 
 
+def test_a_correction_reported_in_time_is_refused_at_the_confirmation_once_a_later_match_started(
+    api_as, match, user_a, user_b, director_user
+):
+    score = {"method": "final_score", "score_a": 5, "score_b": 1}
+    assert api_as(user_a).post(url(match, "reports"), score, format="json").status_code == 201
+    assert api_as(user_b).post(url(match, "confirm"), {"version": 1}, format="json").status_code == 200
+    correction = api_as(user_a).post(url(match, "reports"), score | {"score_b": 4}, format="json")
+    assert correction.status_code == 201 and correction.json()["version"] == 2
+    # Player A's next match starts while the correction waits for player B.
+    later = MatchFactory(club=match.club, player_a=match.player_a, player_b=MembershipFactory(club=match.club).player)
+    assert api_as(user_a).post(url(later, "reports"), score, format="json").status_code == 201
+    refused = api_as(user_b).post(url(match, "confirm"), {"version": 2}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "late_correction"
+    assert (api_as(user_b).get(url(match)).json()["score_b"]) == 1
+    # A director may still confirm it (and a director's own report is theirs to confirm).
+    confirmed = api_as(director_user).post(url(match, "confirm"), {"version": 2}, format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["confirmed_by"] == director_user.username
+    assert confirmed.json()["submitted_by"] == user_a.username
+    assert api_as(user_b).get(url(match)).json()["score_b"] == 4
+
+
 def test_confirming_a_replaced_version_is_409(api_as, match, user_a, user_b):
     services.submit_report(actor=user_a, match=match, method="final_score", scores=(5, 3))
     services.submit_report(actor=user_a, match=match, method="final_score", scores=(5, 2))
