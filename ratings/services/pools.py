@@ -116,8 +116,9 @@ def _in_club(side: str, club) -> Q:
     accepted = Membership.objects.filter(club=club_ref, player=OuterRef(side), status=Membership.Status.ACCEPTED)
     # A subquery, not a join on the player: with a join, PostgreSQL planning on stale statistics (a pool's
     # matches imported in bulk) chose a nested loop that scanned the players for every match, 40 s for 200,000.
+    # Membership first: most players of a club's matches are members, so the walk-in probe mostly is not made.
     walk_in = Player.objects.filter(pk=OuterRef(side), created_by_club=club_ref)
-    return Exists(walk_in) | Exists(accepted)
+    return Exists(accepted) | Exists(walk_in)
 
 
 def _both_players_agreed() -> Exists:
@@ -162,7 +163,9 @@ def rateable_matches(pool: RatingPool):
         for side in ("player_a", "player_b")
     ]
     decided_at_approved_club = Q(*consented, club__is_approved=True)
-    return matches.filter(_both_players_agreed() | decided_at_approved_club)
+    # The director's-decision branch first: its membership probes answer most club matches, and a match it
+    # admits needs no look at the reports.
+    return matches.filter(decided_at_approved_club | _both_players_agreed())
 
 
 def is_rateable(match: Match, pool: RatingPool) -> bool:
