@@ -52,6 +52,9 @@ def seat(user, seating: Seating) -> bool:
 def play(user, session: ChouetteSession) -> bool:
     if is_director(user, session):
         return True
+    known = getattr(session, "seated_actor", None)  # (user id, seated) answered by the services' locking query
+    if known is not None and known[0] == user.pk:
+        return known[1]
     return session.seats.filter(player__user=user).exclude(status=SeatStatus.LEFT).exists()
 
 

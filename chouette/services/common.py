@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -29,6 +29,7 @@ from chouette.models import (
     ChouetteSession,
     EventKind,
     LedgerEntry,
+    Seat,
     SeatStatus,
     SessionEvent,
     SessionStatus,
@@ -38,11 +39,32 @@ from clubs.models import Club, Player
 MAX_STAKE_CENTS = 1_000_000
 
 
-def lock_session(session: ChouetteSession) -> ChouetteSession:
+def lock_session(session: ChouetteSession, *, actor=None) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
-    game, are serialised here: the second one sees the first one's result and is refused or answered."""
+    game, are serialised here: the second one sees the first one's result and is refused or answered.
+
+    With `actor`, the same query also answers whether they still sit at the table (`rules.play` reads it): the
+    check that must see the seats as they are under the lock costs no query of its own while others wait."""
     notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
-    return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
+    rows = lock(ChouetteSession.objects, of=("self",)).select_related("club")
+    signed_in = getattr(actor, "is_authenticated", False)
+    if signed_in:
+        seated = Seat.objects.filter(session=OuterRef("pk"), player__user=actor).exclude(status=SeatStatus.LEFT)
+        rows = rows.annotate(actor_seated=Exists(seated))
+    locked = rows.get(pk=session.pk)
+    if signed_in:
+        locked.seated_actor = (actor.pk, locked.actor_seated)
+    return locked
+
+
+def lock_to_play(session: ChouetteSession, actor) -> ChouetteSession:
+    """The session locked for a write by a player at the table or a director of its club. Checked before the
+    lock (a stranger never queues for it, and the actor's club roles are read outside it) and again on the
+    locked row, which the locking query answers (a player who just left is refused)."""
+    require_player_or_director(actor, session)
+    locked = lock_session(session, actor=actor)
+    require_player_or_director(actor, locked)
+    return locked
 
 
 def core_call(session: ChouetteSession, call):
@@ -149,9 +171,12 @@ def _role(game: core.PlayedGame, player) -> str:
     return "crew"
 
 
-def _write(session: ChouetteSession, state: core.SessionState, *, from_game: int, games: dict) -> None:
+def _write(
+    session: ChouetteSession, state: core.SessionState, *, from_game: int, games: dict, seats: list[Seat] | None = None
+) -> None:
     """Store what `state` says from game `from_game` on: its new games' ledger lines (`games`: their event rows
-    by number), the seat statuses, the seating cached on the session and the snapshot."""
+    by number), the seat statuses (of `seats` when the caller has them loaded), the seating cached on the
+    session and the snapshot."""
     LedgerEntry.objects.bulk_create(
         [
             LedgerEntry(
@@ -168,7 +193,7 @@ def _write(session: ChouetteSession, state: core.SessionState, *, from_game: int
             for player in game.scored.points
         ]
     )
-    for seat in session.seats.all():
+    for seat in session.seats.all() if seats is None else seats:
         status = (
             SeatStatus.SITTING_OUT
             if seat.player_id in state.sitting_out
@@ -199,12 +224,14 @@ def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent
 
 def advance(session: ChouetteSession, row: SessionEvent) -> core.SessionState:
     """Apply one new event (the last one) to the stored snapshot and store the result: the cost of a new game or
-    seat change does not grow with the night's history."""
+    seat change does not grow with the night's history. The seats are read once, for the stakes and their
+    statuses."""
     state = core.from_snapshot(session.snapshot)
-    stakes = dict(session.seats.values_list("player_id", "stake_cents"))
+    seats = list(session.seats.all())
+    stakes = {seat.player_id: seat.stake_cents for seat in seats}
     core_call(session, lambda: core.apply(state, entries.core_event(row), rules=session_rules(session), stakes=stakes))
     games = {row.game_number: row} if row.kind == EventKind.GAME else {}
-    _write(session, state, from_game=state.games_played + (0 if games else 1), games=games)
+    _write(session, state, from_game=state.games_played + (0 if games else 1), games=games, seats=seats)
     return state
 
 
@@ -219,5 +246,16 @@ def _next_seq(session: ChouetteSession) -> int:
     return (session.events.aggregate(top=Max("seq"))["top"] or 0) + 1
 
 
-def add_event(session: ChouetteSession, actor, *, kind: str, **fields) -> SessionEvent:
-    return SessionEvent.objects.create(session=session, seq=_next_seq(session), kind=kind, created_by=actor, **fields)
+def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, SessionEvent | None]:
+    """The next event's seq, and the event that `idempotency_key` already entered (None for a new key), in one
+    query: a new game asks both under the session lock, where every query makes the next phone wait longer."""
+    keyed = {"earlier": Max("pk", filter=Q(idempotency_key=idempotency_key))} if idempotency_key else {}
+    tail = session.events.aggregate(top=Max("seq"), **keyed)
+    found = tail.get("earlier")
+    earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
+    return (tail["top"] or 0) + 1, earlier
+
+
+def add_event(session: ChouetteSession, actor, *, kind: str, seq: int | None = None, **fields) -> SessionEvent:
+    seq = _next_seq(session) if seq is None else seq
+    return SessionEvent.objects.create(session=session, seq=seq, kind=kind, created_by=actor, **fields)

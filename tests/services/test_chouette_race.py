@@ -32,7 +32,7 @@ def slow_lock(monkeypatch):
 
 @pytest.fixture
 def no_lock(monkeypatch):
-    def read(session):
+    def read(session, actor=None):
         return ChouetteSession.objects.select_related("club").get(pk=session.pk)
 
     monkeypatch.setattr(common, "lock_session", then_wait(read))
