@@ -52,7 +52,7 @@ def seat(user, seating: Seating) -> bool:
 def play(user, session: ChouetteSession) -> bool:
     if is_director(user, session):
         return True
-    known = getattr(session, "seated_actor", None)  # (user id, seated) answered by the services' locking query
+    known = getattr(session, "seated_actor", None)  # (user id, seated), read under the lock (services.log_tail)
     if known is not None and known[0] == user.pk:
         return known[1]
     return session.seats.filter(player__user=user).exclude(status=SeatStatus.LEFT).exists()

@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Exists, IntegerField, Max, OuterRef, Subquery, Value
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -39,30 +39,22 @@ from clubs.models import Club, Player
 MAX_STAKE_CENTS = 1_000_000
 
 
-def lock_session(session: ChouetteSession, *, actor=None) -> ChouetteSession:
+def lock_session(session: ChouetteSession) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
     game, are serialised here: the second one sees the first one's result and is refused or answered.
 
-    With `actor`, the same query also answers whether they still sit at the table (`rules.play` reads it): the
-    check that must see the seats as they are under the lock costs no query of its own while others wait."""
+    Read nothing else in this query: a statement that waited for the lock reads the other tables as they were
+    when it began waiting (PostgreSQL), not as the transaction it waited for left them."""
     notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
-    rows = lock(ChouetteSession.objects, of=("self",)).select_related("club")
-    signed_in = getattr(actor, "is_authenticated", False)
-    if signed_in:
-        seated = Seat.objects.filter(session=OuterRef("pk"), player__user=actor).exclude(status=SeatStatus.LEFT)
-        rows = rows.annotate(actor_seated=Exists(seated))
-    locked = rows.get(pk=session.pk)
-    if signed_in:
-        locked.seated_actor = (actor.pk, locked.actor_seated)
-    return locked
+    return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
 
 
 def lock_to_play(session: ChouetteSession, actor) -> ChouetteSession:
     """The session locked for a write by a player at the table or a director of its club. Checked before the
-    lock (a stranger never queues for it, and the actor's club roles are read outside it) and again on the
-    locked row, which the locking query answers (a player who just left is refused)."""
+    lock (a stranger never queues for it, and the actor's club roles are read outside it) and again under it
+    (a player who left while this request waited is refused)."""
     require_player_or_director(actor, session)
-    locked = lock_session(session, actor=actor)
+    locked = lock_session(session)
     require_player_or_director(actor, locked)
     return locked
 
@@ -246,12 +238,25 @@ def _next_seq(session: ChouetteSession) -> int:
     return (session.events.aggregate(top=Max("seq"))["top"] or 0) + 1
 
 
-def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, SessionEvent | None]:
-    """The next event's seq, and the event that `idempotency_key` already entered (None for a new key), in one
-    query: a new game asks both under the session lock, where every query makes the next phone wait longer."""
-    keyed = {"earlier": Max("pk", filter=Q(idempotency_key=idempotency_key))} if idempotency_key else {}
-    tail = session.events.aggregate(top=Max("seq"), **keyed)
-    found = tail.get("earlier")
+def log_tail(session: ChouetteSession, actor, idempotency_key: str) -> tuple[int, SessionEvent | None]:
+    """Under the session lock, in one query where each query makes the next phone wait longer: the next
+    event's seq, the event `idempotency_key` already entered (None for a new key), and whether the actor still
+    sits at the table (kept on the session for `rules.play`, the check under the lock)."""
+    events = SessionEvent.objects.filter(session=OuterRef("pk")).order_by("-seq")
+    seated = Seat.objects.filter(session=OuterRef("pk"), player__user=actor).exclude(status=SeatStatus.LEFT)
+    tail = (
+        ChouetteSession.objects.filter(pk=session.pk)
+        .values(
+            top=Subquery(events.values("seq")[:1]),
+            earlier=Subquery(events.filter(idempotency_key=idempotency_key).values("pk")[:1])
+            if idempotency_key
+            else Value(None, output_field=IntegerField()),
+            seated=Exists(seated),
+        )
+        .get()
+    )
+    session.seated_actor = (actor.pk, tail["seated"])
+    found = tail["earlier"]
     earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
     return (tail["top"] or 0) + 1, earlier
 
