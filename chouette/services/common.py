@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, IntegerField, Max, OuterRef, Subquery, Value
+from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -52,11 +52,21 @@ def lock_session(session: ChouetteSession) -> ChouetteSession:
 def lock_to_play(session: ChouetteSession, actor) -> ChouetteSession:
     """The session locked for a write by a player at the table or a director of its club. Checked before the
     lock (a stranger never queues for it, and the actor's club roles are read outside it) and again under it
-    (a player who left while this request waited is refused)."""
+    against the seats read there (a player who left while this request waited is refused)."""
     require_player_or_director(actor, session)
     locked = lock_session(session)
+    read_seats(locked)
     require_player_or_director(actor, locked)
     return locked
+
+
+def read_seats(session: ChouetteSession) -> list[Seat]:
+    """The seats with their players, read under the session lock and kept on it: `rules.play` checks the actor
+    against them, and a new game takes its stakes from them, without a query of their own while the lock is
+    held. Read in a statement of their own after the lock: the locking statement, if it waited, would see them
+    as they were before the transaction it waited for (a player leaving) committed."""
+    session.locked_seats = list(session.seats.select_related("player"))
+    return session.locked_seats
 
 
 def core_call(session: ChouetteSession, call):
@@ -214,12 +224,12 @@ def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent
     return state
 
 
-def advance(session: ChouetteSession, row: SessionEvent) -> core.SessionState:
+def advance(session: ChouetteSession, row: SessionEvent, *, seats: list[Seat] | None = None) -> core.SessionState:
     """Apply one new event (the last one) to the stored snapshot and store the result: the cost of a new game or
-    seat change does not grow with the night's history. The seats are read once, for the stakes and their
-    statuses."""
+    seat change does not grow with the night's history. The seats (`seats`: as read under the lock since the
+    last seat change; else read here) give the stakes and are the ones whose statuses are written."""
     state = core.from_snapshot(session.snapshot)
-    seats = list(session.seats.all())
+    seats = list(session.seats.all()) if seats is None else seats
     stakes = {seat.player_id: seat.stake_cents for seat in seats}
     core_call(session, lambda: core.apply(state, entries.core_event(row), rules=session_rules(session), stakes=stakes))
     games = {row.game_number: row} if row.kind == EventKind.GAME else {}
@@ -238,25 +248,12 @@ def _next_seq(session: ChouetteSession) -> int:
     return (session.events.aggregate(top=Max("seq"))["top"] or 0) + 1
 
 
-def log_tail(session: ChouetteSession, actor, idempotency_key: str) -> tuple[int, SessionEvent | None]:
-    """Under the session lock, in one query where each query makes the next phone wait longer: the next
-    event's seq, the event `idempotency_key` already entered (None for a new key), and whether the actor still
-    sits at the table (kept on the session for `rules.play`, the check under the lock)."""
-    events = SessionEvent.objects.filter(session=OuterRef("pk")).order_by("-seq")
-    seated = Seat.objects.filter(session=OuterRef("pk"), player__user=actor).exclude(status=SeatStatus.LEFT)
-    tail = (
-        ChouetteSession.objects.filter(pk=session.pk)
-        .values(
-            top=Subquery(events.values("seq")[:1]),
-            earlier=Subquery(events.filter(idempotency_key=idempotency_key).values("pk")[:1])
-            if idempotency_key
-            else Value(None, output_field=IntegerField()),
-            seated=Exists(seated),
-        )
-        .get()
-    )
-    session.seated_actor = (actor.pk, tail["seated"])
-    found = tail["earlier"]
+def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, SessionEvent | None]:
+    """The next event's seq, and the event `idempotency_key` already entered (None for a new key), in one query:
+    a new game asks both under the session lock, where each query makes the next phone wait longer."""
+    keyed = {"earlier": Max("pk", filter=Q(idempotency_key=idempotency_key))} if idempotency_key else {}
+    tail = session.events.aggregate(top=Max("seq"), **keyed)
+    found = tail.get("earlier")
     earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
     return (tail["top"] or 0) + 1, earlier
 

@@ -34,10 +34,8 @@ def record_game(
 ) -> tuple[SessionEvent, bool]:
     """Enter the next game as it happened. Returns (event, created); the same idempotency key answers with the
     first entry, and `expected_number` (the number the phone thinks it enters) refuses a stale second entry."""
-    common.require_player_or_director(actor, session)  # before the lock: a stranger never queues for it
-    session = common.lock_session(session)
-    seq, earlier = common.log_tail(session, actor, idempotency_key)
-    common.require_player_or_director(actor, session)  # under the lock, answered by log_tail: not one who just left
+    session = common.lock_to_play(session, actor)
+    seq, earlier = common.log_tail(session, idempotency_key)
     if earlier is not None:
         return earlier, False
     common.require_status(session, SessionStatus.OPEN, _("Games are entered while the session is open."))
@@ -58,7 +56,7 @@ def record_game(
         payload=entries.payload_from_entry(entry),
         idempotency_key=idempotency_key,
     )
-    common.advance(session, event)
+    common.advance(session, event, seats=session.locked_seats)
     return event, True
 
 
