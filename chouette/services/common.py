@@ -65,7 +65,7 @@ def read_seats(session: ChouetteSession) -> list[Seat]:
     against them, and a new game takes its stakes from them, without a query of their own while the lock is
     held. Read in a statement of their own after the lock: the locking statement, if it waited, would see them
     as they were before the transaction it waited for (a player leaving) committed."""
-    session.locked_seats = list(session.seats.select_related("player"))
+    session.locked_seats = list(session.seats.select_related("player").order_by("joined_at", "id"))
     return session.locked_seats
 
 
