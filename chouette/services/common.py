@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Max, Q
+from django.db.models import IntegerField, Max, Subquery, Value
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -250,12 +250,15 @@ def _next_seq(session: ChouetteSession) -> int:
 
 def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, SessionEvent | None]:
     """The next event's seq, and the event `idempotency_key` already entered (None for a new key), in one query:
-    a new game asks both under the session lock, where each query makes the next phone wait longer."""
-    keyed = {"earlier": Max("pk", filter=Q(idempotency_key=idempotency_key))} if idempotency_key else {}
-    tail = session.events.aggregate(top=Max("seq"), **keyed)
-    found = tail.get("earlier")
+    a new game asks both under the session lock, where each query makes the next phone wait longer. Each part
+    reads an index (the last seq; the key), not every event of the night."""
+    keyed = session.events.filter(idempotency_key=idempotency_key).values("pk")[:1]
+    earlier_pk = Subquery(keyed) if idempotency_key else Value(None, IntegerField())
+    last = session.events.order_by("-seq").values("seq").annotate(earlier=earlier_pk).first()
+    last = last or {"seq": 0, "earlier": None}
+    found = last["earlier"]
     earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
-    return (tail["top"] or 0) + 1, earlier
+    return last["seq"] + 1, earlier
 
 
 def add_event(session: ChouetteSession, actor, *, kind: str, seq: int | None = None, **fields) -> SessionEvent:
