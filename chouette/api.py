@@ -344,6 +344,10 @@ def _game_payload(data: dict) -> dict:
     return {k: v for k, v in data.items() if k not in ("expected_number", "idempotency_key", "reason")}
 
 
+def _game_answer(request, session: ChouetteSession, event: SessionEvent) -> dict:
+    return ChouetteGameSerializer(selectors.with_ledger(event), context=money_context(request, session)).data
+
+
 class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Chouette sessions at the clubs the caller can see. Players at the table and club directors write."""
 
@@ -447,7 +451,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             idempotency_key=values["idempotency_key"],
         )
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data, status=code)
+        return Response(_game_answer(request, session, event), status=code)
 
     @extend_schema(request=ChouetteUndoInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path="games/undo")
@@ -455,7 +459,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         data = validated(ChouetteUndoInputSerializer, request)
         session = self.get_object()
         event = services.undo_last_game(actor=request.user, session=session, **data)
-        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
+        return Response(_game_answer(request, session, event))
 
     @extend_schema(request=ChouetteCorrectionInputSerializer, responses=ChouetteGameSerializer)
     @action(detail=True, methods=["post"], url_path=r"games/(?P<number>[0-9]+)/correct")
@@ -469,7 +473,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
             game=_game_payload(data),
             reason=data["reason"],
         )
-        return Response(ChouetteGameSerializer(event, context=money_context(request, session)).data)
+        return Response(_game_answer(request, session, event))
 
     @extend_schema(responses=ChouetteEventSerializer(many=True))
     @action(detail=True, methods=["get"])

@@ -52,6 +52,9 @@ def seat(user, seating: Seating) -> bool:
 def play(user, session: ChouetteSession) -> bool:
     if is_director(user, session):
         return True
+    seats = getattr(session, "locked_seats", None)  # read under the session lock by the services (read_seats)
+    if seats is not None:
+        return any(seat.player.user_id == user.pk and seat.status != SeatStatus.LEFT for seat in seats)
     return session.seats.filter(player__user=user).exclude(status=SeatStatus.LEFT).exists()
 
 

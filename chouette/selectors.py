@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum, Value
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum, Value, prefetch_related_objects
 
 from chouette import entries, rules
 from chouette.core import session as core
@@ -134,6 +134,13 @@ def current_games(session: ChouetteSession) -> QuerySet[SessionEvent]:
 
 def current_game(session: ChouetteSession, number: int) -> SessionEvent | None:
     return current_games(session).filter(game_number=number).first()
+
+
+def with_ledger(game: SessionEvent) -> SessionEvent:
+    """The game with its ledger lines and their players loaded in one query (the answer to an entry, an undo or
+    a correction; one query per line's player took a tenth of an entry's time)."""
+    prefetch_related_objects([game], Prefetch("ledger", queryset=LedgerEntry.objects.select_related("player")))
+    return game
 
 
 def game_rows(session: ChouetteSession, *, last: int | None = None) -> list[dict]:

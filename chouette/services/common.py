@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import IntegerField, Max, Subquery, Value
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -29,6 +29,7 @@ from chouette.models import (
     ChouetteSession,
     EventKind,
     LedgerEntry,
+    Seat,
     SeatStatus,
     SessionEvent,
     SessionStatus,
@@ -40,9 +41,32 @@ MAX_STAKE_CENTS = 1_000_000
 
 def lock_session(session: ChouetteSession) -> ChouetteSession:
     """Reload the session under a row lock. Two phones entering "game 7" at once, or an undo racing a new
-    game, are serialised here: the second one sees the first one's result and is refused or answered."""
+    game, are serialised here: the second one sees the first one's result and is refused or answered.
+
+    Read nothing else in this query: a statement that waited for the lock reads the other tables as they were
+    when it began waiting (PostgreSQL), not as the transaction it waited for left them."""
     notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
     return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
+
+
+def lock_to_play(session: ChouetteSession, actor) -> ChouetteSession:
+    """The session locked for a write by a player at the table or a director of its club. Checked before the
+    lock (a stranger never queues for it, and the actor's club roles are read outside it) and again under it
+    against the seats read there (a player who left while this request waited is refused)."""
+    require_player_or_director(actor, session)
+    locked = lock_session(session)
+    read_seats(locked)
+    require_player_or_director(actor, locked)
+    return locked
+
+
+def read_seats(session: ChouetteSession) -> list[Seat]:
+    """The seats with their players, read under the session lock and kept on it: `rules.play` checks the actor
+    against them, and a new game takes its stakes from them, without a query of their own while the lock is
+    held. Read in a statement of their own after the lock: the locking statement, if it waited, would see them
+    as they were before the transaction it waited for (a player leaving) committed."""
+    session.locked_seats = list(session.seats.select_related("player").order_by("joined_at", "id"))
+    return session.locked_seats
 
 
 def core_call(session: ChouetteSession, call):
@@ -149,9 +173,12 @@ def _role(game: core.PlayedGame, player) -> str:
     return "crew"
 
 
-def _write(session: ChouetteSession, state: core.SessionState, *, from_game: int, games: dict) -> None:
+def _write(
+    session: ChouetteSession, state: core.SessionState, *, from_game: int, games: dict, seats: list[Seat] | None = None
+) -> None:
     """Store what `state` says from game `from_game` on: its new games' ledger lines (`games`: their event rows
-    by number), the seat statuses, the seating cached on the session and the snapshot."""
+    by number), the seat statuses (of `seats` when the caller has them loaded), the seating cached on the
+    session and the snapshot."""
     LedgerEntry.objects.bulk_create(
         [
             LedgerEntry(
@@ -168,7 +195,7 @@ def _write(session: ChouetteSession, state: core.SessionState, *, from_game: int
             for player in game.scored.points
         ]
     )
-    for seat in session.seats.all():
+    for seat in session.seats.all() if seats is None else seats:
         status = (
             SeatStatus.SITTING_OUT
             if seat.player_id in state.sitting_out
@@ -197,14 +224,16 @@ def rebuild(session: ChouetteSession, *, from_game: int, rows: list[SessionEvent
     return state
 
 
-def advance(session: ChouetteSession, row: SessionEvent) -> core.SessionState:
+def advance(session: ChouetteSession, row: SessionEvent, *, seats: list[Seat] | None = None) -> core.SessionState:
     """Apply one new event (the last one) to the stored snapshot and store the result: the cost of a new game or
-    seat change does not grow with the night's history."""
+    seat change does not grow with the night's history. The seats (`seats`: as read under the lock since the
+    last seat change; else read here) give the stakes and are the ones whose statuses are written."""
     state = core.from_snapshot(session.snapshot)
-    stakes = dict(session.seats.values_list("player_id", "stake_cents"))
+    seats = list(session.seats.all()) if seats is None else seats
+    stakes = {seat.player_id: seat.stake_cents for seat in seats}
     core_call(session, lambda: core.apply(state, entries.core_event(row), rules=session_rules(session), stakes=stakes))
     games = {row.game_number: row} if row.kind == EventKind.GAME else {}
-    _write(session, state, from_game=state.games_played + (0 if games else 1), games=games)
+    _write(session, state, from_game=state.games_played + (0 if games else 1), games=games, seats=seats)
     return state
 
 
@@ -219,5 +248,19 @@ def _next_seq(session: ChouetteSession) -> int:
     return (session.events.aggregate(top=Max("seq"))["top"] or 0) + 1
 
 
-def add_event(session: ChouetteSession, actor, *, kind: str, **fields) -> SessionEvent:
-    return SessionEvent.objects.create(session=session, seq=_next_seq(session), kind=kind, created_by=actor, **fields)
+def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, SessionEvent | None]:
+    """The next event's seq, and the event `idempotency_key` already entered (None for a new key), in one query:
+    a new game asks both under the session lock, where each query makes the next phone wait longer. Each part
+    reads an index (the last seq; the key), not every event of the night."""
+    keyed = session.events.filter(idempotency_key=idempotency_key).values("pk")[:1]
+    earlier_pk = Subquery(keyed) if idempotency_key else Value(None, IntegerField())
+    last = session.events.order_by("-seq").values("seq").annotate(earlier=earlier_pk).first()
+    last = last or {"seq": 0, "earlier": None}
+    found = last["earlier"]
+    earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
+    return last["seq"] + 1, earlier
+
+
+def add_event(session: ChouetteSession, actor, *, kind: str, seq: int | None = None, **fields) -> SessionEvent:
+    seq = _next_seq(session) if seq is None else seq
+    return SessionEvent.objects.create(session=session, seq=seq, kind=kind, created_by=actor, **fields)

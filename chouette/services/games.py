@@ -34,12 +34,10 @@ def record_game(
 ) -> tuple[SessionEvent, bool]:
     """Enter the next game as it happened. Returns (event, created); the same idempotency key answers with the
     first entry, and `expected_number` (the number the phone thinks it enters) refuses a stale second entry."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
-    if idempotency_key:
-        earlier = session.events.filter(idempotency_key=idempotency_key).first()
-        if earlier is not None:
-            return earlier, False
+    session = common.lock_to_play(session, actor)
+    seq, earlier = common.log_tail(session, idempotency_key)
+    if earlier is not None:
+        return earlier, False
     common.require_status(session, SessionStatus.OPEN, _("Games are entered while the session is open."))
     number = session.games_played + 1
     if expected_number is not None and expected_number != number:
@@ -53,19 +51,19 @@ def record_game(
         session,
         actor,
         kind=EventKind.GAME,
+        seq=seq,
         game_number=number,
         payload=entries.payload_from_entry(entry),
         idempotency_key=idempotency_key,
     )
-    common.advance(session, event)
+    common.advance(session, event, seats=session.locked_seats)
     return event, True
 
 
 @transaction.atomic
 def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | None = None) -> SessionEvent:
     """Take back the last game: the order and the ledger are as before it (the row stays, retired)."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(session, SessionStatus.OPEN, _("Games can only be taken back while the session is open."))
     last = session.events.filter(is_current=True, kind=EventKind.GAME).order_by("-game_number").first()
     if last is None:
@@ -92,8 +90,7 @@ def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping,
     """Replace an earlier game with what really happened. The old version stays (audit trail: who, when, why);
     the ledger and the rotation are replayed from that game on. Refused when the later games no longer fit
     the corrected seating."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(
         session, SessionStatus.OPEN, _("Games are corrected while the session is open (not once settled).")
     )

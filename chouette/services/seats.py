@@ -61,8 +61,7 @@ def _seat_event(session, actor, player, kind) -> Seat:
 
 
 def _open_for_seat_change(actor, session: ChouetteSession) -> ChouetteSession:
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(
         session, SessionStatus.OPEN, _("Players sit out, come back or leave while the session is open.")
     )

@@ -129,8 +129,7 @@ def _start(session: ChouetteSession, order: Sequence[int], actor) -> ChouetteSes
 @transaction.atomic
 def set_order(*, actor, session: ChouetteSession, order: Sequence[int]) -> ChouetteSession:
     """The starting order entered by hand (player ids: box, captain, crew)."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(session, SessionStatus.SEATING, _("The starting order is already set."))
     return _start(session, [int(p) for p in order], actor)
 
@@ -139,8 +138,7 @@ def set_order(*, actor, session: ChouetteSession, order: Sequence[int]) -> Choue
 def roll_for_order(*, actor, session: ChouetteSession, rolls: Mapping[int, int]) -> tuple[ChouetteSession, list]:
     """One round of rolls for the starting order: first everyone, then only the players still tied. Every
     roll is kept on the seat. Returns the session (open once the order stands) and the groups still tied."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(session, SessionStatus.SEATING, _("The starting order is already set."))
     _require_enough_players(session)
     seats = {s.player_id: s for s in session.seats.select_related("player")}
@@ -166,8 +164,7 @@ def roll_for_order(*, actor, session: ChouetteSession, rolls: Mapping[int, int])
 @transaction.atomic
 def finish_session(*, actor, session: ChouetteSession) -> list[Transfer]:
     """End the night: everyone's money (after cash-outs already paid) settled with the fewest transfers."""
-    session = common.lock_session(session)
-    common.require_player_or_director(actor, session)
+    session = common.lock_to_play(session, actor)
     common.require_status(session, SessionStatus.OPEN, _("Only an open session can be settled."))
     balances = selectors.balances_after_payments(session)
     transfers = common.core_call(session, lambda: money_core.fewest_transfers(balances))

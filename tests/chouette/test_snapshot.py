@@ -108,7 +108,7 @@ def test_a_game_costs_the_same_queries_after_200_games_as_after_10(club):
     after_10 = entering_queries(short, director, 10)
     after_200 = entering_queries(long, director, 200)
     assert after_10 == after_200
-    assert after_200 <= 16
+    assert after_200 <= 9, after_200  # measured 9 (was 14 before the lock was taken later)
 
 
 def test_the_games_list_is_a_page_in_the_same_queries_however_long_the_night(club, api_as):

@@ -5,18 +5,19 @@ after it took the session row, so the two always overlap. Without the lock (last
 game 1" and only the database constraints stop the second insert (409 instead of a clean answer).
 """
 
+import time
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 from chouette import services
 from chouette.models import ChouetteSession, LedgerEntry, SessionEvent
 from chouette.services import common
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory
-from tests.services.concurrency import post_at_once, then_wait
+from tests.services.concurrency import post_at_once, run_at_once, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
-
 
 
 @pytest.fixture
@@ -99,6 +100,26 @@ def test_two_games_sent_at_once_without_a_number_become_games_one_and_two(settin
     assert sorted(numbers) == [1, 2]
     session.refresh_from_db()
     assert session.games_played == 2 and LedgerEntry.objects.filter(session=session).count() == 8
+
+
+def test_a_player_who_leaves_while_their_entry_waits_for_the_table_cannot_enter_it(monkeypatch):
+    """The entry's checks before the lock pass (B still sits); the leave holds the table; the entry's seat check
+    under the lock must then read the seats after the leave, not as they were when it began to wait."""
+    session, players, _director = table(ClubFactory())
+    leaver = players["B"]
+    monkeypatch.setattr(common, "lock_to_play", then_wait(common.lock_to_play))  # the leave holds the table
+
+    def leave():
+        services.leave(actor=leaver.user, session=ChouetteSession.objects.get(pk=session.pk), player=leaver)
+
+    def enter():
+        time.sleep(0.15)  # the leave has the row by now and keeps it for OVERLAP_SECONDS
+        table_now = ChouetteSession.objects.get(pk=session.pk)
+        return services.record_game(actor=leaver.user, session=table_now, game={"winner": "team"})
+
+    left, entered = run_at_once(leave, enter)
+    assert left is None and isinstance(entered, PermissionDenied), (left, entered)
+    assert not SessionEvent.objects.filter(session=session, kind="game").exists()
 
 
 def test_without_the_row_lock_the_race_reaches_the_database(setting, no_lock):
