@@ -59,6 +59,25 @@ def test_a_bidder_bids_through_the_api_once_per_key(running, member_user, api_as
     assert low.status_code == 400 and "amount" in low.json()["errors"]
 
 
+def test_a_beaten_bid_is_refused_in_three_queries_without_a_transaction_or_a_lock(running, member_user, api_as):
+    """Most bids on a busy lot arrive beaten; each is told what to bid from one read of the lot's row, next to
+    finding the Calcutta and the bidder: no BEGIN, no lock, no restore of the auction."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = api_as(member_user)
+    me = client.post(url(running, "bidders"), {}, format="json").json()["id"]
+    assert (
+        client.post(url(running, "bids"), {"lot": 1, "bidder": me, "amount": "20.00"}, format="json").status_code == 201
+    )
+    with CaptureQueriesContext(connection) as queries:
+        beaten = client.post(url(running, "bids"), {"lot": 1, "bidder": me, "amount": "20.00"}, format="json")
+    assert beaten.status_code == 400 and beaten.json()["errors"] == {"amount": ["Bid at least 25.00."]}
+    statements = [q["sql"].upper() for q in queries.captured_queries]
+    assert len(statements) == 3, statements
+    assert not any("FOR UPDATE" in sql or "FOR NO KEY" in sql or "SAVEPOINT" in sql for sql in statements)
+
+
 def test_bad_money_names_the_field(running, director_user, api_as):
     bidder = services.register_bidder(actor=director_user, calcutta=running, name="paul")
     response = api_as(director_user).post(

@@ -97,7 +97,6 @@ def _refuse_a_beaten_bid(*, calcutta: Calcutta, lot_number: int, bidder: Bidder,
     raise _too_low(high + calcutta.increment, "below_increment")
 
 
-@transaction.atomic
 def place_bid(
     *, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, amount: int, idempotency_key: str = ""
 ) -> tuple[Bid, bool]:
@@ -115,7 +114,14 @@ def place_bid(
     if amount > MAX_CENTS:
         most = selectors.display_money(MAX_CENTS)
         raise ValidationError({"amount": [_("A bid is at most %(max)s.") % {"max": most}]})
+    # Outside the transaction too: a refusal here costs its one read, not a BEGIN and a ROLLBACK around it.
     _refuse_a_beaten_bid(calcutta=calcutta, lot_number=lot_number, bidder=bidder, amount=amount, key=key)
+    return _place_bid(actor=actor, calcutta=calcutta, lot_number=lot_number, bidder=bidder, amount=amount, key=key)
+
+
+@transaction.atomic
+def _place_bid(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, amount: int, key: str):
+    """place_bid's decision under the Calcutta's lock, on the auction as it stands after the lock."""
     calcutta = lock(calcutta)
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
