@@ -108,7 +108,8 @@ def test_a_game_costs_the_same_queries_after_200_games_as_after_10(club):
     after_10 = entering_queries(short, director, 10)
     after_200 = entering_queries(long, director, 200)
     assert after_10 == after_200
-    assert after_200 <= 9, after_200  # measured 9 (was 14 before the lock was taken later)
+    # measured 9 on SQLite (was 14 before the lock was taken later); PostgreSQL adds the lock's SET LOCAL timeout
+    assert after_200 <= 9 + (connection.vendor == "postgresql"), after_200
 
 
 def test_the_games_list_is_a_page_in_the_same_queries_however_long_the_night(club, api_as):
