@@ -28,7 +28,9 @@ from pathlib import Path
 import psycopg
 
 REPO = Path(__file__).resolve().parent.parent
-WORKERS = 3
+# The web workers: uvicorn's, each running Django's sync views on one thread. Three on two cores, as production
+# is told to run (README); LOADTEST_WORKERS tries another number on the same machine.
+WORKERS = int(os.environ.get("LOADTEST_WORKERS", "3"))
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Detected|Timeout|Exit)\b")
 
 

@@ -27,6 +27,36 @@ def then_wait(step: Callable) -> Callable:
     return waiting
 
 
+class HoldUntilWaitedOn:
+    """Patch it over a lock: the first caller, once it holds the lock, sets `held` and keeps the lock until
+    another backend waits on a lock (PostgreSQL's pg_stat_activity says so), at most 20 s. Later callers just
+    take the lock. For a race whose order matters (a leave, then an entry that began while the player still sat):
+    the second party starts after `held` and is certainly queued behind the first, however busy the machine,
+    where a fixed sleep only made that likely."""
+
+    def __init__(self, step: Callable) -> None:
+        self.step = step
+        self.held = threading.Event()
+
+    def __call__(self, *args, **kwargs):
+        result = self.step(*args, **kwargs)
+        if self.held.is_set():
+            return result
+        self.held.set()
+        deadline = time.monotonic() + 20
+        with connection.cursor() as cursor:
+            while time.monotonic() < deadline:
+                cursor.execute("SELECT pg_stat_clear_snapshot()")  # a transaction sees one snapshot otherwise
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    " AND pid <> pg_backend_pid() AND datname = current_database()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                time.sleep(0.01)
+        return result
+
+
 def then_meet(step: Callable, parties: int = 2) -> Callable:
     """`step`, after which each caller waits until `parties` callers have done it: for the controls without a
     lock, so both requests certainly read the same state before either writes, however slowly a busy machine

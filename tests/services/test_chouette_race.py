@@ -5,8 +5,6 @@ after it took the session row, so the two always overlap. Without the lock (last
 game 1" and only the database constraints stop the second insert (409 instead of a clean answer).
 """
 
-import time
-
 import pytest
 from django.core.exceptions import PermissionDenied
 
@@ -15,7 +13,7 @@ from chouette.models import ChouetteSession, LedgerEntry, SessionEvent
 from chouette.services import common
 from tests.chouette.factories import table
 from tests.clubs.factories import ClubFactory
-from tests.services.concurrency import post_at_once, run_at_once, then_wait
+from tests.services.concurrency import HoldUntilWaitedOn, post_at_once, run_at_once, then_wait
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -107,13 +105,14 @@ def test_a_player_who_leaves_while_their_entry_waits_for_the_table_cannot_enter_
     under the lock must then read the seats after the leave, not as they were when it began to wait."""
     session, players, _director = table(ClubFactory())
     leaver = players["B"]
-    monkeypatch.setattr(common, "lock_to_play", then_wait(common.lock_to_play))  # the leave holds the table
+    holding = HoldUntilWaitedOn(common.lock_to_play)
+    monkeypatch.setattr(common, "lock_to_play", holding)  # the leave holds the table until the entry waits on it
 
     def leave():
         services.leave(actor=leaver.user, session=ChouetteSession.objects.get(pk=session.pk), player=leaver)
 
     def enter():
-        time.sleep(0.15)  # the leave has the row by now and keeps it for OVERLAP_SECONDS
+        assert holding.held.wait(20)  # the leave has the row and keeps it until this entry waits for it
         table_now = ChouetteSession.objects.get(pk=session.pk)
         return services.record_game(actor=leaver.user, session=table_now, game={"winner": "team"})
 
