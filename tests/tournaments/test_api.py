@@ -6,6 +6,8 @@ import pytest
 from tests.clubs.factories import MembershipFactory
 from tournaments.models import Slot
 
+from .builders import drawn_event, ready_slots, win
+
 pytestmark = pytest.mark.django_db
 
 
@@ -148,8 +150,6 @@ JUNK = [
 
 
 def test_nothing_a_user_sends_gives_a_500(club, director_user, member_user, api_as):
-    from .builders import drawn_event, ready_slots, win
-
     event, flights = drawn_event(club, director_user, 6, consolation={})
     slot = ready_slots(flights["main"])[0]
     win(director_user, slot, 0)
@@ -176,3 +176,15 @@ def test_nothing_a_user_sends_gives_a_500(club, director_user, member_user, api_
                 assert response.status_code < 500, (path, body, response.status_code)
         assert api.put(flight + "payouts/", {"payout_template": [{"place": 1}]}, format="json").status_code < 500
         assert api.patch(url, {"house_percent": "500"}, format="json").status_code < 500
+
+
+def test_a_finished_event_cannot_be_reopened_for_registration(club, director_user, api_as):
+    event, flights = drawn_event(club, director_user, 2)
+    win(director_user, ready_slots(flights["main"])[0], 0)
+    api = api_as(director_user)
+    response = api.patch(f"{base(club)}{event.slug}/", {"registration_open": True}, format="json")
+    assert response.status_code == 400
+    assert "registration_open" in str(response.json())
+    event.refresh_from_db()
+    assert not event.registration_open
+    assert api.patch(f"{base(club)}{event.slug}/", {"name": "Renamed"}, format="json").status_code == 200

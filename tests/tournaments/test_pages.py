@@ -165,6 +165,29 @@ def test_director_closes_registration_and_finds_the_override_on_the_bracket(clie
     assert reverse("tournaments:slot-override", args=[club.slug, event.slug, "main", slot.pk]) in page
 
 
+def test_a_finished_event_offers_no_registration_and_refuses_to_reopen_it(client, club, director_user):
+    """The end of the event closed its registration; the director's page offered "Open registration" as its
+    first button all the same, and opening it took entries for an event whose draws are over."""
+    event, flights = drawn_event(club, director_user, 2)
+    win(director_user, ready_slots(flights["main"])[0], 0)
+    event.refresh_from_db()
+    assert event.status == "finished" and not event.registration_open
+    client.force_login(director_user)
+    page = client.get(event.get_absolute_url()).content.decode()
+    assert "Open registration" not in page and "Close registration" not in page
+    response = client.post(reverse("tournaments:event-registration", args=[club.slug, event.slug]), follow=True)
+    assert "The event is finished: it takes no more entries." in response.content.decode()
+    event.refresh_from_db()
+    assert not event.registration_open
+    with translation.override("de"):
+        response = client.post(
+            reverse("tournaments:event-registration", args=[club.slug, event.slug]),
+            follow=True,
+            headers={"accept-language": "de"},
+        )
+    assert "Das Turnier ist beendet" in response.content.decode()
+
+
 def test_junk_form_posts_answer_with_a_message_not_a_500(client, club, director_user):
     event, flights = drawn_event(club, director_user, 4)
     client.force_login(director_user)

@@ -21,6 +21,7 @@ from tournaments.models import (
     ClockRule,
     DrawStatus,
     Event,
+    EventStatus,
     FeedRule,
     Flight,
     FlightFormat,
@@ -91,6 +92,9 @@ def update_event(*, actor, event: Event, **fields) -> Event:
         raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
     if "house_percent" in fields:
         fields["house_percent"] = _house_percent(fields["house_percent"])
+    if fields.get("registration_open") and event.status == EventStatus.FINISHED:
+        # The end of the event closed registration (progression); an entry now would join no draw.
+        raise ValidationError({"registration_open": [_("The event is finished: it takes no more entries.")]})
     for name, value in fields.items():
         setattr(event, name, value)
     event.save(update_fields=list(fields))
