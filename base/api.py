@@ -33,6 +33,18 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+#: The longest message a refusal carries. DRF's messages quote the input ("“…” is not a valid choice."), so a
+#: 100 KB value came back whole in its 400; the middle of a longer one is cut, its start and its ending kept.
+MESSAGE_MAX = 300
+
+
+def bounded(message) -> str:
+    text = str(message)
+    if len(text) <= MESSAGE_MAX:
+        return text
+    return f"{text[: MESSAGE_MAX - 81]}…{text[-80:]}"
+
+
 def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
     """DRF's nested validation detail as {field: [messages]}; a nested input's fields are named with dots
     (`items.0.percent`), messages about the whole input under `non_field_errors`."""
@@ -45,13 +57,13 @@ def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
         return flat
     if isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
-            return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [str(item) for item in detail]}
+            return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [bounded(item) for item in detail]}
         flat = {}
         for index, item in enumerate(detail):
             for field, messages in _flatten(item, f"{prefix}.{index}" if prefix else str(index)).items():
                 flat.setdefault(field, []).extend(messages)
         return flat
-    return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [str(detail)]}
+    return {prefix or api_settings.NON_FIELD_ERRORS_KEY: [bounded(detail)]}
 
 
 def _first_code(detail) -> str | None:
@@ -86,12 +98,12 @@ def _django_validation(exc: DjangoValidationError) -> dict:
     """A service's or form's ValidationError in the shared body; its code when it was raised with one."""
     if hasattr(exc, "error_dict"):
         errors = {
-            (api_settings.NON_FIELD_ERRORS_KEY if field == NON_FIELD_ERRORS else field): [str(m) for m in messages]
+            (api_settings.NON_FIELD_ERRORS_KEY if field == NON_FIELD_ERRORS else field): [bounded(m) for m in messages]
             for field, messages in exc.message_dict.items()
         }
         first = next(iter(exc.error_dict.values()), [None])[0]
     else:
-        errors = {api_settings.NON_FIELD_ERRORS_KEY: list(exc.messages)}
+        errors = {api_settings.NON_FIELD_ERRORS_KEY: [bounded(m) for m in exc.messages]}
         first = exc.error_list[0] if exc.error_list else None
     return _validation_body(errors, getattr(first, "code", None) or "invalid")
 

@@ -26,3 +26,20 @@ def test_an_api_address_matching_no_route_answers_the_json_error_body(client, ur
 def test_a_page_address_matching_no_route_still_renders_the_site_404_page(client):
     response = client.get("/no-such-page/")
     assert response.status_code == 404 and "text/html" in response["Content-Type"]
+
+
+@pytest.mark.django_db
+def test_a_refusal_quotes_at_most_a_few_hundred_characters_of_what_was_sent(api_as, member_user):
+    """DRF's "“…” is not a valid choice." quoted the whole value: 100 KB sent came back as a 100 KB 400. The
+    message keeps its start and its ending (what is wrong), and the middle of the value is cut."""
+    huge = "x" * 100_000
+    response = api_as(member_user).post("/api/v1/matches/", {"variant": huge, "length": 5}, format="json")
+    assert response.status_code == 400
+    assert len(response.content) < 2_000
+    body = response.json()
+    [message] = body["errors"]["variant"]
+    assert message.startswith('"xxx') and message.endswith("is not a valid choice.")
+    assert "…" in message and len(message) <= 300
+    assert api_as(member_user).post("/api/v1/matches/", {"variant": "nope"}, format="json").json()["errors"][
+        "variant"
+    ] == ['"nope" is not a valid choice.']  # a short value is quoted whole, as before
