@@ -332,7 +332,7 @@ class EntryRef(NamedTuple):
 def calcutta_entries(calcutta: Calcutta, *, refs: bool = False) -> list:
     """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn
     and is not out already (an eliminated player is never a lot). With `refs`, as EntryRef (id and player)."""
-    entries = calcutta.flight.entries.order_by("pk")
+    entries = Entry.objects.filter(flight_id=calcutta.flight_id).order_by("pk")  # no need to load the flight
     if calcutta.entrants:
         entries = entries.filter(pk__in=calcutta.entrants)
     else:

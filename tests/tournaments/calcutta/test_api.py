@@ -78,6 +78,29 @@ def test_a_beaten_bid_is_refused_in_two_queries_without_a_transaction_or_a_lock(
     assert not any("FOR UPDATE" in sql or "FOR NO KEY" in sql or "SAVEPOINT" in sql for sql in statements)
 
 
+def test_an_accepted_bid_reads_only_the_calcuttas_own_rows_under_the_lock(running, member_user, api_as):
+    """Everything a bid decides on, counted: the bidder with its Calcutta and the lot's high bid before the lock;
+    under it the Calcutta row, the entrants, the lots, the bidders and the lots' entries, then the bid and the
+    two rows it changes. The locked reads join nothing: the event was asked about before the lock, and the
+    models' default orderings (which join the Calcutta to sort one Calcutta's rows) are not used."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = api_as(member_user)
+    me = client.post(url(running, "bidders"), {}, format="json").json()["id"]
+    with CaptureQueriesContext(connection) as queries:
+        placed = client.post(url(running, "bids"), {"lot": 1, "bidder": me, "amount": "20.00"}, format="json")
+    assert placed.status_code == 201 and placed.json()["amount_display"] == "20.00"
+    control = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT", "SET LOCAL")  # the transaction itself
+    statements = [q["sql"].upper() for q in queries.captured_queries]
+    statements = [sql for sql in statements if not sql.startswith(control)]
+    assert len(statements) == 10, statements
+    assert 'FROM "CALCUTTA_CALCUTTA"' in statements[2], statements  # the lock (FOR NO KEY UPDATE on PostgreSQL)
+    reads = [sql for sql in statements[2:] if sql.startswith("SELECT")]
+    assert len(reads) == 5, reads
+    assert not any('JOIN "CALCUTTA_CALCUTTA"' in sql or "TOURNAMENTS_FLIGHT" in sql for sql in reads), reads
+
+
 def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, member_user, outsider_user, api_as):
     """A bid looks its bidder and Calcutta up in one query, and asks who may see the Calcutta only when its
     event is not public: the answers stay those of the other endpoints (404 for a Calcutta the caller cannot

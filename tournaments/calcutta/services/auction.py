@@ -122,7 +122,7 @@ def place_bid(
 @transaction.atomic
 def _place_bid(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, amount: int, key: str):
     """place_bid's decision under the Calcutta's lock, on the auction as it stands after the lock."""
-    calcutta = lock(calcutta)
+    calcutta = lock(calcutta, with_event=False)
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
     state = load(calcutta)
