@@ -101,7 +101,7 @@ def test_an_accepted_bid_reads_only_the_calcuttas_own_rows_under_the_lock(runnin
     assert not any('JOIN "CALCUTTA_CALCUTTA"' in sql or "TOURNAMENTS_FLIGHT" in sql for sql in reads), reads
 
 
-def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, member_user, outsider_user, api_as):
+def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, director_user, member_user, outsider_user, api_as):
     """A bid looks its bidder and Calcutta up in one query, and asks who may see the Calcutta only when its
     event is not public: the answers stay those of the other endpoints (404 for a Calcutta the caller cannot
     see, whatever the body; 400 for a bidder of no one's or of another Calcutta)."""
@@ -112,6 +112,11 @@ def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, member_user
     unknown = member.post(url(running, "bids"), {"lot": 1, "bidder": 999999, "amount": "10.00"}, format="json")
     assert unknown.status_code == 400 and unknown.json()["errors"] == {"bidder": ["No such bidder at this Calcutta."]}
     assert member.post("/api/v1/calcuttas/x/bids/", {"lot": 1, "bidder": mine, "amount": "10.00"}).status_code == 404
+    guest = services.register_bidder(actor=director_user, calcutta=running, name="guest in the room").pk
+    as_guest = member.post(url(running, "bids"), {"lot": 1, "bidder": guest, "amount": "10.00"}, format="json")
+    assert as_guest.status_code == 403 and "only bid as yourself" in as_guest.json()["detail"]
+    for_guest = api_as(director_user).post(url(running, "bids"), {"lot": 1, "bidder": guest, "amount": "10.00"})
+    assert for_guest.status_code == 201 and for_guest.json()["bidder_name"] == "guest in the room"
 
     event = running.flight.event
     event.is_public = False
@@ -120,7 +125,7 @@ def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, member_user
     assert hidden.status_code == 404
     assert outsider.post(url(running, "bids"), {"lot": 1, "bidder": theirs}, format="json").status_code == 404
     assert outsider.post(url(running, "bids"), {"lot": 1, "bidder": mine, "amount": "10.00"}).status_code == 404
-    placed = member.post(url(running, "bids"), {"lot": 1, "bidder": mine, "amount": "10.00"}, format="json")
+    placed = member.post(url(running, "bids"), {"lot": 1, "bidder": mine, "amount": "15.00"}, format="json")
     assert placed.status_code == 201 and placed.json()["bidder_name"] == member_user.player.name
 
 
