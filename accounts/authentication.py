@@ -23,9 +23,10 @@ class ApiTokenAuthentication(TokenAuthentication):
         return super().authenticate_header(request) if request.META.get("HTTP_AUTHORIZATION") else None
 
     def authenticate_credentials(self, key):
-        token = ApiToken.objects.select_related("user").filter(digest=token_digest(key)).first()
-        if token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token: it was revoked or never existed."))
+        try:  # get, not first(): the digest is unique, and first() sorted by the default ordering on every request
+            token = ApiToken.objects.select_related("user").get(digest=token_digest(key))
+        except ApiToken.DoesNotExist:
+            raise exceptions.AuthenticationFailed(_("Invalid token: it was revoked or never existed.")) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         now = timezone.now()

@@ -45,7 +45,7 @@ def slow_lock(monkeypatch):
 def no_lock(monkeypatch):
     """The lock taken away: both requests read the Calcutta and its bids, then wait, then decide and write."""
     monkeypatch.setattr(
-        bidding, "lock", lambda calcutta: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
+        bidding, "lock", lambda calcutta, **_: Calcutta.objects.select_related("flight__event").get(pk=calcutta.pk)
     )
     monkeypatch.setattr(bidding, "load", then_wait(bidding.load))
 

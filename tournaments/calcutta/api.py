@@ -8,6 +8,7 @@ from django.http import Http404
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
@@ -426,16 +427,24 @@ class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     )
     @action(detail=True, methods=["get", "post"])
     def bids(self, request, pk=None):
-        calcutta = self.get_object()
         if request.method == "GET":
-            bids = selectors.bids(calcutta=calcutta)
+            bids = selectors.bids(calcutta=self.get_object())
             return paginated_response(self, bids, CalcuttaBidSerializer)
-        values = validated(CalcuttaBidInputSerializer, request)
+        # A bid finds its Calcutta and bidder in one query (selectors.bidder_to_bid_as); the answers stay those of
+        # get_object first: 404 for a Calcutta the caller cannot see, before any complaint about the body.
+        try:
+            values = validated(CalcuttaBidInputSerializer, request)
+        except APIException:  # bad input or a body that does not parse
+            self.get_object()
+            raise
+        bidder = selectors.bidder_to_bid_as(user=request.user, calcutta_pk=pk, bidder_pk=values["bidder"])
+        if bidder is None:
+            bidder = self._bidder(self.get_object(), values["bidder"])
         bid, created = services.place_bid(
             actor=request.user,
-            calcutta=calcutta,
+            calcutta=bidder.calcutta,
             lot_number=values["lot"],
-            bidder=self._bidder(calcutta, values["bidder"]),
+            bidder=bidder,
             amount=values["amount"],
             idempotency_key=values["idempotency_key"],
         )

@@ -59,14 +59,25 @@ def test_a_bidder_bids_through_the_api_once_per_key(running, member_user, api_as
     assert low.status_code == 400 and "amount" in low.json()["errors"]
 
 
-def test_a_beaten_bid_is_refused_in_three_queries_without_a_transaction_or_a_lock(running, member_user, api_as):
+def test_a_beaten_bid_is_refused_in_three_queries_without_a_transaction_or_a_lock(running, member_user):
     """Most bids on a busy lot arrive beaten; each is told what to bid from one read of the lot's row, next to
-    finding the Calcutta and the bidder: no BEGIN, no lock, no restore of the auction."""
+    the API token with its user and one query finding the bidder with its Calcutta: no BEGIN, no lock, no
+    restore of the auction. Signed in with a token, as the phones bidding in the room are."""
+    from datetime import timedelta
+
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
-    client = api_as(member_user)
-    me = client.post(url(running, "bidders"), {}, format="json").json()["id"]
+    from accounts.models import ApiToken, new_token_key, token_digest
+    from tests.schema_check import SchemaCheckingClient
+
+    key = new_token_key()
+    ApiToken.objects.create(user=member_user, name="phone", digest=token_digest(key), prefix=key[:8])
+    client = SchemaCheckingClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    me = client.post(url(running, "bidders"), {}, format="json").json()["id"]  # the token's last use is now noted
+    assert ApiToken.objects.get(user=member_user).last_used > timezone.now() - timedelta(minutes=1)
     assert (
         client.post(url(running, "bids"), {"lot": 1, "bidder": me, "amount": "20.00"}, format="json").status_code == 201
     )
@@ -76,6 +87,57 @@ def test_a_beaten_bid_is_refused_in_three_queries_without_a_transaction_or_a_loc
     statements = [q["sql"].upper() for q in queries.captured_queries]
     assert len(statements) == 3, statements
     assert not any("FOR UPDATE" in sql or "FOR NO KEY" in sql or "SAVEPOINT" in sql for sql in statements)
+
+
+def test_an_accepted_bid_reads_only_the_calcuttas_own_rows_under_the_lock(running, member_user, api_as):
+    """Everything a bid decides on, counted: the bidder with its Calcutta and the lot's high bid before the lock;
+    under it the Calcutta row, the entrants, the lots, the bidders and the lots' entries, then the bid and the
+    two rows it changes. The locked reads join nothing: the event was asked about before the lock, and the
+    models' default orderings (which join the Calcutta to sort one Calcutta's rows) are not used."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = api_as(member_user)
+    me = client.post(url(running, "bidders"), {}, format="json").json()["id"]
+    with CaptureQueriesContext(connection) as queries:
+        placed = client.post(url(running, "bids"), {"lot": 1, "bidder": me, "amount": "20.00"}, format="json")
+    assert placed.status_code == 201 and placed.json()["amount_display"] == "20.00"
+    control = ("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT", "SET LOCAL")  # the transaction itself
+    statements = [q["sql"].upper() for q in queries.captured_queries]
+    statements = [sql for sql in statements if not sql.startswith(control)]
+    assert len(statements) == 10, statements
+    assert 'FROM "CALCUTTA_CALCUTTA"' in statements[2], statements  # the lock (FOR NO KEY UPDATE on PostgreSQL)
+    reads = [sql for sql in statements[2:] if sql.startswith("SELECT")]
+    assert len(reads) == 5, reads
+    assert not any('JOIN "CALCUTTA_CALCUTTA"' in sql or "TOURNAMENTS_FLIGHT" in sql for sql in reads), reads
+
+
+def test_a_bid_finds_its_calcutta_as_the_other_endpoints_do(running, director_user, member_user, outsider_user, api_as):
+    """A bid looks its bidder and Calcutta up in one query, and asks who may see the Calcutta only when its
+    event is not public: the answers stay those of the other endpoints (404 for a Calcutta the caller cannot
+    see, whatever the body; 400 for a bidder of no one's or of another Calcutta)."""
+    outsider = api_as(outsider_user)
+    theirs = outsider.post(url(running, "bidders"), {}, format="json").json()["id"]
+    member = api_as(member_user)
+    mine = member.post(url(running, "bidders"), {}, format="json").json()["id"]
+    unknown = member.post(url(running, "bids"), {"lot": 1, "bidder": 999999, "amount": "10.00"}, format="json")
+    assert unknown.status_code == 400 and unknown.json()["errors"] == {"bidder": ["No such bidder at this Calcutta."]}
+    assert member.post("/api/v1/calcuttas/x/bids/", {"lot": 1, "bidder": mine, "amount": "10.00"}).status_code == 404
+    guest = services.register_bidder(actor=director_user, calcutta=running, name="guest in the room").pk
+    as_guest = member.post(url(running, "bids"), {"lot": 1, "bidder": guest, "amount": "10.00"}, format="json")
+    assert as_guest.status_code == 403 and "only bid as yourself" in as_guest.json()["detail"]
+    for_guest = api_as(director_user).post(url(running, "bids"), {"lot": 1, "bidder": guest, "amount": "10.00"})
+    assert for_guest.status_code == 201 and for_guest.json()["bidder_name"] == "guest in the room"
+
+    event = running.flight.event
+    event.is_public = False
+    event.save(update_fields=["is_public"])
+    hidden = outsider.post(url(running, "bids"), {"lot": 1, "bidder": theirs, "amount": "10.00"}, format="json")
+    assert hidden.status_code == 404
+    assert outsider.post(url(running, "bids"), {"lot": 1, "bidder": theirs}, format="json").status_code == 404
+    assert outsider.post(url(running, "bids"), {"lot": 1, "bidder": mine, "amount": "10.00"}).status_code == 404
+    placed = member.post(url(running, "bids"), {"lot": 1, "bidder": mine, "amount": "15.00"}, format="json")
+    assert placed.status_code == 201 and placed.json()["bidder_name"] == member_user.player.name
 
 
 def test_bad_money_names_the_field(running, director_user, api_as):

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
 from clubs import access
 from tournaments.calcutta import core, selectors
-from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, CalcuttaStatus, Lot, LotPhase
+from tournaments.calcutta.models import AuctionAction, Bid, Bidder, Calcutta, CalcuttaStatus, LotPhase
 from tournaments.calcutta.services.common import (
     MAX_CENTS,
     lock,
@@ -84,12 +83,13 @@ def _refuse_a_beaten_bid(*, calcutta: Calcutta, lot_number: int, bidder: Bidder,
     lot, a bid on one's own lot, an idempotency key sent again, a first bid) goes the locked way."""
     if calcutta.status != CalcuttaStatus.OPEN:
         return
-    lot = Lot.objects.filter(calcutta=calcutta, number=lot_number, phase__in=UP, high_bid__isnull=False)
-    if bidder.player_id is not None and not calcutta.self_bidding:  # the core refuses a bid on one's own lot first
-        lot = lot.exclude(
-            Exists(Lot.entries.through.objects.filter(lot=OuterRef("pk"), entry__player=bidder.player_id))
-        )
-    high = lot.order_by("pk").values_list("high_bid", flat=True).first()  # no ordering through the Calcutta
+    high = selectors.committed_high_bid(
+        calcutta_id=calcutta.pk,
+        lot_number=lot_number,
+        phases=UP,
+        # the core refuses a bid on one's own lot first: such a lot is left to the locked path
+        not_a_lot_of_player=None if calcutta.self_bidding else bidder.player_id,
+    )
     if high is None or amount >= high + calcutta.increment:
         return
     if key and Bid.objects.filter(calcutta=calcutta, idempotency_key=key).exists():
@@ -122,7 +122,7 @@ def place_bid(
 @transaction.atomic
 def _place_bid(*, actor, calcutta: Calcutta, lot_number: int, bidder: Bidder, amount: int, key: str):
     """place_bid's decision under the Calcutta's lock, on the auction as it stands after the lock."""
-    calcutta = lock(calcutta)
+    calcutta = lock(calcutta, with_event=False)
     if calcutta.status == CalcuttaStatus.SETUP:
         raise refusal(core.CalcuttaError("auction_not_open", "The auction has not opened yet."))
     state = load(calcutta)

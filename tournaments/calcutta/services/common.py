@@ -49,15 +49,20 @@ def require_status(calcutta: Calcutta, *statuses: str, doing: str) -> None:
         )
 
 
-def lock(calcutta: Calcutta) -> Calcutta:
-    """Reload the Calcutta under its row lock.
+def lock(calcutta: Calcutta, *, with_event: bool = True) -> Calcutta:
+    """Reload the Calcutta under its row lock (with its flight and event, unless `with_event` is False: a bid
+    asked who may place it before the lock and decides on the Calcutta's own rows alone, so it does not build
+    the flight and event again while every other bid on the lot waits for it).
 
     The race: two bids arriving together both read the same high bid and would both become "the high bid";
     a bid and the auctioneer's "sold" would disagree on the price. Every write decides on state it reads after
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
     notify_group(group_name("calcutta", calcutta.pk))  # every write locks first: open boards refetch on commit
-    return lock_rows(Calcutta.objects, of=("self",)).select_related("flight__event").get(pk=calcutta.pk)
+    rows = lock_rows(Calcutta.objects, of=("self",))
+    if with_event:
+        rows = rows.select_related("flight__event")
+    return rows.get(pk=calcutta.pk)
 
 
 def require_first_round_not_started(flight) -> None:

@@ -137,8 +137,10 @@ def load(calcutta: Calcutta, *, replay: bool = False) -> State:
     does not grow with the bids placed (a bid late in a long auction costs what the first one did). With
     `replay`, rebuilt instead from every stored step: what the rows must always agree with (`check_rows`)."""
     entries = calcutta_entries(calcutta, refs=True)
-    lot_rows = list(calcutta.lots.all())
-    bidders = {b.pk: b for b in calcutta.bidders.all()}
+    # The models' default orderings start with "calcutta", which joins the Calcutta only to sort by it: every
+    # write paid for that join twice while holding the Calcutta's lock.
+    lot_rows = list(calcutta.lots.order_by("is_field", "number"))
+    bidders = {b.pk: b for b in calcutta.bidders.order_by("pk")}
     settings = core_settings(calcutta)
     try:
         members = lot_members(calcutta)
