@@ -28,8 +28,9 @@ from pathlib import Path
 import psycopg
 
 REPO = Path(__file__).resolve().parent.parent
-# The web workers: uvicorn's, each running Django's sync views on one thread. Three on two cores, as production
-# is told to run (README); LOADTEST_WORKERS tries another number on the same machine.
+# The web workers: uvicorn's processes, each answering its requests on threads that share one interpreter lock
+# (Django gives every ASGI request its own thread). Three on two cores, as production is told to run (README);
+# LOADTEST_WORKERS tries another number on the same machine.
 WORKERS = int(os.environ.get("LOADTEST_WORKERS", "3"))
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Detected|Timeout|Exit)\b")
 
