@@ -92,18 +92,21 @@ class RatedMatch(models.Model):
     """One rated match in one pool with every input and output of the formula (see docs/ratings.md).
 
     The rows are derived data: a pool's rebuild deletes them and writes them again from the matches, a million at
-    a time. So the match, winner and loser are kept without a foreign key constraint in the database
-    (db_constraint=False): checking it cost PostgreSQL a locking read of the referenced row per written row, the
-    match's a write of each of a million match rows besides (2.5x the whole insert; see docs/performance.md). What
-    the constraints would guard holds anyway: matches are never deleted by the application, and when one is
-    deleted through the ORM, on_delete=CASCADE still deletes its rows (Django's collector, not the database);
-    the winner and loser are the match's own players, whom the match's constraints keep (PROTECT). The pool
-    keeps its constraint: the rebuild holds the pool row locked, so its check costs no write.
+    a time. So their references are kept without a foreign key constraint in the database (db_constraint=False):
+    PostgreSQL checks one by a query per written row, and the match's check also locked (wrote) each referenced
+    match row. A million rows' COPY took 22.3 s of server CPU with the four checks, 9.1 s with the pool's only,
+    5.2 s with none (docs/performance.md). What the constraints would guard holds anyway: matches are never
+    deleted by the application, and one deleted through the ORM still takes its rows with it (on_delete=CASCADE
+    is Django's collector, not the database), as does a pool's club; the winner and loser are the match's own
+    players, whom the match's constraints keep (PROTECT); and every write of these rows holds its pool's row
+    to the commit (a rebuild by its claim, a confirmed result FOR SHARE), so the pool cannot go meanwhile.
     """
 
     # No index of its own: (pool, played_at, match) below starts with the pool, and every index costs time on
     # each of the 100,000 inserts of a recompute.
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="rated_matches", db_index=False)
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="rated_matches", db_index=False, db_constraint=False
+    )
     # Looked up by match through the unique (match, pool) constraint below, which starts with it.
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="rating_rows", db_index=False, db_constraint=False

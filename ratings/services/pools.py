@@ -609,8 +609,9 @@ def rebuild(*, pool: RatingPool, since: datetime | None = None) -> int:
     state: fibs.State = {}
     last_played: dict[int, object] = {}
     if connection.vendor == "postgresql":
-        # Check each written row's references as it is written rather than queueing a million deferred checks
-        # for the commit: the queue grows in memory and made a million-match rebuild take ten times a tenth's.
+        # Check each written row's references as it is written rather than queueing the deferred checks for the
+        # commit: the queue grows in memory, and made a million-match rebuild take ten times a tenth's when the
+        # explanation rows still had constraints (the current ratings have theirs).
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             # The rule's subqueries over a million matches are costed far above jit_above_cost, and compiling the
