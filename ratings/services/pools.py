@@ -568,8 +568,8 @@ def _player_indexes_set_aside(adding: int):
     """SQLite, when a rebuild writes at least a quarter of the explanation rows there will be: the indexes by
     player (RatedMatch.PLAYER_INDEXES) are dropped while the rows are written and made again after, in the same
     transaction. Their keys come in no order the rows are written in, so each row cost a search and often a
-    page split in both; made again they are one sort. A million rows of a club pool 7.0 -> 3.0 s CPU, of the
-    overall pool after it (two million in the table) 10.8 -> 4.1 s. SQLite has one writer for the whole
+    page split in both; made again they are one sort. Inserting a million rows (sqlite3 alone, CPU): 7.0 -> 3.0 s
+    into an empty table, 10.8 -> 4.1 s beside a million others. SQLite has one writer for the whole
     database anyway and a reader keeps its snapshot, indexes and all, so nobody waits longer. Not PostgreSQL:
     DROP INDEX would lock the table against every reader until the commit. A smaller rebuild (one club's
     history beside a large table) writes into the indexes, since making them again costs the whole table."""
