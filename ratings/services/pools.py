@@ -563,6 +563,11 @@ def _raw(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
+# Fewer rows than this go into the per-player indexes as they are written (well under a second on SQLite): not
+# worth counting a large table to decide.
+SET_ASIDE_FROM_ROWS = 20_000
+
+
 @contextmanager
 def _player_indexes_set_aside(adding: int):
     """SQLite, when a rebuild writes at least a quarter of the explanation rows there will be: the indexes by
@@ -573,7 +578,7 @@ def _player_indexes_set_aside(adding: int):
     database anyway and a reader keeps its snapshot, indexes and all, so nobody waits longer. Not PostgreSQL:
     DROP INDEX would lock the table against every reader until the commit. A smaller rebuild (one club's
     history beside a large table) writes into the indexes, since making them again costs the whole table."""
-    if connection.vendor != "sqlite" or not connection.in_atomic_block or not adding:
+    if connection.vendor != "sqlite" or not connection.in_atomic_block or adding < SET_ASIDE_FROM_ROWS:
         yield
         return
     if adding * 3 < RatedMatch.objects.count():
