@@ -89,16 +89,33 @@ class PlayerRating(models.Model):
 
 
 class RatedMatch(models.Model):
-    """One rated match in one pool with every input and output of the formula (see docs/ratings.md)."""
+    """One rated match in one pool with every input and output of the formula (see docs/ratings.md).
+
+    The rows are derived data: a pool's rebuild deletes them and writes them again from the matches, a million at
+    a time. So their references are kept without a foreign key constraint in the database (db_constraint=False):
+    PostgreSQL checks one by a query per written row, and the match's check also locked (wrote) each referenced
+    match row. A million rows' COPY took 22.3 s of server CPU with the four checks, 9.1 s with the pool's only,
+    5.2 s with none (docs/performance.md). What the constraints would guard holds anyway: matches are never
+    deleted by the application, and one deleted through the ORM still takes its rows with it (on_delete=CASCADE
+    is Django's collector, not the database), as does a pool's club; the winner and loser are the match's own
+    players, whom the match's constraints keep (PROTECT); and every write of these rows holds its pool's row
+    to the commit (a rebuild by its claim, a confirmed result FOR SHARE), so the pool cannot go meanwhile.
+    """
 
     # No index of its own: (pool, played_at, match) below starts with the pool, and every index costs time on
     # each of the 100,000 inserts of a recompute.
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="rated_matches", db_index=False)
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="rated_matches", db_index=False, db_constraint=False
+    )
     # Looked up by match through the unique (match, pool) constraint below, which starts with it.
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_rows", db_index=False)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_rows", db_index=False, db_constraint=False
+    )
     played_at = models.DateTimeField(_("played at"))
-    winner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    loser = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # Indexed by the named indexes below (PLAYER_INDEXES), which a rebuild of most of the table on SQLite drops
+    # and creates again.
+    winner = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False)
+    loser = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False)
     length = models.PositiveSmallIntegerField(_("length"))
     winner_rating = models.FloatField(_("winner's rating before"))
     loser_rating = models.FloatField(_("loser's rating before"))
@@ -123,7 +140,14 @@ class RatedMatch(models.Model):
                 condition=Q(upset_probability__gte=0) & Q(upset_probability__lte=0.5), name="rated_match_upset_p"
             ),
         ]
-        indexes = [models.Index(fields=["pool", "played_at", "match"], name="rated_match_pool_order")]
+        indexes = [
+            models.Index(fields=["pool", "played_at", "match"], name="rated_match_pool_order"),
+            # A player's rows (their history, head-to-head): the keys come in no order the rows are written in.
+            models.Index(fields=["winner"], name="rated_match_winner"),
+            models.Index(fields=["loser"], name="rated_match_loser"),
+        ]
+
+    PLAYER_INDEXES = ("rated_match_winner", "rated_match_loser")
 
     def __str__(self) -> str:
         return f"{self.match_id} in {self.pool_id}"

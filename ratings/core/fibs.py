@@ -12,7 +12,7 @@ over 100,000 matches, so it avoids per-match objects.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 START_RATING = 1500.0
@@ -98,18 +98,27 @@ Row = tuple
 
 
 def replay(matches: Iterable[MatchTuple], state: State | None = None, k_rule: str = "a") -> tuple[list[Row], State]:
-    """Rate `matches` in the order given, starting from `state` (which is updated in place and returned).
+    """Rate `matches` in the order given, starting from `state` (which is updated in place and returned)."""
+    state = {} if state is None else state
+    return list(replay_lazily(matches, state, k_rule)), state
+
+
+def replay_lazily(matches: Iterable[MatchTuple], state: State, k_rule: str = "a") -> Iterator[Row]:
+    """`replay` one row at a time: `state` is updated as each row is taken. A pool's rebuild writes each row
+    as it comes, so on PostgreSQL the server stores rows while this loop rates the next ones, and a million rows
+    are never held at once.
 
     The arithmetic is `rate` inlined (tests/ratings/test_fibs.py checks they agree) because this loop runs once
     per match of a whole pool.
     """
     if k_rule not in K_RULES:
         raise ValueError(f"unknown K rule {k_rule!r}")
-    state = {} if state is None else state
-    rows: list[Row] = []
-    append = rows.append
+    return _replay(matches, state, k_rule == "b")
+
+
+def _replay(matches: Iterable[MatchTuple], state: State, plus_n: bool) -> Iterator[Row]:
+    """The loop of replay_lazily, a generator of its own so that a wrong K rule is refused at the call."""
     sqrt = math.sqrt
-    plus_n = k_rule == "b"
     for match_id, winner_id, loser_id, length in matches:
         w = state.get(winner_id)
         if w is None:
@@ -130,7 +139,6 @@ def replay(matches: Iterable[MatchTuple], state: State | None = None, k_rule: st
             kl = max(1.0, 5.0 - el / 100.0)
         gain = 4.0 * kw * root * p
         loss = -4.0 * kl * root * p
-        append((match_id, winner_id, loser_id, length, rw, rl, ew, el, diff, p_upset, kw, kl, gain, loss))
         w[0] = rw + gain
         w[1] = ew + length
         w[2] += 1
@@ -138,4 +146,4 @@ def replay(matches: Iterable[MatchTuple], state: State | None = None, k_rule: st
         lo[0] = rl + loss
         lo[1] = el + length
         lo[2] += 1
-    return rows, state
+        yield (match_id, winner_id, loser_id, length, rw, rl, ew, el, diff, p_upset, kw, kl, gain, loss)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.core.fibs import favourite_win_probability, k_factor, rate, replay, upset_probability
+from ratings.core.fibs import favourite_win_probability, k_factor, rate, replay, replay_lazily, upset_probability
 
 EXPERIENCED = 10_000
 
@@ -118,3 +118,23 @@ def test_replay_from_a_midpoint_state_equals_the_full_replay(stream):
     head_rows, state = replay(matches[:cut])
     tail_rows, state = replay(matches[cut:], state)
     assert head_rows + tail_rows == full_rows and state == full_state
+
+
+@given(match_streams, st.sampled_from(["a", "b"]))
+def test_a_lazy_replay_gives_the_rows_one_by_one_and_each_moves_the_state_as_it_is_taken(stream, rule):
+    """What a pool's rebuild writes while it rates: the same rows as replay, and the state after a row is the
+    state after that match (so a row taken is a row counted)."""
+    matches = [(i, w, lo, n) for i, (w, lo, n) in enumerate(stream)]
+    rows, state = replay(matches, k_rule=rule)
+    lazy_state: dict = {}
+    lazy = replay_lazily(matches, lazy_state, rule)
+    for n, row in enumerate(lazy):
+        assert row == rows[n]
+        _, w, lo, length, rw, rl, ew, el, *_rest, gain, loss = row
+        assert lazy_state[w][:2] == [rw + gain, ew + length] and lazy_state[lo][:2] == [rl + loss, el + length]
+    assert lazy_state == state
+
+
+def test_a_lazy_replay_refuses_an_unknown_k_rule_when_called_not_when_first_read():
+    with pytest.raises(ValueError, match="unknown K rule"):
+        replay_lazily([(1, 1, 2, 3)], {}, "c")

@@ -6,12 +6,14 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from base.bulk import insert_rows
 from clubs.models import Club, Membership, Player
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus
 from ratings.core import fibs
-from ratings.models import PlayerRating, RatedMatch
+from ratings.models import PlayerRating, RatedMatch, RatingPool
 from ratings.services import pools
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +128,65 @@ def test_insert_rows_writes_every_row_of_a_stream_longer_than_one_batch():
         assert (row.rating, row.experience, row.matches, row.wins, row.last_played_at) == (
             1000.0 + n, n, n + 1, n // 2, START + timedelta(hours=n),
         )  # fmt: skip
+
+
+def _rated_match_constraints() -> dict:
+    with connection.cursor() as cursor:
+        return connection.introspection.get_constraints(cursor, RatedMatch._meta.db_table)
+
+
+def test_an_explanation_row_refers_to_its_pool_match_and_players_without_a_database_constraint():
+    """The rows are derived (a rebuild writes them from the matches): each constraint cost the rebuild a query per
+    row, the match's a lock of the match row besides (RatedMatch's docstring)."""
+    assert [c for c in _rated_match_constraints().values() if c["foreign_key"]] == []
+
+
+def test_a_match_or_pool_deleted_through_the_orm_still_takes_its_explanation_rows_with_it():
+    club = _random_matches(20, 6, seed=13)
+    pool = pools.club_pool(club.pk)
+    pools.recompute_now(pool=pool)
+    match = Match.objects.filter(club=club).order_by("finished_at").last()
+    assert RatedMatch.objects.filter(match=match).count() == 1
+    match.delete()
+    assert not RatedMatch.objects.filter(match_id=match.pk).exists()
+    assert RatedMatch.objects.filter(pool=pool).count() == 19
+    RatingPool.objects.filter(pk=pool.pk).delete()
+    assert not RatedMatch.objects.filter(pool_id=pool.pk).exists()
+
+
+def _index_statements(pool, since=None) -> list[str]:
+    pools.request_recompute(pool=pool, since=since)
+    with CaptureQueriesContext(connection) as captured:
+        assert pools.recompute_pool(pool_id=pool.pk)
+    return [q["sql"] for q in captured.captured_queries if "INDEX" in q["sql"].upper()]
+
+
+def test_a_rebuild_of_most_of_the_table_sets_the_player_indexes_aside_on_sqlite_only_and_makes_them_again(
+    monkeypatch,
+):
+    club = _random_matches(400, 20, seed=14)
+    pool = pools.club_pool(club.pk)
+    assert _index_statements(pool) == []  # too few rows to count the table for
+    monkeypatch.setattr(pools, "SET_ASIDE_FROM_ROWS", 10)
+    statements = _index_statements(pool)
+    if connection.vendor == "sqlite":
+        assert [s.split()[0] for s in statements] == ["DROP", "DROP", "CREATE", "CREATE"], statements
+    else:  # DROP INDEX would lock the table against every reader until the commit
+        assert statements == []
+    constraints = _rated_match_constraints()
+    for name in RatedMatch.PLAYER_INDEXES:
+        assert constraints[name]["index"]
+    assert {constraints[n]["columns"][0] for n in RatedMatch.PLAYER_INDEXES} == {"winner_id", "loser_id"}
+    # A rebuild of the last tenth beside the whole history writes into the indexes instead.
+    assert _index_statements(pool, since=START + timedelta(minutes=7 * 360)) == []
+    expected_rows, expected_ratings = _reference(club)
+    assert _stored(pool) == (expected_rows, expected_ratings)
+
+
+def test_insert_rows_writes_text_columns_too():
+    """PostgreSQL copies in binary only when every column is a number, boolean or date-time; a table with text
+    (the benchmarks' matches) is copied as text."""
+    insert_rows(
+        Player, ("name", "country", "created_at"), [("Copied as text", "DE", START), ("Zweite Zeile", "", START)]
+    )
+    assert set(Player.objects.values_list("name", flat=True)) == {"Copied as text", "Zweite Zeile"}
