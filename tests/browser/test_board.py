@@ -2,6 +2,7 @@
 tap, refusals keep the site's layout, and no page of the demo scrolls sideways."""
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -162,3 +163,34 @@ def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
     assert response.status in (403, 404)
     assert page.locator("header.site-header").is_visible()
     assert page.get_by_role("link", name="Sign in").first.is_visible()
+
+
+def test_the_new_match_page_shows_a_games_settings_once_that_game_is_chosen(live_server, page):
+    """All three settings of other games (and the Dave progression) showed for every match on the phone form:
+    each shows only with its own game, and a hidden select's pick is not stored."""
+    membership = MembershipFactory(role="director")
+    director, club = membership.player.user, membership.club
+    opponent = MembershipFactory(club=club).player
+    page.goto(f"{live_server.url}/accounts/login/?next=/matches/new/")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "pw-for-tests")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/matches/new/")
+    shown = ("#id_backward_hits", "#id_head_doubles", "#id_six_block", "#id_dave_progression")
+    assert [page.is_visible(field) for field in shown] == [False, False, False, False]
+    page.select_option("#id_variant", "backward")
+    assert [page.is_visible(field) for field in shown] == [True, False, False, False]
+    page.select_option("#id_variant", "long_nardy")
+    assert [page.is_visible(field) for field in shown] == [False, True, True, False]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.select_option("#id_head_doubles", "any")
+    page.select_option("#id_variant", "standard")  # a change of mind: the hidden 'any double' is not stored
+    page.select_option("#id_stakes", "dave")
+    assert [page.is_visible(field) for field in shown] == [False, False, False, True]
+    page.select_option("#id_stakes", "cube")
+    page.select_option("#id_player_a", str(membership.player.pk))
+    page.select_option("#id_player_b", str(opponent.pk))
+    page.click("form.match-form button[type=submit]")
+    page.wait_for_url(re.compile(r".*/matches/\d+/$"))
+    match = Match.objects.get(player_b=opponent)
+    assert (match.variant, match.head_doubles) == ("standard", "classic")

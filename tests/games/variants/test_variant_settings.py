@@ -82,6 +82,28 @@ def test_the_match_form_offers_the_settings_and_stores_them(client, club, direct
     assert "any double" in match.variant_label
 
 
+def test_the_match_form_keeps_no_setting_of_a_game_not_chosen(client, club, director_user):
+    """The page shows a game's settings only once that game is chosen (its stylesheet), so a select picked for
+    long nardy and then hidden by choosing backgammon still sends its value: the form takes the default instead
+    of refusing the match for a setting nobody can see."""
+    a, b = _pair(club)
+    client.force_login(director_user)
+    page = client.get("/matches/new/").content.decode()
+    assert 'class="match-form"' in page and "match_form" in page and ".css" in page
+    form = _match_body(club, a, b, variant="standard", head_doubles="any", six_block="opponent_home")
+    form.update(club=club.pk, backward_hits="smaller_die", dave_progression="arithmetic")
+    made = client.post("/matches/new/", form)
+    assert made.status_code == 302, made.content.decode()[:2000]
+    match = Match.objects.get(player_a=a)
+    assert (match.variant, match.head_doubles, match.six_block, match.backward_hits, match.dave_progression) == (
+        "standard",
+        "classic",
+        "ahead",
+        "any_die",
+        "geometric",
+    )
+
+
 def test_the_record_headers_name_the_settings_as_a_match_does():
     backward = write_mat(random_backward_match(seed=3, rule=BackwardHitting.SMALLER_DIE)).encode()
     assert record_settings(backward) == {"backward_hits": "smaller_die"}
