@@ -4,7 +4,13 @@ from django.utils.translation import gettext_lazy as _
 from base.fields import DecimalFormField
 from games.matchplay.forms import setting_fields
 from games.models.matches import MatchOutcome
-from games.models.variants import DEFAULT_FORM, SETTING_CHOICES, SETTINGS_OF, DaveProgression, GameVariant, StakeForm
+from games.models.variants import (
+    DEFAULT_FORM,
+    DaveProgression,
+    GameVariant,
+    StakeForm,
+    settings_not_of,
+)
 from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding, TeamKind
 
 
@@ -156,10 +162,8 @@ class FlightForm(forms.Form):
             data["max_reentries"] = 1  # a form sent without it (an older page, a script): once, as before
         for name in DEFAULT_FORM:  # not chosen: the source flight's, else standard
             data[name] = data.get(name) or None
-        shown = SETTINGS_OF.get(data["variant"], ())  # the page shows only the chosen variant's settings
-        for name in SETTING_CHOICES:
-            if name not in shown:  # a hidden select keeps what was picked for another game: not chosen
-                data[name] = None
+        for name in settings_not_of(data["variant"]):  # hidden on the page: not chosen
+            data[name] = None
         data["team_kind"] = data.get("team_kind") or TeamKind.SINGLES  # an older page without the field: singles
         return _format_options(data)
 

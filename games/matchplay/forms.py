@@ -5,14 +5,13 @@ from games.dave.stake import Progression
 from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
 from games.models.variants import (
     DEFAULT_FORM,
-    SETTING_CHOICES,
-    SETTINGS_OF,
     BackwardHits,
     DaveProgression,
     GameVariant,
     HeadDoubles,
     SixBlock,
     StakeForm,
+    settings_not_of,
 )
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
@@ -178,10 +177,8 @@ class MatchForm(forms.Form):
         cleaned = super().clean()
         for name, default in DEFAULT_FORM.items():  # not sent: standard with the cube, as before
             cleaned[name] = cleaned.get(name) or default
-        shown = SETTINGS_OF.get(cleaned["variant"], ())  # the page shows only the chosen game's settings
-        for name in SETTING_CHOICES:
-            if name not in shown:  # a hidden select keeps what was picked for another game: its default
-                cleaned[name] = DEFAULT_FORM[name]
+        for name in settings_not_of(cleaned["variant"]):  # hidden on the page: its default
+            cleaned[name] = DEFAULT_FORM[name]
         if cleaned["stakes"] != StakeForm.DAVE:  # shown with Dave stakes only: as above
             cleaned["dave_progression"] = DEFAULT_FORM["dave_progression"]
         return cleaned

@@ -82,6 +82,14 @@ SETTINGS_OF = {
 }
 SETTING_CHOICES = {"backward_hits": BackwardHits, "head_doubles": HeadDoubles, "six_block": SixBlock}
 
+
+def settings_not_of(variant: str) -> list[str]:
+    """The settings another game reads: the new-match and new-flight pages hide them for `variant`, so a value
+    they still send was picked for another game and is not taken."""
+    shown = SETTINGS_OF.get(variant, ())
+    return [name for name in SETTING_CHOICES if name not in shown]
+
+
 # The variants whose games are played with a doubling cube (when the stakes are the cube's).
 CUBE_VARIANTS = frozenset({GameVariant.STANDARD, GameVariant.NACKGAMMON, GameVariant.HYPERGAMMON, GameVariant.BACKWARD})
 
