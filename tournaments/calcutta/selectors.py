@@ -15,6 +15,7 @@ from django.db import connections
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils.formats import number_format
 
+from base import numbers
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Membership, Player
@@ -389,10 +390,13 @@ def bidder_to_bid_as(*, user, calcutta_pk, bidder_pk) -> Bidder | None:
     that query's EXISTS conditions (about 3 ms of Python each, more than the rest of a refused bid's queries
     together). Here one plain query finds both rows; the visibility query runs only when the event is not public
     at a public club, the case `visible_calcuttas` lets everyone see."""
+    calcutta_id = numbers.parse_id(calcutta_pk)  # from the URL: a malformed id, or one past bigint, is no row's
+    if calcutta_id is None:
+        return None
     rows = Bidder.objects.select_related("calcutta__flight__event__club").only(*BID_LOOKUP_FIELDS)
     try:
-        bidder = rows.get(pk=bidder_pk, calcutta_id=calcutta_pk)  # get: no ordering, unlike first()
-    except (Bidder.DoesNotExist, TypeError, ValueError):  # ValueError: a malformed id in the URL
+        bidder = rows.get(pk=bidder_pk, calcutta_id=calcutta_id)  # get: no ordering, unlike first()
+    except Bidder.DoesNotExist:
         return None
     event = bidder.calcutta.flight.event
     if event.is_public and event.club.is_public:
