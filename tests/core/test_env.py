@@ -119,3 +119,17 @@ def test_non_redis_cache_url_is_refused(monkeypatch):
     monkeypatch.setenv("CACHE_URL", "memcached://localhost:11211")
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         env_cache("CACHE_URL")
+
+
+def test_postgresql_binds_values_itself_and_prepares_repeated_statements_unless_switched_off():
+    """Prepared statements (DATABASE_PREPARED, on by default) cut what PostgreSQL spends planning a request's
+    statements; a pooler that cannot keep them needs the switch."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'; django.setup();"
+        "from django.conf import settings; o = settings.DATABASES['default'].get('OPTIONS', {});"
+        "print(o.get('server_side_binding'), o.get('prepare_threshold'))"
+    )
+    assert _database_settings({}, code) == "True 2"
+    assert _database_settings({"DATABASE_PREPARED": "0"}, code) == "None None"
+    sqlite = {"DATABASE_URL": "sqlite:///:memory:"}
+    assert _database_settings(sqlite, code) == "None None"
