@@ -114,7 +114,12 @@ def report_confirm(base_url: str, fixture: Fixture, *, clients: int, seconds: fl
     tally = run_closed_loop(base_url, "report_confirm", clients=clients, seconds=seconds, step=step)
     queue.close()
     problems = [p for f in fixture.results for p in integrity.bracket(f.id, confirmed=queue.confirmed)]
-    return Outcome([tally], problems, [f"loadtest_report_confirm_matches: {len(queue.confirmed)} confirmed"])
+    extra = [
+        f"loadtest_report_confirm_matches: {len(queue.confirmed)} confirmed",
+        f"loadtest_report_confirm_seconds: {tally.seconds:.1f} s of {seconds:g}"
+        + (" (ran out of matches: the figures are not of a steady load)" if tally.seconds < 0.9 * seconds else ""),
+    ]
+    return Outcome([tally], problems, extra)
 
 
 def round_end(base_url: str, fixture: Fixture, *, clients: int, limit_seconds: float) -> Outcome:
