@@ -2,6 +2,7 @@
 disputes, director override and annulment."""
 
 import django_filters
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -276,6 +277,16 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         return selectors.visible_matches(user=self.request.user).order_by("-created_at", "-id")
+
+    def get_object(self):
+        """The match a detail route names, when the caller may see it (404 otherwise, as the list's lookup
+        answered), then the object permissions. Read by `selectors.visible_match`, without the list's query
+        and filters: a report or a confirmation built that query on every request."""
+        match = selectors.visible_match(user=self.request.user, pk=self.kwargs.get(self.lookup_url_kwarg or "pk"))
+        if match is None:
+            raise Http404
+        self.check_object_permissions(self.request, match)
+        return match
 
     def get_serializer_class(self):
         return MatchDetailSerializer if self.action == "retrieve" else MatchSerializer
