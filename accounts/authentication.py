@@ -23,8 +23,11 @@ class ApiTokenAuthentication(TokenAuthentication):
         return super().authenticate_header(request) if request.META.get("HTTP_AUTHORIZATION") else None
 
     def authenticate_credentials(self, key):
-        try:  # get, not first(): the digest is unique, and first() sorted by the default ordering on every request
-            token = ApiToken.objects.select_related("user").get(digest=token_digest(key))
+        # get, not first(): the digest is unique, and first() sorted by the default ordering on every request.
+        # The user's player comes with it (None for an account without one): nearly every API write asks which
+        # side of a match, table or bracket the caller is on, and that was a query of its own on each request.
+        try:
+            token = ApiToken.objects.select_related("user__player").get(digest=token_digest(key))
         except ApiToken.DoesNotExist:
             raise exceptions.AuthenticationFailed(_("Invalid token: it was revoked or never existed.")) from None
         if not token.user.is_active:

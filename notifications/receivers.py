@@ -29,7 +29,9 @@ def _directors(club_id: int | None) -> list[int]:
     return list(
         Membership.objects.filter(
             club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
-        ).values_list("player__user_id", flat=True)
+        )
+        .order_by()  # a set of recipients: the default order (club and player names) only joins two tables
+        .values_list("player__user_id", flat=True)
     )
 
 

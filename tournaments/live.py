@@ -27,7 +27,7 @@ def flight_changed(flight) -> None:
     if players is None:
         users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
     elif players:
-        users = Player.objects.filter(pk__in=players).values_list("user", flat=True)
+        users = Player.objects.filter(pk__in=players).order_by().values_list("user", flat=True)
     else:
         users = []
     notify_group(

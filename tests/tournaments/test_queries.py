@@ -1,6 +1,8 @@
 """Reporting a result and advancing costs the same number of queries in a field of 8 and of 256; the bracket
 page of a 256-entry flight renders with at most 15 queries."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -96,9 +98,10 @@ def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_
         assert response.status_code == 200
 
 
-def api_report_and_confirm(club, director, n) -> tuple[int, int]:
-    """Queries of a player's report and the opponent's confirmation through the API, every app's hooks on
-    (points, Calcutta, ratings, notifications, the live push, the bracket's version)."""
+def api_report_and_confirm_statements(club, director, n, **extra) -> tuple[list[str], list[str]]:
+    """The statements of a player's report (with these `extra` fields) and the opponent's confirmation
+    through the API, every app's hooks on (points, Calcutta, ratings, notifications, the live push, the
+    bracket's version)."""
     from django.test import Client
 
     event, flights = drawn_event(club, director, n, consolation={})
@@ -110,11 +113,18 @@ def api_report_and_confirm(club, director, n) -> tuple[int, int]:
     confirmer.force_login(match.player_b.user)
     url = f"/api/v1/matches/{match.pk}/"
     with CaptureQueriesContext(connection) as report:
-        response = reporter.post(url + "reports/", {"method": "final_score", "score_a": match.length, "score_b": 1})
+        response = reporter.post(
+            url + "reports/", {"method": "final_score", "score_a": match.length, "score_b": 1, **extra}
+        )
     assert response.status_code == 201
     with CaptureQueriesContext(connection) as confirm:
         response = confirmer.post(url + "confirm/", {"version": response.json()["version"]})
     assert response.status_code == 200
+    return [q["sql"] for q in report], [q["sql"] for q in confirm]
+
+
+def api_report_and_confirm(club, director, n) -> tuple[int, int]:
+    report, confirm = api_report_and_confirm_statements(club, director, n)
     return len(report), len(confirm)
 
 
@@ -129,3 +139,25 @@ def test_report_and_confirm_through_the_api_cost_the_same_queries_for_8_and_128_
     assert small == large
     timeout_statement = 1 if connection.vendor == "postgresql" else 0
     assert large[0] <= 12 + timeout_statement and large[1] <= 59 + timeout_statement
+
+
+SORTED_ON = re.compile(r'"(\w+)"\."\w+"')
+
+
+def test_no_statement_of_a_report_or_confirmation_joins_a_table_to_sort_on_it(club, director_user):
+    """A model's default order that names a relation (a slot's flight, a report's match, a membership's club)
+    sorts on the related model's own default order, so a query that asked for no order joined those tables and
+    sorted on them: the confirmation's slot lock joined the flight and the event for its ORDER BY, and building
+    that statement cost a confirmation more CPU than any other. Every statement of a report and a confirmation
+    sorts, if at all, on the columns of the table it reads."""
+    report, confirm = api_report_and_confirm_statements(club, director_user, 8, idempotency_key="phone-1")
+    joined_for_order = []
+    for sql in report + confirm:
+        if not sql.startswith("SELECT") or " ORDER BY " not in sql:
+            continue
+        head, order = sql.rsplit(" ORDER BY ", 1)
+        table = re.search(r' FROM "(\w+)"', head)
+        sorted_on = set(SORTED_ON.findall(order))
+        if table is None or sorted_on - {table.group(1)}:
+            joined_for_order.append(f"{sorted(sorted_on)}: {sql[:200]} ... ORDER BY {order[:200]}")
+    assert joined_for_order == []

@@ -107,8 +107,14 @@ class BracketStore:
 
     def fed_flight(self, flight: Flight) -> Flight | None:
         if flight.pk not in self._fed:
+            # The flights a flight feeds are in its event, so the model's default order (the event's date and
+            # name first, which joins the event to sort on) comes down to theirs.
             self._fed[flight.pk] = (
-                Flight.objects.filter(source=flight).exclude(kind=FlightKind.SIDE_POOL).select_related("event").first()
+                Flight.objects.filter(source=flight)
+                .exclude(kind=FlightKind.SIDE_POOL)
+                .select_related("event")
+                .order_by("order", "pk")
+                .first()
             )
         return self._fed[flight.pk]
 
@@ -162,7 +168,9 @@ class BracketStore:
         # when the row changed while we waited).
         slot = lock(Slot.objects).get(flight=flight, section=key.section, round=key.round, position=key.position)
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
-        entries = {e.pk: e for e in Entry.objects.filter(pk__in=ids).select_related("player")} if ids else {}
+        # By id, unsorted: the model's default order (flight, then its event) joins both tables to sort on.
+        found = Entry.objects.filter(pk__in=ids).select_related("player").order_by() if ids else []
+        entries = {e.pk: e for e in found}
         slot.entry_a = entries.get(slot.entry_a_id)
         slot.entry_b = entries.get(slot.entry_b_id)
         return slot
@@ -561,10 +569,14 @@ def result_confirmed(match, report) -> bool:
         return True
     # Race: two confirmations of this match, or of the two matches feeding one later slot, must move each
     # winner once; the slot rows are locked in bracket order (this one, then the ones it fills).
+    # A match has one slot, so the order is the key's (the model's default joins the flight and the event to sort
+    # on, and building that cost a confirmation more CPU than any other statement). The winner and the loser
+    # are read only by a correction, which loads them when it needs them.
     slot = (
         lock(Slot.objects, of=("self",))
-        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "winner", "loser")
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player")
         .filter(match=match)
+        .order_by("pk")
         .first()
     )
     if slot is None:

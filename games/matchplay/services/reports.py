@@ -200,7 +200,7 @@ def submit_report(
     # version and the same "no report with this key yet"; the match row lock makes the second wait and see the first.
     match = common.lock_match(match)
     if idempotency_key:
-        existing = match.reports.filter(idempotency_key=idempotency_key).first()
+        existing = match.reports.filter(idempotency_key=idempotency_key).order_by("pk").first()
         if existing is not None:
             return existing, False
     if as_director:
@@ -282,8 +282,11 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     # version; the lock makes the second see what the first did.
     match = common.lock_match(match)
     # One query for the version asked and whether any version is confirmed (a correction's check); the
-    # reporter's name comes with it for the answer.
-    found = list(match.reports.filter(Q(version=version) | Q(confirmed=True)).select_related("submitted_by"))
+    # reporter's name comes with it for the answer. Ordered by version, not by the model's default, which
+    # orders by the match's fields and so joins the match table for nothing.
+    found = list(
+        match.reports.filter(Q(version=version) | Q(confirmed=True)).select_related("submitted_by").order_by("-version")
+    )
     report = next((r for r in found if r.version == version), None)
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
@@ -311,7 +314,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
 def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchDispute:
     match = common.lock_match(match)
     access.require(actor, "match.dispute", match)
-    report = match.reports.filter(version=version).first()
+    report = match.reports.filter(version=version).order_by("pk").first()
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
     if report.submitted_by_id == actor.pk:

@@ -202,3 +202,33 @@ def test_lateness_by_a_director_only(api_as, match, user_a, director_user):
     late = api_as(director_user).post(url(match, "lateness"), {"late_side": 0, "minutes_late": 15}, format="json")
     assert late.json()["status"] == "forfeited" and late.json()["winner"] == match.player_b_id
     assert late.json()["rated"] is False
+
+
+def test_a_token_brings_its_players_row_so_a_report_and_its_confirmation_ask_for_no_player(match, user_a, user_b):
+    """Signed in with an API token, as the phones and the load test are: the caller's player comes with the
+    token's row, so neither the report nor the confirmation reads it again (it was a query of each request). A
+    token of an account without a player still signs in, and is refused as a player of the match."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.services import create_token
+    from tests.clubs.factories import UserFactory
+    from tests.schema_check import SchemaCheckingClient
+
+    def client(user):
+        key = create_token(user=user, name="phone")[1]
+        signed_in = SchemaCheckingClient()
+        signed_in.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        return signed_in
+
+    body = {"method": "final_score", "score_a": 5, "score_b": 3}
+    reporter, confirmer = client(user_a), client(user_b)
+    with CaptureQueriesContext(connection) as queries:
+        report = reporter.post(url(match, "reports"), body, format="json")
+        confirmed = confirmer.post(url(match, "confirm"), {"version": report.json()["version"]}, format="json")
+    assert report.status_code == 201 and confirmed.status_code == 200 and confirmed.json()["confirmed"]
+    player_reads = [q["sql"] for q in queries if 'FROM "clubs_player" WHERE "clubs_player"."user_id" =' in q["sql"]]
+    assert player_reads == []
+    nobody = client(UserFactory())
+    assert nobody.get("/api/v1/auth/tokens/").status_code == 200
+    assert nobody.post(url(match, "reports"), body, format="json").status_code in (403, 404)

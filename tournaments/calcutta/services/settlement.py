@@ -179,7 +179,7 @@ def on_flight_results_changed(flight) -> None:
     change still goes through and the Calcutta says why it is not settled."""
     for calcutta in Calcutta.objects.filter(
         flight__event_id=flight.event_id, status__in=[CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED]
-    ):
+    ).order_by("pk"):
         try:
             with transaction.atomic():
                 settle_calcutta(calcutta=calcutta)
