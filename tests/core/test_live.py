@@ -192,3 +192,93 @@ def test_a_result_tells_the_own_pages_of_the_players_it_moved_not_every_entrants
             f"user-{loser.pk}",
         }
     ]
+
+
+def test_the_pushes_of_one_transaction_go_out_together_each_group_once():
+    """A confirmation tells both players' pages from match play and again, with the bracket and the event, from
+    the tournament: one send after the commit, each group once. A push waiting from a savepoint that rolls back
+    goes with it; what the transaction tells afterwards still goes out."""
+    from base import live
+
+    sent: list[list[str]] = []
+    original = live.send_all
+    live.send_all = lambda names: sent.append(list(names))
+    try:
+        with transaction.atomic():
+            live.notify_group("user-1", "user-2")
+            live.notify_group("flight-3", "event-4", "user-1", "user-2")
+            assert len(transaction.get_connection().run_on_commit) == 1
+        assert sent == [["user-1", "user-2", "flight-3", "event-4"]]
+
+        sent.clear()
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    live.notify_group("user-5")
+                    raise RuntimeError("the savepoint rolls back")
+            except RuntimeError:
+                pass
+            live.notify_group("user-6")
+        assert sent == [["user-6"]]
+    finally:
+        live.send_all = original
+
+
+def _redis_layer(prefix: str, address: str | None = None):
+    from channels_redis.core import RedisChannelLayer
+    from django.conf import settings
+
+    url = address or next(u for u in (settings.CHANNEL_LAYER_URL, settings.CELERY_BROKER_URL) if u.startswith("redis"))
+    return RedisChannelLayer(hosts=[url], prefix=prefix, expiry=30)
+
+
+@pytest.mark.services
+def test_a_push_is_sent_only_to_the_groups_a_socket_is_in(monkeypatch):
+    """Most groups a result tells have no page open; Redis is asked which have one in one round trip, and only
+    those are sent to. A watched group still hears the change."""
+    import asyncio
+    import uuid
+
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    from base import live
+
+    layer = _redis_layer(f"t{uuid.uuid4().hex[:8]}")
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, layer)
+    sent_to: list[str] = []
+    group_send = layer.group_send
+
+    async def recording(group, message):
+        sent_to.append(group)
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", recording)
+
+    async def subscribe():
+        channel = await layer.new_channel()
+        await layer.group_add("user-1", channel)
+        return channel
+
+    channel = async_to_sync(subscribe)()
+    live.send_all(["flight-3", "user-1", "user-2", "event-4"])
+    assert sent_to == ["user-1"]
+
+    async def received():
+        return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    assert async_to_sync(received)()["group"] == "user-1"
+
+
+def test_a_redis_that_does_not_answer_leaves_the_committed_write_standing(monkeypatch, caplog):
+    """Nothing listens on port 1: the push fails at once, is logged, and the write it followed stays committed."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    from base import live
+    from clubs.models import Player
+
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, _redis_layer("down", "redis://127.0.0.1:1/0"))
+    with transaction.atomic():
+        player = PlayerFactory()
+        live.notify_group("user-1", f"flight-{player.pk}")
+    assert Player.objects.filter(pk=player.pk).exists()
+    assert "live push to" in caplog.text and "failed" in caplog.text
