@@ -9,9 +9,16 @@ from rest_framework.authentication import TokenAuthentication
 
 from accounts import selectors
 from accounts.models import ApiToken, token_digest
+from base.compiled import CompiledRead
 
 # Recording every use would write a row on every API call; once per this interval is enough to show it.
 LAST_USED_RESOLUTION = timedelta(minutes=5)
+
+
+# Every API request signed with a token sends this read: compiled once per process (base.compiled).
+_TOKEN_BY_DIGEST = CompiledRead(
+    lambda digest: ApiToken.objects.select_related("user__player").filter(digest=digest).order_by()[:1], strings=(0,)
+)
 
 
 class ApiTokenAuthentication(TokenAuthentication):
@@ -26,9 +33,8 @@ class ApiTokenAuthentication(TokenAuthentication):
         # get, not first(): the digest is unique, and first() sorted by the default ordering on every request.
         # The user's player comes with it (None for an account without one): nearly every API write asks which
         # side of a match, table or bracket the caller is on, and that was a query of its own on each request.
-        try:
-            token = ApiToken.objects.select_related("user__player").get(digest=token_digest(key))
-        except ApiToken.DoesNotExist:
+        token = _TOKEN_BY_DIGEST.first(token_digest(key))
+        if token is None:
             raise exceptions.AuthenticationFailed(_("Invalid token: it was revoked or never existed.")) from None
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))

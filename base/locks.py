@@ -55,7 +55,18 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils.translation import gettext_lazy
 
-__all__ = ["BUSY_MESSAGE", "KNOWN_INVERSIONS", "LOCK_ORDER", "LockError", "batch", "is_busy", "lock", "share"]
+__all__ = [
+    "BUSY_MESSAGE",
+    "KNOWN_INVERSIONS",
+    "LOCK_ORDER",
+    "LockError",
+    "batch",
+    "is_busy",
+    "lock",
+    "locks_rows",
+    "prepare_lock",
+    "share",
+]
 
 #: The models in the order a transaction may lock them ("app_label.ModelName"; the module docstring says why).
 LOCK_ORDER: tuple[str, ...] = (
@@ -119,7 +130,7 @@ def lock(rows, **options):
     on a confirmation holding a match, which waited on the pool: a deadlock under load."""
     options.setdefault("no_key", True)
     locked = rows.select_for_update(**options)
-    _prepare(rows.model, locked.db)
+    prepare_lock(rows.model, locked.db)
     return locked
 
 
@@ -133,7 +144,7 @@ def share(model, pks, *fields: str, using: str = "default") -> dict:
     pks = list(pks)
     if not pks:
         return {}
-    connection = _prepare(model, using)
+    connection = prepare_lock(model, using)
     columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
     table, key = connection.ops.quote_name(model._meta.db_table), connection.ops.quote_name(model._meta.pk.column)
     suffix = " FOR SHARE" if connection.vendor == "postgresql" else ""
@@ -144,8 +155,16 @@ def share(model, pks, *fields: str, using: str = "default") -> dict:
         return {row[0]: tuple(row[1:]) for row in cursor.fetchall()}
 
 
-def _prepare(model, using: str):
-    """The checks and the bounded wait every row lock takes (module docstring); returns the connection."""
+def locks_rows(queryset) -> bool:
+    """Whether the queryset is a locking read (`lock`'s): a compiled read (base.compiled) of one checks and bounds
+    its lock with `prepare_lock` on every call."""
+    return bool(queryset.query.select_for_update)
+
+
+def prepare_lock(model, using: str):
+    """The checks and the bounded wait every row lock takes (module docstring); returns the connection. `lock`
+    and `share` call it; so does a compiled locking read (base.compiled), which runs `lock`'s statement again
+    without building the queryset."""
     connection = transaction.get_connection(using)
     label = model._meta.label
     if not connection.in_atomic_block:

@@ -140,6 +140,9 @@ def _env_int_between(name: str, default: int, low: int, high: int) -> int:
 # of the documented order (docs/architecture.md, "Locks"); on in DEBUG and in the tests.
 LOCK_TIMEOUT_MS = _env_int_between("LOCK_TIMEOUT_MS", 5000, 1, 10 * 60 * 1000)
 LOCK_ORDER_CHECK = env_bool("LOCK_ORDER_CHECK", DEBUG)
+# Compiled reads (base.compiled): with the check on (DEBUG and the tests) every call also builds its queryset with
+# the call's own values and refuses to run unless the ORM compiles it to the very statement and values it binds.
+COMPILED_READS_CHECK = env_bool("COMPILED_READS_CHECK", DEBUG)
 
 # The model backend, refusing an account or address that failed too often before it hashes the password.
 AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]

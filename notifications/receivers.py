@@ -3,6 +3,7 @@
 transaction, so a rolled-back change tells nobody, and they cost a constant number of queries whatever the number
 of people told (the players' names and users in one query, the club's directors in one)."""
 
+from base.compiled import CompiledRead
 from chouette import hooks as chouette_hooks
 from clubs.models import Membership, Player, Role
 from games.matchplay import hooks as match_hooks
@@ -26,13 +27,18 @@ def _players(match) -> list[tuple[int | None, str]]:
 def _directors(club_id: int | None) -> list[int]:
     if club_id is None:
         return []
-    return list(
-        Membership.objects.filter(
-            club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
-        )
-        .order_by()  # a set of recipients: the default order (club and player names) only joins two tables
-        .values_list("player__user_id", flat=True)
+    return _DIRECTORS_OF_CLUB.all(club_id)
+
+
+# A set of recipients: unsorted (the default order, club and player names, only joins two tables); every confirmed
+# result of a club asks, so it is compiled once per process (base.compiled).
+_DIRECTORS_OF_CLUB = CompiledRead(
+    lambda club_id: Membership.objects.filter(
+        club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
     )
+    .order_by()
+    .values_list("player__user_id", flat=True)
+)
 
 
 def _score(report) -> str:

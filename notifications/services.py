@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from base.compiled import CompiledRead
 from base.queue import enqueue_many
 from notifications import kinds
 from notifications.models import ClubWebhook, Delivery, Notification, NotificationSettings, WebhookDelivery
@@ -94,6 +95,16 @@ def unsubscribe(token: str) -> str | None:
 # --- queuing --------------------------------------------------------------------------------------------------
 
 
+# Every notice asks these two (base.compiled: built and compiled once per process, bound on each call).
+_PEOPLE = CompiledRead(
+    lambda *users: get_user_model()
+    .objects.filter(pk__in=users)
+    .order_by()
+    .values_list("pk", "email", "notification_settings__choices")
+)
+_ACTIVE_WEBHOOK = CompiledRead(lambda club_id: ClubWebhook.objects.filter(club_id=club_id, is_active=True))
+
+
 def notify(kind: str, object_key: str, recipients: dict[int, dict], *, url: str = "") -> None:
     """Tell each recipient (user id -> the names their line needs) about one event. Two queries whatever the
     number of recipients: their addresses and choices, and the rows (a row that exists already is left alone)."""
@@ -108,8 +119,7 @@ def notify_all(events: list[tuple[str, str, dict[int, dict], str]]) -> None:
     if not events:
         return
     users = {uid for _k, _key, recipients, _url in events for uid in recipients}
-    people = get_user_model().objects.filter(pk__in=users).values_list("pk", "email", "notification_settings__choices")
-    found = {uid: (address, choices) for uid, address, choices in people}
+    found = {uid: (address, choices) for uid, address, choices in _PEOPLE.all(*users)}
     rows = []
     for kind, object_key, recipients, url in events:
         for uid, params in recipients.items():
@@ -139,7 +149,7 @@ def notify_club(club_id: int | None, kind: str, object_key: str, params: dict, *
     """Post one event to the club's webhook, once (if the club has an active one)."""
     if club_id is None or not kinds.KINDS[kind].public:
         return
-    if not ClubWebhook.objects.filter(club_id=club_id, is_active=True).exists():
+    if not _ACTIVE_WEBHOOK.exists(club_id):
         return
     WebhookDelivery.objects.bulk_create(
         [WebhookDelivery(club_id=club_id, kind=kind, object_key=object_key, params=params, url=url)],

@@ -16,6 +16,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.compiled import CompiledRead
 from base.locks import lock
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
@@ -60,6 +61,13 @@ def set_event_scheme(
     return row
 
 
+# A running event with no awards to take back: every result asks, so it is compiled once per process.
+_RUNNING_WITHOUT_AWARDS = CompiledRead(
+    lambda event_id: Event.objects.filter(~Exists(PointsAward.objects.filter(event_id=OuterRef("pk"))), pk=event_id)
+    .exclude(status=EventStatus.FINISHED)
+)
+
+
 def on_flight_results_changed(flight) -> None:
     """tournaments.hooks callback, inside the tournaments service's transaction. Only the event's id is taken
     from the caller: award_event_points reads the event's state from the database itself.
@@ -67,8 +75,7 @@ def on_flight_results_changed(flight) -> None:
     Most results leave a running event running and it has no awards to take back: then nothing is written and
     the scheme row is not locked, so the results of one event's flights do not wait for each other here. Reads
     see this transaction's own writes: the result that finishes the event (or reopens it) takes the locked path."""
-    awards = PointsAward.objects.filter(event_id=OuterRef("pk"))
-    if Event.objects.filter(~Exists(awards), pk=flight.event_id).exclude(status=EventStatus.FINISHED).exists():
+    if _RUNNING_WITHOUT_AWARDS.exists(flight.event_id):
         return
     award_event_points(event=flight.event)
 

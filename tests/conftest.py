@@ -101,6 +101,8 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Every test that reaches a row lock checks it against the lock order (base.locks).
     settings.LOCK_ORDER_CHECK = True
+    # Every compiled read (base.compiled) is held to the statement its plain queryset compiles to, call by call.
+    settings.COMPILED_READS_CHECK = True
 
 
 def _whole_suite(config) -> bool:

@@ -1,5 +1,6 @@
 """Who may watch a flight's or an event's live pages: whoever may see the event (tournaments.selectors)."""
 
+from base.compiled import CompiledRead
 from base.live import group_name, notify_group, register_group
 from clubs.models import Player
 from tournaments import selectors
@@ -19,6 +20,12 @@ register_group("event", _event)
 register_group("flight", _flight)
 
 
+# The users of the players a result moved: every confirmed result asks (base.compiled).
+_USERS_OF_PLAYERS = CompiledRead(
+    lambda *players: Player.objects.filter(pk__in=players).order_by().values_list("user", flat=True)
+)
+
+
 def flight_changed(flight) -> None:
     """tournaments hook: a result or the bracket of this flight changed. Its bracket page and the event's
     dashboard refetch, and so do the own pages ("my next match", home) of the players the change moved (every
@@ -27,7 +34,7 @@ def flight_changed(flight) -> None:
     if players is None:
         users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
     elif players:
-        users = Player.objects.filter(pk__in=players).order_by().values_list("user", flat=True)
+        users = _USERS_OF_PLAYERS.all(*players)
     else:
         users = []
     notify_group(

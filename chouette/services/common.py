@@ -15,6 +15,7 @@ from django.db.models import IntegerField, Max, Subquery, Value
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.live import group_name, notify_group
 from base.locks import lock
 from base.messages import translate
@@ -46,7 +47,10 @@ def lock_session(session: ChouetteSession) -> ChouetteSession:
     Read nothing else in this query: a statement that waited for the lock reads the other tables as they were
     when it began waiting (PostgreSQL), not as the transaction it waited for left them."""
     notify_group(group_name("chouette", session.pk))  # every write locks first: open tables refetch on commit
-    return lock(ChouetteSession.objects, of=("self",)).select_related("club").get(pk=session.pk)
+    locked = _LOCKED_SESSION.first(session.pk)
+    if locked is None:
+        raise ChouetteSession.DoesNotExist(f"Chouette session {session.pk} does not exist.")
+    return locked
 
 
 def lock_to_play(session: ChouetteSession, actor) -> ChouetteSession:
@@ -65,8 +69,19 @@ def read_seats(session: ChouetteSession) -> list[Seat]:
     against them, and a new game takes its stakes from them, without a query of their own while the lock is
     held. Read in a statement of their own after the lock: the locking statement, if it waited, would see them
     as they were before the transaction it waited for (a player leaving) committed."""
-    session.locked_seats = list(session.seats.select_related("player").order_by("joined_at", "id"))
+    session.locked_seats = _SEATS_WITH_PLAYERS.all(session.pk)
+    for seat in session.locked_seats:
+        seat.session = session  # as session.seats would have set it
     return session.locked_seats
+
+
+# Every game entered sends these two under the table's lock: compiled once per process (base.compiled).
+_LOCKED_SESSION = CompiledRead(
+    lambda pk: lock(ChouetteSession.objects, of=("self",)).select_related("club").filter(pk=pk)[:1]
+)
+_SEATS_WITH_PLAYERS = CompiledRead(
+    lambda session_id: Seat.objects.filter(session_id=session_id).select_related("player").order_by("joined_at", "id")
+)
 
 
 def core_call(session: ChouetteSession, call):

@@ -20,6 +20,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from base.compiled import CompiledRead
 from base.numbers import parse_id
 from clubs import access
 from clubs.models import Membership, Player
@@ -46,6 +47,10 @@ def visible_matches(*, user) -> QuerySet[Match]:
     return matches.filter(public | own | Exists(member))
 
 
+# visible_match's read by id, compiled once per process (base.compiled).
+_MATCH_BY_ID = CompiledRead(lambda pk: _list_queryset().filter(pk=pk)[:1])
+
+
 def visible_match(*, user, pk: object) -> Match | None:
     """One match as `visible_matches(user=user).filter(pk=pk)` would find it (None when there is no such match or
     the visitor may not see it), decided on the row itself: the match is read by its id with the list's related
@@ -58,9 +63,8 @@ def visible_match(*, user, pk: object) -> Match | None:
     number = parse_id(pk)
     if number is None:
         return None
-    try:
-        match = _list_queryset().get(pk=number)
-    except Match.DoesNotExist:
+    match = _MATCH_BY_ID.first(number)
+    if match is None:
         return None
     if access.is_site_staff(user) or (match.is_public and (match.club_id is None or match.club.is_public)):
         return match

@@ -29,6 +29,7 @@ from django.utils import timezone
 from psycopg.types.datetime import TimestamptzLoader
 
 from base.bulk import insert_rows
+from base.compiled import CompiledRead
 from base.locks import lock, share
 from base.queue import enqueue_on_commit
 from clubs import access
@@ -70,12 +71,23 @@ def pool_variant(standard: RatingPool, variant: str) -> str:
     return GameVariant.STANDARD if standard.merge_variants else variant
 
 
+# pools_for's read of the standard pools (the overall one, and the club's), compiled once per process.
+_STANDARD_POOLS = CompiledRead(
+    lambda club_id: RatingPool.objects.filter(
+        Q(club__isnull=True) | Q(club_id=club_id), variant=GameVariant.STANDARD
+    ).order_by("pk")
+)
+_OVERALL_STANDARD_POOL = CompiledRead(
+    lambda: RatingPool.objects.filter(club__isnull=True, variant=GameVariant.STANDARD).order_by("pk")
+)
+
+
 def pools_for(match: Match) -> list[RatingPool]:
     """The overall pool of the match's variant, and the club's pool of it when the match was played at a club;
     a pool whose standard pool merges the variants is that standard pool."""
     pools = []
-    clubs = Q(club__isnull=True) | (Q(club_id=match.club_id) if match.club_id is not None else Q(pk__in=[]))
-    known = {(p.club_id, p.variant): p for p in RatingPool.objects.filter(clubs, variant=GameVariant.STANDARD)}
+    found = _STANDARD_POOLS.all(match.club_id) if match.club_id is not None else _OVERALL_STANDARD_POOL.all()
+    known = {(p.club_id, p.variant): p for p in found}
     standards = [known.get((None, GameVariant.STANDARD)) or overall_pool()]  # one query when both exist
     if match.club_id is not None:
         standards.append(known.get((match.club_id, GameVariant.STANDARD)) or club_pool(match.club_id))
@@ -248,11 +260,18 @@ def _later_rows_exist(pool: RatingPool, match: Match, players: list[int]) -> boo
     return RatedMatch.objects.filter(later, Q(winner_id__in=players) | Q(loser_id__in=players), pool=pool).exists()
 
 
+_RATED_ROWS_OF_MATCH = CompiledRead(
+    lambda match_id: RatedMatch.objects.filter(match_id=match_id)
+    .order_by()
+    .values_list("pool_id", "played_at", "winner_id", "length")
+)
+
+
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
     rows = {
-        row["pool_id"]: row
-        for row in RatedMatch.objects.filter(match=match).values("pool_id", "played_at", "winner_id", "length")
+        pool_id: {"pool_id": pool_id, "played_at": played_at, "winner_id": winner_id, "length": length}
+        for pool_id, played_at, winner_id, length in _RATED_ROWS_OF_MATCH.all(match.pk)
     }  # one query for every pool's row of this match
     if not played_out(match) and not rows:
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
@@ -325,8 +344,16 @@ def apply_result(
 
 def _lock_ratings(pool: RatingPool, players: list[int]) -> dict[int, PlayerRating]:
     """The players' rating rows in the pool that exist, locked in player order."""
-    rows = lock(PlayerRating.objects).filter(pool=pool, player_id__in=players).order_by("player_id")
-    return {row.player_id: row for row in rows}
+    if not players:
+        return {}
+    return {row.player_id: row for row in _LOCKED_RATINGS.all(pool.pk, *players)}
+
+
+_LOCKED_RATINGS = CompiledRead(
+    lambda pool_id, *players: lock(PlayerRating.objects)
+    .filter(pool_id=pool_id, player_id__in=players)
+    .order_by("player_id")
+)
 
 
 def _new_ratings(pool: RatingPool, players: list[int]) -> dict[int, PlayerRating]:

@@ -16,6 +16,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils.formats import number_format
 
 from base import numbers
+from base.compiled import CompiledRead
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Membership, Player
@@ -336,22 +337,45 @@ class EntryRef(NamedTuple):
 def calcutta_entries(calcutta: Calcutta, *, refs: bool = False) -> list:
     """The entrants: fixed when the auction opens; before that every entry of the flight that has not withdrawn
     and is not out already (an eliminated player is never a lot). With `refs`, as EntryRef (id and player)."""
-    entries = Entry.objects.filter(flight_id=calcutta.flight_id).order_by("pk")  # no need to load the flight
+    if refs:  # every bid restores the auction with these (services.state.load): compiled once per process
+        rows = (
+            _FIXED_ENTRY_REFS.all(calcutta.flight_id, *calcutta.entrants)
+            if calcutta.entrants
+            else _OPEN_ENTRY_REFS.all(calcutta.flight_id)
+        )
+        return [EntryRef(pk, player) for pk, player in rows]
+    entries = _entries(calcutta.flight_id)
     if calcutta.entrants:
         entries = entries.filter(pk__in=calcutta.entrants)
     else:
         entries = entries.exclude(status="withdrawn").filter(place__isnull=True)
-    if refs:
-        return [EntryRef(pk, player) for pk, player in entries.values_list("pk", "player_id")]
     return list(entries)
+
+
+def _entries(flight_id: int) -> QuerySet[Entry]:
+    return Entry.objects.filter(flight_id=flight_id).order_by("pk")  # no need to load the flight
+
+
+_FIXED_ENTRY_REFS = CompiledRead(
+    lambda flight_id, *entrants: _entries(flight_id).filter(pk__in=entrants).values_list("pk", "player_id")
+)
+_OPEN_ENTRY_REFS = CompiledRead(
+    lambda flight_id: _entries(flight_id)
+    .exclude(status="withdrawn")
+    .filter(place__isnull=True)
+    .values_list("pk", "player_id")
+)
+_LOT_MEMBERS = CompiledRead(
+    lambda calcutta_id: Lot.entries.through.objects.filter(lot__calcutta_id=calcutta_id)
+    .order_by()
+    .values_list("lot_id", "entry_id")
+)
 
 
 def lot_members(calcutta: Calcutta) -> dict[int, list[int]]:
     """Each lot's entries (ids), from the lot-entry table alone."""
     members: dict[int, list[int]] = {}
-    for lot_id, entry_id in Lot.entries.through.objects.filter(lot__calcutta=calcutta).values_list(
-        "lot_id", "entry_id"
-    ):
+    for lot_id, entry_id in _LOT_MEMBERS.all(calcutta.pk):
         members.setdefault(lot_id, []).append(entry_id)
     return members
 
@@ -381,6 +405,16 @@ BID_LOOKUP_FIELDS = (
 )
 
 
+# bidder_to_bid_as's one query, compiled once per process (base.compiled): every bid sends it. Unordered, as get()
+# would send it (first() sorted by the default ordering).
+_BIDDER_TO_BID_AS = CompiledRead(
+    lambda pk, calcutta_id: Bidder.objects.select_related("calcutta__flight__event__club")
+    .only(*BID_LOOKUP_FIELDS)
+    .filter(pk=pk, calcutta_id=calcutta_id)
+    .order_by()[:1]
+)
+
+
 def bidder_to_bid_as(*, user, calcutta_pk, bidder_pk) -> Bidder | None:
     """The bidder with its Calcutta (its flight, event and club joined: BID_LOOKUP_FIELDS), if the user may see
     that Calcutta; None for an unknown bidder, another Calcutta's or a Calcutta hidden from the user (the caller
@@ -391,12 +425,11 @@ def bidder_to_bid_as(*, user, calcutta_pk, bidder_pk) -> Bidder | None:
     together). Here one plain query finds both rows; the visibility query runs only when the event is not public
     at a public club, the case `visible_calcuttas` lets everyone see."""
     calcutta_id = numbers.parse_id(calcutta_pk)  # from the URL: a malformed id, or one past bigint, is no row's
-    if calcutta_id is None:
+    bidder_id = numbers.parse_id(bidder_pk)
+    if calcutta_id is None or bidder_id is None:
         return None
-    rows = Bidder.objects.select_related("calcutta__flight__event__club").only(*BID_LOOKUP_FIELDS)
-    try:
-        bidder = rows.get(pk=bidder_pk, calcutta_id=calcutta_id)  # get: no ordering, unlike first()
-    except Bidder.DoesNotExist:
+    bidder = _BIDDER_TO_BID_AS.first(bidder_id, calcutta_id)
+    if bidder is None:
         return None
     event = bidder.calcutta.flight.event
     if event.is_public and event.club.is_public:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.locks import lock
 from clubs import access
 from games.matchplay import services as match_services
@@ -183,10 +184,13 @@ def apply_lateness(*, actor, call: Call, late_side: int):
     return match
 
 
+_HAS_BOARDS = CompiledRead(lambda event_id: Board.objects.filter(event_id=event_id))
+
+
 def results_changed(flight: Flight) -> None:
     """tournaments.hooks.flight_results_changed: free the boards of decided matches and, with auto-call on,
     call the next ones (inside the confirming transaction, after its match and slot locks)."""
-    if not Board.objects.filter(event_id=flight.event_id).exists():  # one query for an event without boards
+    if not _HAS_BOARDS.exists(flight.event_id):  # one query for an event without boards
         return
     event = Event.objects.get(pk=flight.event_id)
     boards = _lock_boards(event)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.locks import lock
 from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
@@ -109,13 +110,7 @@ class BracketStore:
         if flight.pk not in self._fed:
             # The flights a flight feeds are in its event, so the model's default order (the event's date and
             # name first, which joins the event to sort on) comes down to theirs.
-            self._fed[flight.pk] = (
-                Flight.objects.filter(source=flight)
-                .exclude(kind=FlightKind.SIDE_POOL)
-                .select_related("event")
-                .order_by("order", "pk")
-                .first()
-            )
+            self._fed[flight.pk] = _FED_FLIGHT.first(flight.pk)
         return self._fed[flight.pk]
 
     def playoff_main(self, flight: Flight) -> Flight | None:
@@ -166,11 +161,11 @@ class BracketStore:
         # read before the other's write (one winner lost, or two matches created). The row lock serialises
         # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
         # when the row changed while we waited).
-        slot = lock(Slot.objects).get(flight=flight, section=key.section, round=key.round, position=key.position)
+        slot = _LOCKED_SLOT_AT.first(flight.pk, key.section, key.round, key.position)
+        if slot is None:
+            raise Slot.DoesNotExist(f"No slot {key} in flight {flight.pk}.")
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
-        # By id, unsorted: the model's default order (flight, then its event) joins both tables to sort on.
-        found = Entry.objects.filter(pk__in=ids).select_related("player").order_by() if ids else []
-        entries = {e.pk: e for e in found}
+        entries = {e.pk: e for e in _ENTRIES_WITH_PLAYERS.all(*ids)} if ids else {}
         slot.entry_a = entries.get(slot.entry_a_id)
         slot.entry_b = entries.get(slot.entry_b_id)
         return slot
@@ -561,6 +556,32 @@ class BracketStore:
         slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty", "result"])
 
 
+# The flight this flight feeds, side pools aside, first in the event's order of flights.
+_FED_FLIGHT = CompiledRead(
+    lambda flight_id: Flight.objects.filter(source_id=flight_id)
+    .exclude(kind=FlightKind.SIDE_POOL)
+    .select_related("event")
+    .order_by("order", "pk")[:1]
+)
+# A slot by its place, locked; then its entries by id, unsorted (the model's default order, flight then its event,
+# joins both tables to sort on).
+_LOCKED_SLOT_AT = CompiledRead(
+    lambda flight_id, section, round_, position: lock(Slot.objects)
+    .filter(flight_id=flight_id, section=section, round=round_, position=position)
+    .order_by()[:1],
+    strings=(1,),
+)
+_ENTRIES_WITH_PLAYERS = CompiledRead(lambda *ids: Entry.objects.filter(pk__in=ids).select_related("player").order_by())
+# The confirmation's slot lock with its flight, event, club and both entries' players: compiled once per process
+# (base.compiled), as building its joins cost more of a confirmation's CPU than any other statement.
+_LOCKED_SLOT_OF_MATCH = CompiledRead(
+    lambda match_id: lock(Slot.objects, of=("self",))
+    .select_related("flight__event__club", "entry_a__player", "entry_b__player")
+    .filter(match_id=match_id)
+    .order_by("pk")[:1]
+)
+
+
 def result_confirmed(match, report) -> bool:
     """games hook: a confirmed, corrected, overridden or annulled result moves the bracket. Runs inside the
     confirmation's transaction; raising aborts the confirmation. False when the match is a tournament match
@@ -572,13 +593,7 @@ def result_confirmed(match, report) -> bool:
     # A match has one slot, so the order is the key's (the model's default joins the flight and the event to sort
     # on, and building that cost a confirmation more CPU than any other statement). The winner and the loser
     # are read only by a correction, which loads them when it needs them.
-    slot = (
-        lock(Slot.objects, of=("self",))
-        .select_related("flight__event__club", "entry_a__player", "entry_b__player")
-        .filter(match=match)
-        .order_by("pk")
-        .first()
-    )
+    slot = _LOCKED_SLOT_OF_MATCH.first(match.pk)
     if slot is None:
         return False
     flight = slot.flight

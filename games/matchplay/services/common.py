@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.errors import DomainError
 from base.locks import lock
 from clubs import access
@@ -21,9 +22,18 @@ from games.models.matches import (
 NOT_ALLOWED_TO_REPORT = gettext_lazy("Only the players of this match and its directors can do this.")
 
 
+_LOCKED_MATCH = CompiledRead(
+    lambda pk: lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").filter(pk=pk)[:1]
+)
+
+
 def lock_match(match: Match) -> Match:
-    """Reload the match under a row lock. Every write below decides on state it reads after this line."""
-    return lock(Match.objects, of=("self",)).select_related("player_a", "player_b", "club").get(pk=match.pk)
+    """Reload the match under a row lock. Every write below decides on state it reads after this line. The
+    statement is compiled once per process (base.compiled): every report and confirmation sends it."""
+    locked = _LOCKED_MATCH.first(match.pk)
+    if locked is None:
+        raise Match.DoesNotExist(f"Match {match.pk} does not exist.")
+    return locked
 
 
 def form_of(match: Match) -> core.Form:

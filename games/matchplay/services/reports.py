@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.errors import DomainError
 from clubs import access
 from games.matchplay import hooks
@@ -275,6 +276,14 @@ def _confirm(*, match: Match, report: MatchReport, actor) -> None:
     hooks.result_confirmed(match, report)
 
 
+# confirm_report's read of the version asked and any confirmed one, compiled once per process (base.compiled).
+_VERSION_OR_CONFIRMED = CompiledRead(
+    lambda match_id, version: MatchReport.objects.filter(Q(version=version) | Q(confirmed=True), match_id=match_id)
+    .select_related("submitted_by")
+    .order_by("-version")
+)
+
+
 @transaction.atomic
 def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     """The opponent of the reporter, or a director, confirms a version; confirming it again changes nothing."""
@@ -284,9 +293,9 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     # One query for the version asked and whether any version is confirmed (a correction's check); the
     # reporter's name comes with it for the answer. Ordered by version, not by the model's default, which
     # orders by the match's fields and so joins the match table for nothing.
-    found = list(
-        match.reports.filter(Q(version=version) | Q(confirmed=True)).select_related("submitted_by").order_by("-version")
-    )
+    found = _VERSION_OR_CONFIRMED.all(match.pk, version)
+    for row in found:
+        row.match = match  # as match.reports would have set it
     report = next((r for r in found if r.version == version), None)
     if report is None:
         raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})

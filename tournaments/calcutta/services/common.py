@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from base import numbers
 from base.api import Conflict
+from base.compiled import CompiledRead
 from base.live import group_name, notify_group
 from base.locks import lock as lock_rows
 from base.messages import translate
@@ -59,10 +60,17 @@ def lock(calcutta: Calcutta, *, with_event: bool = True) -> Calcutta:
     this lock, so the second request waits, replays the first one's step and is judged against it.
     """
     notify_group(group_name("calcutta", calcutta.pk))  # every write locks first: open boards refetch on commit
-    rows = lock_rows(Calcutta.objects, of=("self",))
-    if with_event:
-        rows = rows.select_related("flight__event")
-    return rows.get(pk=calcutta.pk)
+    locked = (_LOCKED_WITH_EVENT if with_event else _LOCKED).first(calcutta.pk)
+    if locked is None:
+        raise Calcutta.DoesNotExist(f"Calcutta {calcutta.pk} does not exist.")
+    return locked
+
+
+# The lock's two reads, compiled once per process (base.compiled): every write to an auction sends one.
+_LOCKED = CompiledRead(lambda pk: lock_rows(Calcutta.objects, of=("self",)).filter(pk=pk)[:1])
+_LOCKED_WITH_EVENT = CompiledRead(
+    lambda pk: lock_rows(Calcutta.objects, of=("self",)).select_related("flight__event").filter(pk=pk)[:1]
+)
 
 
 def require_first_round_not_started(flight) -> None:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from base.api import Conflict
+from base.compiled import CompiledRead
 from clubs import access
 from tournaments import selectors as tournament_selectors
 from tournaments.calcutta import core
@@ -172,14 +173,20 @@ def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
     return settlement
 
 
+# The event's Calcuttas a result may settle again: every result in a flight asks (base.compiled).
+_SETTLED_OR_CLOSED_OF_EVENT = CompiledRead(
+    lambda event_id: Calcutta.objects.filter(
+        flight__event_id=event_id, status__in=[CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED]
+    ).order_by("pk")
+)
+
+
 def on_flight_results_changed(flight) -> None:
     """Registered with tournaments.hooks: a result in this flight (or in its event's consolation) changed.
 
     Each Calcutta settles inside its own savepoint: if its stored auction cannot be rebuilt any more, the bracket's
     change still goes through and the Calcutta says why it is not settled."""
-    for calcutta in Calcutta.objects.filter(
-        flight__event_id=flight.event_id, status__in=[CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED]
-    ).order_by("pk"):
+    for calcutta in _SETTLED_OR_CLOSED_OF_EVENT.all(flight.event_id):
         try:
             with transaction.atomic():
                 settle_calcutta(calcutta=calcutta)

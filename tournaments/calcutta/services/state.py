@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from base.compiled import CompiledRead
 from tournaments.calcutta import core
 from tournaments.calcutta.models import (
     AuctionAction,
@@ -132,6 +133,11 @@ def _rows_state(calcutta: Calcutta, lot_rows: Iterable[Lot]) -> dict:
     return {"status": AUCTION_STATUS[calcutta.status], "current": current, "lots": lots}
 
 
+# Every bid restores the auction under the Calcutta's lock: these reads are compiled once per process.
+_LOTS = CompiledRead(lambda calcutta_id: Lot.objects.filter(calcutta_id=calcutta_id).order_by("is_field", "number"))
+_BIDDERS = CompiledRead(lambda calcutta_id: Bidder.objects.filter(calcutta_id=calcutta_id).order_by("pk"))
+
+
 def load(calcutta: Calcutta, *, replay: bool = False) -> State:
     """The auction where it stands, restored from the lot rows: a constant number of queries, and time that
     does not grow with the bids placed (a bid late in a long auction costs what the first one did). With
@@ -139,8 +145,9 @@ def load(calcutta: Calcutta, *, replay: bool = False) -> State:
     entries = calcutta_entries(calcutta, refs=True)
     # The models' default orderings start with "calcutta", which joins the Calcutta only to sort by it: every
     # write paid for that join twice while holding the Calcutta's lock.
-    lot_rows = list(calcutta.lots.order_by("is_field", "number"))
-    bidders = {b.pk: b for b in calcutta.bidders.order_by("pk")}
+    lot_rows, bidders = _LOTS.all(calcutta.pk), {b.pk: b for b in _BIDDERS.all(calcutta.pk)}
+    for row in (*lot_rows, *bidders.values()):
+        row.calcutta = calcutta  # as calcutta.lots and calcutta.bidders would have set it
     settings = core_settings(calcutta)
     try:
         members = lot_members(calcutta)
