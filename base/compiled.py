@@ -18,7 +18,7 @@ names, the columns `only` defers, the database's converters), so callers get wha
 given them. A locking read (`base.locks.lock`) is checked and bounded on every call, as `lock` does.
 
 What it does not take: a `None` argument (the ORM writes `IS NULL` for it, a bound value would match nothing),
-lists of varying length (`__in`), annotations on values and querysets of related managers. The queryset the
+`values()` (use `values_list`), `extra()` and querysets of related managers. The queryset the
 function builds is still the one place the read is written: `tests/core/test_compiled.py` holds every compiled
 read of the hot paths to the rows its plain queryset returns.
 """
@@ -243,8 +243,8 @@ class CompiledRead:
         kind = first._iterable_class
         if kind not in (ModelIterable, ValuesListIterable, FlatValuesListIterable):
             raise CompileError(f"{self!r}: values() and named rows are not compiled; use instances or values_list")
-        if compiler.has_extra_select or (kind is not ModelIterable and first.query.annotation_select):
-            raise CompileError(f"{self!r}: extra() and annotations on values_list are not compiled")
+        if compiler.has_extra_select:
+            raise CompileError(f"{self!r}: extra() is not compiled")
         columns = compiler.col_count
         fields = [s[0] for s in compiler.select[0:columns]]
         if compiler.has_composite_fields(fields):

@@ -2,6 +2,7 @@
 undo, correct), seats (join, sit out, come back, leave with cash-out), settlement and lifetime balances."""
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -363,6 +364,20 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if status_filter:
             sessions = sessions.filter(status=status_filter)
         return sessions.order_by("-created_at", "-id")
+
+    def get_object(self):
+        """The one session a detail action names, found with selectors.visible_session (the list's rule applied to
+        the row read by id) instead of the list's query; with the list's own filters in the query string the list
+        decides, as before."""
+        params = self.request.query_params
+        if "club" in params or "status" in params:
+            return super().get_object()
+        pk = self.kwargs.get(self.lookup_url_kwarg or self.lookup_field)
+        session = selectors.visible_session(user=self.request.user, pk=pk)
+        if session is None:
+            raise Http404
+        self.check_object_permissions(self.request, session)
+        return session
 
     def get_serializer_class(self):
         return ChouetteSessionDetailSerializer if self.action == "retrieve" else ChouetteSessionSerializer

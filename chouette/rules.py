@@ -15,7 +15,8 @@ from django.core.exceptions import PermissionDenied
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from chouette.models import ChouetteSession, SeatStatus
+from base.compiled import CompiledRead
+from chouette.models import ChouetteSession, Seat, SeatStatus
 from clubs import access
 from clubs.access import is_director, is_member, player_of, rule
 from clubs.models import Club, Player
@@ -45,6 +46,14 @@ def seat(user, seating: Seating) -> bool:
     return seating.player.user_id == user.pk or is_director(user, seating.club)
 
 
+# Asked before the table's lock on every game entered (base.compiled: compiled once per process).
+_SEATED = CompiledRead(
+    lambda session_id, user_id: Seat.objects.filter(session_id=session_id, player__user_id=user_id).exclude(
+        status=SeatStatus.LEFT
+    )
+)
+
+
 @rule(
     "chouette.play",
     _("Only the players at this table (not those who left) and the club's directors can do this."),
@@ -55,7 +64,7 @@ def play(user, session: ChouetteSession) -> bool:
     seats = getattr(session, "locked_seats", None)  # read under the session lock by the services (read_seats)
     if seats is not None:
         return any(seat.player.user_id == user.pk and seat.status != SeatStatus.LEFT for seat in seats)
-    return session.seats.filter(player__user=user).exclude(status=SeatStatus.LEFT).exists()
+    return user.pk is not None and _SEATED.exists(session.pk, user.pk)
 
 
 @rule("chouette.see_money", _("Only the players of this table and the club's directors see its money."))

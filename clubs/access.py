@@ -34,6 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
+from base.compiled import CompiledRead
 from clubs.models import ROLE_RANK, Club, Membership, Player, Role
 
 RuleFunc = Callable[[Any, Any], bool]
@@ -145,6 +146,17 @@ post_save.connect(_membership_changed, sender=Membership, dispatch_uid="access_m
 post_delete.connect(_membership_changed, sender=Membership, dispatch_uid="access_membership_deleted")
 
 
+# Asked by nearly every permission check of a signed-in user (once per request: cached on the user below), so
+# compiled once per process (base.compiled).
+_ROLES_OF_USER = CompiledRead(
+    lambda user_id: Membership.objects.filter(
+        player__user_id=user_id, is_active=True, status=Membership.Status.ACCEPTED
+    )
+    .order_by()
+    .values_list("club_id", "role")
+)
+
+
 def roles_of(user) -> dict[int, str]:
     """{club id: role} of the user's accepted, active memberships."""
     if not is_signed_in(user):
@@ -152,11 +164,7 @@ def roles_of(user) -> dict[int, str]:
     cached = getattr(user, "_access_roles", None)
     if cached is not None and cached[0] == _generation[0]:
         return cached[1]
-    roles = dict(
-        Membership.objects.filter(player__user=user, is_active=True, status=Membership.Status.ACCEPTED).values_list(
-            "club_id", "role"
-        )
-    )
+    roles = dict(_ROLES_OF_USER.all(user.pk))
     user._access_roles = (_generation[0], roles)
     return roles
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.core.exceptions import ValidationError
-from django.db.models import IntegerField, Max, Subquery, Value
+from django.db.models import IntegerField, Max, QuerySet, Subquery, Value
 from django.utils.translation import gettext as _
 
 from base.api import Conflict
@@ -267,13 +267,26 @@ def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, Sessi
     """The next event's seq, and the event `idempotency_key` already entered (None for a new key), in one query:
     a new game asks both under the session lock, where each query makes the next phone wait longer. Each part
     reads an index (the last seq; the key), not every event of the night."""
-    keyed = session.events.filter(idempotency_key=idempotency_key).values("pk")[:1]
-    earlier_pk = Subquery(keyed) if idempotency_key else Value(None, IntegerField())
-    last = session.events.order_by("-seq").values("seq").annotate(earlier=earlier_pk).first()
-    last = last or {"seq": 0, "earlier": None}
-    found = last["earlier"]
+    last = _TAIL_AND_KEY.first(session.pk, idempotency_key) if idempotency_key else _TAIL.first(session.pk)
+    seq, found = last or (0, None)
     earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
-    return last["seq"] + 1, earlier
+    return seq + 1, earlier
+
+
+def _tail(session_id, earlier) -> QuerySet:
+    events = SessionEvent.objects.filter(session_id=session_id).order_by("-seq")
+    return events.annotate(earlier=earlier).values_list("seq", "earlier")[:1]
+
+
+# log_tail's one query, with and without a key: every game entered asks it under the table's lock (base.compiled).
+_TAIL = CompiledRead(lambda session_id: _tail(session_id, Value(None, IntegerField())))
+_TAIL_AND_KEY = CompiledRead(
+    lambda session_id, key: _tail(
+        session_id,
+        Subquery(SessionEvent.objects.filter(session_id=session_id, idempotency_key=key).values("pk")[:1]),
+    ),
+    strings=(1,),
+)
 
 
 def add_event(session: ChouetteSession, actor, *, kind: str, seq: int | None = None, **fields) -> SessionEvent:
