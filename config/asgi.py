@@ -37,6 +37,8 @@ def build_application():
 
 application = build_application()
 
-from base.heap import freeze_loaded_objects  # noqa: E402
+from base.heap import freeze_loaded_objects, warm_up  # noqa: E402
+
+warm_up()  # what the first requests would load while people wait (base/heap.py)
 
 freeze_loaded_objects()  # last: everything loaded above lives as long as the worker (base/heap.py)

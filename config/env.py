@@ -88,7 +88,7 @@ def env_cache(name: str) -> dict:
         raise ImproperlyConfigured(f"{name}={value!r} must be a redis:// URL (or unset for a cache in each process).")
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "base.cache.SharedPoolRedisCache",  # one connection pool per process, not per request
             "LOCATION": value,
             "KEY_PREFIX": "bgclub",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},

@@ -111,7 +111,7 @@ def test_cache_is_per_process_without_cache_url_and_redis_with_one(monkeypatch):
     assert env_cache("CACHE_URL")["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     monkeypatch.setenv("CACHE_URL", "redis://cache:6379/2")
     shared = env_cache("CACHE_URL")["default"]
-    assert shared["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert shared["BACKEND"] == "base.cache.SharedPoolRedisCache"  # Django's, with one pool per process
     assert shared["LOCATION"] == "redis://cache:6379/2"
 
 

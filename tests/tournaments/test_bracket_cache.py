@@ -173,7 +173,7 @@ def test_every_kind_of_write_counts_a_version(club, director_user, bracket):
 
 REDIS_DOWN = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "base.cache.SharedPoolRedisCache",
         "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }
