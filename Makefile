@@ -24,7 +24,7 @@ run: install
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py load_demo
 	@echo "Serving the demo at http://$(HOST):$(PORT)/"
-	DEBUG=1 $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --ws websockets-sansio --reload
+	DEBUG=1 $(VENV)/bin/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --ws websockets-sansio --ws-max-size 65536 --reload
 
 test: install
 	$(TEST_ENV) $(PY) -m pytest $(PYTEST_ARGS)

@@ -40,6 +40,13 @@ MAX_GROUPS = 20  # a page watches a handful; a socket asking for hundreds is not
 # Pushes of one write in flight at once: the Redis layer's connection pool refused 130 at once ("Too many
 # connections" under load), and a handful already hides each round trip behind the others.
 SEND_AT_ONCE = 8
+# What a page sends is `{"type": "ping"}`: anything much larger or deeper is not a page. Both are checked on the
+# raw text before it is decoded, so a message built to exhaust the decoder (a 200,000-deep array raised an
+# unhandled RecursionError in json.loads) never reaches it.
+MAX_MESSAGE_CHARS = 1024
+MAX_MESSAGE_DEPTH = 8
+# RFC 6455 close codes: 1003 data the endpoint cannot accept (bytes), 1008 policy violation, 1009 too big.
+CLOSE_UNSUPPORTED, CLOSE_POLICY, CLOSE_TOO_BIG = 1003, 1008, 1009
 
 _rules: dict[str, Callable[[object, int], bool]] = {}
 
@@ -202,6 +209,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for name in getattr(self, "joined", []):
             await self.channel_layer.group_discard(name, self.channel_name)
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Bound what is parsed: a message over MAX_MESSAGE_CHARS, nested deeper than MAX_MESSAGE_DEPTH, not JSON
+        or in binary closes this socket with a policy code (logged as one line, no traceback); the page's script
+        reconnects, a hostile client only loses its own socket."""
+        code, reason = refusal(text_data, bytes_data)
+        if code is None:
+            try:
+                content = await self.decode_json(text_data)
+            except ValueError:
+                code, reason = CLOSE_POLICY, "not JSON"
+            else:
+                await self.receive_json(content, **kwargs)
+                return
+        logger.warning("live socket closed (%s): %s", code, reason)
+        await self.close(code=code)
+
     async def receive_json(self, content, **kwargs):
         """Pages only listen; a ping gets a pong so a client can tell a dead socket from a quiet one."""
         if isinstance(content, dict) and content.get("type") == "ping":
@@ -209,6 +232,33 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def live_changed(self, event):
         await self.send_json({"type": "changed", "group": event["group"]})
+
+
+def refusal(text: str | None, data: bytes | None) -> tuple[int | None, str]:
+    """(close code, reason) for a message the socket will not decode, (None, "") for one it will. Linear in the
+    message, and only up to MAX_MESSAGE_CHARS: the size is checked first."""
+    if text is None:
+        return CLOSE_UNSUPPORTED, "binary message" if data is not None else "empty message"
+    if len(text) > MAX_MESSAGE_CHARS:
+        return CLOSE_TOO_BIG, f"{len(text)} characters, at most {MAX_MESSAGE_CHARS}"
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_MESSAGE_DEPTH:
+                return CLOSE_POLICY, f"nested deeper than {MAX_MESSAGE_DEPTH}"
+        elif char in "]}":
+            depth -= 1
+    return None, ""
 
 
 def _requested_groups(query_string: bytes) -> list[str]:

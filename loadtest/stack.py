@@ -124,6 +124,7 @@ class Stack:
             f"--port={port()}",
             f"--workers={WORKERS}",
             "--ws=websockets-sansio",
+            "--ws-max-size=65536",  # base.live bounds a message again; the server refuses far larger frames first
             "--no-access-log",
             "--log-level=warning",
         )

@@ -282,3 +282,44 @@ def test_a_redis_that_does_not_answer_leaves_the_committed_write_standing(monkey
         live.notify_group("user-1", f"flight-{player.pk}")
     assert Player.objects.filter(pk=player.pk).exists()
     assert "live push to" in caplog.text and "failed" in caplog.text
+
+
+def socket_answer(message: dict) -> list[dict]:
+    """Open a socket, send one raw websocket message, and return what the server sent after its first answer."""
+
+    async def run():
+        communicator = Socket("/ws/live/?groups=")
+        assert await communicator.connect()
+        await communicator.receive_json_from()
+        await communicator.send_input({"type": "websocket.receive", **message})
+        out = [await communicator.receive_output(2)]
+        await communicator.wait(1)
+        return out
+
+    return async_to_sync(run)()
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"text": "[" * 200_000 + "]" * 200_000}, 1009),  # the attack walk's message: too big before too deep
+        ({"text": '{"type": "ping", "x": ' + "[" * 9 + "]" * 9 + "}"}, 1008),  # small, but deeper than 8
+        ({"text": "not json"}, 1008),
+        ({"bytes": b'{"type": "ping"}'}, 1003),
+    ],
+    ids=["nested-400k", "nested-small", "not-json", "binary"],
+)
+def test_a_message_past_the_sockets_bounds_closes_that_socket_with_a_policy_code_and_no_traceback(
+    message, code, caplog
+):
+    with caplog.at_level("WARNING"):
+        out = socket_answer(message)
+    assert out == [{"type": "websocket.close", "code": code}]
+    records = [r for r in caplog.records if "live socket closed" in r.getMessage()]
+    assert len(records) == 1 and records[0].exc_info is None
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def test_a_ping_within_the_bounds_with_brackets_in_its_strings_still_gets_a_pong():
+    text = json.dumps({"type": "ping", "note": "[[[[[[[[[[{{{{{{{{{{ \\\" ]]"})
+    assert socket_answer({"text": text}) == [{"type": "websocket.send", "text": '{"type": "pong"}'}]
