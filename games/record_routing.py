@@ -21,7 +21,15 @@ from games.dave.errors import DaveError
 from games.dave.record import VARIATION as DAVE_VARIATION
 from games.dave.stake import Progression
 from games.dave.verification import check_dave_record
-from games.formats.mat import BACKWARD_HEADER, BACKWARD_VARIATION, HEADER_LINE, backward_rule, decode_text, split_lines
+from games.formats.mat import (
+    BACKWARD_HEADER,
+    BACKWARD_VARIATION,
+    HEADER_LINE,
+    backward_rule,
+    decode_text,
+    split_lines,
+    variation_key,
+)
 from games.nardy.errors import NardyRecordError
 from games.nardy.record import VARIATION as NARDY_VARIATION
 from games.nardy.record import settings_from_headers
@@ -32,8 +40,6 @@ from games.verification import Verdict, check_record, record_format
 
 LONG_NARDY, DAVE = "long_nardy", "dave"
 
-# A header line anywhere before the first game: `; [Variation "Long Nardy"]` (keys are case-insensitive).
-_VARIATION = re.compile(r'^\s*;\s*\[\s*variation\s+"([^"\n]*)"\s*\]', re.IGNORECASE | re.MULTILINE)
 # An SGF game's rules: `RU[Crawford:NackGammon]` (games.formats.sgf writes and reads the variant there).
 _SGF_RULES = re.compile(r"RU\[([^\]]*)\]")
 # Only the head of a file is searched: the headers come before ` Game 1`.
@@ -43,10 +49,10 @@ HEAD_BYTES = 8192
 def _family(variation: str) -> str:
     """A backgammon Variation header as a match variant (as games.formats.mat.MatchRecord.variant reads it,
     with the hypergammon sizes as one variant)."""
-    text = variation.lower().replace(" ", "")
+    text = variation_key(variation)
     if text.startswith("nack"):
         return "nackgammon"
-    if BACKWARD_VARIATION.lower().replace(" ", "") in text or "backward" in text:
+    if variation_key(BACKWARD_VARIATION) in text or "backward" in text:
         return "backward"
     if text.startswith("hyper"):
         return "hypergammon"
@@ -55,24 +61,32 @@ def _family(variation: str) -> str:
 
 def record_game(data: bytes | str, *, name: str = "") -> str:
     """The game a record is of: `long_nardy`, `dave`, or standard, nackgammon, hypergammon, backward."""
-    if isinstance(data, bytes):
-        if record_format(data, name=name) == "sgf":
-            # the backgammon family only; a variant is named in the first game's rules (RU[NackGammon], …)
-            rules = _SGF_RULES.search(decode_text(data[:HEAD_BYTES]))
-            named = {_family(rule) for rule in rules.group(1).split(":")} if rules else set()
-            return next(iter(sorted(named - {"standard"})), "standard")
-        data = decode_text(data[:HEAD_BYTES])
-    found = _VARIATION.search(data[:HEAD_BYTES])
-    variation = found.group(1).strip() if found else ""
-    if variation.lower() == NARDY_VARIATION.lower():
+    if isinstance(data, bytes) and record_format(data, name=name) == "sgf":
+        # the backgammon family only; a variant is named in the first game's rules (RU[NackGammon], …)
+        rules = _SGF_RULES.search(decode_text(data[:HEAD_BYTES]))
+        named = {_family(rule) for rule in rules.group(1).split(":")} if rules else set()
+        return next(iter(sorted(named - {"standard"})), "standard")
+    variation = next((value for key, value in _headers(data) if key.lower() == "variation"), "")
+    if variation_key(variation) == variation_key(NARDY_VARIATION):
         return LONG_NARDY
-    if variation.lower() == DAVE_VARIATION.lower():
+    if variation_key(variation) == variation_key(DAVE_VARIATION):
         return DAVE
     return _family(variation)
 
 
 def _head(data: bytes | str) -> str:
     return decode_text(data[:HEAD_BYTES]) if isinstance(data, bytes) else data[:HEAD_BYTES]
+
+
+def _headers(data: bytes | str) -> list[tuple[str, str]]:
+    """The `; [Key "value"]` lines of a record's head, read by the line pattern every reader uses (the first
+    Variation among them names the game, for the readers as for the router)."""
+    headers = []
+    for line in split_lines(_head(data)):
+        found = HEADER_LINE.match(line.strip())
+        if found:
+            headers.append((found.group(1).strip(), found.group(2)))
+    return headers
 
 
 def record_settings(data: bytes | str, *, name: str = "") -> dict[str, str]:
@@ -83,11 +97,7 @@ def record_settings(data: bytes | str, *, name: str = "") -> dict[str, str]:
     game = record_game(data, name=name)
     if game not in ("backward", LONG_NARDY, DAVE):
         return {}
-    headers = []
-    for line in split_lines(_head(data)):
-        found = HEADER_LINE.match(line.strip())
-        if found:
-            headers.append((found.group(1).strip(), found.group(2)))
+    headers = _headers(data)
     values = {key.lower(): value for key, value in headers}
     if game == "backward":
         rule = backward_rule(values.get(BACKWARD_HEADER.lower(), ""))

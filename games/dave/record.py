@@ -37,6 +37,7 @@ from games.formats.mat import (
     SCORE_LINE,
     decode_text,
     split_lines,
+    variation_key,
 )
 from games.formats.notation import MAX_ACTIONS, MAX_GAMES
 
@@ -245,8 +246,9 @@ def parse_dave(data: bytes | str) -> DaveRecord:
             reader.read(raw, line)
     last = max((line for line, raw in enumerate(lines, start=1) if raw.strip()), default=1)
     values = {name.lower(): value for name, value in reader.headers}
-    variation = values.get("variation", "")
-    if " ".join(variation.lower().split()) != VARIATION.lower():
+    # the first Variation header names the game, as for the router and the other readers
+    variation = next((value for name, value in reader.headers if name.lower() == "variation"), "")
+    if variation_key(variation) != variation_key(VARIATION):
         raise DaveRecordError(f'a Dave record names its game in the header ; [Variation "{VARIATION}"]'
                               + (f", not '{variation}'" if variation else ""))
     try:

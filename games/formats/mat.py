@@ -21,6 +21,13 @@ BACKWARD_VARIATION = "Backgammon with backward hitting"  # the Variation header 
 BACKWARD_HEADER = "BackwardHits"  # its setting: "any die" (the default) or "smaller die"
 
 
+def variation_key(text: str) -> str:
+    """A `Variation` header as every reader and the router compare it: case and white space ignored, so
+    `LongNardy`, `long  nardy` and `Long Nardy` name one game everywhere (the router once sent `LongNardy`,
+    which the nardy reader accepts, to the backgammon verifier)."""
+    return "".join(text.lower().split())
+
+
 class ActionKind(StrEnum):
     ROLL = "roll"  # dice and the written move ("", "Cannot Move" and "????" included)
     DOUBLE = "double"
@@ -97,7 +104,7 @@ class MatchRecord:
     @property
     def variant(self) -> str:
         """standard | nackgammon | hypergammon1..3 | backward, from the Variation header."""
-        text = self.header("Variation", "Backgammon").lower().replace(" ", "")
+        text = variation_key(self.header("Variation", "Backgammon"))
         if text.startswith("nack"):
             return "nackgammon"
         if "backward" in text:  # `Backgammon with backward hitting`

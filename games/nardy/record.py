@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from games.formats.mat import GAME_LINE, HEADER_LINE, LENGTH_LINE, MOVE_LINE, SCORE_LINE
+from games.formats.mat import GAME_LINE, HEADER_LINE, LENGTH_LINE, MOVE_LINE, SCORE_LINE, variation_key
 from games.nardy.errors import NardyRecordError
 from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
 
@@ -230,7 +230,7 @@ def parse_nardy(data: bytes | str) -> NardyRecord:
 
 def _check_whole(headers: list[tuple[str, str]], length: int | None, games: list[dict], players, last: int) -> None:
     variation = next((value for name, value in headers if name.lower() == "variation"), "")
-    if variation.replace(" ", "").lower() != VARIATION.replace(" ", "").lower():
+    if variation_key(variation) != variation_key(VARIATION):
         raise NardyRecordError(
             f'a long nardy record names its game in the header ; [Variation "{VARIATION}"]'
             + (f", not '{variation}'" if variation else "")

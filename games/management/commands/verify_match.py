@@ -13,13 +13,17 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from games.formats.notation import RecordFormatError
-from games.verification import check_record, unreadable
+from games.record_routing import check_any_record
+from games.verification import unreadable
 
 MAX_BYTES = 2 * 1024 * 1024
 
 
 class Command(BaseCommand):
-    help = "Verify backgammon match records (.mat or gnubg .sgf): every move, cube action, game result and score."
+    help = (
+        "Verify match records (.mat or gnubg .sgf; long nardy and Dave records by their Variation header): "
+        "every move, cube action, game result and score, with the verifier an upload gets."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("paths", nargs="+", metavar="PATH")
@@ -45,7 +49,7 @@ class Command(BaseCommand):
         except OSError as error:
             refusal = RecordFormatError("cannot_read_file", f"Cannot read the file: {error.strerror}.")
             return "unreadable", unreadable(refusal)
-        return check_record(data, name=path.name)
+        return check_any_record(data, name=path.name)  # the game's own verifier, as for an upload
 
     def _describe(self, path, status, verdict):
         warned = len(verdict.warnings)
