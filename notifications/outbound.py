@@ -39,8 +39,11 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 # Python's `is_global` is built from the IANA special-purpose address registries, but a Python release carries the
 # registry of its day: these entries (not globally reachable, or "N/A") are newer than some supported Pythons'
-# tables (3.11.7 counts all of them as global). Each is the registry's own entry, with its RFC.
+# tables (3.11.7 counts all of them as global). Each is the registry's own entry, with its RFC. 192.0.0.0/24 is
+# taken whole: the registry's two globally reachable addresses in it (192.0.0.9 and .10) are anycast addresses
+# of PCP and TURN servers, never a webhook receiver.
 NOT_GLOBAL_NEWER_THAN_PYTHON = (
+    ipaddress.ip_network("192.0.0.0/24"),  # RFC 6890, IETF protocol assignments (192.0.0.8, the dummy, ...)
     ipaddress.ip_network("64:ff9b:1::/48"),  # RFC 8215, local-use IPv4/IPv6 translation
     ipaddress.ip_network("2002::/16"),  # RFC 3056, 6to4 ("N/A": reaches whatever IPv4 address it embeds)
     ipaddress.ip_network("3fff::/20"),  # RFC 9637, documentation
@@ -83,9 +86,11 @@ def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]
 
 def refusal(address: Address) -> str | None:
     """Why the server may not post to `address` (None: it may): not globally reachable by the IANA registries,
-    multicast, or an IPv6 address embedding an IPv4 address that is one of these."""
+    multicast or site-local, or an IPv6 address embedding an IPv4 address that is one of these."""
     if address.is_multicast:
         return f"{address} is a multicast address"
+    if isinstance(address, ipaddress.IPv6Address) and address.is_site_local:  # fec0::/10, deprecated, not global
+        return f"{address} is a site-local address"
     if not address.is_global or any(address in network for network in NOT_GLOBAL_NEWER_THAN_PYTHON):
         return f"{address} is not a globally reachable address"
     if isinstance(address, ipaddress.IPv6Address):

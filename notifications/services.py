@@ -75,14 +75,30 @@ def unsubscribe_token(user_id: int, kind: str) -> str:
     return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def unsubscribe(token: str) -> str | None:
-    """Stop the e-mails of one kind for the person the signed token names; returns the kind (None: bad token)."""
+def _unsubscribe_target(token: str) -> tuple[int, str] | None:
+    """(user id, kind) a signed unsubscribe token names, None for a forged or mangled token, an unknown kind or a
+    person who is gone (the link outlives the account)."""
     try:
         user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if kind not in kinds.KINDS:
+    if kind not in kinds.KINDS or not get_user_model().objects.filter(pk=user_id).exists():
         return None
+    return user_id, kind
+
+
+def unsubscribe_kind(token: str) -> str | None:
+    """The kind of mail the token would stop (None: a bad token). Changes nothing: what the link's page shows."""
+    target = _unsubscribe_target(token)
+    return target[1] if target else None
+
+
+def unsubscribe(token: str) -> str | None:
+    """Stop the e-mails of one kind for the person the signed token names; returns the kind (None: bad token)."""
+    target = _unsubscribe_target(token)
+    if target is None:
+        return None
+    user_id, kind = target
     row, _created = NotificationSettings.objects.get_or_create(user_id=user_id)
     row.choices = {**row.choices, f"{kind}.{kinds.EMAIL}": False}
     row.save(update_fields=["choices"])
@@ -307,6 +323,11 @@ def set_webhook(*, club, url: str, is_active: bool = True) -> ClubWebhook:
     check_webhook_url(url)
     webhook, _created = ClubWebhook.objects.update_or_create(club=club, defaults={"url": url, "is_active": is_active})
     return webhook
+
+
+def remove_webhook(*, club) -> None:
+    """No more posts: the club's webhook is deleted (its past deliveries stay, for the record)."""
+    ClubWebhook.objects.filter(club=club).delete()
 
 
 def webhook_body(delivery: WebhookDelivery) -> bytes:
