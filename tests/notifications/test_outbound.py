@@ -210,7 +210,7 @@ def test_an_endless_answer_still_counts_as_delivered(club, receiver, serve, sett
     row = delivery(club)
     started = time.monotonic()
     assert services.send_webhook(row.pk) is True
-    assert time.monotonic() - started < 2
+    assert time.monotonic() - started < 3  # WEBHOOK_TIMEOUT: reading to the end would fail the post there
 
 
 def trickle(handler):
@@ -229,7 +229,7 @@ def test_a_receiver_that_trickles_its_answer_is_cut_at_the_total_deadline(club, 
     started = time.monotonic()
     assert services.send_webhook(row.pk) is False
     elapsed = time.monotonic() - started
-    assert 0.9 < elapsed < 2  # the whole answer would take 7.6 s
+    assert 0.9 < elapsed < 3  # the whole answer would take 7.6 s
     row.refresh_from_db()
     assert row.delivery == Delivery.DUE and "1 s" in row.last_error
 
