@@ -14,7 +14,7 @@ A URL names a host; the host's addresses are what matter. So one post is:
    bytes, and the whole post, connect and TLS and every read and write, ends at one deadline (a receiver that
    trickles one byte a second cannot hold a worker for longer than the timeout).
 
-`allow_private` (the WEBHOOK_ALLOW_PRIVATE setting, for local work and the tests) lifts steps 2's judgement and the
+`allow_private` (the WEBHOOK_ALLOW_PRIVATE setting, for local work and the tests) lifts step 2's judgement and the
 https rule, nothing else: the post is still pinned, capped and timed.
 
 No Django here: the caller passes the settings and words the refusals for people (notifications.services).

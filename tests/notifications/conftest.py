@@ -113,16 +113,18 @@ def network(monkeypatch, settings):
 
 class Server:
     """A local HTTP(S) server: `answer(handler)` answers each request (after its body is read); every request's
-    path is recorded in `hits`."""
+    path is recorded in `hits`, its Host header in `hosts`."""
 
     def __init__(self, answer, tls: ssl.SSLContext | None = None):
         self.hits: list[str] = []
+        self.hosts: list[str] = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):
                 self.connection.settimeout(10)
                 server.hits.append(self.path)
+                server.hosts.append(self.headers.get("Host", ""))
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 try:
                     answer(self)

@@ -169,6 +169,7 @@ def test_the_post_connects_only_to_the_address_it_checked_whatever_the_name_says
     assert services.send_webhook(row.pk) is True
     assert network.lookups == [HOST, HOST]  # one lookup for the check, one for the post: none by the client
     assert network.dialled == [(PUBLIC, 443)] and receiver.hits == ["/hook"]
+    assert receiver.hosts == [HOST]  # and TLS verified the certificate for the name (the test CA signed it)
     row.refresh_from_db()
     assert row.delivery == Delivery.SENT
 
