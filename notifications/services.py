@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
-import socket
-import urllib.request
 from datetime import timedelta
-from urllib.parse import urlsplit
 
+import httpx
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
@@ -31,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from base.compiled import CompiledRead
 from base.queue import enqueue_many
-from notifications import kinds
+from notifications import kinds, outbound
 from notifications.models import ClubWebhook, Delivery, Notification, NotificationSettings, WebhookDelivery
 
 logger = logging.getLogger(__name__)
@@ -78,14 +75,30 @@ def unsubscribe_token(user_id: int, kind: str) -> str:
     return signing.dumps([user_id, kind], salt=UNSUBSCRIBE_SALT, compress=True)
 
 
-def unsubscribe(token: str) -> str | None:
-    """Stop the e-mails of one kind for the person the signed token names; returns the kind (None: bad token)."""
+def _unsubscribe_target(token: str) -> tuple[int, str] | None:
+    """(user id, kind) a signed unsubscribe token names, None for a forged or mangled token, an unknown kind or a
+    person who is gone (the link outlives the account)."""
     try:
         user_id, kind = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if kind not in kinds.KINDS:
+    if kind not in kinds.KINDS or not get_user_model().objects.filter(pk=user_id).exists():
         return None
+    return user_id, kind
+
+
+def unsubscribe_kind(token: str) -> str | None:
+    """The kind of mail the token would stop (None: a bad token). Changes nothing: what the link's page shows."""
+    target = _unsubscribe_target(token)
+    return target[1] if target else None
+
+
+def unsubscribe(token: str) -> str | None:
+    """Stop the e-mails of one kind for the person the signed token names; returns the kind (None: bad token)."""
+    target = _unsubscribe_target(token)
+    if target is None:
+        return None
+    user_id, kind = target
     row, _created = NotificationSettings.objects.get_or_create(user_id=user_id)
     row.choices = {**row.choices, f"{kind}.{kinds.EMAIL}": False}
     row.save(update_fields=["choices"])
@@ -221,13 +234,15 @@ def _claim(model, pk: int) -> bool:
     )
 
 
-def _finish(row, error: Exception | None = None) -> None:
+def _finish(row, error: Exception | None = None, *, final: bool = False) -> None:
+    """Record the attempt: sent, or due again after the backoff, or failed (the last attempt, or `final`: an
+    answer that trying again cannot change)."""
     if error is None:
         row.delivery, row.delivered_at, row.last_error = Delivery.SENT, timezone.now(), ""
     else:
         logger.warning("could not send %s %s (attempt %s): %s", type(row).__name__, row.pk, row.attempts, error)
         row.last_error = f"{type(error).__name__}: {error}"[:300]
-        if row.attempts >= MAX_ATTEMPTS:
+        if final or row.attempts >= MAX_ATTEMPTS:
             row.delivery = Delivery.FAILED
         else:
             row.delivery = Delivery.DUE
@@ -285,31 +300,34 @@ def send_email(notification_id: int) -> bool:
     return True
 
 
+def _refusal_message(refusal: outbound.Refused) -> str:
+    return {
+        outbound.Refused.SCHEME: _("Give an http or https address."),
+        outbound.Refused.HTTPS: _("A webhook address must use https."),
+        outbound.Refused.UNRESOLVABLE: _("This host name cannot be resolved."),
+    }.get(refusal.reason, _("A webhook may not point at a private or local address."))
+
+
 def check_webhook_url(url: str) -> None:
-    """Refuse a webhook URL that is not http(s), or (unless WEBHOOK_ALLOW_PRIVATE) not https or pointing at a
-    private, loopback, link-local or otherwise non-public address: the server must not be made to post into its
-    own network. Checked when the URL is saved and again before each post (the name may resolve elsewhere now)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValidationError({"url": [_("Give an http or https address.")]})
-    if settings.WEBHOOK_ALLOW_PRIVATE:
-        return
-    if parts.scheme != "https":
-        raise ValidationError({"url": [_("A webhook address must use https.")]})
+    """Refuse a webhook URL that is not http(s), or (unless WEBHOOK_ALLOW_PRIVATE) not https or with any address
+    that is not globally reachable (notifications.outbound): the server must not be made to post into its own
+    network. Checked when the URL is saved; each post resolves and checks again, and connects only to what it
+    checked."""
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or 443, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError):
-        raise ValidationError({"url": [_("This host name cannot be resolved.")]}) from None
-    for info in infos:
-        address = ipaddress.ip_address(info[4][0].split("%")[0])
-        if not address.is_global or address.is_multicast:
-            raise ValidationError({"url": [_("A webhook may not point at a private or local address.")]})
+        outbound.check(url, allow_private=settings.WEBHOOK_ALLOW_PRIVATE)
+    except outbound.Refused as refusal:
+        raise ValidationError({"url": [_refusal_message(refusal)]}) from None
 
 
 def set_webhook(*, club, url: str, is_active: bool = True) -> ClubWebhook:
     check_webhook_url(url)
     webhook, _created = ClubWebhook.objects.update_or_create(club=club, defaults={"url": url, "is_active": is_active})
     return webhook
+
+
+def remove_webhook(*, club) -> None:
+    """No more posts: the club's webhook is deleted (its past deliveries stay, for the record)."""
+    ClubWebhook.objects.filter(club=club).delete()
 
 
 def webhook_body(delivery: WebhookDelivery) -> bytes:
@@ -326,8 +344,23 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
+class WebhookAnswer(Exception):
+    """The receiver answered, but not with success (the text is what its admin reads in the delivery list)."""
+
+
+def _answer_error(answer: outbound.Answer) -> WebhookAnswer:
+    start = answer.head[:120].decode("utf-8", "replace").strip()
+    if answer.is_redirect:
+        where = answer.location[:120] or "nowhere"
+        return WebhookAnswer(f"HTTP {answer.status}, a redirect to {where}: redirects are not followed")
+    return WebhookAnswer(f"HTTP {answer.status}" + (f": {start}" if start else ""))
+
+
 def send_webhook(delivery_id: int) -> bool:
-    """Post one event to its club's webhook unless another task did or does; True when this call posted it."""
+    """Post one event to its club's webhook unless another task did or does; True when this call posted it.
+
+    Any failure is tried again later (the backoff), but a redirect: it would be answered again, and it is never
+    followed (the receiver could send the post anywhere), so the delivery fails at once and says why."""
     if not _claim(WebhookDelivery, delivery_id):
         return False
     row = WebhookDelivery.objects.get(pk=delivery_id)
@@ -337,22 +370,20 @@ def send_webhook(delivery_id: int) -> bool:
         row.save(update_fields=["delivery"])
         return False
     body = webhook_body(row)
-    request = urllib.request.Request(
-        webhook.url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "bgclub-webhook/1",
-            "X-Signature-256": signature(webhook.secret, body),
-        },
-    )
+    headers = {"Content-Type": "application/json", "X-Signature-256": signature(webhook.secret, body)}
     try:
-        check_webhook_url(webhook.url)
-        with urllib.request.urlopen(request, timeout=settings.WEBHOOK_TIMEOUT) as response:  # noqa: S310 - checked
-            response.read(1024)
-    except (OSError, ValidationError, ValueError) as error:
+        answer = outbound.post(
+            webhook.url,
+            body,
+            headers,
+            timeout=settings.WEBHOOK_TIMEOUT,
+            allow_private=settings.WEBHOOK_ALLOW_PRIVATE,
+        )
+    except (outbound.Refused, httpx.HTTPError, httpx.InvalidURL, OSError) as error:
         _finish(row, error)
+        return False
+    if not answer.ok:
+        _finish(row, _answer_error(answer), final=answer.is_redirect)
         return False
     _finish(row)
     return True

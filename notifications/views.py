@@ -4,8 +4,9 @@ remembers the language for what is sent to the person."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,7 +18,6 @@ from django.views.decorators.http import require_POST
 from clubs import access
 from clubs.models import Club
 from notifications import kinds, selectors, services
-from notifications.models import ClubWebhook
 
 
 @login_required
@@ -56,20 +56,27 @@ def preferences(request):
     return render(request, "notifications/preferences.html", {"rows": rows})
 
 
-@csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token; the signed token is the check
+@csrf_exempt  # a mail client's one-click POST (RFC 8058) carries no CSRF token and no session: the signed token is
+# the authority, and GET changes nothing
 def unsubscribe(request, token: str):
-    kind = services.unsubscribe(token)
-    if kind is None:
-        return render(request, "notifications/unsubscribe.html", {"kind": None}, status=400)
-    return render(request, "notifications/unsubscribe.html", {"kind": kinds.KINDS[kind]})
+    """GET shows one button (a mail scanner or link preview opening the link unsubscribes nobody); POST, from that
+    button or from the mail client's one-click `List-Unsubscribe-Post`, stops that kind of mail."""
+    if request.method == "POST":
+        kind = services.unsubscribe(token)
+    elif request.method in ("GET", "HEAD"):
+        kind = services.unsubscribe_kind(token)
+    else:
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    context = {"kind": kinds.KINDS[kind] if kind else None, "done": request.method == "POST"}
+    return render(request, "notifications/unsubscribe.html", context, status=200 if kind else 400)
 
 
 def club_webhook(request, slug: str):
-    """A club admin sets where the club's public events are posted, and sees the signing secret."""
+    """A club admin sets where the club's public events are posted, sees the signing secret and the last
+    deliveries with what became of them."""
     club = get_object_or_404(Club, slug=slug)
-    if not access.is_admin(request.user, club):
-        raise PermissionDenied(_("Only the club's admins set its webhook."))
-    webhook = ClubWebhook.objects.filter(club=club).first()
+    access.require(request.user, "club.webhook", club)
+    webhook = selectors.webhook_of(club)
     error, status = None, 200
     if request.method == "POST":
         url = request.POST.get("url", "").strip()
@@ -77,14 +84,25 @@ def club_webhook(request, slug: str):
             if url:
                 webhook = services.set_webhook(club=club, url=url, is_active="is_active" in request.POST)
             elif webhook is not None:
-                webhook.delete()
+                services.remove_webhook(club=club)
                 webhook = None
         except ValidationError as refusal:
             error, status = " ".join(refusal.message_dict.get("url", refusal.messages)), 400
         else:
             messages.success(request, _("The webhook is saved."))
             return redirect("notifications:club-webhook", slug=club.slug)
-    context = {"club": club, "webhook": webhook, "error": error, "url": request.POST.get("url", "")}
+    deliveries = [
+        (row, kinds.KINDS[row.kind].label if row.kind in kinds.KINDS else row.kind)
+        for row in selectors.recent_deliveries(club)
+    ]
+    context = {
+        "club": club,
+        "webhook": webhook,
+        "error": error,
+        "url": request.POST.get("url", ""),
+        "deliveries": deliveries,
+        "max_attempts": services.MAX_ATTEMPTS,
+    }
     return render(request, "notifications/webhook.html", context, status=status)
 
 
