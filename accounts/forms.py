@@ -12,7 +12,7 @@ class PasswordResetForm(DjangoPasswordResetForm):
     or not, and whether the mail server is up or not."""
 
     def save(self, *args, **kwargs):
-        services.request_password_reset(address=self.cleaned_data["email"], language=translation.get_language())
+        services.request_password_reset(address=self.cleaned_data["email"], language=translation.get_language() or "")
 
 
 class TokenForm(forms.Form):
