@@ -1,36 +1,18 @@
-import logging
-import smtplib
-
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
-from django.core.mail import EmailMultiAlternatives
-from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-logger = logging.getLogger(__name__)
-
-
-class MailNotSent(Exception):
-    """The mail server refused or could not be reached; the user must be told, not shown "sent"."""
+from accounts import services
 
 
 class PasswordResetForm(DjangoPasswordResetForm):
-    """Django's form, except that a mail that could not be sent raises MailNotSent: Django's own send_mail
-    logs the failure and carries on, and the view would then tell the user the mail is on its way."""
+    """Django's form, except that it queues the mail (accounts.services.request_password_reset) instead of looking
+    for the account and sending at once: the answer and the work are the same whether an account has the address
+    or not, and whether the mail server is up or not."""
 
-    def send_mail(
-        self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
-    ):
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
-        message = EmailMultiAlternatives(subject, body, from_email, [to_email])
-        if html_email_template_name is not None:
-            message.attach_alternative(loader.render_to_string(html_email_template_name, context), "text/html")
-        try:
-            message.send()
-        except (smtplib.SMTPException, OSError) as exc:  # OSError: refused, unreachable, timed out
-            logger.error("Password reset mail to user %s not sent: %s", context["user"].pk, exc)
-            raise MailNotSent from exc
+    def save(self, *args, **kwargs):
+        services.request_password_reset(address=self.cleaned_data["email"], language=translation.get_language() or "")
 
 
 class TokenForm(forms.Form):

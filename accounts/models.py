@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.core.throttle import Window
+from base.models import Delivery, Outgoing
 
 
 class LoginScope(models.TextChoices):
@@ -63,3 +64,34 @@ class ApiToken(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.prefix}…)"
+
+
+class PasswordResetMail(Outgoing):
+    """A password-reset mail asked for one address, sent by a task (accounts.services.send_password_reset).
+
+    Every request makes this row, whether an account has the address or not, and the task finds the accounts:
+    the request does the same work and gives the same answer either way, so the page tells no stranger which
+    addresses have an account, and a mail server that is down only delays the mail (due again, base.outbox).
+    No link or token is stored: the task makes the token when it sends, so it is fresh and never sits in the
+    database. The row goes once its mail is sent or no account has the address; one that failed for good stays
+    for the admin with its last error. While one is due for an address, asking again adds none (the constraint):
+    a queue of the same mail cannot pile up on a victim's address while the mail server is down."""
+
+    address = models.EmailField(_("e-mail address"), max_length=254)  # lower case
+    language = models.CharField(max_length=8, blank=True)  # of the page it was asked on: the mail's language
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("password-reset mail")
+        verbose_name_plural = _("password-reset mails")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["address"],
+                condition=models.Q(delivery__in=[Delivery.DUE, Delivery.SENDING]),
+                name="password_reset_mail_once_while_due",
+            )
+        ]
+        indexes = [models.Index(fields=["delivery", "due_at"], name="password_reset_mail_due")]
+
+    def __str__(self):
+        return f"{self.address} ({self.get_delivery_display()})"

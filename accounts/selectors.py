@@ -1,8 +1,9 @@
-"""Reads for sign-in throttling and API tokens."""
+"""Reads for sign-in throttling, API tokens and password-reset mail."""
 
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm
 from django.utils import timezone
 
 from accounts.core import throttle
@@ -30,3 +31,8 @@ def token_expires(token: ApiToken):
 def user_tokens(*, user):
     return ApiToken.objects.filter(user=user).order_by("-created", "-id")
 
+
+def password_reset_accounts(*, address: str) -> list:
+    """The accounts a reset mail for `address` goes to: Django's own rule (active, with a usable password, the
+    address equal ignoring case), asked when the mail is sent, never while the request is answered."""
+    return list(PasswordResetForm().get_users(address))

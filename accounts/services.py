@@ -1,15 +1,23 @@
-"""Writes for sign-in throttling and API tokens."""
+"""Writes for sign-in throttling, API tokens and password-reset mail."""
 
 from datetime import timedelta
+from functools import partial
 
+from django.core.mail import get_connection
 from django.db import transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts import mail, selectors
 from accounts.core import throttle
-from accounts.models import ApiToken, LoginFailureWindow, LoginScope, new_token_key, token_digest
+from accounts.models import ApiToken, LoginFailureWindow, LoginScope, PasswordResetMail, new_token_key, token_digest
 from accounts.policy import login_keys, normalised_username
+from base import outbox
 from base.locks import lock
+from base.models import Delivery
+from base.queue import enqueue_many
+
+RESET_TASK = "accounts.send_password_reset"
 
 # A user keeps at most this many tokens: signing in through the API makes a new one each time, and a script
 # that does so on every run must not grow the table without bound. The least recently used ones go first.
@@ -76,3 +84,50 @@ def revoke_token(*, user, token_id: int) -> bool:
         return False
     token.delete()
     return True
+
+
+# --- password reset -------------------------------------------------------------------------------------------
+
+
+def request_password_reset(*, address: str, language: str) -> None:
+    """Queue a reset mail for `address`, whether an account has it or not: the request neither looks for the
+    account nor talks to the mail server, so its answer, its queries and its time are the same for an address
+    with an account and one without (a stranger learns nothing), and a mail server that is down only delays the
+    mail. The task finds the accounts and sends; the periodic sweep sends again what could not go out."""
+    address = address.strip().lower()
+    PasswordResetMail.objects.bulk_create(
+        [PasswordResetMail(address=address, language=language)], ignore_conflicts=True
+    )  # one due row per address (the constraint): asking again while it waits adds nothing
+    transaction.on_commit(partial(queue_password_reset, address))
+
+
+def queue_password_reset(address: str) -> int:
+    """Send the task for the address's waiting row, new or not (the same work either way; a row waiting for its
+    retry is not claimed before its time). Returns how many tasks the broker took."""
+    waiting = PasswordResetMail.objects.filter(address=address, delivery__in=[Delivery.DUE, Delivery.SENDING])
+    return enqueue_many(RESET_TASK, [(pk,) for pk in waiting.values_list("pk", flat=True)])
+
+
+def send_password_reset(mail_id: int) -> bool:
+    """Send one reset mail unless another task did or does; True when this call sent it.
+
+    The accounts are looked up now, and each gets a fresh link. With no account for the address the row simply
+    goes; once sent it goes too (the address is not kept). A mail server that fails makes it due again later."""
+    if not outbox.claim(PasswordResetMail, mail_id):
+        return False
+    row = PasswordResetMail.objects.get(pk=mail_id)
+    users = selectors.password_reset_accounts(address=row.address)
+    if users:
+        messages = [mail.password_reset_message(user, language=row.language) for user in users]
+        try:
+            get_connection(fail_silently=False).send_messages(messages)
+        except Exception as error:  # noqa: BLE001 - any mail failure (refused, unreachable, timed out): due again
+            outbox.retry_later(row, error)
+            return False
+    row.delete()
+    return bool(users)
+
+
+def sweep_password_reset_mails() -> int:
+    """The accounts' sweeper (base.queue.sweepers): reset mails due again, and those of a worker that died."""
+    return outbox.sweep_due(PasswordResetMail, RESET_TASK)

@@ -1,4 +1,4 @@
-"""The account page (API tokens) and a password reset that says when the mail could not be sent."""
+"""The account page (API tokens) and the password reset, whose mail is queued (accounts.services)."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
-from accounts.forms import MailNotSent, PasswordResetForm, TokenForm
+from accounts.forms import PasswordResetForm, TokenForm
 
 
 def _account_page(request, *, form=None, new_key=None, status=200):
@@ -45,15 +45,7 @@ def revoke_token(request, token_id: int):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    form_class = PasswordResetForm
+    """Django's view with the queuing form: every valid address is sent on to the same "a mail is on its way"
+    page, so the page cannot tell which addresses have an account."""
 
-    def form_valid(self, form):
-        try:
-            return super().form_valid(form)
-        except MailNotSent:
-            form.add_error(
-                None, _("We could not send the e-mail right now; try again later or ask a club admin.")
-            )
-            response = self.form_invalid(form)
-            response.status_code = 503
-            return response
+    form_class = PasswordResetForm
