@@ -1,11 +1,10 @@
 """Claim, retry and sweep for rows of `base.models.Outgoing`: work sent by a task that may run twice.
 
-Why here: the notifications were first to need it (notifications.services keeps its own copy for now); the
-password-reset mail of accounts needs the same, and accounts sits below notifications, so the shared part lives
-in base. A task claims its row (due -> sending, one UPDATE whose row count says who won) before it sends, so a
-retried or duplicated task sends nothing twice; a failure makes the row due again after a growing delay, and the
-periodic sweep (base.queue.sweepers) sends again whatever is due — a claim older than TASK_STALE_SECONDS is a dead
-worker's and due again too.
+Why here: the notifications' mails and webhook posts need it, and so does the password-reset mail of
+accounts, and accounts sits below notifications, so the shared part lives in base. A task claims its row (due ->
+sending, one UPDATE whose row count says who won) before it sends, so a retried or duplicated task sends nothing
+twice; a failure makes the row due again after a growing delay, and the periodic sweep (base.queue.sweepers)
+sends again whatever is due: a claim older than TASK_STALE_SECONDS is a dead worker's and due again too.
 """
 
 from __future__ import annotations
@@ -38,12 +37,19 @@ def claim(model: type[Outgoing], pk: int) -> bool:
     )
 
 
-def retry_later(row: Outgoing, error: Exception) -> None:
+def sent(row: Outgoing) -> None:
+    """The claimed row went out: sent, with no error left on it."""
+    row.delivery, row.delivered_at, row.last_error = Delivery.SENT, timezone.now(), ""
+    row.save(update_fields=["delivery", "delivered_at", "last_error"])
+
+
+def retry_later(row: Outgoing, error: Exception, *, final: bool = False) -> None:
     """The claimed row could not be sent: due again after 30 s, 60 s, 120 s, ...; failed for good after
-    MAX_ATTEMPTS (the admin shows it with its last error)."""
+    MAX_ATTEMPTS, or at once when `final` (an answer that trying again cannot change, such as a webhook's
+    redirect). The admin shows it with its last error."""
     logger.warning("could not send %s %s (attempt %s): %s", type(row).__name__, row.pk, row.attempts, error)
     row.last_error = f"{type(error).__name__}: {error}"[:300]
-    if row.attempts >= MAX_ATTEMPTS:
+    if final or row.attempts >= MAX_ATTEMPTS:
         row.delivery = Delivery.FAILED
     else:
         row.delivery = Delivery.DUE

@@ -7,30 +7,10 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from base.models import Delivery, Outgoing
 from clubs.models import Club
 
-
-class Delivery(models.TextChoices):
-    NONE = "none", _("not sent")  # the person does not want this by e-mail
-    DUE = "due", _("due")
-    SENDING = "sending", _("sending")
-    SENT = "sent", _("sent")
-    FAILED = "failed", _("failed")
-
-
-class Outgoing(models.Model):
-    """Something sent by a task that may run twice: the task claims the row (due -> sending) before it sends, so a
-    retried or duplicated task finds it claimed and sends nothing. A failure makes it due again later (backoff)."""
-
-    delivery = models.CharField(max_length=8, choices=Delivery.choices, default=Delivery.DUE)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    due_at = models.DateTimeField(auto_now_add=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    delivered_at = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=300, blank=True)
-
-    class Meta:
-        abstract = True
+__all__ = ["ClubWebhook", "Delivery", "Notification", "NotificationSettings", "Outgoing", "WebhookDelivery"]
 
 
 class Notification(Outgoing):

@@ -12,7 +12,6 @@ import hashlib
 import hmac
 import json
 import logging
-from datetime import timedelta
 
 import httpx
 from django.conf import settings
@@ -21,11 +20,12 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from base import outbox
 from base.compiled import CompiledRead
 from base.queue import enqueue_many
 from notifications import kinds, outbound
@@ -35,8 +35,7 @@ logger = logging.getLogger(__name__)
 
 EMAIL_TASK = "notifications.send_email"
 WEBHOOK_TASK = "notifications.send_webhook"
-MAX_ATTEMPTS = 6
-BACKOFF_SECONDS = 30  # then 60, 120, ... between attempts
+MAX_ATTEMPTS = outbox.MAX_ATTEMPTS  # the page that lists a club's deliveries says after how many it gives up
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 
 
@@ -110,10 +109,12 @@ def unsubscribe(token: str) -> str | None:
 
 # Every notice asks these two (base.compiled: built and compiled once per process, bound on each call).
 _PEOPLE = CompiledRead(
-    lambda *users: get_user_model()
-    .objects.filter(pk__in=users)
-    .order_by()
-    .values_list("pk", "email", "notification_settings__choices")
+    lambda *users: (
+        get_user_model()
+        .objects.filter(pk__in=users)
+        .order_by()
+        .values_list("pk", "email", "notification_settings__choices")
+    )
 )
 _ACTIVE_WEBHOOK = CompiledRead(lambda club_id: ClubWebhook.objects.filter(club_id=club_id, is_active=True))
 
@@ -209,45 +210,22 @@ def _send_after_commit(model, kind: str, object_key: str) -> None:
 
 def sweep_due() -> int:
     """Run by the periodic sweep: a claim older than TASK_STALE_SECONDS is a dead worker's (due again), and every
-    row due by now is sent (again)."""
-    stale = timezone.now() - timedelta(seconds=settings.TASK_STALE_SECONDS)
-    sent = 0
-    for model, task in ((Notification, EMAIL_TASK), (WebhookDelivery, WEBHOOK_TASK)):
-        model.objects.filter(delivery=Delivery.SENDING, claimed_at__lt=stale).update(delivery=Delivery.DUE)
-        ids = list(
-            model.objects.filter(delivery=Delivery.DUE, due_at__lte=timezone.now()).values_list("pk", flat=True)[:500]
-        )
-        sent += enqueue_many(task, [(pk,) for pk in ids])
-    return sent
+    row due by now is sent (again); base.outbox does it for both kinds of row."""
+    return sum(
+        outbox.sweep_due(model, task) for model, task in ((Notification, EMAIL_TASK), (WebhookDelivery, WEBHOOK_TASK))
+    )
 
 
 # --- sending --------------------------------------------------------------------------------------------------
 
 
-def _claim(model, pk: int) -> bool:
-    """Due -> sending, for exactly one caller: a second task for the same row finds it claimed (or sent)."""
-    now = timezone.now()
-    return bool(
-        model.objects.filter(pk=pk, delivery=Delivery.DUE, due_at__lte=now).update(
-            delivery=Delivery.SENDING, claimed_at=now, attempts=F("attempts") + 1
-        )
-    )
-
-
 def _finish(row, error: Exception | None = None, *, final: bool = False) -> None:
-    """Record the attempt: sent, or due again after the backoff, or failed (the last attempt, or `final`: an
-    answer that trying again cannot change)."""
+    """Record the attempt (base.outbox): sent, or due again after the backoff, or failed (the last attempt, or
+    `final`: an answer that trying again cannot change)."""
     if error is None:
-        row.delivery, row.delivered_at, row.last_error = Delivery.SENT, timezone.now(), ""
+        outbox.sent(row)
     else:
-        logger.warning("could not send %s %s (attempt %s): %s", type(row).__name__, row.pk, row.attempts, error)
-        row.last_error = f"{type(error).__name__}: {error}"[:300]
-        if final or row.attempts >= MAX_ATTEMPTS:
-            row.delivery = Delivery.FAILED
-        else:
-            row.delivery = Delivery.DUE
-            row.due_at = timezone.now() + timedelta(seconds=BACKOFF_SECONDS * 2 ** (row.attempts - 1))
-    row.save(update_fields=["delivery", "delivered_at", "last_error", "due_at"])
+        outbox.retry_later(row, error, final=final)
 
 
 def absolute(path: str) -> str:
@@ -283,7 +261,7 @@ def email_message(notification: Notification) -> EmailMessage:
 
 def send_email(notification_id: int) -> bool:
     """Send one notification's e-mail unless another task did or does; True when this call sent it."""
-    if not _claim(Notification, notification_id):
+    if not outbox.claim(Notification, notification_id):
         return False
     row = Notification.objects.select_related("recipient", "recipient__notification_settings").get(pk=notification_id)
     stored = getattr(row.recipient, "notification_settings", None)
@@ -361,7 +339,7 @@ def send_webhook(delivery_id: int) -> bool:
 
     Any failure is tried again later (the backoff), but a redirect: it would be answered again, and it is never
     followed (the receiver could send the post anywhere), so the delivery fails at once and says why."""
-    if not _claim(WebhookDelivery, delivery_id):
+    if not outbox.claim(WebhookDelivery, delivery_id):
         return False
     row = WebhookDelivery.objects.get(pk=delivery_id)
     webhook = ClubWebhook.objects.filter(club_id=row.club_id, is_active=True).first()
