@@ -26,7 +26,8 @@ KINDS = {
     kind.code: kind
     for kind in (
         Kind("match_ready", gettext_lazy("Your match is ready"), public=True),
-        Kind("match_invitation", gettext_lazy("Someone invites you to a match")),
+        # In the app only unless the person chooses mail: anyone who sees a player may invite them.
+        Kind("match_invitation", gettext_lazy("Someone invites you to a match"), email_default=False),
         Kind("confirm_wanted", gettext_lazy("A result waits for your confirmation")),
         Kind("report_confirmed", gettext_lazy("Your report was confirmed")),
         Kind("report_disputed", gettext_lazy("Your report was disputed")),

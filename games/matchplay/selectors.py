@@ -17,8 +17,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, RowNumber
 
 from base.compiled import CompiledRead
 from base.numbers import parse_id
@@ -240,18 +241,6 @@ def my_matches(*, user) -> QuerySet[Match]:
     )
 
 
-def my_open_matches(*, user, limit: int = 5) -> list[Match]:
-    """Scheduled and running matches of the user, the soonest scheduled first; `has_pending` says a result was
-    reported and waits for confirmation (then there is nothing to play)."""
-    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
-    return list(
-        _list_queryset()
-        .filter(_own(user), status__in=OPEN_STATUSES)  # an invitation is not open: it is listed apart
-        .annotate(has_pending=Exists(pending))
-        .order_by(F("scheduled_at").asc(nulls_last=True), "-created_at", "-id")[:limit]
-    )
-
-
 @dataclass
 class Invitations:
     """The user's open invitations to casual matches: those waiting for their answer, and those they sent."""
@@ -273,9 +262,40 @@ def match_invitations(*, user, limit: int = 50) -> Invitations:
         .filter(_own(user), status=MatchStatus.INVITED, invited_at__gt=invitation_cutoff())
         .order_by("-invited_at", "-id")[:limit]
     )
+    return _split(rows, user)
+
+
+def _split(rows: list[Match], user) -> Invitations:
     return Invitations(
         received=[m for m in rows if m.user_is_invitee(user)], sent=[m for m in rows if m.user_is_inviter(user)]
     )
+
+
+def my_home_matches(*, user, limit: int = 5, invitations: int = 20) -> tuple[list[Match], Invitations]:
+    """What the user's home page lists of their matches, in one query: their scheduled and running matches, the
+    soonest scheduled first (`has_pending` says a result was reported and waits for confirmation: then there is
+    nothing to play), at most `limit`; and their open invitations (`match_invitations`), at most `invitations`.
+
+    Each kind is ranked within itself (a window), so however many invitations come in, none pushes an open match
+    off the page, nor the other way round; asking twice cost the home page a query over its bound."""
+    if not getattr(user, "is_authenticated", False):
+        return [], Invitations()
+    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
+    invited = Q(status=MatchStatus.INVITED)
+    kind = Case(When(invited, then=Value(1)), default=Value(0), output_field=IntegerField())
+    order = [F("scheduled_at").asc(nulls_last=True), F("created_at").desc(), F("id").desc()]
+    rows = list(
+        _list_queryset()
+        .filter(_own(user))
+        .filter(Q(status__in=OPEN_STATUSES) | (invited & Q(invited_at__gt=invitation_cutoff())))
+        .annotate(has_pending=Exists(pending), rank=Window(RowNumber(), partition_by=[kind], order_by=order))
+        .filter(rank__lte=Case(When(invited, then=Value(invitations)), default=Value(limit)))
+        .order_by(*order)
+    )
+    waiting = sorted((m for m in rows if m.status == MatchStatus.INVITED), key=lambda m: m.invited_at, reverse=True)
+    return [m for m in rows if m.status != MatchStatus.INVITED], _split(waiting, user)
+
+
 
 
 def reporter_name(match: Match, report: MatchReport) -> str:

@@ -242,3 +242,19 @@ def test_declining_on_the_web_goes_back_where_the_button_was(client, member_user
     again = services.create_match(actor=member_user, player_a=member_user.player, player_b=invitee, length=7)
     response = client.post(reverse("games:match-decline", kwargs={"pk": again.pk}), {"next": "https://evil.example/"})
     assert response["Location"] == reverse("games:my-matches")
+
+
+def test_a_flood_of_invitations_pushes_no_open_match_off_the_home_page(club, member_user):
+    from tests.games.matchplay.factories import MatchFactory
+
+    me = member_user.player
+    playing = [MatchFactory(player_a=me, club=club) for _ in range(7)]
+    for _ in range(25):
+        other = MembershipFactory(club=club).player
+        services.create_match(actor=other.user, player_a=other, player_b=me, length=3)
+    open_matches, invitations = selectors.my_home_matches(user=member_user, limit=5, invitations=20)
+    assert len(open_matches) == 5 and {m.pk for m in open_matches} <= {m.pk for m in playing}
+    assert len(invitations.received) == 20 and not invitations.sent
+    assert [m.invited_at for m in invitations.received] == sorted(
+        (m.invited_at for m in invitations.received), reverse=True
+    )
