@@ -200,10 +200,8 @@ def dispute(request, pk, version):
         lambda: services.dispute_report(actor=request.user, match=match, version=version, comment=comment),
         _("Your dispute was recorded; a director will decide.")
         if services.has_directors(match)
-        else _(
-            "Your dispute was recorded. Nobody directs this match, so it goes back to both of you: report the "
-            "result again, and your opponent confirms it."
-        ),
+        else _("Your dispute was recorded. Nobody directs this match, so it goes back to both of you: report the "
+               "result again, and your opponent confirms it."),
     )
     return redirect(match)
 
