@@ -258,3 +258,14 @@ def test_a_flood_of_invitations_pushes_no_open_match_off_the_home_page(club, mem
     assert [m.invited_at for m in invitations.received] == sorted(
         (m.invited_at for m in invitations.received), reverse=True
     )
+
+
+def test_the_database_holds_an_invitation_to_a_dated_casual_match(club):
+    from django.db import IntegrityError, transaction
+
+    from tests.games.matchplay.factories import MatchFactory
+
+    for fields in ({"context": "casual", "invited_at": None}, {"context": "club_night", "invited_at": timezone.now()}):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            MatchFactory(club=club, status=MatchStatus.INVITED, **fields)
+    assert MatchFactory(club=club, status=MatchStatus.INVITED, context="casual", invited_at=timezone.now()).pk
