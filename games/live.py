@@ -2,7 +2,7 @@
 may open it), and the push to both players' own pages when a match result is confirmed."""
 
 from base.live import group_name, notify_group, register_group
-from games.matchplay.hooks import on_result_confirmed
+from games.matchplay.hooks import match_invited, on_result_confirmed
 from games.records import selectors
 
 register_group("record", lambda user, pk: selectors.visible_records(user=user).filter(pk=pk).exists())
@@ -16,3 +16,14 @@ def result_confirmed(match, report) -> None:
 
 
 on_result_confirmed(result_confirmed)
+
+
+def invited(match) -> None:
+    """games hook: the invited player's home page refetches to show the invitation (nobody else hears of it)."""
+    side = match.invitee_side()
+    player = None if side is None else match.players[side]
+    if player is not None and player.user_id:
+        notify_group(group_name("user", player.user_id))
+
+
+match_invited.register(invited)

@@ -26,6 +26,8 @@ KINDS = {
     kind.code: kind
     for kind in (
         Kind("match_ready", gettext_lazy("Your match is ready"), public=True),
+        # In the app only unless the person chooses mail: anyone who sees a player may invite them.
+        Kind("match_invitation", gettext_lazy("Someone invites you to a match"), email_default=False),
         Kind("confirm_wanted", gettext_lazy("A result waits for your confirmation")),
         Kind("report_confirmed", gettext_lazy("Your report was confirmed")),
         Kind("report_disputed", gettext_lazy("Your report was disputed")),
@@ -45,6 +47,8 @@ def personal(kind: str, p: dict) -> str:
         if p.get("board"):
             return _("Your match against %(opponent)s is ready: board %(board)s.") % p
         return _("Your match against %(opponent)s is ready.") % p
+    if kind == "match_invitation":
+        return _("%(opponent)s invites you to a %(length)s-point match: accept or decline it.") % p
     if kind == "confirm_wanted":
         return _("%(opponent)s reported the result of your match (%(score)s): confirm or dispute it.") % p
     if kind == "report_confirmed":

@@ -87,6 +87,18 @@ def report_submitted(match, report) -> None:
     )
 
 
+@match_hooks.match_invited.register
+def match_invited(match) -> None:
+    """Only the invited player hears of an invitation (never the club's directors, never its webhook)."""
+    side = match.invitee_side()
+    if side is None:
+        return
+    (user_a, name_a), (user_b, name_b) = _players(match)
+    invitee, inviter_name = (user_b, name_a) if side == 1 else (user_a, name_b)
+    params = {"opponent": inviter_name, "length": match.length}
+    services.notify("match_invitation", f"match:{match.pk}:invited", {invitee: params}, url=match.get_absolute_url())
+
+
 @match_hooks.report_disputed.register
 def report_disputed(match, dispute) -> None:
     (user_a, name_a), (user_b, name_b) = _players(match)

@@ -16,6 +16,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.matchplay import selectors, services
 from games.models.matches import (
+    INVITATION_DAYS,
     Match,
     MatchContext,
     MatchDispute,
@@ -131,8 +132,8 @@ def setting_serializer_fields(*, inherit: bool = False) -> tuple[serializers.Cho
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_a = serializers.PrimaryKeyRelatedField(queryset=Player.objects.none())
+    player_b = serializers.PrimaryKeyRelatedField(queryset=Player.objects.none())
     length = serializers.IntegerField(min_value=1, max_value=99)
     variant = serializers.ChoiceField(choices=GameVariant.choices, default=GameVariant.STANDARD)
     stakes = serializers.ChoiceField(
@@ -146,6 +147,16 @@ class MatchCreateSerializer(serializers.Serializer):
     holland_rule = serializers.BooleanField(default=False)
     is_public = serializers.BooleanField(default=True)
     scheduled_at = serializers.DateTimeField(required=False, allow_null=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only a player the caller may see can be named (clubs.selectors.visible_players): any other id is
+        # answered as an id that does not exist, so the answer names nobody the caller could not see already.
+        request = self.context.get("request")
+        if request is not None:
+            players = club_selectors.visible_players(user=request.user)
+            self.fields["player_a"].queryset = players
+            self.fields["player_b"].queryset = players
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -272,6 +283,9 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         "override": "match.override",
         "annul": "match.direct",
         "lateness": "match.direct",
+        "accept": "match.accept",
+        "decline": "match.decline",
+        "withdraw": "match.withdraw",
     }
     filterset_class = MatchFilter
 
@@ -291,14 +305,43 @@ class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_serializer_class(self):
         return MatchDetailSerializer if self.action == "retrieve" else MatchSerializer
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchDetailSerializer})
+    @extend_schema(
+        request=MatchCreateSerializer,
+        responses={201: MatchDetailSerializer},
+        description="A casual match a player creates is an invitation (status `invited`): only the two players see "
+        "it, and nothing can be played or reported, until the other player accepts it (`accept`); they may "
+        f"`decline` it, the creator may `withdraw` it, and unanswered it expires after {INVITATION_DAYS} days. A "
+        "player the caller may not see is answered as an id that does not exist.",
+    )
     def create(self, request, *args, **kwargs):
-        values = validated(MatchCreateSerializer, request)
+        values = validated(MatchCreateSerializer, request, context={"request": request})
         club = values.get("club")
         if club is not None and not club_selectors.can_see_club(user=request.user, club=club):
             raise serializers.ValidationError({"club": ["No such club."]})
         match = services.create_match(actor=request.user, **values)
         return Response(MatchDetailSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=MatchDetailSerializer, description="The invited player accepts.")
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        match = services.accept_invitation(actor=request.user, match=self.get_object())
+        return Response(MatchDetailSerializer(match).data)
+
+    @extend_schema(
+        request=None, responses={204: None}, description="The invited player declines: the match is deleted."
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        services.decline_invitation(actor=request.user, match=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        request=None, responses={204: None}, description="The inviter takes the invitation back: it is deleted."
+    )
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        services.withdraw_invitation(actor=request.user, match=self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=None, responses=MatchDetailSerializer)
     @action(detail=True, methods=["post"])

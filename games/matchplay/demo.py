@@ -66,8 +66,9 @@ def _date(match: Match, *, days_ago: int) -> None:
 
 def _waiting_for_confirmation(context) -> int:
     """For each demo player with a login: a casual 5-point match against the next player, whose final score that
-    next player reported yesterday, so every demo login finds a result to confirm (or dispute) at the top of its
-    home page. Looked up by its players, so a second load adds nothing."""
+        next player reported yesterday, so every demo login finds a result to confirm (or dispute) at the top of its
+        home page. The reporter invites, the player accepts (as every casual match a player creates starts). Looked up
+    by its players, so a second load adds nothing."""
     players = [p for p in context.players if p.user_id]
     created = 0
     for index, player in enumerate(players):
@@ -83,6 +84,7 @@ def _waiting_for_confirmation(context) -> int:
             actor=reporter.user, player_a=player, player_b=reporter, length=5, context=MatchContext.CASUAL,
             club=context.club,
         )  # fmt: skip
+        match = services.accept_invitation(actor=player.user, match=match)  # a casual match is an invitation
         scores = (5, 3) if index % 2 else (2, 5)
         services.submit_report(actor=reporter.user, match=match, method="final_score", scores=scores)
         start = timezone.now() - timedelta(days=1, hours=index % 5)

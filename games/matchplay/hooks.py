@@ -26,3 +26,6 @@ report_disputed = Hook()
 # Called as status_changed(match) inside the transaction whenever a match's status changes (started, finished,
 # annulled), so pages that show the status (a tournament's bracket) know they changed.
 status_changed = Hook()
+# Called as match_invited(match) when a player invites another to a casual match (inside the transaction): only
+# the invited player may hear of it.
+match_invited = Hook()

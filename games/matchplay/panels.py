@@ -1,6 +1,7 @@
-"""Match play's sections of the signed-in user's home page (GamesConfig.panels["my_home"]): the results waiting
-for their confirmation, the disputes of their matches, and their open matches outside a tournament bracket (the
-tournaments app lists those with their flight and round)."""
+"""Match play's sections of the signed-in user's home page (GamesConfig.panels["my_home"]): the invitations to
+casual matches to answer (or withdraw), the results waiting for their confirmation, the disputes of their matches,
+and their open matches outside a tournament bracket (the tournaments app lists those with their flight and
+round)."""
 
 from django.template.loader import render_to_string
 
@@ -15,6 +16,7 @@ def my_home(request, _obj):
         report.reporter_name = selectors.reporter_name(report.match, report)
     request.to_confirm_count = len(to_confirm)  # the menu badge needs no query of its own
     disputes = list(selectors.open_disputes(user=user)[:20])
-    open_matches = [m for m in selectors.my_open_matches(user=user) if m.context != MatchContext.TOURNAMENT]
-    context = {"to_confirm": to_confirm, "disputes": disputes, "open_matches": open_matches}
+    open_matches, invitations = selectors.my_home_matches(user=user)
+    open_matches = [m for m in open_matches if m.context != MatchContext.TOURNAMENT]
+    context = {"to_confirm": to_confirm, "disputes": disputes, "open_matches": open_matches, "invitations": invitations}
     return render_to_string("games/matches/_my_home.html", context, request)

@@ -61,3 +61,18 @@ def override(user, match) -> bool:
 @rule("match.direct", _("Only a director or admin of this match's club can do this."))
 def direct(user, match) -> bool:
     return match.user_is_director(user)
+
+
+@rule("match.accept", _("Only the invited player can accept this invitation."))
+def accept(user, match) -> bool:
+    return match.user_is_invitee(user)
+
+
+@rule("match.decline", _("Only the invited player can decline this invitation."))
+def decline(user, match) -> bool:
+    return match.user_is_invitee(user)
+
+
+@rule("match.withdraw", _("Only the player who sent this invitation can withdraw it."))
+def withdraw(user, match) -> bool:
+    return match.user_is_inviter(user)

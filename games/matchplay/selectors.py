@@ -17,8 +17,9 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, RowNumber
 
 from base.compiled import CompiledRead
 from base.numbers import parse_id
@@ -26,7 +27,7 @@ from clubs import access
 from clubs.models import Membership, Player
 from games.matchplay import state as core
 from games.matchplay.services import has_directors, scoresheet_state
-from games.models.matches import Match, MatchDispute, MatchGame, MatchReport
+from games.models.matches import Match, MatchDispute, MatchGame, MatchReport, MatchStatus, invitation_cutoff
 
 
 def _list_queryset() -> QuerySet[Match]:
@@ -35,16 +36,21 @@ def _list_queryset() -> QuerySet[Match]:
 
 def visible_matches(*, user) -> QuerySet[Match]:
     """Anonymous users see public matches (of public clubs); members also see their clubs' matches; players
-    always see their own. `visible_match` applies the same rule to one match: change both."""
+    always see their own. An invitation (a casual match not yet accepted) only its two players see, and nobody
+    once it has expired, site staff included: until accepted it is nobody's match. `visible_match` applies the
+    same rule to one match: change both."""
     matches = _list_queryset()
-    if access.is_site_staff(user):
-        return matches
-    public = Q(is_public=True) & (Q(club__isnull=True) | Q(club__is_public=True))
+    invitation = Q(status=MatchStatus.INVITED)
     if not getattr(user, "is_authenticated", False):
-        return matches.filter(public)
-    member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
+        public = Q(is_public=True) & (Q(club__isnull=True) | Q(club__is_public=True))
+        return matches.filter(public & ~invitation)
     own = Q(player_a__user=user) | Q(player_b__user=user)
-    return matches.filter(public | own | Exists(member))
+    open_invitation = invitation & own & Q(invited_at__gt=invitation_cutoff())
+    if access.is_site_staff(user):
+        return matches.filter(~invitation | open_invitation)
+    public = Q(is_public=True) & (Q(club__isnull=True) | Q(club__is_public=True))
+    member = Membership.objects.filter(club=OuterRef("club"), player__user=user, is_active=True)
+    return matches.filter((~invitation & (public | own | Exists(member))) | open_invitation)
 
 
 # visible_match's read by id, compiled once per process (base.compiled).
@@ -66,11 +72,16 @@ def visible_match(*, user, pk: object) -> Match | None:
     match = _MATCH_BY_ID.first(number)
     if match is None:
         return None
+    signed_in = getattr(user, "is_authenticated", False)
+    plays_in_it = signed_in and user.pk in (match.player_a.user_id, match.player_b.user_id)
+    if match.status == MatchStatus.INVITED:
+        open_invitation = match.invited_at is not None and match.invited_at > invitation_cutoff()
+        return match if plays_in_it and open_invitation else None
     if access.is_site_staff(user) or (match.is_public and (match.club_id is None or match.club.is_public)):
         return match
-    if not getattr(user, "is_authenticated", False):
+    if not signed_in:
         return None
-    if user.pk in (match.player_a.user_id, match.player_b.user_id):
+    if plays_in_it:
         return match
     member = Membership.objects.filter(club=match.club_id, player__user=user, is_active=True)
     return match if match.club_id is not None and member.exists() else None
@@ -100,7 +111,9 @@ def live_state(match: Match) -> dict:
 
 
 def player_matches(*, user, player: Player) -> QuerySet[Match]:
-    return visible_matches(user=user).filter(Q(player_a=player) | Q(player_b=player))
+    """The player's record (their page): no invitation, not even to the two players themselves."""
+    own = visible_matches(user=user).filter(Q(player_a=player) | Q(player_b=player))
+    return own.exclude(status=MatchStatus.INVITED)
 
 
 def director_queue(*, user) -> QuerySet[Match]:
@@ -215,10 +228,11 @@ OPEN_STATUSES = ("scheduled", "in_progress")
 
 def my_matches(*, user) -> QuerySet[Match]:
     """The user's own matches, open ones (scheduled, in progress) first, then the newest (by when they were
-    played, scheduled or created)."""
+    played, scheduled or created). Invitations are listed apart (`match_invitations`)."""
     return (
         _list_queryset()
         .filter(_own(user))
+        .exclude(status=MatchStatus.INVITED)
         .annotate(
             is_open=Case(When(status__in=OPEN_STATUSES, then=Value(0)), default=Value(1), output_field=IntegerField()),
             played_on=Coalesce("finished_at", "started_at", "scheduled_at", "created_at"),
@@ -227,16 +241,61 @@ def my_matches(*, user) -> QuerySet[Match]:
     )
 
 
-def my_open_matches(*, user, limit: int = 5) -> list[Match]:
-    """Scheduled and running matches of the user, the soonest scheduled first; `has_pending` says a result was
-    reported and waits for confirmation (then there is nothing to play)."""
-    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
-    return list(
+@dataclass
+class Invitations:
+    """The user's open invitations to casual matches: those waiting for their answer, and those they sent."""
+
+    received: list[Match] = field(default_factory=list)
+    sent: list[Match] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.received or self.sent)
+
+
+def match_invitations(*, user, limit: int = 50) -> Invitations:
+    """Open (not expired) invitations of the user's own matches, newest first, split by who answers them. One
+    query; the user's home page and "My matches" show them with their accept, decline or withdraw buttons."""
+    if not getattr(user, "is_authenticated", False):
+        return Invitations()
+    rows = list(
         _list_queryset()
-        .filter(_own(user), status__in=OPEN_STATUSES)
-        .annotate(has_pending=Exists(pending))
-        .order_by(F("scheduled_at").asc(nulls_last=True), "-created_at", "-id")[:limit]
+        .filter(_own(user), status=MatchStatus.INVITED, invited_at__gt=invitation_cutoff())
+        .order_by("-invited_at", "-id")[:limit]
     )
+    return _split(rows, user)
+
+
+def _split(rows: list[Match], user) -> Invitations:
+    return Invitations(
+        received=[m for m in rows if m.user_is_invitee(user)], sent=[m for m in rows if m.user_is_inviter(user)]
+    )
+
+
+def my_home_matches(*, user, limit: int = 5, invitations: int = 20) -> tuple[list[Match], Invitations]:
+    """What the user's home page lists of their matches, in one query: their scheduled and running matches, the
+    soonest scheduled first (`has_pending` says a result was reported and waits for confirmation: then there is
+    nothing to play), at most `limit`; and their open invitations (`match_invitations`), at most `invitations`.
+
+    Each kind is ranked within itself (a window), so however many invitations come in, none pushes an open match
+    off the page, nor the other way round; asking twice cost the home page a query over its bound."""
+    if not getattr(user, "is_authenticated", False):
+        return [], Invitations()
+    pending = MatchReport.objects.filter(match=OuterRef("pk"), confirmed=False, retired=False)
+    invited = Q(status=MatchStatus.INVITED)
+    kind = Case(When(invited, then=Value(1)), default=Value(0), output_field=IntegerField())
+    order = [F("scheduled_at").asc(nulls_last=True), F("created_at").desc(), F("id").desc()]
+    rows = list(
+        _list_queryset()
+        .filter(_own(user))
+        .filter(Q(status__in=OPEN_STATUSES) | (invited & Q(invited_at__gt=invitation_cutoff())))
+        .annotate(has_pending=Exists(pending), rank=Window(RowNumber(), partition_by=[kind], order_by=order))
+        .filter(rank__lte=Case(When(invited, then=Value(invitations)), default=Value(limit)))
+        .order_by(*order)
+    )
+    waiting = sorted((m for m in rows if m.status == MatchStatus.INVITED), key=lambda m: m.invited_at, reverse=True)
+    return [m for m in rows if m.status != MatchStatus.INVITED], _split(waiting, user)
+
+
 
 
 def reporter_name(match: Match, report: MatchReport) -> str:

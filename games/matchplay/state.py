@@ -71,7 +71,8 @@ def entry_points(form: Form, entry: GameEntry) -> int:
 
 # --- status transitions -------------------------------------------------------------------------------------
 
-SCHEDULED, IN_PROGRESS, FINISHED, FORFEITED, ABANDONED = (
+INVITED, SCHEDULED, IN_PROGRESS, FINISHED, FORFEITED, ABANDONED = (
+    "invited",
     "scheduled",
     "in_progress",
     "finished",
@@ -81,7 +82,9 @@ SCHEDULED, IN_PROGRESS, FINISHED, FORFEITED, ABANDONED = (
 RESULT_STATUSES = frozenset({FINISHED, FORFEITED, ABANDONED})
 
 # A confirmed result may move a match between the result statuses (a correction, an override, an annulment).
+# An invitation becomes a match only by its acceptance (declined, withdrawn or expired, it is deleted or ignored).
 ALLOWED_TRANSITIONS: Mapping[str, frozenset[str]] = {
+    INVITED: frozenset({SCHEDULED}),
     SCHEDULED: frozenset({IN_PROGRESS}) | RESULT_STATUSES,
     IN_PROGRESS: RESULT_STATUSES,
     FINISHED: RESULT_STATUSES,

@@ -15,4 +15,7 @@ urlpatterns = [
     path("matches/<int:pk>/reports/<int:version>/confirm/", views.confirm, name="match-confirm"),
     path("matches/<int:pk>/reports/<int:version>/dispute/", views.dispute, name="match-dispute"),
     path("matches/<int:pk>/annul/", views.annul, name="match-annul"),
+    path("matches/<int:pk>/accept/", views.answer_invitation, {"answer": "accept"}, name="match-accept"),
+    path("matches/<int:pk>/decline/", views.answer_invitation, {"answer": "decline"}, name="match-decline"),
+    path("matches/<int:pk>/withdraw/", views.answer_invitation, {"answer": "withdraw"}, name="match-withdraw"),
 ]

@@ -10,6 +10,8 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -19,7 +21,7 @@ from clubs import selectors as club_selectors
 from games.matchplay import selectors, services
 from games.matchplay.api import client_ip
 from games.matchplay.forms import CommentForm, GameForm, LatenessForm, MatchForm, ReportForm
-from games.models.matches import Match, MatchOutcome, MatchStatus, ReportMethod, ReportSource
+from games.models.matches import INVITATION_DAYS, Match, MatchOutcome, MatchStatus, ReportMethod, ReportSource
 from games.records import selectors as record_selectors
 
 
@@ -50,12 +52,14 @@ def match_detail(request, pk):
     can_direct = match.user_is_director(user)
     todo = selectors.next_steps(match, reports=reports, disputes=disputes, user=user, can_play=can_play)
     is_open = match.status in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS)
+    invitation = match.is_invitation  # only its two players get here: nothing to play or report until accepted
     # While a version waits for confirmation the report forms stay hidden: the banner says what to do instead.
     # A finished match offers one "Correct the result" where corrections are still allowed.
     blocked = bool(todo.waiting) and not can_direct  # a director may always override
     can_report = (can_play or can_direct) and is_open and not blocked
     can_correct = (
         not is_open
+        and not invitation
         and not blocked
         and (
             can_direct
@@ -68,6 +72,8 @@ def match_detail(request, pk):
     )
     context = {
         "match": match,
+        "invitation": invitation,
+        "can_answer": invitation and match.user_is_invitee(user),
         "games": games,
         "state": state,
         "is_open": is_open,
@@ -95,7 +101,7 @@ def match_detail(request, pk):
         ),
         "comment_form": CommentForm(),
         "lateness_form": LatenessForm(match=match),
-        "can_record_lateness": can_direct and not games and is_open,
+        "can_record_lateness": can_direct and not games and is_open and not invitation,
         # what other apps say about this match (a tournament's clock rule), without games importing them
         "panels": panels.collect("match", request, match),
     }
@@ -245,7 +251,10 @@ def create_match(request):
             except PermissionDenied as exc:  # e.g. a club-night match with a player who is not in the club
                 messages.error(request, str(exc))
             else:
-                messages.success(request, _("Match created."))
+                if match.is_invitation:
+                    messages.success(request, _("Invitation sent: the match counts once your opponent accepts it."))
+                else:
+                    messages.success(request, _("Match created."))
                 return redirect(match)
     else:
         form = MatchForm(players=players, clubs=clubs, initial={"player_a": own})
@@ -254,10 +263,53 @@ def create_match(request):
 
 @login_required
 def my_matches(request):
-    """Open matches first (what is still to play or report), then the newest, each with its date."""
+    """The invitations to answer (or withdraw), then open matches (what is still to play or report), then the
+    newest, each with its date."""
     player = club_selectors.player_for_user(request.user)
     page = Paginator(selectors.my_matches(user=request.user), 50).get_page(request.GET.get("page")) if player else None
-    return render(request, "games/matches/my_matches.html", {"player": player, "page": page})
+    invitations = selectors.match_invitations(user=request.user) if player else None
+    return render(
+        request,
+        "games/matches/my_matches.html",
+        {"player": player, "page": page, "invitations": invitations, "invitation_days": INVITATION_DAYS},
+    )
+
+
+@require_POST
+@login_required
+def answer_invitation(request, pk, answer):
+    """Accept or decline an invitation (the invited player), or withdraw it (the player who sent it). Back to
+    where the buttons were (the home page or "My matches"); to the match itself once it is accepted."""
+    match = _match(request, pk)
+    if answer == "accept":
+        done = attempt(
+            request,
+            lambda: services.accept_invitation(actor=request.user, match=match),
+            _("Invitation accepted: the match is on."),
+        )
+        if done:
+            return redirect(match)
+    elif answer == "decline":
+        attempt(
+            request,
+            lambda: services.decline_invitation(actor=request.user, match=match),
+            _("Invitation declined: the match is gone."),
+        )
+    else:
+        attempt(
+            request,
+            lambda: services.withdraw_invitation(actor=request.user, match=match),
+            _("Invitation withdrawn: the match is gone."),
+        )
+    return redirect(_back(request))
+
+
+def _back(request) -> str:
+    """The page the buttons were on, when it is one of this site's (else "My matches")."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse("games:my-matches")
 
 
 @login_required

@@ -9,11 +9,13 @@ a partial unique constraint lets the database hold at most one confirmed report 
 """
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs import access
@@ -21,6 +23,7 @@ from clubs.models import Club, Player
 from games.models.variants import VariantFields, variant_constraints
 
 __all__ = [
+    "INVITATION_DAYS",
     "Match",
     "MatchContext",
     "MatchDispute",
@@ -32,11 +35,13 @@ __all__ = [
     "ReportOrigin",
     "ReportSource",
     "ReporterRole",
+    "invitation_cutoff",
     "register_director_check",
 ]
 
 
 class MatchStatus(models.TextChoices):
+    INVITED = "invited", _("Invited")
     SCHEDULED = "scheduled", _("Scheduled")
     IN_PROGRESS = "in_progress", _("In progress")
     FINISHED = "finished", _("Finished")
@@ -60,6 +65,15 @@ class MatchOutcome(models.TextChoices):
     NO_SHOW = "no_show", _("No-show")
     DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit")
     ANNULLED = "annulled", _("Annulled")
+
+
+# How long an invitation to a casual match waits for its answer; an older one counts as gone everywhere.
+INVITATION_DAYS = 14
+
+
+def invitation_cutoff() -> datetime:
+    """Invitations sent before this moment have expired."""
+    return timezone.now() - timedelta(days=INVITATION_DAYS)
 
 
 # A director-made extension point: a tournament app registers a function (match, user) -> bool so that its
@@ -99,6 +113,10 @@ class Match(VariantFields):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A casual match a player created naming another player is an invitation (status "invited") until that player
+    # accepts it: only the two see it meanwhile. When it was sent; an invitation unanswered for INVITATION_DAYS
+    # has expired.
+    invited_at = models.DateTimeField(_("invited at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-scheduled_at", "-created_at", "-id"]
@@ -108,6 +126,10 @@ class Match(VariantFields):
             models.CheckConstraint(condition=~Q(player_a=F("player_b")), name="match_two_different_players"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values), name="match_status_known"),
             models.CheckConstraint(condition=Q(context__in=MatchContext.values), name="match_context_known"),
+            models.CheckConstraint(
+                condition=~Q(status="invited") | Q(invited_at__isnull=False, context="casual"),
+                name="match_invitation_is_casual_and_dated",
+            ),
             models.CheckConstraint(
                 condition=Q(winner__isnull=True) | Q(winner=F("player_a")) | Q(winner=F("player_b")),
                 name="match_winner_is_a_player",
@@ -142,6 +164,29 @@ class Match(VariantFields):
         except Player.DoesNotExist:
             return None
         return self.side_of(player_id)
+
+    @property
+    def is_invitation(self) -> bool:
+        return self.status == MatchStatus.INVITED
+
+    def invitee_side(self) -> int | None:
+        """The side an invitation waits for: the player who did not create it (None when neither player's user
+        created it, e.g. the creator's account is gone: nobody can accept it then, and it expires)."""
+        creator = self.created_by_id
+        if creator is None:
+            return None
+        if self.player_a.user_id == creator:
+            return 1
+        if self.player_b.user_id == creator:
+            return 0
+        return None
+
+    def user_is_invitee(self, user) -> bool:
+        side = self.invitee_side()
+        return side is not None and self.is_invitation and self.side_of_user(user) == side
+
+    def user_is_inviter(self, user) -> bool:
+        return self.is_invitation and self.created_by_id is not None and self.created_by_id == getattr(user, "pk", 0)
 
     # What the match rules (games/matchplay/rules.py) ask.
     def user_is_participant(self, user) -> bool:

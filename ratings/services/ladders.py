@@ -111,6 +111,7 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
         length=ladder.match_length,
         context=MatchContext.CASUAL,
         club=ladder.club,
+        invite=False,  # both are on their club's ladder, which is the agreement to be challenged there
     )
     created = LadderChallenge.objects.create(ladder=ladder, challenger=challenger, defender=defender, match=match)
     hooks.challenge_created(created)

@@ -179,6 +179,11 @@ API = {
         body={"player_a": "$other", "player_b": "$third", "length": 5, "context": "club_night", "club": "$club"},
     ),
     "GET /api/v1/matches/{id}/": May(),
+    # The world's match is accepted already: no role may answer or withdraw it (an invitation's own matrix:
+    # tests/games/matchplay/test_invitations.py::test_who_may_do_what_with_an_invitation).
+    "POST /api/v1/matches/{id}/accept/": May(write=NOBODY),
+    "POST /api/v1/matches/{id}/decline/": May(write=NOBODY),
+    "POST /api/v1/matches/{id}/withdraw/": May(write=NOBODY),
     "POST /api/v1/matches/{id}/annul/": May(write=DIRECTORS, body={"comment": "test"}),
     "POST /api/v1/matches/{id}/confirm/": May(write=PLAYERS),
     "GET /api/v1/matches/{id}/disputes/": May(),
@@ -275,6 +280,9 @@ PAGES = {
     "/matches/<int:pk>/reports/<int:version>/confirm/": May(write=PLAYERS),
     "/matches/<int:pk>/reports/<int:version>/dispute/": May(write=PLAYERS),
     "/matches/<int:pk>/annul/": May(write=DIRECTORS, body={"comment": "test"}),
+    "/matches/<int:pk>/accept/": May(write=NOBODY),  # the world's match is no invitation (see the API's entries)
+    "/matches/<int:pk>/decline/": May(write=NOBODY),
+    "/matches/<int:pk>/withdraw/": May(write=NOBODY),
     "/events/": May(write=DIRECTORS),
     "/events/next-match/": May(read=SIGNED_IN),
     "/events/<slug:club>/<slug:slug>/": May(),

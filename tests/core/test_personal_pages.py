@@ -1,9 +1,9 @@
 """A player's own pages — home, "my matches", their rating page and their player page — ask the database at most
-ten times, however long the player's history: casual matches waiting for them and confirmed, rated club nights,
-tournament entries in several events, a ladder, chouette tables. Each page is built for a short history and a
-long one; both must stay within the bound, and each page must show the history (so a page that stopped listing
-it cannot pass by asking less). The long history has a dozen of each thing, more than the bound, so one query per
-match, entry or table would fail it."""
+ten times, however long the player's history: invitations to casual matches, casual matches waiting for them and
+confirmed, rated club nights, tournament entries in several events, a ladder, chouette tables. Each page is built
+for a short history and a long one; both must stay within the bound, and each page must show the history (so a
+page that stopped listing it cannot pass by asking less). The long history has a dozen of each thing, more than
+the bound, so one query per match, entry or table would fail it."""
 
 import pytest
 from django.urls import reverse
@@ -29,6 +29,7 @@ def _history(club, director, me, size: int) -> None:
         opponent = MembershipFactory(club=club).player
         waiting = MatchFactory(player_a=me, player_b=opponent, context=MatchContext.CASUAL, club=None)
         match_services.submit_report(actor=opponent.user, match=waiting, method="final_score", scores=(1, 5))
+        match_services.create_match(actor=opponent.user, player_a=opponent, player_b=me, length=3)  # an invitation
         played(director, club, me if n % 2 else opponent, opponent if n % 2 else me, day=n)
         event = make_event(club, director)
         flight = tournaments.add_flight(actor=director, event=event, name="Main")
@@ -62,8 +63,10 @@ def test_a_players_own_pages_stay_within_ten_queries_whatever_the_history(client
     client.force_login(me.user)
     home = _queries(client, "/", django_assert_max_num_queries)
     assert f"{size} to confirm" in home
+    assert home.count("invites you to a match") == size
     mine = _queries(client, reverse("games:my-matches"), django_assert_max_num_queries)
     assert mine.count("/matches/") >= 2 * size  # the waiting and the played matches are all listed
+    assert mine.count("invites you to a match") == size
     rating = _queries(client, f"/players/{me.pk}/rating/?club={club.slug}", django_assert_max_num_queries)
     assert rating.count('class="explain"') == size
     _queries(client, f"/players/{me.pk}/", django_assert_max_num_queries)

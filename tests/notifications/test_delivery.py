@@ -64,6 +64,9 @@ def every_event(club, on_commit):
         released_draw(club, director.user, [a, b, person(club, "Carla Cron"), person(club, "Emil Ernst")])
     with on_commit(execute=True):
         chouette_services.create_session(actor=director.user, club=club, players=[a, b, director], stake_cents=100)
+    services.set_choices(user=b.user, choices={"match_invitation.email": True})  # off by default
+    with on_commit(execute=True):  # an invitation to a casual match: Bernd is told, never the club's webhook
+        match_services.create_match(actor=a.user, player_a=a, player_b=b, length=3)
     with on_commit(execute=True):
         ladder = ladders.create_ladder(actor=director.user, club=club, name="Club ladder")
         ladders.join_ladder(actor=b.user, ladder=ladder)

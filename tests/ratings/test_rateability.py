@@ -55,6 +55,7 @@ def test_an_outsiders_casual_match_cannot_be_attached_to_another_club(api_as, cl
 def test_a_result_both_players_agreed_on_counts_overall_without_any_club(club):
     a, b = MembershipFactory(club=club).player, MembershipFactory(club=ClubFactory()).player
     match = matchplay.create_match(actor=a.user, player_a=a, player_b=b, length=5)
+    match = matchplay.accept_invitation(actor=b.user, match=match)  # a casual match is an invitation first
     matchplay.submit_report(actor=a.user, match=match, method="final_score", scores=(5, 3))
     assert player_ratings(player_ids=[a.pk])[a.pk] == 1500  # reported, not yet agreed
     matchplay.confirm_report(actor=b.user, match=match, version=1)

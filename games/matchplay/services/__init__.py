@@ -9,7 +9,16 @@ Split by domain (`play`: the match and its scoresheet; `reports`: its result; `c
 """
 
 from games.matchplay.services.common import NOT_ALLOWED_TO_REPORT
-from games.matchplay.services.play import create_match, record_game, scoresheet_state, start_match, undo_last_game
+from games.matchplay.services.play import (
+    accept_invitation,
+    create_match,
+    decline_invitation,
+    record_game,
+    scoresheet_state,
+    start_match,
+    undo_last_game,
+    withdraw_invitation,
+)
 from games.matchplay.services.reports import (
     CONSEQUENCES,
     LATE_CORRECTION,
@@ -27,9 +36,11 @@ __all__ = [
     "CONSEQUENCES",
     "LATE_CORRECTION",
     "NOT_ALLOWED_TO_REPORT",
+    "accept_invitation",
     "annul_match",
     "confirm_report",
     "create_match",
+    "decline_invitation",
     "dispute_report",
     "has_directors",
     "later_match_started",
@@ -40,4 +51,5 @@ __all__ = [
     "start_match",
     "submit_report",
     "undo_last_game",
+    "withdraw_invitation",
 ]

@@ -29,7 +29,21 @@ _LOCKED_MATCH = CompiledRead(
 
 def lock_match(match: Match) -> Match:
     """Reload the match under a row lock. Every write below decides on state it reads after this line. The
-    statement is compiled once per process (base.compiled): every report and confirmation sends it."""
+    statement is compiled once per process (base.compiled): every report and confirmation sends it.
+
+    An invitation not yet accepted is refused here, so no write on a match (start, games, reports, lateness,
+    annulment) can reach it; only the invitation's own answers lock it, through `lock_invitation`."""
+    locked = lock_invitation(match)
+    if locked.status == MatchStatus.INVITED:
+        raise Conflict(
+            _("This match is an invitation: nothing can be played or reported before the invited player accepts it."),
+            code="invitation_pending",
+        )
+    return locked
+
+
+def lock_invitation(match: Match) -> Match:
+    """The match under its row lock, whatever its status (accepting, declining or withdrawing an invitation)."""
     locked = _LOCKED_MATCH.first(match.pk)
     if locked is None:
         raise Match.DoesNotExist(f"Match {match.pk} does not exist.")

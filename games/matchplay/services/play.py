@@ -11,6 +11,7 @@ from base.api import Conflict
 from base.errors import DomainError
 from clubs import access
 from clubs.models import Club, Player
+from games.matchplay import hooks
 from games.matchplay import state as core
 from games.matchplay.rules import MatchDraft
 from games.matchplay.services import common
@@ -19,6 +20,7 @@ from games.models.matches import (
     MatchContext,
     MatchGame,
     MatchStatus,
+    invitation_cutoff,
 )
 from games.models.variants import DEFAULT_FORM, SETTING_CHOICES, SETTINGS_OF, DaveProgression, GameVariant, StakeForm
 
@@ -41,9 +43,16 @@ def create_match(
     variant: str = GameVariant.STANDARD,
     stakes: str = StakeForm.CUBE,
     dave_progression: str = DaveProgression.GEOMETRIC,
+    invite: bool = True,
     **settings: str,
 ) -> Match:
-    """Directors create matches at their club; a player may also start a casual match against someone."""
+    """Directors create matches at their club; a player may also start a casual match against someone.
+
+    A casual match a player creates (not a director at the match's club) is an invitation: status "invited",
+    seen only by the two players, until the other player accepts it (`accept_invitation`). Why: otherwise anyone
+    could put a match with any player on that player's record, and read the name of a player seen nowhere else.
+    `invite=False` only where the other player agreed elsewhere: a ladder challenge between two players their
+    club put on its ladder (ratings.services.ladders)."""
     if not getattr(actor, "is_authenticated", False):
         raise PermissionDenied(_("Sign in to create a match."))
     if player_a.pk == player_b.pk:
@@ -52,7 +61,10 @@ def create_match(
         raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
     access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
     settings = check_variant(variant=variant, stakes=stakes, dave_progression=dave_progression, **settings)
-    return Match.objects.create(
+    invitation = invite and is_invitation(actor=actor, context=context, club=club)
+    if invitation:
+        _refuse_invitee_without_account(actor, player_a, player_b)
+    match = Match.objects.create(
         variant=variant,
         stakes=stakes,
         dave_progression=dave_progression,
@@ -67,7 +79,71 @@ def create_match(
         is_public=is_public,
         scheduled_at=scheduled_at,
         created_by=actor,
+        status=MatchStatus.INVITED if invitation else MatchStatus.SCHEDULED,
+        invited_at=timezone.now() if invitation else None,
     )
+    if invitation:
+        hooks.match_invited(match)
+    return match
+
+
+def is_invitation(*, actor, context: str, club: Club | None) -> bool:
+    """Whether a match the actor creates waits for the other player's acceptance: every casual match but one a
+    director of the match's club creates there (the club acts for its players, as for a club night)."""
+    return context == MatchContext.CASUAL and not (club is not None and access.is_director(actor, club))
+
+
+def _refuse_invitee_without_account(actor, player_a: Player, player_b: Player) -> None:
+    """Only a player with an account can accept; a walk-in's matches are created by a director of its club."""
+    field, other = ("player_b", player_b) if player_a.user_id == actor.pk else ("player_a", player_a)
+    if other.user_id is None:
+        raise ValidationError(
+            {
+                field: [
+                    ValidationError(
+                        _("This player has no account to accept your invitation; a director of their club can "
+                          "create the match."),
+                        code="invitee_without_account",
+                    )
+                ]
+            }
+        )  # fmt: skip
+
+
+@transaction.atomic
+def accept_invitation(*, actor, match: Match) -> Match:
+    """The invited player accepts: the match is scheduled, and from now on it is seen and played as any other."""
+    match = common.lock_invitation(match)  # accepting twice at once, or while the inviter withdraws
+    _require_open_invitation(match)
+    access.require(actor, "match.accept", match)
+    common.transition(match, MatchStatus.SCHEDULED)
+    match.save(update_fields=["status"])
+    return match
+
+
+@transaction.atomic
+def decline_invitation(*, actor, match: Match) -> None:
+    """The invited player declines: the match is deleted, so nothing of it stays on anybody's record."""
+    match = common.lock_invitation(match)
+    _require_open_invitation(match)
+    access.require(actor, "match.decline", match)
+    match.delete()
+
+
+@transaction.atomic
+def withdraw_invitation(*, actor, match: Match) -> None:
+    """The inviter takes the invitation back before it is accepted: the match is deleted."""
+    match = common.lock_invitation(match)
+    _require_open_invitation(match)
+    access.require(actor, "match.withdraw", match)
+    match.delete()
+
+
+def _require_open_invitation(match: Match) -> None:
+    if match.status != MatchStatus.INVITED:
+        raise Conflict(_("This match is not an invitation waiting for an answer."), code="not_an_invitation")
+    if match.invited_at is not None and match.invited_at <= invitation_cutoff():
+        raise Conflict(_("This invitation has expired."), code="invitation_expired")
 
 
 def check_variant(*, variant: str, stakes: str, dave_progression: str, **settings: str | None) -> dict[str, str]:
