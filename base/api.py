@@ -5,6 +5,7 @@ Every refusal reads the same way, whichever app refused (docs/api.md, "Errors"):
 """
 
 import math
+import re
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -12,7 +13,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -33,16 +34,41 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
-#: The longest message a refusal carries. DRF's messages quote the input ("“…” is not a valid choice."), so a
-#: 100 KB value came back whole in its 400; the middle of a longer one is cut, its start and its ending kept.
+#: The longest message a refusal carries, and the most of a value it quotes. DRF's messages quote the input
+#: ("“…” is not a valid choice."), so a 100 KB value came back whole in its 400: a quoted value longer than
+#: QUOTE_MAX is cut to its first QUOTE_MAX characters and "…", and a message still longer is cut in the middle.
 MESSAGE_MAX = 300
+QUOTE_MAX = 40
+_QUOTED = re.compile(rf'(["“„»])([^"”“«]{{{QUOTE_MAX + 1},}})(["”“«])')
+#: An invalid choice names at most this many of the choices that would work.
+CHOICES_SHOWN = 12
 
 
 def bounded(message) -> str:
-    text = str(message)
+    text = _QUOTED.sub(lambda m: f"{m[1]}{m[2][:QUOTE_MAX]}…{m[3]}", str(message))
     if len(text) <= MESSAGE_MAX:
         return text
     return f"{text[: MESSAGE_MAX - 81]}…{text[-80:]}"
+
+
+def _with_choices(detail, field):
+    """DRF's "“x” is not a valid choice." says what is wrong but not what would work: each such message gets the
+    field's choices (the first CHOICES_SHOWN of them), walking nested serializers and lists beside the errors."""
+    if isinstance(detail, dict):
+        if isinstance(field, serializers.ListSerializer | serializers.ListField | serializers.DictField):
+            return {key: _with_choices(value, field.child) for key, value in detail.items()}
+        children = field.fields if isinstance(field, serializers.Serializer) else {}
+        return {key: _with_choices(value, children.get(key)) for key, value in detail.items()}
+    if isinstance(detail, list):
+        child = field.child if isinstance(field, serializers.ListSerializer) else field
+        items = [_with_choices(item, child if isinstance(item, dict | list) else field) for item in detail]
+        return items
+    if getattr(detail, "code", None) == "invalid_choice" and isinstance(field, serializers.ChoiceField):
+        names = [str(key) for key in field.choices]
+        shown = ", ".join(names[:CHOICES_SHOWN]) + (", …" if len(names) > CHOICES_SHOWN else "")
+        text = _("%(problem)s Choose one of: %(choices)s.") % {"problem": bounded(detail), "choices": shown}
+        return exceptions.ErrorDetail(text, code="invalid_choice")
+    return detail
 
 
 def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -119,7 +145,7 @@ def exception_handler(exc, context):
     A row lock waited on too long (base.locks) answers 409 with the code `busy`.
     """
     if isinstance(exc, DomainError):
-        body = error_body(exc.code, translate(exc), exc.field)
+        body = error_body(exc.code, bounded(translate(exc)), exc.field)
         if not exc.is_conflict and exc.field:
             body["errors"] = {exc.field: [body["detail"]]}
         return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
@@ -182,7 +208,8 @@ def validated(serializer_class, request, **kwargs) -> dict:
     of the validated values. The one input helper of the API views, APIView or ViewSet alike; `kwargs` go to the
     serializer (e.g. `partial=True`, `context=`)."""
     serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
+    if not serializer.is_valid():
+        raise exceptions.ValidationError(_with_choices(serializer.errors, serializer))
     return dict(serializer.validated_data)
 
 

@@ -83,7 +83,9 @@ class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return selectors.visible_records(user=self.request.user)
 
-    @extend_schema(request=UploadInputSerializer, responses={201: UploadBatchSerializer})
+    @extend_schema(
+        request={"multipart/form-data": UploadInputSerializer, "application/json": UploadInputSerializer},
+        responses={201: UploadBatchSerializer})
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
         values = validated(UploadInputSerializer, request, context={"request": request})
