@@ -120,7 +120,20 @@ def failures(report: Path) -> list[dict]:
     """The unique failures in schemathesis's ndjson event stream: operation, check, code, title, message."""
     found: dict[tuple, dict] = {}
     for line in report.read_text().splitlines():
-        finished = json.loads(line).get("ScenarioFinished")
+        event = json.loads(line)
+        error = event.get("NonFatalError")
+        if error:  # schemathesis could not test an operation: counted as a failure of its own
+            value = error.get("value") or {}
+            label = error.get("label") or "?"
+            found[(label, "error", value.get("type"))] = {
+                "operation": label,
+                "check": "error",
+                "code": value.get("type", ""),
+                "title": "error",
+                "message": (value.get("message") or "")[:300],
+                "case": {},
+            }
+        finished = event.get("ScenarioFinished")
         if not finished:
             continue
         recorder = finished.get("recorder") or {}
@@ -151,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--roles", default=",".join(ROLES), help="comma-separated, of " + ", ".join(ROLES))
     parser.add_argument("--max-examples", type=int, default=int(os.environ.get("APIFUZZ_EXAMPLES", "20")))
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--workers", default="2")
+    # One worker: the run is then the same every time (two share the database in an order that varies), and
+    # hypothesis's source inspection is not thread-safe on Python 3.11 ("AST constructor recursion depth mismatch").
+    parser.add_argument("--workers", default="1")
     parser.add_argument("--report-dir", help="keep schemathesis's reports here (default: a temporary folder)")
     parser.add_argument("extra", nargs="*", help="more schemathesis options, after --")
     args = parser.parse_args(argv)
@@ -201,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
             excused = [item for item in found if (item["operation"], item["check"]) in EXCLUDED]
             found = [item for item in found if (item["operation"], item["check"]) not in EXCLUDED]
             by_check = Counter(f"{item['check']} ({item['code']})" for item in found)
-            count = len(found) or (1 if code else 0)  # schemathesis's own error (no report) counts as one
+            # schemathesis exits 1 for the excluded failures too; without any failure in its report it failed itself
+            count = len(found) or (1 if code and not excused else 0)
             total += count
             seconds = time.monotonic() - role_started
             detail = ", ".join(f"{name} {n}" for name, n in sorted(by_check.items())) or ("error" if code else "")
