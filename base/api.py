@@ -19,6 +19,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from base.errors import DomainError
+from base.fields import MoneyField
 from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
 
@@ -39,7 +40,7 @@ class Conflict(exceptions.APIException):
 #: QUOTE_MAX is cut to its first QUOTE_MAX characters and "…", and a message still longer is cut in the middle.
 MESSAGE_MAX = 300
 QUOTE_MAX = 40
-_QUOTED = re.compile(rf'(["“„»])([^"”“«]{{{QUOTE_MAX + 1},}})(["”“«])')
+_QUOTED = re.compile(rf'(["“„»])([^"“”„«»]{{{QUOTE_MAX + 1},}})(["”“«])')
 #: An invalid choice names at most this many of the choices that would work.
 CHOICES_SHOWN = 12
 
@@ -145,7 +146,7 @@ def exception_handler(exc, context):
     A row lock waited on too long (base.locks) answers 409 with the code `busy`.
     """
     if isinstance(exc, DomainError):
-        body = error_body(exc.code, bounded(translate(exc)), exc.field)
+        body = error_body(exc.code, translate(exc), exc.field)
         if not exc.is_conflict and exc.field:
             body["errors"] = {exc.field: [body["detail"]]}
         return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
@@ -203,11 +204,50 @@ def paginated_response(view, rows, serializer_class=None, *, to_data=None, conte
     return view.get_paginated_response(data)
 
 
+#: JSON types a field's value must have in a JSON body: DRF coerces (`"name": 0` became "0", `"is_public": 0`
+#: false, `"minutes_late": false` 0), so the API took what its schema says is the wrong type. Form data carries
+#: only strings and keeps DRF's reading; MoneyField and DecimalField take numbers on purpose (base.fields).
+_JSON_TYPES = (
+    (serializers.BooleanField, (bool,), _("Give true or false.")),
+    (serializers.IntegerField, (int,), _("Give a whole number.")),
+    (serializers.CharField, (str,), _("Give text.")),
+    (serializers.SlugRelatedField, (str,), _("Give text.")),
+)
+
+
+def _wrong_json_types(data, serializer) -> dict:
+    """{field: [message]} for the values of a JSON object whose type the field does not take (nested objects too)."""
+    if not isinstance(data, dict) or not isinstance(serializer, serializers.Serializer):
+        return {}
+    wrong: dict = {}
+    for name, field in serializer.fields.items():
+        if field.read_only or data.get(name) is None:  # absent or null: DRF's own messages
+            continue
+        value = data[name]
+        if isinstance(field, serializers.Serializer):
+            nested = _wrong_json_types(value, field)
+            if nested:
+                wrong[name] = nested
+            continue
+        if isinstance(field, MoneyField):
+            continue
+        for kind, types, message in _JSON_TYPES:
+            if isinstance(field, kind):
+                if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                    wrong[name] = [message]
+                break
+    return wrong
+
+
 def validated(serializer_class, request, **kwargs) -> dict:
     """The request body checked by `serializer_class` (answered 400 naming the fields otherwise), as a plain dict
     of the validated values. The one input helper of the API views, APIView or ViewSet alike; `kwargs` go to the
     serializer (e.g. `partial=True`, `context=`)."""
     serializer = serializer_class(data=request.data, **kwargs)
+    if (request.content_type or "").startswith("application/json"):
+        wrong = _wrong_json_types(request.data, serializer)
+        if wrong:
+            raise exceptions.ValidationError(wrong)
     if not serializer.is_valid():
         raise exceptions.ValidationError(_with_choices(serializer.errors, serializer))
     return dict(serializer.validated_data)

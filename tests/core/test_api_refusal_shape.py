@@ -58,3 +58,15 @@ def test_an_invalid_choice_in_german_is_cut_and_names_the_choices_too(api_as, me
     [message] = response.json()["errors"]["stake_form"]
     assert "y" * 40 + "…" in message and "y" * 41 not in message
     assert message.endswith("Wählen Sie eines von: cube, dave.")
+
+
+@pytest.mark.django_db
+def test_a_json_value_of_the_wrong_type_is_refused_not_coerced(api_as, member_user):
+    """DRF read `"name": 0` as the text "0", a value the schema says is of the wrong type."""
+    response = api_as(member_user).post("/api/v1/game-records/", {"text": "x", "name": 0}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"name": ["Give text."]}
+    german = api_as(member_user).post(
+        "/api/v1/game-records/", {"text": "x", "name": 0}, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert german.json()["errors"] == {"name": ["Geben Sie einen Text an."]}
