@@ -7,7 +7,7 @@ PORT ?= 8000
 TEST_ENV := SECRET_KEY=$${SECRET_KEY:-tests-only-not-a-secret} STATIC_MANIFEST=0
 PYTEST_ARGS ?=
 
-.PHONY: install run test test-browser lint bench loadtest worker beat clean
+.PHONY: install run test test-browser lint bench loadtest apifuzz worker beat clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -44,6 +44,12 @@ bench: install
 LOADTEST_SECONDS ?= 20
 loadtest: install
 	LOADTEST_SECONDS=$(LOADTEST_SECONDS) $(PY) -m loadtest
+
+# Schemathesis against /api/schema/ as anonymous, player and director, every check on (docs/api.md, "The schema
+# fuzzer"): its own throwaway database and server; fails on any failure. APIFUZZ_ARGS="--roles player" etc.
+APIFUZZ_ARGS ?=
+apifuzz: install
+	$(PY) tools/api_fuzz.py $(APIFUZZ_ARGS)
 
 worker: install
 	$(PY) -m celery -A config worker --loglevel=info

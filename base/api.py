@@ -5,6 +5,7 @@ Every refusal reads the same way, whichever app refused (docs/api.md, "Errors"):
 """
 
 import math
+import re
 
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -12,12 +13,13 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from base.errors import DomainError
+from base.fields import MoneyField
 from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
 
@@ -33,16 +35,41 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
-#: The longest message a refusal carries. DRF's messages quote the input ("“…” is not a valid choice."), so a
-#: 100 KB value came back whole in its 400; the middle of a longer one is cut, its start and its ending kept.
+#: The longest message a refusal carries, and the most of a value it quotes. DRF's messages quote the input
+#: ("“…” is not a valid choice."), so a 100 KB value came back whole in its 400: a quoted value longer than
+#: QUOTE_MAX is cut to its first QUOTE_MAX characters and "…", and a message still longer is cut in the middle.
 MESSAGE_MAX = 300
+QUOTE_MAX = 40
+_QUOTED = re.compile(rf'(["“„»])([^"“”„«»]{{{QUOTE_MAX + 1},}})(["”“«])')
+#: An invalid choice names at most this many of the choices that would work.
+CHOICES_SHOWN = 12
 
 
 def bounded(message) -> str:
-    text = str(message)
+    text = _QUOTED.sub(lambda m: f"{m[1]}{m[2][:QUOTE_MAX]}…{m[3]}", str(message))
     if len(text) <= MESSAGE_MAX:
         return text
     return f"{text[: MESSAGE_MAX - 81]}…{text[-80:]}"
+
+
+def _with_choices(detail, field):
+    """DRF's "“x” is not a valid choice." says what is wrong but not what would work: each such message gets the
+    field's choices (the first CHOICES_SHOWN of them), walking nested serializers and lists beside the errors."""
+    if isinstance(detail, dict):
+        if isinstance(field, serializers.ListSerializer | serializers.ListField | serializers.DictField):
+            return {key: _with_choices(value, field.child) for key, value in detail.items()}
+        children = field.fields if isinstance(field, serializers.Serializer) else {}
+        return {key: _with_choices(value, children.get(key)) for key, value in detail.items()}
+    if isinstance(detail, list):
+        child = field.child if isinstance(field, serializers.ListSerializer) else field
+        items = [_with_choices(item, child if isinstance(item, dict | list) else field) for item in detail]
+        return items
+    if getattr(detail, "code", None) == "invalid_choice" and isinstance(field, serializers.ChoiceField):
+        names = [str(key) for key in field.choices]
+        shown = ", ".join(names[:CHOICES_SHOWN]) + (", …" if len(names) > CHOICES_SHOWN else "")
+        text = _("%(problem)s Choose one of: %(choices)s.") % {"problem": bounded(detail), "choices": shown}
+        return exceptions.ErrorDetail(text, code="invalid_choice")
+    return detail
 
 
 def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
@@ -177,12 +204,52 @@ def paginated_response(view, rows, serializer_class=None, *, to_data=None, conte
     return view.get_paginated_response(data)
 
 
+#: JSON types a field's value must have in a JSON body: DRF coerces (`"name": 0` became "0", `"is_public": 0`
+#: false, `"minutes_late": false` 0), so the API took what its schema says is the wrong type. Form data carries
+#: only strings and keeps DRF's reading; MoneyField and DecimalField take numbers on purpose (base.fields).
+_JSON_TYPES = (
+    (serializers.BooleanField, (bool,), _("Give true or false.")),
+    (serializers.IntegerField, (int,), _("Give a whole number.")),
+    (serializers.CharField, (str,), _("Give text.")),
+    (serializers.SlugRelatedField, (str,), _("Give text.")),
+)
+
+
+def _wrong_json_types(data, serializer) -> dict:
+    """{field: [message]} for the values of a JSON object whose type the field does not take (nested objects too)."""
+    if not isinstance(data, dict) or not isinstance(serializer, serializers.Serializer):
+        return {}
+    wrong: dict = {}
+    for name, field in serializer.fields.items():
+        if field.read_only or data.get(name) is None:  # absent or null: DRF's own messages
+            continue
+        value = data[name]
+        if isinstance(field, serializers.Serializer):
+            nested = _wrong_json_types(value, field)
+            if nested:
+                wrong[name] = nested
+            continue
+        if isinstance(field, MoneyField):
+            continue
+        for kind, types, message in _JSON_TYPES:
+            if isinstance(field, kind):
+                if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                    wrong[name] = [message]
+                break
+    return wrong
+
+
 def validated(serializer_class, request, **kwargs) -> dict:
     """The request body checked by `serializer_class` (answered 400 naming the fields otherwise), as a plain dict
     of the validated values. The one input helper of the API views, APIView or ViewSet alike; `kwargs` go to the
     serializer (e.g. `partial=True`, `context=`)."""
     serializer = serializer_class(data=request.data, **kwargs)
-    serializer.is_valid(raise_exception=True)
+    if (request.content_type or "").startswith("application/json"):
+        wrong = _wrong_json_types(request.data, serializer)
+        if wrong:
+            raise exceptions.ValidationError(wrong)
+    if not serializer.is_valid():
+        raise exceptions.ValidationError(_with_choices(serializer.errors, serializer))
     return dict(serializer.validated_data)
 
 

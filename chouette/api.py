@@ -18,7 +18,15 @@ from chouette import rules as access
 from chouette import selectors, services
 from chouette.core.rules import CHOICES, Rules
 from chouette.core.scoring import KINDS, RESPONSES
-from chouette.models import ChouetteSession, EventKind, LedgerEntry, SessionEvent, Transfer, TransferKind
+from chouette.models import (
+    ChouetteSession,
+    EventKind,
+    LedgerEntry,
+    SessionEvent,
+    SessionStatus,
+    Transfer,
+    TransferKind,
+)
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.matchplay.api import setting_serializer_fields
@@ -361,7 +369,11 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
         if club:
             sessions = sessions.filter(club__slug=club)
         status_filter = self.request.query_params.get("status")
-        if status_filter:
+        if status_filter is not None:
+            if status_filter not in SessionStatus.values:  # an unknown status listed nothing, as if none matched
+                raise serializers.ValidationError(
+                    {"status": [_("Choose one of %(values)s.") % {"values": ", ".join(SessionStatus.values)}]}
+                )
             sessions = sessions.filter(status=status_filter)
         return sessions.order_by("-created_at", "-id")
 
@@ -385,7 +397,7 @@ class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         parameters=[
             OpenApiParameter("club", str, description="Club slug"),
-            OpenApiParameter("status", str, enum=["seating", "open", "finished"]),
+            OpenApiParameter("status", str, enum=SessionStatus.values),
         ]
     )
     def list(self, request, *args, **kwargs):

@@ -9,6 +9,7 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 
 from base.api import validated
+from base.filters import IdFilter
 from clubs import access, selectors, services
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
 
@@ -143,6 +144,7 @@ class MembershipUpdateSerializer(serializers.Serializer):
 
 class MembershipFilter(django_filters.FilterSet):
     club = django_filters.CharFilter(field_name="club__slug", label="Club slug")
+    player = IdFilter(field_name="player_id", label="Player id")
 
     class Meta:
         model = Membership

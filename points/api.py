@@ -1,6 +1,7 @@
 """REST endpoint for an event's points (under /api/v1/ratings/, beside the standings that sum them)."""
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -13,7 +14,29 @@ from ratings import selectors as ratings_selectors
 from ratings.models import EventPoints, PointsAward
 
 
+class WeightField(serializers.FloatField):
+    """A weight as the service takes it: above 0 and at most MAX_WEIGHT (the service's own check answers with its
+    message); the schema said any number (WeightFieldSchema)."""
+
+
+class WeightFieldSchema(OpenApiSerializerFieldExtension):
+    """A weight's bounds in the request schema. OpenAPI 3.0's `exclusiveMinimum` is a flag, which JSON Schema
+    validators of later drafts read as the number 1: it is left out of the answer's schema, which bounds nothing."""
+
+    target_class = WeightField
+
+    def map_serializer_field(self, auto_schema, direction):
+        schema = {"type": "number", "format": "double"}
+        if direction == "request":
+            schema.update(minimum=0, exclusiveMinimum=True, maximum=services.MAX_WEIGHT)
+        return schema
+
+
 class EventPointsSerializer(serializers.ModelSerializer):
+    event_weight = WeightField(required=False)
+    division_weight = WeightField(required=False)
+    division_factor = WeightField(required=False)
+
     class Meta:
         model = EventPoints
         fields = [

@@ -189,7 +189,11 @@ class RatingViewSet(viewsets.ViewSet):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("season", int, description="Season id (default: all time)"),
+            OpenApiParameter(
+                "season",
+                {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                description="Season id (default: all time)",
+            ),
             OpenApiParameter("scheme", str, enum=PointsScheme.values, description="Only this points scheme"),
             OpenApiParameter("order", str, enum=[*selectors.LEADERBOARD_ORDERS], description="Sort order"),
         ],
@@ -200,19 +204,19 @@ class RatingViewSet(viewsets.ViewSet):
         club = _club(request, slug)
         season = None
         raw = request.query_params.get("season")
-        if raw:
+        if raw is not None:  # an empty `?season=` is not a season, nor is `?scheme=` a scheme (400, not ignored)
             season_id = parse_id(raw)
             if season_id is None:
                 raise ValidationError({"season": [_("Give a season id (a number) from the club's seasons.")]})
             season = selectors.club_season(club=club, pk=season_id)
             if season is None:
                 raise Http404("No such season at this club.")
-        scheme = request.query_params.get("scheme") or None
+        scheme = request.query_params.get("scheme")
         if scheme is not None and scheme not in PointsScheme.values:
             raise ValidationError(
                 {"scheme": [_("Choose one of %(values)s.") % {"values": ", ".join(PointsScheme.values)}]}
             )
-        order = request.query_params.get("order") or "points"
+        order = request.query_params.get("order", "points")
         if order not in selectors.LEADERBOARD_ORDERS:
             raise ValidationError(
                 {"order": [_("Choose one of %(values)s.") % {"values": ", ".join(selectors.LEADERBOARD_ORDERS)}]}
@@ -264,6 +268,8 @@ class LadderSerializer(serializers.ModelSerializer):
         model = Ladder
         fields = ["name", "slug", "reach", "match_length"]
         read_only_fields = ["slug"]
+        # The database's own bounds (ladder_reach_at_least_1, ..._match_length_at_least_1), so the schema says them.
+        extra_kwargs = {"reach": {"min_value": 1}, "match_length": {"min_value": 1}}
 
 
 class LadderDetailSerializer(LadderSerializer):

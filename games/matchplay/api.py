@@ -10,7 +10,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from base.api import paginated_response, validated
-from base.numbers import MAX_ID
+from base.filters import IdFilter
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
@@ -256,9 +256,7 @@ class AnnulInputSerializer(serializers.Serializer):
 
 class MatchFilter(django_filters.FilterSet):
     club = django_filters.CharFilter(field_name="club__slug", label="Club slug")
-    player = django_filters.NumberFilter(
-        method="filter_player", label="Player id (either side)", min_value=1, max_value=MAX_ID
-    )
+    player = IdFilter(method="filter_player", label="Player id (either side)")
 
     class Meta:
         model = Match

@@ -69,6 +69,15 @@ class UploadInputSerializer(serializers.Serializer):
             self.fields["match"].queryset = match_selectors.visible_matches(user=request.user)
 
 
+class PastedRecordInputSerializer(UploadInputSerializer):
+    """A JSON body carries no file: the pasted text of one record, which must not be empty (the upload answered
+    "Paste the text of a .mat record." for what its schema allowed)."""
+
+    file = None
+    files = None
+    text = serializers.CharField(trim_whitespace=False, help_text="A pasted record.")
+
+
 def _read(upload) -> services.UploadedFile:
     # Read one byte past the larger limit so the service can name an oversized file instead of storing it.
     data = upload.read(services.max_upload_bytes() + 1)
@@ -83,10 +92,15 @@ class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return selectors.visible_records(user=self.request.user)
 
-    @extend_schema(request=UploadInputSerializer, responses={201: UploadBatchSerializer})
+    @extend_schema(
+        request={"multipart/form-data": UploadInputSerializer, "application/json": PastedRecordInputSerializer},
+        responses={201: UploadBatchSerializer})
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
-        values = validated(UploadInputSerializer, request, context={"request": request})
+        is_json = request.content_type.startswith("application/json")
+        values = validated(
+            PastedRecordInputSerializer if is_json else UploadInputSerializer, request, context={"request": request}
+        )
         uploads = [values["file"]] if values.get("file") else []
         uploads += values.get("files") or []
         match = values.get("match")

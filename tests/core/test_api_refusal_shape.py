@@ -29,17 +29,44 @@ def test_a_page_address_matching_no_route_still_renders_the_site_404_page(client
 
 
 @pytest.mark.django_db
-def test_a_refusal_quotes_at_most_a_few_hundred_characters_of_what_was_sent(api_as, member_user):
+def test_an_invalid_choice_quotes_a_short_prefix_of_the_value_and_names_the_choices(api_as, member_user, club):
     """DRF's "“…” is not a valid choice." quoted the whole value: 100 KB sent came back as a 100 KB 400. The
-    message keeps its start and its ending (what is wrong), and the middle of the value is cut."""
+    message quotes the value's first 40 characters and says what is wrong and which values would work."""
     huge = "x" * 100_000
-    response = api_as(member_user).post("/api/v1/matches/", {"variant": huge, "length": 5}, format="json")
+    session = {"club": club.slug, "players": [], "variant": huge}
+    response = api_as(member_user).post("/api/v1/chouette/sessions/", session, format="json")
     assert response.status_code == 400
-    assert len(response.content) < 2_000
+    assert len(response.content) < 1_500
     body = response.json()
     [message] = body["errors"]["variant"]
-    assert message.startswith('"xxx') and message.endswith("is not a valid choice.")
-    assert "…" in message and len(message) <= 300
-    assert api_as(member_user).post("/api/v1/matches/", {"variant": "nope"}, format="json").json()["errors"][
-        "variant"
-    ] == ['"nope" is not a valid choice.']  # a short value is quoted whole, as before
+    assert message.startswith('"' + "x" * 40 + '…" is not a valid choice.')
+    assert message.endswith("Choose one of: standard, nackgammon, hypergammon, backward, long_nardy.")
+    assert "x" * 41 not in response.content.decode()
+    short = api_as(member_user).post("/api/v1/chouette/sessions/", {**session, "variant": "nope"}, format="json")
+    assert short.json()["errors"]["variant"] == [
+        '"nope" is not a valid choice. Choose one of: standard, nackgammon, hypergammon, backward, long_nardy.'
+    ]  # a short value is quoted whole
+
+
+@pytest.mark.django_db
+def test_an_invalid_choice_in_german_is_cut_and_names_the_choices_too(api_as, member_user, club):
+    session = {"club": club.slug, "players": [], "stake_form": "y" * 5_000}
+    response = api_as(member_user).post(
+        "/api/v1/chouette/sessions/", session, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 400
+    [message] = response.json()["errors"]["stake_form"]
+    assert "y" * 40 + "…" in message and "y" * 41 not in message
+    assert message.endswith("Wählen Sie eines von: cube, dave.")
+
+
+@pytest.mark.django_db
+def test_a_json_value_of_the_wrong_type_is_refused_not_coerced(api_as, member_user):
+    """DRF read `"name": 0` as the text "0", a value the schema says is of the wrong type."""
+    response = api_as(member_user).post("/api/v1/game-records/", {"text": "x", "name": 0}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"name": ["Give text."]}
+    german = api_as(member_user).post(
+        "/api/v1/game-records/", {"text": "x", "name": 0}, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert german.json()["errors"] == {"name": ["Geben Sie einen Text an."]}
