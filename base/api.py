@@ -35,6 +35,10 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+#: The code of a service's Django ValidationError that is about the state of things (a short name another row
+#: already has), answered 409 like a Conflict: `ValidationError({"slug": ValidationError(text, code=CONFLICT)})`.
+CONFLICT = "conflict"
+
 #: The longest message a refusal carries, and the most of a value it quotes. DRF's messages quote the input
 #: ("“…” is not a valid choice."), so a 100 KB value came back whole in its 400: a quoted value longer than
 #: QUOTE_MAX is cut to its first QUOTE_MAX characters and "…", and a message still longer is cut in the middle.
@@ -143,6 +147,7 @@ def exception_handler(exc, context):
     PermissionDenied a 403, and an IntegrityError escapes only when a database constraint caught a race (409).
     DRF's own exceptions keep their status and headers and answer with their own codes (`not_authenticated`,
     `permission_denied`, `not_found`, `throttled`, `parse_error`, `unsupported_media_type`, ...).
+    A service's ValidationError raised with the code `conflict` (a short name already taken) answers 409.
     A row lock waited on too long (base.locks) answers 409 with the code `busy`.
     """
     if isinstance(exc, DomainError):
@@ -151,7 +156,11 @@ def exception_handler(exc, context):
             body["errors"] = {exc.field: [body["detail"]]}
         return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
-        return Response(_django_validation(exc), status=status.HTTP_400_BAD_REQUEST)
+        body = _django_validation(exc)
+        if body["code"] == CONFLICT:  # a service's "taken" (a short name another row has): a state, not bad input
+            del body["errors"]
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if is_busy(exc):
         return Response(error_body("busy", BUSY_MESSAGE), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IntegrityError):
@@ -206,9 +215,11 @@ def paginated_response(view, rows, serializer_class=None, *, to_data=None, conte
 
 #: JSON types a field's value must have in a JSON body: DRF coerces (`"name": 0` became "0", `"is_public": 0`
 #: false, `"minutes_late": false` 0), so the API took what its schema says is the wrong type. Form data carries
-#: only strings and keeps DRF's reading; MoneyField and DecimalField take numbers on purpose (base.fields).
-#: `true`/`false` is never a number, though Python's bool is an int.
+#: only strings and keeps DRF's reading. A decimal or an amount of money is text, as the schema says ("12.50"):
+#: a JSON number is a float, which cannot say 0.07 exactly. `true`/`false` is never a number (bool is an int).
 _JSON_TYPES = (
+    (serializers.DecimalField, (str,), _('Give the number as text, e.g. "12.50".')),
+    (MoneyField, (str,), _('Give the number as text, e.g. "12.50".')),
     (serializers.BooleanField, (bool,), _("Give true or false.")),
     (serializers.IntegerField, (int,), _("Give a whole number.")),
     (serializers.FloatField, (int, float), _("Give a number.")),
@@ -239,8 +250,6 @@ def _wrong_json_type(field, value):
             return None
         entries = {name: _wrong_json_type(child, value.get(name)) for name, child in field.fields.items()}
         return {name: item for name, item in entries.items() if item} or None
-    if isinstance(field, MoneyField):
-        return None
     if isinstance(field, serializers.ChoiceField) and not isinstance(field, serializers.MultipleChoiceField):
         keys = list(field.choices)
         if keys and all(isinstance(key, int) and not isinstance(key, bool) for key in keys):  # e.g. a side, 0 or 1

@@ -109,3 +109,29 @@ def test_a_wrong_json_type_inside_a_list_or_an_integer_choice_is_refused():
         "order": {"1": ["Give a whole number."]},
         "rolls": {"7": ["Give a whole number."]},
     }
+
+
+@pytest.mark.django_db
+def test_a_short_name_already_taken_is_a_conflict_not_bad_input(api_as, director_user, admin_user, club):
+    """A slug another club (or another event of the club) has is the state of things: 409 `conflict` on `slug`."""
+    taken = api_as(director_user).post("/api/v1/clubs/", {"name": "Again", "slug": club.slug}, format="json")
+    assert taken.status_code == 409
+    assert taken.json()["code"] == "conflict" and taken.json()["field"] == "slug" and "errors" not in taken.json()
+    other = api_as(director_user).post("/api/v1/clubs/", {"name": "Other", "slug": "other-club"}, format="json")
+    assert other.status_code == 201
+    changed = api_as(admin_user).patch(f"/api/v1/clubs/{club.slug}/", {"slug": "other-club"}, format="json")
+    assert changed.status_code == 409 and changed.json()["code"] == "conflict"
+    event = {"club": club.slug, "name": "Open", "starts_on": "2026-06-01"}
+    assert api_as(director_user).post("/api/v1/events/", event, format="json").status_code == 201
+    again = api_as(director_user).post("/api/v1/events/", event, format="json")
+    assert again.status_code == 409 and again.json()["field"] == "slug"
+
+
+@pytest.mark.django_db
+def test_a_decimal_in_json_is_text_as_the_schema_says(api_as, director_user, club):
+    """`"house_percent": 5` was read as 5.00 though the schema says a string: a JSON number cannot say 0.07."""
+    event = {"club": club.slug, "name": "Open", "starts_on": "2026-06-01", "house_percent": 5}
+    refused = api_as(director_user).post("/api/v1/events/", event, format="json")
+    assert refused.status_code == 400 and list(refused.json()["errors"]) == ["house_percent"]
+    event["house_percent"] = "5"
+    assert api_as(director_user).post("/api/v1/events/", event, format="json").status_code == 201
