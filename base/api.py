@@ -35,6 +35,10 @@ class Conflict(exceptions.APIException):
     default_code = "conflict"
 
 
+#: The code of a service's Django ValidationError that is about the state of things (a short name another row
+#: already has), answered 409 like a Conflict: `ValidationError({"slug": ValidationError(text, code=CONFLICT)})`.
+CONFLICT = "conflict"
+
 #: The longest message a refusal carries, and the most of a value it quotes. DRF's messages quote the input
 #: ("“…” is not a valid choice."), so a 100 KB value came back whole in its 400: a quoted value longer than
 #: QUOTE_MAX is cut to its first QUOTE_MAX characters and "…", and a message still longer is cut in the middle.
@@ -143,6 +147,7 @@ def exception_handler(exc, context):
     PermissionDenied a 403, and an IntegrityError escapes only when a database constraint caught a race (409).
     DRF's own exceptions keep their status and headers and answer with their own codes (`not_authenticated`,
     `permission_denied`, `not_found`, `throttled`, `parse_error`, `unsupported_media_type`, ...).
+    A service's ValidationError raised with the code `conflict` (a short name already taken) answers 409.
     A row lock waited on too long (base.locks) answers 409 with the code `busy`.
     """
     if isinstance(exc, DomainError):
@@ -151,7 +156,11 @@ def exception_handler(exc, context):
             body["errors"] = {exc.field: [body["detail"]]}
         return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
-        return Response(_django_validation(exc), status=status.HTTP_400_BAD_REQUEST)
+        body = _django_validation(exc)
+        if body["code"] == CONFLICT:  # a service's "taken" (a short name another row has): a state, not bad input
+            del body["errors"]
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if is_busy(exc):
         return Response(error_body("busy", BUSY_MESSAGE), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, IntegrityError):
@@ -206,37 +215,75 @@ def paginated_response(view, rows, serializer_class=None, *, to_data=None, conte
 
 #: JSON types a field's value must have in a JSON body: DRF coerces (`"name": 0` became "0", `"is_public": 0`
 #: false, `"minutes_late": false` 0), so the API took what its schema says is the wrong type. Form data carries
-#: only strings and keeps DRF's reading; MoneyField and DecimalField take numbers on purpose (base.fields).
+#: only strings and keeps DRF's reading. A decimal or an amount of money is text, as the schema says ("12.50"):
+#: a JSON number is a float, which cannot say 0.07 exactly. `true`/`false` is never a number (bool is an int).
 _JSON_TYPES = (
+    (serializers.DecimalField, (str,), _('Give the number as text, e.g. "12.50".')),
+    (MoneyField, (str,), _('Give the number as text, e.g. "12.50".')),
     (serializers.BooleanField, (bool,), _("Give true or false.")),
     (serializers.IntegerField, (int,), _("Give a whole number.")),
+    (serializers.FloatField, (int, float), _("Give a number.")),
     (serializers.CharField, (str,), _("Give text.")),
     (serializers.SlugRelatedField, (str,), _("Give text.")),
+    (serializers.PrimaryKeyRelatedField, (int,), _("Give a whole number.")),
 )
 
 
-def _wrong_json_types(data, serializer) -> dict:
-    """{field: [message]} for the values of a JSON object whose type the field does not take (nested objects too)."""
-    if not isinstance(data, dict) or not isinstance(serializer, serializers.Serializer):
-        return {}
-    wrong: dict = {}
-    for name, field in serializer.fields.items():
-        if field.read_only or data.get(name) is None:  # absent or null: DRF's own messages
-            continue
-        value = data[name]
-        if isinstance(field, serializers.Serializer):
-            nested = _wrong_json_types(value, field)
-            if nested:
-                wrong[name] = nested
-            continue
-        if isinstance(field, MoneyField):
-            continue
-        for kind, types, message in _JSON_TYPES:
-            if isinstance(field, kind):
-                if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
-                    wrong[name] = [message]
-                break
-    return wrong
+def _wrong_json_type(field, value):
+    """The refusal (a message list, or a nested dict/list of them) of a JSON value whose type `field` does not
+    take, or None. Walks nested serializers, lists and objects; null is left to DRF's own messages."""
+    if value is None or field.read_only:
+        return None
+    if isinstance(field, serializers.ListSerializer | serializers.ListField | serializers.ManyRelatedField):
+        if not isinstance(value, list):
+            return None  # DRF's own "Expected a list"
+        child = field.child_relation if isinstance(field, serializers.ManyRelatedField) else field.child
+        items = [_wrong_json_type(child, item) for item in value]
+        return {str(i): item for i, item in enumerate(items) if item} or None
+    if isinstance(field, serializers.DictField):
+        if not isinstance(value, dict):
+            return None
+        entries = {str(key): _wrong_json_type(field.child, item) for key, item in value.items()}
+        return {key: item for key, item in entries.items() if item} or None
+    if isinstance(field, serializers.Serializer):
+        if not isinstance(value, dict):
+            return None
+        entries = {name: _wrong_json_type(child, value.get(name)) for name, child in field.fields.items()}
+        return {name: item for name, item in entries.items() if item} or None
+    if isinstance(field, serializers.ChoiceField) and not isinstance(field, serializers.MultipleChoiceField):
+        keys = list(field.choices)
+        if keys and all(isinstance(key, int) and not isinstance(key, bool) for key in keys):  # e.g. a side, 0 or 1
+            return None if isinstance(value, int) and not isinstance(value, bool) else [_("Give a whole number.")]
+        return None
+    for kind, types, message in _JSON_TYPES:
+        if isinstance(field, kind):
+            if not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                return [message]
+            return None
+    return None
+
+
+def refuse_wrong_json_types(serializer, request) -> None:
+    """Answer 400 naming each field of a JSON body whose value has the wrong JSON type (see _JSON_TYPES). The one
+    check of every input: `validated` runs it, and so does JSONTypedInput for DRF's create/update mixins."""
+    if not (request.content_type or "").startswith("application/json"):
+        return
+    if not isinstance(request.data, dict) or not isinstance(serializer, serializers.Serializer):
+        return
+    wrong = _wrong_json_type(serializer, request.data)
+    if wrong:
+        raise exceptions.ValidationError(wrong)
+
+
+class JSONTypedInput:
+    """For a view on DRF's create/update mixins: the body is refused on the same JSON types as in `validated`
+    before the serializer reads it (`"is_public": 0`, `"club": 0` were coerced)."""
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)  # type: ignore[misc]
+        if "data" in kwargs:
+            refuse_wrong_json_types(serializer, self.request)  # type: ignore[attr-defined]
+        return serializer
 
 
 def validated(serializer_class, request, **kwargs) -> dict:
@@ -244,10 +291,7 @@ def validated(serializer_class, request, **kwargs) -> dict:
     of the validated values. The one input helper of the API views, APIView or ViewSet alike; `kwargs` go to the
     serializer (e.g. `partial=True`, `context=`)."""
     serializer = serializer_class(data=request.data, **kwargs)
-    if (request.content_type or "").startswith("application/json"):
-        wrong = _wrong_json_types(request.data, serializer)
-        if wrong:
-            raise exceptions.ValidationError(wrong)
+    refuse_wrong_json_types(serializer, request)
     if not serializer.is_valid():
         raise exceptions.ValidationError(_with_choices(serializer.errors, serializer))
     return dict(serializer.validated_data)

@@ -5,14 +5,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import paginated_response, validated
+from base.api import JSONTypedInput, paginated_response, validated
 from base.fields import DecimalField
 from chouette import rules as access
 from chouette import selectors, services
@@ -33,10 +32,10 @@ from games.matchplay.api import setting_serializer_fields
 from games.models.variants import DaveProgression, GameVariant, StakeForm
 
 
-@extend_schema_field(OpenApiTypes.STR)
 class WordField(serializers.ChoiceField):
-    """A choice documented as a string with its values in the description: these words (box/team, single/
-    gammon/backgammon, the session status) recur in other apps, and named enums would collide in the schema."""
+    """A choice of plain words (box/team, single/gammon/backgammon, the session status), its values listed in the
+    description too. The schema names each set as a `Chouette…Enum` (ENUM_NAME_OVERRIDES in config/settings.py):
+    these words recur in other apps with other values, and an unnamed set would collide with them."""
 
     def __init__(self, choices, **kwargs):
         kwargs.setdefault("help_text", " / ".join(str(c) for c in choices))
@@ -56,6 +55,10 @@ class PlayerKeyedField(serializers.DictField):
 
 
 SIDES = ["box", "team"]
+GAVE_UP = ["member", "box"]
+SESSION_STATUSES = ["seating", "open", "finished"]
+EVENT_KINDS = list(EventKind.values)
+TRANSFER_KINDS = list(TransferKind.values)
 
 
 class ChouetteRulesSerializer(serializers.Serializer):
@@ -112,7 +115,7 @@ class ChouetteSeatSerializer(HidesMoney, serializers.Serializer):
 
 class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    status = WordField(choices=["seating", "open", "finished"], read_only=True)
+    status = WordField(choices=SESSION_STATUSES, read_only=True)
     default_stake_cents = serializers.IntegerField(read_only=True, allow_null=True)
     stake_form = serializers.ChoiceField(source="stakes", choices=StakeForm.choices, read_only=True)
     money_fields = ("default_stake_cents",)
@@ -228,7 +231,7 @@ class ChouetteDaveSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     stake = serializers.IntegerField(min_value=1, max_value=2**20, help_text="The final stake of this member's game.")
     gave_up = WordField(
-        choices=["member", "box"], required=False, allow_null=True, default=None, help_text="Who refused a Dave."
+        choices=GAVE_UP, required=False, allow_null=True, default=None, help_text="Who refused a Dave."
     )
 
 
@@ -288,7 +291,7 @@ class ChouetteEventSerializer(serializers.ModelSerializer):
         source="created_by", slug_field="username", read_only=True, allow_null=True
     )
     retired_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    kind = WordField(choices=EventKind.values, read_only=True)
+    kind = WordField(choices=EVENT_KINDS, read_only=True)
 
     class Meta:
         model = SessionEvent
@@ -323,7 +326,7 @@ class ChouetteSeatInputSerializer(serializers.Serializer):
 class ChouetteTransferSerializer(serializers.ModelSerializer):
     payer_name = serializers.CharField(source="payer.name", read_only=True)
     payee_name = serializers.CharField(source="payee.name", read_only=True)
-    kind = WordField(choices=TransferKind.values, read_only=True)
+    kind = WordField(choices=TRANSFER_KINDS, read_only=True)
 
     class Meta:
         model = Transfer
@@ -357,7 +360,7 @@ def _game_answer(request, session: ChouetteSession, event: SessionEvent) -> dict
     return ChouetteGameSerializer(selectors.with_ledger(event), context=money_context(request, session)).data
 
 
-class SessionViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Chouette sessions at the clubs the caller can see. Players at the table and club directors write."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]

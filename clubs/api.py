@@ -8,7 +8,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import validated
+from base.api import JSONTypedInput, validated
 from base.filters import IdFilter
 from clubs import access, selectors, services
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
@@ -33,7 +33,7 @@ class ClubFilter(django_filters.FilterSet):
         fields = ["name", "city", "country", "is_public"]
 
 
-class ClubViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(JSONTypedInput, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, access.Can]
     access_actions = {"update": "club.edit", "partial_update": "club.edit"}
@@ -85,7 +85,7 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["name", "club", "country"]
 
 
-class PlayerViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(JSONTypedInput, mixins.CreateModelMixin, mixins.UpdateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Players you can see. Creating one registers a walk-in player (no account) of a club you direct; a player
     with an account is changed only by its person, a walk-in only by the club that registered it."""
 
@@ -151,7 +151,7 @@ class MembershipFilter(django_filters.FilterSet):
         fields = ["club", "player", "role", "status", "is_active"]
 
 
-class MembershipViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class MembershipViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Active memberships of the clubs you can see; invitations to you and to the clubs you direct.
     Creating one invites a player: it counts once the invitee accepts (POST …/accept/), or at once for the
     club's own walk-in players."""
@@ -233,7 +233,7 @@ class ClaimSerializer(serializers.ModelSerializer):
         self.fields["player"].queryset = selectors.visible_players(user=user).filter(user__isnull=True)
 
 
-class ClaimViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class ClaimViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Walk-in claims: a signed-up person asks to become a walk-in player of a club (POST with the player's id);
     a director of that club confirms (the player, its history and ratings become theirs) or refuses. You see
     your own claims and those of the clubs you direct."""

@@ -37,6 +37,12 @@ def ensure_player_for_user(*, user) -> Player:
     return player
 
 
+def _slug_taken() -> ValidationError:
+    """A short name another club has: the state of things, answered 409 `conflict` by the API (base.api)."""
+    text = _("Another club already uses this short name; choose a different one.")
+    return ValidationError({"slug": ValidationError(text, code="conflict")})
+
+
 @transaction.atomic
 def create_club(
     *,
@@ -54,7 +60,7 @@ def create_club(
     if not name.strip():
         raise ValidationError({"name": [_("A club needs a name.")]})
     if slug and Club.objects.filter(slug=slug).exists():
-        raise ValidationError({"slug": [_("Another club already uses this short name; choose a different one.")]})
+        raise _slug_taken()
     club = Club.objects.create(
         name=name.strip(),
         slug=slug or _unique_slug(name),
@@ -74,7 +80,7 @@ def update_club(*, actor, club: Club, **fields) -> Club:
     if unknown:
         raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
     if "slug" in fields and Club.objects.exclude(pk=club.pk).filter(slug=fields["slug"]).exists():
-        raise ValidationError({"slug": [_("Another club already uses this short name; choose a different one.")]})
+        raise _slug_taken()
     for name, value in fields.items():
         setattr(club, name, value.upper() if name == "country" else value)
     club.full_clean()

@@ -235,6 +235,14 @@ SPECTACULAR_SETTINGS = {
         "MembershipRoleEnum": "clubs.models.Role",
         "MatchSideEnum": [(0, 0), (1, 1)],
         "StakeFormEnum": "games.models.variants.StakeForm",  # `stakes` of a match or flight, a session's `stake_form`
+        "KindEnum": "games.models.matches.MatchGame.Kind",  # a match game's kind; the chouette's have names below
+        # The chouette's words (chouette.api.WordField): enums, so a word the API refuses is outside the schema too.
+        "ChouetteSideEnum": "chouette.api.SIDES",  # who doubled, who won: box or team
+        "ChouetteGameKindEnum": "chouette.core.scoring.KINDS",
+        "ChouetteGaveUpEnum": "chouette.api.GAVE_UP",
+        "ChouetteSessionStatusEnum": "chouette.api.SESSION_STATUSES",
+        "ChouetteEventKindEnum": "chouette.api.EVENT_KINDS",
+        "ChouetteTransferKindEnum": "chouette.api.TRANSFER_KINDS",
     },
 }
 

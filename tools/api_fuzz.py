@@ -43,6 +43,20 @@ EXCLUDED: dict[tuple[str, str], str] = {
         "The fuzzer cannot know a password: a username and password that do not sign in are bad input, 400 "
         "`invalid` (DRF's AuthTokenSerializer; docs/api.md). Signing in is proved by tests/core/test_auth_tokens.py."
     ),
+    # A match's games, reports and overrides: which schema-valid body the rules take depends on the match, not on
+    # the body. The cube a game takes is a power of two with the cube, a stake of the match's Dave progression
+    # with Dave stakes (1, 2, 3, … when arithmetic) and always 1 in long nardy; no cube in the Crawford game; no
+    # game after the match is decided; a report "by the scoresheet" (method `games`) only once it has a winner
+    # (games.matchplay.state, tests/games/matchplay/). One schema for every match cannot say these.
+    ("POST /api/v1/matches/{id}/games/", "positive_data_acceptance"): (
+        "The cube values and the games a match takes depend on its stakes, variant and score (see above)."
+    ),
+    ("POST /api/v1/matches/{id}/reports/", "positive_data_acceptance"): (
+        "A report by the scoresheet (`games`) needs a scoresheet with a winner; scores must fit the match length."
+    ),
+    ("POST /api/v1/matches/{id}/override/", "positive_data_acceptance"): (
+        "As for reports: a director's result by the scoresheet needs a scoresheet with a winner."
+    ),
 }
 
 #: Ids in a request body that name other rows (a player, a club, a bidder): the fuzzer cannot know which exist or
@@ -58,10 +72,12 @@ REFERENCES: dict[str, set[str]] = {
     "POST /api/v1/calcuttas/{id}/syndicate/": {"lot", "holder"},
     "POST /api/v1/chouette/sessions/": {"club", "players"},
     "POST /api/v1/chouette/sessions/{id}/seats/": {"player"},
+    "POST /api/v1/chouette/sessions/{id}/order/": {"order", "rolls"},  # player ids: the order, the rolls' keys
     "POST /api/v1/events/": {"club"},
     "POST /api/v1/game-records/": {"match"},
     "POST /api/v1/matches/": {"club", "player_a", "player_b"},
     "POST /api/v1/matches/{id}/confirm/": {"version"},
+    "POST /api/v1/matches/{id}/disputes/": {"version"},
     "POST /api/v1/matches/{id}/reports/": {"game_record"},
     "POST /api/v1/memberships/": {"club", "player", "username"},
     "POST /api/v1/players/": {"club"},

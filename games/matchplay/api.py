@@ -9,7 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import paginated_response, validated
+from base.api import JSONTypedInput, paginated_response, validated
 from base.filters import IdFilter
 from clubs import access
 from clubs import selectors as club_selectors
@@ -266,7 +266,7 @@ class MatchFilter(django_filters.FilterSet):
         return queryset.filter(player_a=value) | queryset.filter(player_b=value)
 
 
-class MatchViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class MatchViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Matches the caller may see. Creating: directors at their club, or a player for a casual match."""
 
     permission_classes = [IsAuthenticatedOrReadOnly, access.Can]

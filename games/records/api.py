@@ -6,7 +6,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from base.api import validated
+from base.api import JSONTypedInput, validated
 from base.parsers import FormParser, JSONParser, MultiPartParser
 from games.matchplay import selectors as match_selectors
 from games.models import GameRecord, Match, UploadBatch
@@ -84,7 +84,7 @@ def _read(upload) -> services.UploadedFile:
     return services.UploadedFile(upload.name or "record.mat", data)
 
 
-class GameRecordViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class GameRecordViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser, JSONParser]  # base.parsers: NUL refused

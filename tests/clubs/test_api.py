@@ -36,10 +36,10 @@ def test_creating_a_club_makes_the_creator_its_admin(api_as, outsider_user):
     assert Membership.objects.get(club=club, player__user=outsider_user).role == Role.ADMIN
 
 
-def test_duplicate_slug_is_refused_with_field_error(api_as, outsider_user, club):
+def test_duplicate_slug_is_a_conflict_on_the_slug(api_as, outsider_user, club):
     response = api_as(outsider_user).post("/api/v1/clubs/", {"name": "X", "slug": club.slug}, format="json")
-    assert response.status_code == 400
-    assert "slug" in response.json()["errors"]
+    assert response.status_code == 409
+    assert response.json()["code"] == "conflict" and response.json()["field"] == "slug"
 
 
 def test_club_admin_updates_club_but_outsider_gets_403(api_as, club, admin_user, outsider_user):

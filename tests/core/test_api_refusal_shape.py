@@ -70,3 +70,68 @@ def test_a_json_value_of_the_wrong_type_is_refused_not_coerced(api_as, member_us
         "/api/v1/game-records/", {"text": "x", "name": 0}, format="json", HTTP_ACCEPT_LANGUAGE="de"
     )
     assert german.json()["errors"] == {"name": ["Geben Sie einen Text an."]}
+
+
+@pytest.mark.django_db
+def test_the_create_and_update_mixin_views_refuse_a_json_value_of_the_wrong_type(
+    api_as, director_user, admin_user, club
+):
+    """Clubs and players are created and changed through DRF's mixins, which read `"is_public": 0` as false and
+    `"club": 0` as the slug "0": the same JSON type check as every other input (base.api.JSONTypedInput)."""
+    client = api_as(director_user)
+    made = client.post("/api/v1/clubs/", {"name": "Typed", "is_public": 0}, format="json")
+    assert made.status_code == 400 and made.json()["errors"] == {"is_public": ["Give true or false."]}
+    changed = api_as(admin_user).patch(f"/api/v1/clubs/{club.slug}/", {"is_public": "false"}, format="json")
+    assert changed.status_code == 400 and changed.json()["errors"] == {"is_public": ["Give true or false."]}
+    player = client.post("/api/v1/players/", {"name": "Walk In", "club": 0}, format="json")
+    assert player.status_code == 400 and player.json()["errors"] == {"club": ["Give text."]}
+    assert client.post("/api/v1/clubs/", {"name": "Typed", "is_public": False}, format="json").status_code == 201
+
+
+def test_a_wrong_json_type_inside_a_list_or_an_integer_choice_is_refused():
+    """`true` is no whole number though Python's bool is an int, and a list's items and a 0/1 choice are checked
+    too: DRF read `"5"` as 5 and `"0"` as the choice 0."""
+    from base.api import _wrong_json_type
+    from games.matchplay.api import LatenessInputSerializer, ReportInputSerializer
+
+    assert _wrong_json_type(LatenessInputSerializer(), {"late_side": 0, "minutes_late": False}) == {
+        "minutes_late": ["Give a number."]
+    }
+    assert _wrong_json_type(LatenessInputSerializer(), {"late_side": "0", "minutes_late": 2.5}) == {
+        "late_side": ["Give a whole number."]
+    }
+    assert _wrong_json_type(ReportInputSerializer(), {"method": "score", "score_a": True}) == {
+        "score_a": ["Give a whole number."]
+    }
+    from chouette.api import ChouetteOrderInputSerializer
+
+    assert _wrong_json_type(ChouetteOrderInputSerializer(), {"order": [1, "2"], "rolls": {"7": True}}) == {
+        "order": {"1": ["Give a whole number."]},
+        "rolls": {"7": ["Give a whole number."]},
+    }
+
+
+@pytest.mark.django_db
+def test_a_short_name_already_taken_is_a_conflict_not_bad_input(api_as, director_user, admin_user, club):
+    """A slug another club (or another event of the club) has is the state of things: 409 `conflict` on `slug`."""
+    taken = api_as(director_user).post("/api/v1/clubs/", {"name": "Again", "slug": club.slug}, format="json")
+    assert taken.status_code == 409
+    assert taken.json()["code"] == "conflict" and taken.json()["field"] == "slug" and "errors" not in taken.json()
+    other = api_as(director_user).post("/api/v1/clubs/", {"name": "Other", "slug": "other-club"}, format="json")
+    assert other.status_code == 201
+    changed = api_as(admin_user).patch(f"/api/v1/clubs/{club.slug}/", {"slug": "other-club"}, format="json")
+    assert changed.status_code == 409 and changed.json()["code"] == "conflict"
+    event = {"club": club.slug, "name": "Open", "starts_on": "2026-06-01"}
+    assert api_as(director_user).post("/api/v1/events/", event, format="json").status_code == 201
+    again = api_as(director_user).post("/api/v1/events/", event, format="json")
+    assert again.status_code == 409 and again.json()["field"] == "slug"
+
+
+@pytest.mark.django_db
+def test_a_decimal_in_json_is_text_as_the_schema_says(api_as, director_user, club):
+    """`"house_percent": 5` was read as 5.00 though the schema says a string: a JSON number cannot say 0.07."""
+    event = {"club": club.slug, "name": "Open", "starts_on": "2026-06-01", "house_percent": 5}
+    refused = api_as(director_user).post("/api/v1/events/", event, format="json")
+    assert refused.status_code == 400 and list(refused.json()["errors"]) == ["house_percent"]
+    event["house_percent"] = "5"
+    assert api_as(director_user).post("/api/v1/events/", event, format="json").status_code == 201

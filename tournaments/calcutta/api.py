@@ -12,7 +12,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from base.api import paginated_response, validated
+from base.api import JSONTypedInput, paginated_response, validated
 from base.fields import DecimalField, MoneyField
 from clubs import access as club_access
 from tournaments.calcutta import core, selectors, services
@@ -305,7 +305,7 @@ def _holding_data(holding) -> dict:
     }
 
 
-class CalcuttaViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class CalcuttaViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Calcuttas the caller may see. Writes: the event's directors; a registered bidder bids as themselves."""
 
     serializer_class = CalcuttaSerializer

@@ -59,7 +59,8 @@ def create_event(
     house_percent = _house_percent(house_percent)
     slug = slugify(slug or name)[:60] or "event"
     if Event.objects.filter(club=club, slug=slug).exists():
-        raise ValidationError({"slug": [_("The club already has an event with this short name; choose another.")]})
+        taken = _("The club already has an event with this short name; choose another.")
+        raise ValidationError({"slug": ValidationError(taken, code="conflict")})  # answered 409 (base.api)
     event = Event.objects.create(
         club=club,
         name=name.strip(),

@@ -204,6 +204,13 @@ def test_lateness_by_a_director_only(api_as, match, user_a, director_user):
     assert late.json()["rated"] is False
 
 
+def test_lateness_refuses_false_for_minutes(api_as, match, director_user):
+    """Python's False is the int 0: the JSON type check (base.api) must not let `false` through as a number."""
+    body = {"late_side": 1, "minutes_late": False}
+    response = api_as(director_user).post(url(match, "lateness"), body, format="json")
+    assert response.status_code == 400 and response.json()["errors"] == {"minutes_late": ["Give a number."]}
+
+
 def test_a_token_brings_its_players_row_so_a_report_and_its_confirmation_ask_for_no_player(match, user_a, user_b):
     """Signed in with an API token, as the phones and the load test are: the caller's player comes with the
     token's row, so neither the report nor the confirmation reads it again (it was a query of each request). A
