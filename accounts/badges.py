@@ -2,9 +2,9 @@
 badges), contributed by the apps that know them.
 
 Why a registry: the sign-in backend sits below every app (accounts may not import games), yet the badges must
-cost no query of their own. An app registers a name and a function returning a subquery expression over the
-user row (`OuterRef("pk")`) in its AppConfig.ready(); the backend annotates the user with all of them in the one
-query that loads the user, and templates read `user.<name>`.
+cost no query of their own. Each badge's name and the function returning its subquery expression over the user row
+(`OuterRef("pk")`) are listed in config/pipeline.py (BADGES); the backend annotates the user with all of them in
+the one query that loads the user, and templates read `user.<name>`.
 """
 
 from collections.abc import Callable

@@ -18,26 +18,21 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from base.errors import DomainError
+from base.errors import Conflict, DomainError, Invalid, NotAllowed, NotFound, Refusal
+from base.faults import classify, fault_body, note_fault
 from base.fields import MoneyField
 from base.locks import BUSY_MESSAGE, is_busy
 from base.messages import translate
 
+# `base.api.Conflict` is base.errors.Conflict, where code written against the API has always found it.
 
-class Conflict(exceptions.APIException):
-    """The request is valid but the object is in a state that does not allow it (answered as 409).
-
-    Give it a stable code as well as the translated text: `Conflict(_("..."), code="challenge_open")`.
-    """
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = _("The object is not in a state that allows this.")
-    default_code = "conflict"
-
-
-#: The code of a service's Django ValidationError that is about the state of things (a short name another row
-#: already has), answered 409 like a Conflict: `ValidationError({"slug": ValidationError(text, code=CONFLICT)})`.
-CONFLICT = "conflict"
+#: The translated words of a refusal raised without a message of its own (`Conflict()`), by class.
+DEFAULT_TEXT = {
+    Conflict: _("The object is not in a state that allows this."),
+    NotAllowed: exceptions.PermissionDenied.default_detail,
+    NotFound: exceptions.NotFound.default_detail,
+    Invalid: exceptions.ValidationError.default_detail,
+}
 
 #: The longest message a refusal carries, and the most of a value it quotes. DRF's messages quote the input
 #: ("“…” is not a valid choice."), so a 100 KB value came back whole in its 400: a quoted value longer than
@@ -139,30 +134,56 @@ def _django_validation(exc: DjangoValidationError) -> dict:
     return _validation_body(errors, getattr(first, "code", None) or "invalid")
 
 
+def refusal_text(exc: DomainError) -> str:
+    """A refusal's words in the reader's language: the registered translation of its code (base.messages), else
+    its own message, else its class's translated default."""
+    if isinstance(exc, Refusal) and exc.message is type(exc).default_message:
+        return str(next((text for klass, text in DEFAULT_TEXT.items() if isinstance(exc, klass)), exc.message))
+    return translate(exc)
+
+
+def refusal_body(exc: DomainError) -> dict:
+    """The body of a DomainError: a service's Invalid reads like any bad input (every field's messages under
+    `errors`), a core's bad input names its one field, a state refusal repeats its `extra` keys."""
+    text = refusal_text(exc)
+    if isinstance(exc, Invalid):
+        errors = exc.errors or {exc.field or api_settings.NON_FIELD_ERRORS_KEY: [text]}
+        return _validation_body({field: [bounded(m) for m in messages] for field, messages in errors.items()}, exc.code)
+    body = error_body(exc.code, text, exc.field)
+    if exc.status_code == status.HTTP_400_BAD_REQUEST and exc.field:
+        body["errors"] = {exc.field: [body["detail"]]}
+    if isinstance(exc, Refusal):
+        body.update(exc.extra)
+    return body
+
+
 def exception_handler(exc, context):
     """Every refusal of the API as `{code, detail, field}` (+ `errors` for bad input), whichever layer refused.
 
-    A pure core's DomainError answers 409 when its code is one of its class's `conflicts`, else 400, with the
-    text translated by code (base.messages). A service's Django ValidationError is bad input (400), a Django
-    PermissionDenied a 403, and an IntegrityError escapes only when a database constraint caught a race (409).
-    DRF's own exceptions keep their status and headers and answer with their own codes (`not_authenticated`,
-    `permission_denied`, `not_found`, `throttled`, `parse_error`, `unsupported_media_type`, ...).
-    A service's ValidationError raised with the code `conflict` (a short name already taken) answers 409.
-    A row lock waited on too long (base.locks) answers 409 with the code `busy`.
+    A DomainError (base.errors) answers its status: a pure core's 409 when its code is one of its class's
+    `conflicts`, else 400; a service's Conflict 409, NotAllowed 403, NotFound 404 and Invalid 400, with the text
+    translated by code (base.messages) or as the service wrote it. A view's or form's Django ValidationError is
+    bad input (400), a Django PermissionDenied a 403, and an IntegrityError escapes only when a database
+    constraint caught a race (409). DRF's own exceptions keep their status and headers and answer with their own
+    codes (`not_authenticated`, `permission_denied`, `not_found`, `throttled`, `parse_error`,
+    `unsupported_media_type`, ...). A row lock waited on too long (base.locks) answers 409 with the code `busy`;
+    a dependency's fault (base.faults: the database down, the disk full, the broker unreachable) 503 or 507 with
+    Retry-After and `retry_after`.
     """
     if isinstance(exc, DomainError):
-        body = error_body(exc.code, translate(exc), exc.field)
-        if not exc.is_conflict and exc.field:
-            body["errors"] = {exc.field: [body["detail"]]}
-        return Response(body, status=status.HTTP_409_CONFLICT if exc.is_conflict else status.HTTP_400_BAD_REQUEST)
+        return Response(refusal_body(exc), status=exc.status_code)
     if isinstance(exc, DjangoValidationError):
-        body = _django_validation(exc)
-        if body["code"] == CONFLICT:  # a service's "taken" (a short name another row has): a state, not bad input
-            del body["errors"]
-            return Response(body, status=status.HTTP_409_CONFLICT)
-        return Response(body, status=status.HTTP_400_BAD_REQUEST)
+        return Response(_django_validation(exc), status=status.HTTP_400_BAD_REQUEST)
     if is_busy(exc):
         return Response(error_body("busy", BUSY_MESSAGE), status=status.HTTP_409_CONFLICT)
+    fault = classify(exc)
+    if fault is not None:
+        request = context.get("request")
+        if request is not None:
+            note_fault(fault, exc, request)
+        response = Response(fault_body(fault), status=fault.status, headers={"Retry-After": str(fault.retry_after)})
+        response._has_been_logged = True  # django.utils.log.log_response: logged above, without a traceback
+        return response
     if isinstance(exc, IntegrityError):
         return Response(
             error_body(
@@ -316,7 +337,20 @@ ERROR_COMPONENTS = {
                 "additionalProperties": {"type": "array", "items": {"type": "string"}},
                 "description": "Each field's messages (400 only).",
             },
-            "retry_after": {"type": "integer", "description": "Seconds to wait before trying again (429 only)."},
+            "retry_after": {
+                "type": "integer",
+                "description": "Seconds to wait before trying again, as in Retry-After (429, 503 and 507 only).",
+            },
+            "no_shows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+                    "required": ["id", "name"],
+                },
+                "description": "The entries that would be withdrawn as no-shows (409 `no_shows_need_confirmation` "
+                "only): repeat the request with `confirm_no_shows: true` to withdraw them.",
+            },
         },
         "required": ["code", "detail", "field"],
     },
@@ -330,6 +364,15 @@ ERROR_RESPONSES = {
     "409": ("Error", "The object is in a state that does not allow this now."),
     "415": ("Error", "The body is not JSON, form data or multipart form data."),
     "429": ("Error", "Too many requests (or failed sign-ins) for now; `retry_after` and Retry-After say how long."),
+    "503": (
+        "Error",
+        "A service the site depends on failed (`database_unavailable`, `broker_unavailable`); nothing was stored. "
+        "Retry after Retry-After seconds, with the same Idempotency-Key.",
+    ),
+    "507": (
+        "Error",
+        "No room left to store files (`storage_full`); nothing was stored. Retry later, after Retry-After seconds.",
+    ),
 }
 
 

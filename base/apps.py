@@ -10,7 +10,7 @@ class BaseConfig(AppConfig):
     """The shared base app: health, the demo loader, the API and web plumbing every app uses.
 
     Its package is `base` so that it cannot be mistaken for the pure `core` packages of the other apps
-    (`tournaments.calcutta.core`, `chouette.core`, ...); its app label stays `core` so that its migrations,
+    (`calcutta.core`, `chouette.core`, ...); its app label stays `core` so that its migrations,
     tables and content types stay as they were.
     """
 
@@ -22,7 +22,6 @@ class BaseConfig(AppConfig):
         # Every app's <app>/tasks.py registers its Celery tasks: loading them here means a service can send a task
         # by its name (base.queue) in the web process too, without importing the tasks module that imports it.
         autodiscover_modules("tasks")
-        autodiscover_modules("live")  # each app's live-page groups: who may watch them, which writes push (base.live)
         from base.fields import MESSAGES  # noqa: PLC0415 - the number fields import DRF, which needs the settings
 
         register(numbers.NumberError, MESSAGES)

@@ -19,15 +19,23 @@ given them. A locking read (`base.locks.lock`) is checked and bounded on every c
 
 What it does not take: a `None` argument (the ORM writes `IS NULL` for it, a bound value would match nothing),
 `values()` (use `values_list`), `extra()` and querysets of related managers. The queryset the
-function builds is still the one place the read is written: `tests/core/test_compiled.py` holds every compiled
-read of the hot paths to the rows its plain queryset returns.
+function builds is still the one place the read is written.
+
+It stands on private parts of Django's ORM (`QuerySet._iterable_class`, the compiler's `klass_info`, `select`,
+`annotation_col_map`, `get_converters`, `get_related_populators`, …), so it is kept only where it pays: the reads
+docs/performance.md lists with their measured gain ("Reads compiled once per process"), each on a request the load
+test drives; a read that gained less is a plain queryset. `tests/core/test_compiled_registry.py` holds every read
+in REGISTRY to the statement its queryset compiles to, and that private surface to the shape it was written for.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import operator
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -38,7 +46,12 @@ from django.db.models.query import FlatValuesListIterable, ModelIterable, Values
 
 from base.locks import locks_rows, prepare_lock
 
-__all__ = ["CompiledRead", "CompileError"]
+__all__ = ["CompiledRead", "CompileError", "REGISTRY"]
+
+# Every compiled read the project defines, in the order their modules were imported: the one test that holds each
+# to its queryset's SQL (tests/core/test_compiled_registry.py) and the bench that times each (bench/bench_compiled.py)
+# walk it. A read a test builds for itself is in it too; they tell them apart by the build's module.
+REGISTRY: list[CompiledRead] = []
 
 # Two sets of stand-in values: within every integer field's range (Django answers an out-of-range lookup without
 # asking the database, so a huge stand-in would compile to nothing), unlike each other, and unlikely as constants.
@@ -83,6 +96,7 @@ class CompiledRead:
         self.strings = frozenset(strings)
         self._plans: dict[tuple[bool, int], _Plan] = {}  # by exists() and arity; one database alias per process
         self._lock = threading.Lock()
+        REGISTRY.append(self)
 
     def __repr__(self) -> str:
         return f"CompiledRead({getattr(self.build, '__qualname__', self.build)!r})"
@@ -117,15 +131,17 @@ class CompiledRead:
                 values.append(operator.index(value))  # None, floats and strings are refused here
         return values
 
+    def _bind(self, plan: _Plan, values: list) -> list:
+        params = list(plan.params)
+        for position, argument, wrap in plan.slots:
+            params[position] = values[argument] if wrap is None else wrap(values[argument])
+        return params
+
     def _fetch(self, plan: _Plan, args: tuple) -> list:
         values = self._values(args)
         if plan.sql is None:
             return []
-        params = list(plan.params)
-        for position, argument, wrap in plan.slots:
-            params[position] = values[argument] if wrap is None else wrap(values[argument])
-        if settings.COMPILED_READS_CHECK:
-            self._check(plan, values, params)
+        params = self._bind(plan, values)
         if plan.locks:
             prepare_lock(plan.model, plan.alias)
         with connections[plan.alias].cursor() as cursor:
@@ -163,20 +179,25 @@ class CompiledRead:
             objects.append(obj)
         return objects
 
-    def _check(self, plan: _Plan, values: list, params: list) -> None:
-        """Build the queryset with this call's own values and compare what the ORM compiles it to with what is
-        about to run (settings.COMPILED_READS_CHECK): a build that reads anything but its arguments, or a value
-        that changes the statement's shape, is caught by the first test that makes such a call."""
+    def check(self, *args: Any, exists: bool = False) -> None:
+        """Hold what a call with these arguments would send to what its queryset, built with the same values,
+        compiles to; runs nothing. Raises CompileError on any difference: a build that reads anything but its
+        arguments, or an argument that changes the statement's shape, would otherwise bind the first call's
+        statement for ever. tests/core/test_compiled_registry.py calls it for every read in REGISTRY."""
+        values = self._values(args)
+        plan = self._plan(len(args), exists=exists)
         queryset = self.build(*values)
-        query = queryset.query.exists() if plan.kind is None else queryset.query
+        query = queryset.query.exists() if exists else queryset.query
         try:
             sql, expected = query.get_compiler(using=queryset.db).as_sql()
         except EmptyResultSet:
             sql, expected = None, ()
+        params = [] if plan.sql is None else self._bind(plan, values)
         bound = [(type(value).__name__, value) for value in params]
         if sql != plan.sql or [(type(value).__name__, value) for value in expected] != bound:
             raise CompileError(
-                f"{self!r} ran {plan.sql!r} with {params!r}, but its queryset compiles to {sql!r} with {expected!r}"
+                f"{self!r} would run {plan.sql!r} with {params!r}, but its queryset compiles to {sql!r} "
+                f"with {expected!r}"
             )
 
     # --- compiling --------------------------------------------------------------------------------------------
@@ -259,3 +280,30 @@ class CompiledRead:
             plan.populators = tuple(get_related_populators(klass_info, select, first.db))
             plan.annotations = tuple((compiler.annotation_col_map or {}).items())
         return plan
+
+
+def project_reads() -> dict[str, CompiledRead]:
+    """Every compiled read the project's own modules define, by `module.NAME`: each source file that says
+    `CompiledRead(` is imported (so none is missed because nothing imported its module yet) and its module-level
+    reads collected. For the registry test and the bench, not for requests."""
+    root = Path(settings.BASE_DIR)
+    skipped = {"tests", "bench", "loadtest", "tools", "migrations", "node_modules"}
+    reads: dict[str, CompiledRead] = {}
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative == Path("base/compiled.py") or any(p.startswith(".") or p in skipped for p in relative.parts):
+            continue
+        if "CompiledRead(" not in path.read_text(encoding="utf-8"):
+            continue
+        module = importlib.import_module(".".join(relative.with_suffix("").parts))
+        for name, value in vars(module).items():
+            if isinstance(value, CompiledRead):
+                reads[f"{module.__name__}.{name}"] = value
+    return reads
+
+
+def called_as_exists(name: str) -> bool:
+    """Whether the module that defines the read `module.NAME` calls it as `.exists()` (its plan then is the
+    EXISTS statement, which leaves out what only the rows need: an annotation's arguments may not be in it)."""
+    module, attribute = name.rsplit(".", 1)
+    return f"{attribute}.exists(" in inspect.getsource(importlib.import_module(module))

@@ -10,7 +10,7 @@ import logging
 
 from celery import current_app as app  # the project's app (config.celery), without importing the layer above
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from base.models import WorkerHeartbeat
@@ -32,9 +32,17 @@ def in_process() -> bool:
     return bool(app.conf.task_always_eager)
 
 
+# The database check's own bound on PostgreSQL, like the broker's 2 s: a server that accepts the connection but
+# does not answer fails the check instead of holding /health/ (connecting is bounded by
+# DATABASE_CONNECT_TIMEOUT_SECONDS, waiting for a pooled connection by the pool's timeout).
+DATABASE_TIMEOUT_MS = 2000
+
+
 def check_database() -> dict:
     try:
-        with connection.cursor() as cursor:
+        with transaction.atomic(), connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                cursor.execute(f"SET LOCAL statement_timeout = {DATABASE_TIMEOUT_MS}")
             cursor.execute("SELECT 1")
     except Exception as error:  # noqa: BLE001 - any failure means the site cannot store data
         logger.warning("health: the database does not answer: %s", error)

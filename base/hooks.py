@@ -1,5 +1,7 @@
-"""A signal-free extension point: one app calls a hook inside its transaction, other apps register callbacks
-with it (so a callback's writes commit or roll back together with the change, and one that raises aborts it)."""
+"""A signal-free extension point: one app calls a hook inside its transaction, other apps' callbacks run in it
+(so a callback's writes commit or roll back together with the change, and one that raises aborts it). Which
+callbacks a hook runs, and in what order, is declared in config/pipeline.py, which alone registers them (the
+tests may register their own for a while)."""
 
 from collections.abc import Callable
 
@@ -8,12 +10,11 @@ class Hook:
     def __init__(self) -> None:
         self._callbacks: list[Callable[..., None]] = []
 
-    def register(self, callback: Callable[..., None], *, first: bool = False) -> Callable[..., None]:
+    def register(self, callback: Callable[..., None]) -> Callable[..., None]:
         """Register `callback`; usable as a decorator. Registering the same function twice is a no-op. Callbacks
-        run in the order they were registered; `first` puts this one before those registered so far (one that
-        takes no row lock, so the locks the others take are held the shorter)."""
+        run in the order they were registered (config/pipeline.py's order)."""
         if callback not in self._callbacks:
-            self._callbacks.insert(0 if first else len(self._callbacks), callback)
+            self._callbacks.append(callback)
         return callback
 
     def registered(self) -> tuple[Callable[..., None], ...]:

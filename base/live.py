@@ -15,14 +15,29 @@ no app), where it also hooks its writes to notify_group:
     register_group("flight", lambda user, pk: visible_flights(user=user).filter(pk=pk).exists())
 
 A socket joins only the groups the rule allows; an unknown kind is refused.
+
+Public fragments (the server's work per result must not grow with the number of watchers). Where what a
+group's page shows is the same for every viewer allowed to watch it (the public bracket), a refetch per open page
+was 1,000 GETs per result at 1,000 watchers. Such a kind registers a fragment builder:
+
+    register_fragment("flight", build)   # build(pk, variant) -> Fragment(version, {element id: html}) or None
+
+A page that shows such a region says so when it connects (`fragments=flight-3:en.0:17`: group, variant, the version
+it shows). On a push each uvicorn process builds the fragment once per (group, variant, push) - the builder reads it
+from the shared cache, rendered once per version - encodes the message once, and every socket of the group that
+asked for it gets the same text: `{"type": "fragment", "group", "version", "regions"}`, only when newer than what
+that socket shows. Every other socket keeps "changed" + refetch.
 """
 
 import asyncio
+import json
 import logging
 import re
 import threading
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from functools import cache
 from urllib.parse import parse_qs
 
@@ -30,8 +45,12 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from django.db import transaction
 from redis import Redis, RedisError
+from redis.asyncio import BlockingConnectionPool
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +68,28 @@ MAX_MESSAGE_DEPTH = 8
 CLOSE_UNSUPPORTED, CLOSE_POLICY, CLOSE_TOO_BIG = 1003, 1008, 1009
 
 _rules: dict[str, Callable[[object, int], bool]] = {}
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """What a public group's page shows, the same for every viewer: its regions' outer HTML by element id, at
+    `version` (monotonic per group: a page ignores a fragment no newer than the one it shows)."""
+
+    version: int
+    regions: dict[str, str]
+
+
+_fragments: dict[str, Callable[[int, str], Fragment | None]] = {}
+# A page's variant of a fragment (language, projector view: whatever the kind's builder reads) and version.
+FRAGMENT_ASKED = re.compile(r"^([a-z]+-[0-9]{1,18}):([A-Za-z0-9._-]{1,32}):([0-9]{1,18})$")
+# How long a process keeps a push's built fragment for the sockets still to be sent it.
+FRAGMENT_MEMO_SECONDS = 30
+
+
+def register_fragment(kind: str, build: Callable[[int, str], Fragment | None]) -> None:
+    """Say that groups `<kind>-<id>` have a public fragment: build(id, variant) -> Fragment, or None when there is
+    none to send (the page refetches). Only for regions that are the same for everyone who may join the group."""
+    _fragments[kind] = build
 
 
 def register_group(kind: str, may_join: Callable[[object, int], bool]) -> None:
@@ -109,10 +150,11 @@ def send_all(names: list[str]) -> None:
     fallback poll picks it up.
 
     Most groups a write tells have no page open at that moment (a player's own pages while they sit at the
-    board). Which do is asked first, in one round trip from this thread (`_watched`); only those go through the
-    layer's group_send, which asks again and sends. Before, every group cost two round trips on the server's event
-    loop, whose thread competes with every request of the process for the interpreter lock: with no page open,
-    report + confirm under load answered 61 req/s with its pushes and 69 without them."""
+    board). Which do is asked first, in one round trip from this thread (`_watched`, from the record
+    WatchingRedisLayer keeps); only those go through the layer's group_send, which asks the layer and sends.
+    Before, every group cost two round trips on the server's event loop, whose thread competes with every request
+    of the process for the interpreter lock: with no page open, report + confirm under load answered 61 req/s with
+    its pushes and 69 without them."""
     layer = get_channel_layer()
     if layer is None or not names:
         return
@@ -124,12 +166,14 @@ def send_all(names: list[str]) -> None:
     if not watched:
         return
 
+    push = uuid.uuid4().hex  # one build of a public fragment per process and push (live_fragment)
+
     async def send() -> None:
         gate = asyncio.Semaphore(SEND_AT_ONCE)
 
         async def one(name: str) -> None:
             async with gate:
-                await layer.group_send(name, _changed(name))
+                await layer.group_send(name, _changed(name, push))
 
         sent = await asyncio.gather(*(one(n) for n in watched), return_exceptions=True)
         failed = [(n, r) for n, r in zip(watched, sent, strict=True) if isinstance(r, BaseException)]
@@ -148,28 +192,133 @@ def send_all(names: list[str]) -> None:
 
 
 def _watched(layer, names: list[str]) -> list[str]:
-    """The groups with a socket in them, asked of the Redis layer in one pipelined round trip: the same two steps
-    its group_send starts with (drop members past the group expiry, list the rest), for every group at once. Any
-    other layer (in memory, several Redis hosts, a sentinel) is not asked: every group counts as watched."""
-    client = _redis_for(layer)
-    if client is None:
+    """The groups with a socket in them, from the project's own record of who watches what (WatchingRedisLayer),
+    asked in one pipelined round trip: drop the records older than the layer's group expiry (the sockets that went
+    away without a goodbye, as the layer itself forgets them), then count the rest, for every group at once. Any
+    other layer (in memory, or a Redis layer that keeps no record) is not asked: every group counts as watched."""
+    if not isinstance(layer, WatchingRedisLayer) or layer.watch_address is None:
         return names
-    expired = int(time.time()) - layer.group_expiry
-    pipe = client.pipeline(transaction=False)
+    expired = int(time.time()) - layer.watch_expiry
+    pipe = _client(layer.watch_address).pipeline(transaction=False)
     for name in names:
-        key = layer._group_key(name)
+        key = layer.watch_key(name)
         pipe.zremrangebyscore(key, 0, expired)
-        pipe.zrange(key, 0, -1)
+        pipe.zcard(key)
     answers = pipe.execute()
-    return [name for name, members in zip(names, answers[1::2], strict=True) if members]
+    return [name for name, count in zip(names, answers[1::2], strict=True) if count]
 
 
-def _redis_for(layer) -> Redis | None:
-    hosts = getattr(layer, "hosts", None)
-    if not hasattr(layer, "_group_key") or not isinstance(hosts, list) or len(hosts) != 1:
+class WatchingRedisLayer(RedisChannelLayer):
+    """channels_redis' layer that also records, in keys of the project's own, which channels watch each group: the
+    record `send_all` asks before it sends, so a push to a group nobody watches costs nothing but that one question.
+
+    Why its own record: the layer's group members live under keys whose names and expiry are the layer's private
+    business (`_group_key`, `group_expiry`); reading them broke with any change of channels_redis. This class only
+    overrides the public methods every join, leave and receive goes through (and `create_pool`, the layer's own
+    hook for its pool), and keeps what it needs from its own constructor's arguments. The record is written when a
+    socket joins (`group_add`) and removed when it leaves (`group_discard`), with the same expiry as the layer's
+    membership, so both forget a socket that went away without a goodbye at the same time. It is kept only for a
+    single Redis given by its address (one `hosts` entry, a URL or {"address": URL, ...options}); with several
+    hosts or a sentinel there is no record and every group counts as watched, as before.
+
+    Under load (measured: uvicorn, 3 workers, 2 cores, 200-2,000 open pages) the stock layer dropped sockets twice
+    over, and both are fixed here or in the settings:
+    - redis-py's default 5 s read timeout raced the layer's 5 s blocking read (BZPOPMIN, `brpop_timeout`): a busy
+      server closed 3-9 sockets per run with "Timeout reading". The settings give the hosts entry a socket_timeout
+      well above the blocking read's, and a receive that still times out is tried again (`receive`).
+    - 1,000-2,000 sockets closing at once each asked the per-event-loop pool (100 connections) for one to leave its
+      group, and the stock pool refuses at once when all are in use ("Too many connections", 484-1,608 of them):
+      those members stayed until the group expired and were still sent to. Here the pool is a blocking one: a
+      burst waits its turn, up to `connection_wait` seconds (`create_pool`), and a leave is tried again on a
+      connection fault (`group_discard`)."""
+
+    def __init__(self, hosts=None, prefix="asgi", group_expiry=86400, connection_wait=10.0, **kwargs) -> None:
+        super().__init__(hosts=hosts, prefix=prefix, group_expiry=group_expiry, **kwargs)
+        self.watch_address = _single_address(hosts)
+        self.watch_expiry = int(group_expiry)
+        self.watch_prefix = f"{prefix}:watched:"
+        self.connection_wait = connection_wait
+
+    def watch_key(self, group: str) -> str:
+        return f"{self.watch_prefix}{group}"
+
+    def create_pool(self, index):
+        """A pool that makes a burst wait for a free connection (BlockingConnectionPool) instead of failing it; the
+        hosts entry's own options (max_connections, socket_timeout, ...) are kept. A sentinel or host/port entry
+        keeps the stock pool."""
+        host = dict(self.hosts[index])
+        if "address" not in host:
+            return super().create_pool(index)
+        return BlockingConnectionPool.from_url(host.pop("address"), timeout=self.connection_wait, **host)
+
+    async def receive(self, channel):
+        """The layer's receive, tried again after a read that timed out (Redis or this process busy beyond the
+        socket timeout): the message waiting in Redis is safe in the layer's backup queue and is read by the next
+        try, so the page's socket stays up. At most RECEIVE_RETRIES times in a row: a Redis that hangs for good
+        still ends the socket, and the page polls until it answers. A refused or broken connection is not tried
+        again: a Redis that restarted has lost the groups, and only a new socket joins them again."""
+        for attempt in range(RECEIVE_RETRIES + 1):
+            try:
+                return await super().receive(channel)
+            except RedisTimeoutError:
+                if attempt == RECEIVE_RETRIES:
+                    raise
+                logger.warning("live socket: a read from the channel layer timed out; trying again")
+                await asyncio.sleep(RETRY_PAUSE * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def group_add(self, group, channel):
+        """The record first: a page that joined must be sent to, and if the record fails the join fails before the
+        layer counts a member nobody records (the socket ends, the page polls and comes back)."""
+        if self.watch_address is not None:
+            await asyncio.to_thread(self._record, group, channel, True)
+        await super().group_add(group, channel)
+
+    async def group_discard(self, group, channel):
+        """The layer's membership, then the record, each tried again on a connection fault: a member left behind is
+        sent every push until the group expires."""
+        await _again(lambda: super(WatchingRedisLayer, self).group_discard(group, channel))
+        if self.watch_address is not None:
+            await _again(lambda: asyncio.to_thread(self._record, group, channel, False))
+
+    def _record(self, group: str, channel: str, watching: bool) -> None:
+        """On a thread of its own: the synchronous client's pool is shared by the process's threads, and a socket's
+        join or leave is rare next to the pushes."""
+        client, key = _client(self.watch_address), self.watch_key(group)
+        if not watching:
+            client.zrem(key, channel)
+            return
+        pipe = client.pipeline(transaction=False)
+        pipe.zadd(key, {channel: int(time.time())})
+        pipe.expire(key, self.watch_expiry)
+        pipe.execute()
+
+
+# A receive that timed out is tried this often more, after RETRY_PAUSE, 2 x RETRY_PAUSE, ... seconds; a leave too.
+RECEIVE_RETRIES = 3
+RETRY_PAUSE = 0.5
+
+
+async def _again(call: Callable[[], Awaitable]) -> None:
+    for attempt in range(RECEIVE_RETRIES + 1):
+        try:
+            return await call()
+        except (RedisConnectionError, RedisTimeoutError):
+            if attempt == RECEIVE_RETRIES:
+                raise
+            await asyncio.sleep(RETRY_PAUSE * (attempt + 1))
+
+
+def _single_address(hosts) -> str | None:
+    if not isinstance(hosts, list | tuple) or len(hosts) != 1:
         return None
-    address = hosts[0].get("address") if isinstance(hosts[0], dict) else None
-    return _client(address) if isinstance(address, str) and len(hosts[0]) == 1 else None
+    host = hosts[0]
+    if isinstance(host, dict):  # only options that change how long to wait, not where or as whom to connect
+        host = host.get("address") if set(host) <= {"address", *_TUNING} else None
+    return host if isinstance(host, str) else None
+
+
+_TUNING = ("socket_timeout", "socket_connect_timeout", "socket_keepalive", "health_check_interval", "max_connections")
 
 
 @cache
@@ -179,8 +328,54 @@ def _client(address: str) -> Redis:
     return Redis.from_url(address, socket_connect_timeout=1, socket_timeout=1)
 
 
-def _changed(name: str) -> dict:
-    return {"type": "live.changed", "group": name}
+def _changed(name: str, push: str = "") -> dict:
+    return {"type": "live.changed", "group": name, "push": push}
+
+
+_built: dict[tuple, asyncio.Task] = {}
+
+
+async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str] | None:
+    """(version, the encoded "fragment" message) of group `name` in `variant` for this push, or None (no fragment:
+    the page refetches). Built once per event loop (a uvicorn process), variant and push: the first socket of the
+    push starts the build as a task of its own (a socket closing meanwhile does not cancel it), every other socket
+    awaits the same task, so 1,000 sockets in a process cost one cache read and one json.dumps."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), name, variant, push)
+    task = _built.get(key)
+    if task is None:
+        task = loop.create_task(_build_fragment(name, variant))
+        _built[key] = task
+        loop.call_later(FRAGMENT_MEMO_SECONDS, _built.pop, key, None)
+    return await asyncio.shield(task)
+
+
+async def _build_fragment(name: str, variant: str) -> tuple[int, str] | None:
+    kind, _, pk = name.partition("-")
+    build = _fragments.get(kind)
+    if build is None:
+        return None
+    try:
+        fragment = await database_sync_to_async(build)(int(pk), variant)
+    except Exception:  # noqa: BLE001 - a page without its fragment refetches, as before
+        logger.warning("live fragment of %s (%s) failed", name, variant, exc_info=True)
+        return None
+    if fragment is None:
+        return None
+    message = {"type": "fragment", "group": name, "version": fragment.version, "regions": fragment.regions}
+    return fragment.version, json.dumps(message)
+
+
+def requested_fragments(query_string: bytes) -> dict[str, list]:
+    """The fragments a page asked for: group -> [variant, the version it shows]; malformed entries are ignored."""
+    values = parse_qs(query_string.decode("latin-1")).get("fragments", [])
+    asked = {}
+    for value in values:
+        for item in value.split(","):
+            match = FRAGMENT_ASKED.match(item.strip())
+            if match and len(asked) < MAX_GROUPS:
+                asked[match.group(1)] = [match.group(2), int(match.group(3))]
+    return asked
 
 
 def _loop_running() -> bool:
@@ -195,6 +390,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     """One socket per page: `/ws/live/?groups=flight-3,user-5`. Answers {"type": "joined", "groups": [...],
     "refused": [...]} once, then {"type": "changed", "group": name} for every change."""
 
+    async def __call__(self, scope, receive, send):
+        """While Redis is away, a socket cannot join its groups (a page asking) nor hear them (a page open when it
+        went): the socket ends, refused or closed, with one line in the log instead of a traceback for every page's
+        every try. The page polls meanwhile and comes back within a few seconds of Redis, refetching once what it
+        missed (js/live.js)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisError, OSError) as error:
+            logger.warning("live socket ended: the channel layer does not answer (%s)", type(error).__name__)
+
     async def connect(self):
         requested = _requested_groups(self.scope.get("query_string", b""))
         user = self.scope.get("user")
@@ -206,8 +411,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "joined", "groups": joined, "refused": refused})
 
     async def disconnect(self, code):
+        """Leave every group joined, each even if leaving another failed (the layer already tried it again): a
+        member left behind is sent every push until its group expires."""
         for name in getattr(self, "joined", []):
-            await self.channel_layer.group_discard(name, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(name, self.channel_name)
+            except RedisError as error:
+                logger.warning("live socket could not leave %s (%s)", name, type(error).__name__)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
         """Bound what is parsed: a message over MAX_MESSAGE_CHARS, nested deeper than MAX_MESSAGE_DEPTH, not JSON
@@ -231,7 +441,23 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
 
     async def live_changed(self, event):
-        await self.send_json({"type": "changed", "group": event["group"]})
+        """A public group's page this socket asked a fragment of gets the fragment (built once per process and
+        push: live_fragment), and nothing when it is no newer than what the page shows (a report that left the
+        bracket as it was); every other page gets "changed" and refetches."""
+        name = event["group"]
+        if not hasattr(self, "fragments"):
+            self.fragments = requested_fragments(self.scope.get("query_string", b""))
+        asked = self.fragments.get(name)
+        built = None
+        if asked is not None and name.partition("-")[0] in _fragments:
+            built = await live_fragment(name, asked[0], event.get("push") or uuid.uuid4().hex)
+        if built is None:
+            await self.send_json({"type": "changed", "group": name})
+            return
+        version, text = built
+        if version > asked[1]:
+            asked[1] = version
+            await self.send(text_data=text)
 
 
 def refusal(text: str | None, data: bytes | None) -> tuple[int | None, str]:

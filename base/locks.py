@@ -18,33 +18,11 @@ lock them first, or two requests at once both decide on the same old state. Ever
   taken out of order within one transaction (`LockError`): two transactions that lock the same rows in
   opposite orders deadlock, and the check finds such code the first time a test runs it.
 
-The lock order (also docs/architecture.md, "Locks"), earliest first. A transaction locks a model for the
-first time only before every later model it holds; it may lock more rows of a model it already holds (a
-Calcutta locked again by the helper a service calls; the later slots of a bracket walk). Two inversions are
-taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
-
- 1. accounts.LoginFailureWindow — sign-in throttling, alone.
- 2. clubs.WalkInClaim → clubs.Player → clubs.Membership — a claim locks its player; an invitation locks the
-    invitee's player, then the membership.
- 3. clubs.Club — approving a club recomputes the overall rating pool (→ RatingPool).
- 4. chouette.ChouetteSession — a chouette table, alone.
- 5. games.GameRecord — record verification and its sweep, alone.
- 6. tournaments.Flight — registration, the draw, a withdrawal (→ the walkover's match and its slots).
- 7. games.Match → tournaments.Slot — a confirmation locks its match, then its slot and the slots it fills,
-    in bracket order (but clearing a slot annuls its match: Slot → Match, a known inversion), or its round's
-    tournaments.Pairing (Swiss, round robin, triple elimination); then tournaments.Board — an event's
-    boards, to free the finished match's board and call the next match.
- 8. calcutta.Calcutta → calcutta.SyndicateOffer — a bid, a sale, the settlement after a bracket result.
- 9. ratings.EventPoints — an event's points after a bracket result.
-10. ratings.RatingPool → ratings.PlayerRating — a confirmed result shares its pools (`share`: results of
-    different events are rated side by side; a rebuild locks the pool and waits for them) and locks the two
-    players' ratings in it (an override voids rated results, so unrates them, before the event's points are
-    awarded again: RatingPool → EventPoints, a known inversion).
-11. ratings.Ladder → ratings.LadderChallenge — a challenge result moves the ladder.
-
-Levels 7 to 11 follow the hooks: games.matchplay.hooks.result_confirmed calls tournaments first (the slots,
-then through tournaments.hooks.flight_results_changed the Calcuttas, then the event points), then ratings
-(the pools), then the ladder — the order the apps' `ready()` register them in (INSTALLED_APPS).
+The lock order is declared in config/pipeline.py, next to the steps that run after each domain event and the
+locks each takes, and installed here at startup (`configure`; docs/architecture.md, "Locks", says why each model
+has its place). A transaction locks a model for the first time only before every later model it holds; it may lock
+more rows of a model it already holds (a Calcutta locked again by the helper a service calls; the later slots of
+a bracket walk). Two inversions are taken today and tolerated by name (`KNOWN_INVERSIONS`); any other is refused.
 """
 
 from __future__ import annotations
@@ -61,46 +39,53 @@ __all__ = [
     "LOCK_ORDER",
     "LockError",
     "batch",
+    "configure",
     "is_busy",
     "lock",
     "locks_rows",
     "prepare_lock",
+    "refusal",
     "share",
 ]
 
-#: The models in the order a transaction may lock them ("app_label.ModelName"; the module docstring says why).
-LOCK_ORDER: tuple[str, ...] = (
-    "accounts.LoginFailureWindow",
-    "clubs.WalkInClaim",
-    "clubs.Player",
-    "clubs.Membership",
-    "clubs.Club",
-    "chouette.ChouetteSession",
-    "games.GameRecord",
-    "tournaments.Flight",
-    "games.Match",
-    "tournaments.Slot",
-    "tournaments.Pairing",
-    "tournaments.Board",
-    "calcutta.Calcutta",
-    "calcutta.SyndicateOffer",
-    "ratings.EventPoints",
-    "ratings.RatingPool",
-    "ratings.PlayerRating",
-    "ratings.Ladder",
-    "ratings.LadderChallenge",
-)
-_RANK = {label: rank for rank, label in enumerate(LOCK_ORDER)}
+#: The models in the order a transaction may lock them ("app_label.ModelName"; the module docstring says why), and
+#: the inversions tolerated by name, (held, then locked) -> why. config/pipeline.py declares both next to the steps
+#: that take the locks and installs them at startup (`configure`): base imports no app. Until then every lock is
+#: refused as out of place when the order is checked.
+LOCK_ORDER: tuple[str, ...] = ()
+KNOWN_INVERSIONS: dict[tuple[str, str], str] = {}
+_RANK: dict[str, int] = {}
 
-#: The two places the code enters an earlier level after a later one today, (held, then locked): each can wait on
-#: a confirmation that takes the pair the other way round. PostgreSQL then aborts one of the two after
-#: deadlock_timeout (1 s), answered 409 "busy"; taking them in order needs the bracket walk reordered.
-KNOWN_INVERSIONS: dict[tuple[str, str], str] = {
-    ("tournaments.Slot", "games.Match"): "clearing a bracket slot (a late placement, an override) annuls its match",
-    ("ratings.RatingPool", "ratings.EventPoints"): (
-        "an override unrates the results it voids before the event's points are awarded again"
-    ),
-}
+
+def configure(*, order: tuple[str, ...], inversions: dict[tuple[str, str], str]) -> None:
+    """Install the lock order and its tolerated inversions (config.pipeline.install, once at startup). An
+    inversion must name two models of the order, the later one held first: anything else is a typo."""
+    global LOCK_ORDER, KNOWN_INVERSIONS, _RANK
+    rank = {label: index for index, label in enumerate(order)}
+    if len(rank) != len(order):
+        raise LockError("The lock order names a model twice.")
+    for held, then in inversions:
+        if held not in rank or then not in rank or rank[held] <= rank[then]:
+            raise LockError(f"The inversion ({held}, {then}) is not an earlier model locked after a later one.")
+    LOCK_ORDER, KNOWN_INVERSIONS, _RANK = tuple(order), dict(inversions), rank
+
+
+def refusal(held, label: str) -> str | None:
+    """Why a transaction holding the models `held` may not lock `label` now (None: it may). The one rule of the
+    order: the runtime check (`lock`) and config.pipeline's check of its declared steps both ask it."""
+    rank = _RANK.get(label)
+    if rank is None:
+        return f"{label} is not in base.locks.LOCK_ORDER: give it its place there (config/pipeline.py) and in the docs."
+    if label in held:
+        return None
+    later = sorted(h for h in held if _RANK.get(h, -1) > rank and (h, label) not in KNOWN_INVERSIONS)
+    if later:
+        return (
+            f"{label} locked after {', '.join(later)} in one transaction: the lock order (base.locks) "
+            "puts it before. Lock it first, or move it in the order if every path takes them this way."
+        )
+    return None
+
 
 #: PostgreSQL SQLSTATEs of a lock wait given up: lock_timeout ran out, or the transaction lost a deadlock.
 BUSY_SQLSTATES = frozenset({"55P03", "40P01"})
@@ -199,16 +184,9 @@ class _Held:
         self.timeout_set = False
 
     def check(self, label: str) -> None:
-        rank = _RANK.get(label)
-        if rank is None:
-            raise LockError(f"{label} is not in base.locks.LOCK_ORDER: give it its place there and in the docs.")
-        if label not in self.labels:
-            later = sorted(h for h in self.labels if _RANK[h] > rank and (h, label) not in KNOWN_INVERSIONS)
-            if later:
-                raise LockError(
-                    f"{label} locked after {', '.join(later)} in one transaction: the lock order (base.locks) "
-                    "puts it before. Lock it first, or move it in the order if every path takes them this way."
-                )
+        problem = refusal(self.labels, label)
+        if problem is not None:
+            raise LockError(problem)
         self.labels.add(label)
 
 

@@ -38,11 +38,11 @@ def translate(exc: DomainError) -> str:
     """The refusal in the reader's language, its placeholders filled from the error's params."""
     text = template(type(exc), exc.code)
     if text is None:
-        return exc.message
+        return str(exc.message)
     try:
         return str(text) % exc.params if "%(" in str(text) else str(text)
     except (KeyError, TypeError, ValueError):  # raised without the numbers its message needs: the core's words
-        return exc.message
+        return str(exc.message)
 
 
 def registered() -> Iterator[tuple[type[DomainError], str, object]]:

@@ -13,14 +13,16 @@ Content-Length is above REQUEST_MAX_BODY_SIZE with 413 and a message saying the 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse, QueryDict
+from django.core.exceptions import PermissionDenied
+from django.core.handlers.exception import response_for_exception
+from django.http import Http404, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from base.api import Conflict, error_body
+from base.api import error_body, refusal_text
 from base.errors import DomainError
+from base.faults import classify, fault_response
 from base.locks import BUSY_MESSAGE, is_busy
-from base.messages import translate
 
 
 def _mebibytes(size: int) -> str:
@@ -67,6 +69,23 @@ class LockBusyMiddleware:
         return None
 
 
+class DependencyFaultMiddleware:
+    """A page or an API view outside DRF whose database, media disk or broker failed answers 503 or 507 with
+    Retry-After (base.faults: the API's error body under /api/, the 503 page in the layout otherwise), not
+    Django's HTML 500. DRF views answer in base.api.exception_handler; what a middleware raises around the view
+    reaches base.views.server_error, which answers the same."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        fault = classify(exception)
+        return None if fault is None else fault_response(request, fault, exception)
+
+
 def _has_nul(data) -> bool:
     return any("\x00" in key or "\x00" in value for key, values in data.lists() for value in values)
 
@@ -89,7 +108,8 @@ def _refusal(request, message: str, status: int, code: str) -> HttpResponse:
 class RefusalPageMiddleware:
     """A page (not the API) that hits a state refusal it did not catch answers 409 inside the site layout with
     the reason, instead of a server error: the web views' own catch (base.web.attempt) covers the usual
-    forms, this covers the rest. 403 and 404 pages come from templates/403.html and 404.html."""
+    forms, this covers the rest. A service's NotAllowed or NotFound answers Django's 403 or 404 page (from
+    templates/403.html and 404.html), as a PermissionDenied or Http404 would."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -100,10 +120,12 @@ class RefusalPageMiddleware:
     def process_exception(self, request, exception):
         if request.path.startswith("/api/"):
             return None
-        if isinstance(exception, Conflict):
-            reason = str(exception.detail)
-        elif isinstance(exception, DomainError) and exception.is_conflict:
-            reason = translate(exception)
-        else:
+        if not isinstance(exception, DomainError):
             return None
-        return render(request, "409.html", {"exception": reason}, status=409)
+        if exception.status_code == 403:
+            return response_for_exception(request, PermissionDenied(refusal_text(exception)))
+        if exception.status_code == 404:
+            return response_for_exception(request, Http404(refusal_text(exception)))
+        if exception.is_conflict:
+            return render(request, "409.html", {"exception": refusal_text(exception)}, status=409)
+        return None

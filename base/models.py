@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -38,3 +39,27 @@ class Outgoing(models.Model):
 
     class Meta:
         abstract = True
+
+
+class IdempotentRequest(models.Model):
+    """A write a client may send again, by its idempotency key (base.idempotency says why and how): who sent it,
+    what it was (method, path and a hash of its body) and the answer it got, which a retry with the same key is
+    answered with instead of doing the work again. The row is written in the write's own transaction, so a
+    committed write always has its key committed; the unique (user, key) index makes a concurrent duplicate wait
+    for the first and then read its answer. Kept IDEMPOTENCY_RETENTION (24 h), then swept."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=80)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=300)
+    fingerprint = models.CharField(max_length=64)  # sha256 of method, path and the body, hex
+    status_code = models.PositiveSmallIntegerField(default=0)  # 0 while the write is under way
+    body = models.TextField(blank=True)  # the answer's JSON text (API), empty for none
+    location = models.TextField(blank=True)  # a page's redirect, an API's Location header
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="base_idempotent_request_unique_key")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.key} {self.method} {self.path} → {self.status_code}"

@@ -26,9 +26,17 @@ def _checked(data):
     return data
 
 
+NESTED_MESSAGE = "The JSON is nested too deeply: no endpoint takes more than a few levels."
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        return _checked(super().parse(stream, media_type, parser_context))
+        # Python's decoder (and the NUL walk after it) recurse once per level: thousands of "[" end in a
+        # RecursionError, which reached the client as a 500. It is the sender's input: a 400 like any parse error.
+        try:
+            return _checked(super().parse(stream, media_type, parser_context))
+        except RecursionError:
+            raise ParseError(NESTED_MESSAGE) from None
 
 
 class FormParser(parsers.FormParser):

@@ -7,8 +7,8 @@ logged, not raised, and the row it was for stays due in the database — `status
 and the like. The periodic sweep (`core.sweep`, run by Celery beat) finds such rows and sends their work again,
 and each task claims its row once, so work sent twice still runs once.
 
-Each app registers a sweeper with `sweepers` (in its AppConfig.ready): a function that re-enqueues that app's
-due work and returns how many tasks it sent.
+Each app has a sweeper in `sweepers` (listed in config/pipeline.py, SWEEPERS): a function that re-enqueues that
+app's due work and returns how many tasks it sent.
 """
 
 from __future__ import annotations

@@ -6,34 +6,43 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 
-from base.api import Conflict
-from base.errors import DomainError
+from base import api, idempotency
+from base.errors import DomainError, Invalid
 from base.locks import BUSY_MESSAGE, is_busy
-from base.messages import translate
+
+#: The statuses a page answers with its own page (403.html, 404.html) rather than as a message on the form.
+PAGE_STATUSES = frozenset({403, 404})
 
 
 def refusal_text(exc: Exception) -> str:
-    """The translated text of any refusal a service raises (a core error, a Conflict, a ValidationError)."""
+    """The translated text of any refusal: a DomainError (a core's or a service's; an Invalid about several
+    fields says every field's message), or a view's or form's own ValidationError."""
+    if isinstance(exc, Invalid) and exc.errors:
+        return " ".join(exc.messages)
     if isinstance(exc, DomainError):
-        return translate(exc)
+        return api.refusal_text(exc)
     if isinstance(exc, ValidationError):
         return " ".join(exc.messages)
-    if isinstance(exc, Conflict):
-        return str(exc.detail)
     return str(exc)
 
 
 def attempt(request, action: Callable[[], object], success: str | Callable[[object], str]) -> bool:
-    """Run a service call; show its refusal as a message (a PermissionDenied still answers 403), and so a row
-    lock waited on too long (base.locks). `success` is the message, or makes it from what the call returned."""
+    """Run a service call; show its refusal as a message (a NotAllowed or NotFound still answers 403 or 404, by
+    base.middleware.RefusalPageMiddleware), and so a row lock waited on too long (base.locks). `success` is the
+    message, or makes it from what the call returned. A refusal marks the request `idempotency_refused`: its
+    redirect is then no answer to keep for a retry (base.idempotency)."""
     try:
         result = action()
-    except (ValidationError, Conflict, DomainError) as exc:
+    except (ValidationError, DomainError) as exc:
+        if isinstance(exc, DomainError) and exc.status_code in PAGE_STATUSES:
+            raise
+        idempotency.refused(request)
         messages.error(request, refusal_text(exc))
         return False
     except DatabaseError as exc:
         if not is_busy(exc):
             raise
+        idempotency.refused(request)
         messages.error(request, str(BUSY_MESSAGE))
         return False
     messages.success(request, success(result) if callable(success) else success)

@@ -7,9 +7,6 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# `make bench` runs with DEBUG=1, which turns the compiled reads' check on (base.compiled): it compiles every such
-# read again on each call, which production does not do, so the figures would be of the check.
-os.environ.setdefault("COMPILED_READS_CHECK", "0")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import django  # noqa: E402

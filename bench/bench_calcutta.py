@@ -8,7 +8,7 @@ import time
 from datetime import UTC, datetime
 from fractions import Fraction
 
-from tournaments.calcutta.core import (
+from calcutta.core import (
     FIELD,
     Auction,
     Bidder,
@@ -79,9 +79,9 @@ def main() -> None:
 def bench_history() -> None:
     """A bid through the service after 10 and after 1,000 bids on the lot that is up (median of 20 more)."""
     from bench.scratch import scratch_database
+    from calcutta import services
+    from tests.calcutta.rows import open_auction
     from tests.clubs.factories import ClubFactory, MembershipFactory
-    from tests.tournaments.calcutta.rows import open_auction
-    from tournaments.calcutta import services
 
     with scratch_database():
         club = ClubFactory()
@@ -113,9 +113,9 @@ def bench_django() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from bench.scratch import scratch_database
+    from calcutta import services
+    from tests.calcutta.rows import make_flight
     from tests.clubs.factories import ClubFactory, MembershipFactory
-    from tests.tournaments.calcutta.rows import make_flight
-    from tournaments.calcutta import services
 
     with scratch_database():
         club = ClubFactory()

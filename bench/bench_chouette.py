@@ -9,9 +9,9 @@ import time
 
 from chouette.core import session as core
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
 from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry
 from chouette.core.settlement import EXACT_LIMIT, fewest_transfers
+from chouette.core.table_options import Rules
 
 PLAYERS = list(range(1, 9))
 

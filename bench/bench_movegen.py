@@ -1,8 +1,8 @@
 """Move generation: time per legal_results call against gnubg-nn's C move generator on the same positions.
 
-legal_results (games.rules.moves) is the public call that lists every result of a roll, as gnubg-nn's
+legal_results (backgammon.moves) is the public call that lists every result of a roll, as gnubg-nn's
 moves() does; the verifier asks the same generator (through max_dice_playable and check_play) whenever a
-written move leaves a die unused. It answers with the compiled generator (games/rules/compiled_moves.c) where
+written move leaves a die unused. It answers with the compiled generator (backgammon/compiled_moves.c) where
 `make install` built it, else with the pure Python one; movegen_compiled says which, and movegen_python times
 the pure Python generator (its reference) on its own. The positions come from random legal play (fixed seed)
 and the dice with them, 3000 distinct positions; neither generator keeps a memo or cache between calls, so
@@ -14,9 +14,9 @@ import time
 
 import gnubg_nn
 
-from games.rules import moves
-from games.rules.moves import legal_results, python_results
-from games.rules.random_play import random_positions
+from backgammon import moves
+from backgammon.moves import legal_results, python_results
+from backgammon.random_play import random_positions
 
 SAMPLE = 3000
 GOAL_RATIO = 3

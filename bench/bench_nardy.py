@@ -1,7 +1,7 @@
 """Long nardy move generation: time per legal_plays call beside standard backgammon's on comparable positions.
 
-Both samples are positions real play reaches: seeded random legal games of each game (games.nardy.random_play
-and games.rules.random_play), the same number of positions with the dice rolled there. Both calls list one play
+Both samples are positions real play reaches: seeded random legal games of each game (backgammon.nardy.random_play
+and backgammon.random_play), the same number of positions with the dice rolled there. Both calls list one play
 per distinct result with its steps; backgammon's legal_results (its fast road, results only) is printed too.
 Then the time to verify a whole self-played 3-point match record (read and replay every roll), per roll.
 With no positions or no records the benchmark stops with an error: a figure for zero work would only look fast.
@@ -10,14 +10,14 @@ With no positions or no records the benchmark stops with an error: a figure for 
 import sys
 import timeit
 
-from games.nardy.moves import legal_plays as nardy_plays
-from games.nardy.random_play import random_match
-from games.nardy.random_play import random_positions as nardy_positions
-from games.nardy.record import write_nardy
-from games.nardy.verification import check_nardy_record
-from games.rules.moves import legal_plays as backgammon_plays
-from games.rules.moves import legal_results as backgammon_results
-from games.rules.random_play import random_positions as backgammon_positions
+from backgammon.moves import legal_plays as backgammon_plays
+from backgammon.moves import legal_results as backgammon_results
+from backgammon.nardy.moves import legal_plays as nardy_plays
+from backgammon.nardy.random_play import random_match
+from backgammon.nardy.random_play import random_positions as nardy_positions
+from backgammon.nardy.record import write_nardy
+from backgammon.nardy.verification import check_nardy_record
+from backgammon.random_play import random_positions as backgammon_positions
 
 SAMPLE = 2000
 MATCHES = 5

@@ -23,7 +23,7 @@ def run(seed: int) -> tuple[float, int]:
     start = time.perf_counter()
     for number in range(1, ROUNDS + 1):
         table = core.standings(keys, games)
-        players = [SwissPlayer(r.key, r.wins, r.byes > 0, frozenset(met[r.key])) for r in table]
+        players = [SwissPlayer(r.key, r.wins, r.byes > 0, frozenset(met[r.key]), rank=r.rank) for r in table]
         for a, b in pair_round(players, rng_seed=seed, round_number=number):
             if b is None:
                 games.append(core.Game(a, None, kind=core.BYE, winner=a))

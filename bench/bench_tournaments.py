@@ -5,7 +5,7 @@ import random
 import statistics
 import time
 
-from tournaments.core import rules
+from tournaments.core import consequences
 from tournaments.core.draw import DrawEntrant
 from tournaments.core.engine import SimEvent
 
@@ -18,8 +18,8 @@ def run(seed: int) -> tuple[float, int]:
     start = time.perf_counter()
     event = SimEvent()
     event.add_flight("main")
-    event.add_flight("consolation", "fed", source="main", rule=rules.PROGRESSIVE, feed_rounds=3)
-    event.add_flight("last_chance", "fed", source="consolation", rule=rules.FRESH_DRAW)
+    event.add_flight("consolation", "fed", source="main", rule=consequences.PROGRESSIVE, feed_rounds=3)
+    event.add_flight("last_chance", "fed", source="consolation", rule=consequences.FRESH_DRAW)
     entrants = [DrawEntrant(i, rating=1300 + rng.random() * 600, on_time=True) for i in range(ENTRANTS)]
     event.draw("main", entrants, rng_seed=seed, seeded=True)
     results = 0

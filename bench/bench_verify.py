@@ -3,7 +3,7 @@ this machine). With the corpus missing the benchmark stops with an error naming 
 would only look like a goal met.
 
 Then the verifier beside a yardstick (bench/yardstick.py: gnubg-nn's C move generator in the thinnest replay
-loop) on the same 440 self-played matches: seeded random legal play (games.backward_play.random_match with no
+loop) on the same 440 self-played matches: seeded random legal play (backgammon.backward_play.random_match with no
 backward rule), written by the project's .mat writer and read back by its reader. Reading the files is left
 out on both sides (both replay the same parsed records); decoding each written move is inside both timings.
 Goal: our verifier takes at most the yardstick's time.
@@ -12,12 +12,12 @@ Goal: our verifier takes at most the yardstick's time.
 import sys
 import time
 
+from backgammon.backward_play import random_match
+from backgammon.matchfiles.mat import parse_mat, write_mat
+from backgammon.matchfiles.notation import _decode, _decode_token
+from backgammon.moves import _die_sequences
+from backgammon.verification import check_record, verify
 from bench import yardstick
-from games.backward_play import random_match
-from games.formats.mat import parse_mat, write_mat
-from games.formats.notation import _decode, _decode_token
-from games.rules.moves import _die_sequences
-from games.verification import check_record, verify
 from tests.paths import CORPUS
 
 GOAL_SECONDS = 2

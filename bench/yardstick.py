@@ -5,7 +5,7 @@ verifier of checker play can do: for every roll of every game it asks gnubg_nn.m
 roll may legally leave (gnubg's generator applies the forced-play rules) and checks that the position the
 written move leaves is among them. It knows nothing of the cube, the score, resignations or messages; it only
 reads standard backgammon records without backward hits, where every game starts from the usual position.
-bench_verify times it beside games.verification.verify on the same parsed records.
+bench_verify times it beside backgammon.verification.verify on the same parsed records.
 
 gnubg's board is [opponent, mover], each a list of 25 counts in its own numbering (index 24 = the bar), and
 moves() answers with the position keys of [opponent, mover after the play].
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gnubg_nn
 
-from games.formats.mat import ActionKind, MatchRecord
+from backgammon.matchfiles.mat import ActionKind, MatchRecord
 
 _START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
 _ROLL = ActionKind.ROLL

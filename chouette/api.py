@@ -13,10 +13,11 @@ from rest_framework.response import Response
 
 from base.api import JSONTypedInput, paginated_response, validated
 from base.fields import DecimalField
-from chouette import rules as access
+from base.idempotency import idempotent
+from chouette import permissions as access
 from chouette import selectors, services
-from chouette.core.rules import CHOICES, Rules
 from chouette.core.scoring import KINDS, RESPONSES
+from chouette.core.table_options import CHOICES, Rules
 from chouette.models import (
     ChouetteSession,
     EventKind,
@@ -456,6 +457,7 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         session = self.get_object()
         return Response(selectors.live_state(session, show_money=access.may_see_money(request.user, session)))
 
+    @idempotent
     @extend_schema(methods=["get"], responses=ChouetteGameSerializer(many=True))
     @extend_schema(
         methods=["post"],

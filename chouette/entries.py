@@ -4,9 +4,9 @@ The stored payload is this JSON, so a replay reads exactly what was entered."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from base.errors import Invalid
 from chouette.core import session as core
 from chouette.core.scoring import BOX, KINDS, RESPONSES, TEAM, CubeEvent, GameEntry
 
@@ -15,7 +15,7 @@ def _int(value, field: str) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ValidationError({field: [_("Give a player by their id (a whole number).")]}) from None
+        raise Invalid(_("Give a player by their id (a whole number)."), field=field) from None
 
 
 def _optional_player(value, field: str):
@@ -25,41 +25,41 @@ def _optional_player(value, field: str):
 def entry_from_payload(data) -> GameEntry:
     """A GameEntry from the stored/entered JSON, refusing shapes that are not a game."""
     if not isinstance(data, dict):
-        raise ValidationError({"game": [_("Send the game as an object.")]})
+        raise Invalid(_("Send the game as an object."), field="game")
     events = []
     for event in data.get("events") or []:
         if not isinstance(event, dict) or event.get("doubler") not in (BOX, TEAM):
-            raise ValidationError({"events": [_("Each double says who doubled: box or team.")]})
+            raise Invalid(_("Each double says who doubled: box or team."), field="events")
         responses = []
         for answer in event.get("responses") or []:
             if not isinstance(answer, dict) or answer.get("response") not in RESPONSES:
-                raise ValidationError({"events": [_("Answer each double with take, drop, beaver or raccoon.")]})
+                raise Invalid(_("Answer each double with take, drop, beaver or raccoon."), field="events")
             responses.append((_int(answer.get("player"), "events"), answer["response"]))
         events.append(CubeEvent(event["doubler"], tuple(responses)))
     member_results = []
     for row in data.get("member_results") or []:
         if not isinstance(row, dict) or row.get("winner") not in (BOX, TEAM) or row.get("kind", "single") not in KINDS:
-            raise ValidationError({"member_results": [_("Each result names the winner (box/team) and the kind.")]})
+            raise Invalid(_("Each result names the winner (box/team) and the kind."), field="member_results")
         member_results.append((_int(row.get("player"), "member_results"), row["winner"], row.get("kind", "single")))
     claimed = []
     for row in data.get("claimed") or []:
         if not isinstance(row, dict):
-            raise ValidationError({"claimed": [_("Each claimed line names a player and their points.")]})
+            raise Invalid(_("Each claimed line names a player and their points."), field="claimed")
         claimed.append((_int(row.get("player"), "claimed"), _int(row.get("points"), "claimed")))
     daves = []
     for row in data.get("daves") or []:
         if not isinstance(row, dict) or row.get("gave_up") not in (None, "member", "box"):
-            raise ValidationError({"daves": [_("Each Dave line names a member, the final stake and who gave up.")]})
+            raise Invalid(_("Each Dave line names a member, the final stake and who gave up."), field="daves")
         daves.append((_int(row.get("player"), "daves"), _int(row.get("stake"), "daves"), row.get("gave_up")))
     winner = data.get("winner") or None
     if winner not in (None, BOX, TEAM):
-        raise ValidationError({"winner": [_("Say who won the game: the box or the team.")]})
+        raise Invalid(_("Say who won the game: the box or the team."), field="winner")
     kind = data.get("kind") or "single"
     if kind not in KINDS:
-        raise ValidationError({"kind": [_("A game ends single, gammon or backgammon.")]})
+        raise Invalid(_("A game ends single, gammon or backgammon."), field="kind")
     automatic = data.get("automatic_doubles") or 0
     if not isinstance(automatic, int) or automatic < 0:
-        raise ValidationError({"automatic_doubles": [_("Automatic doubles: a whole number, 0 or more.")]})
+        raise Invalid(_("Automatic doubles: a whole number, 0 or more."), field="automatic_doubles")
     return GameEntry(
         events=tuple(events),
         winner=winner,
@@ -97,9 +97,7 @@ def parse_steps(text: str) -> list[tuple[str, str]]:
     for token in (text or "").replace(",", " ").split():
         doubler, _sep, response = token.partition(":")
         if doubler not in (BOX, TEAM) or response not in RESPONSES:
-            raise ValidationError(
-                {"events": [_("A cube step is who doubled and the answer, e.g. box:take or team:drop.")]}
-            )
+            raise Invalid(_("A cube step is who doubled and the answer, e.g. box:take or team:drop."), field="events")
         steps.append((doubler, response))
     return steps
 
@@ -175,7 +173,7 @@ def _daves_from_form(data, team: list[int]) -> list[dict]:
             continue
         stake = str(data.get(f"dave_{member}") or "1").strip()
         if not stake.isdigit() or len(stake) > 7:
-            raise ValidationError({"daves": [_("A stake is a whole number, 1 or more.")]})
+            raise Invalid(_("A stake is a whole number, 1 or more."), field="daves")
         daves.append({"player": member, "stake": int(stake), "gave_up": data.get(f"gave_up_{member}") or None})
     return daves
 

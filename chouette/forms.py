@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from base.fields import ModelMultipleChoiceField
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 from clubs.models import Player
 from games.models.variants import DaveProgression, StakeForm
 

@@ -1,4 +1,4 @@
-"""Extension points of the chouette app (nobody imports chouette; apps above it register callbacks here)."""
+"""Extension points of the chouette app (nobody imports chouette): config/pipeline.py lists what runs on each."""
 
 from base.hooks import Hook
 

@@ -6,10 +6,10 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from base.compiled import CompiledRead
 from base.numbers import parse_id
-from chouette import entries, rules
+from chouette import entries, permissions
 from chouette.core import session as core
 from chouette.core import settlement as money_core
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 from chouette.models import (
     ChouetteSession,
     EventKind,
@@ -28,7 +28,7 @@ from clubs.models import Club, Membership, Player, Role
 def visible_sessions(*, user) -> QuerySet[ChouetteSession]:
     """The sessions at clubs the user can see, and every table the user sat at (a player who left a private club
     still sees what was booked against them there), each annotated with `money_visible` (whether the user may see
-    its money: rules.may_see_money, answered in the same query for a whole list)."""
+    its money: permissions.may_see_money, answered in the same query for a whole list)."""
     visible_club = Q(club__in=club_selectors.visible_clubs(user=user))
     if not getattr(user, "is_authenticated", False):
         return ChouetteSession.objects.filter(visible_club).select_related("club").annotate(money_visible=Value(False))
@@ -54,7 +54,7 @@ def visible_session(*, user, pk: object) -> ChouetteSession | None:
         return None
     signed_in = getattr(user, "is_authenticated", False)
     if access.is_site_staff(user) or not signed_in:
-        session = _SESSION_BY_ID.first(number)
+        session = next(iter(ChouetteSession.objects.select_related("club").filter(pk=number)[:1]), None)
         if session is not None:
             session.money_visible = bool(signed_in)  # staff direct every club (directed_clubs); anonymous: none
         return session if session is None or signed_in or session.club.is_public else None
@@ -63,9 +63,6 @@ def visible_session(*, user, pk: object) -> ChouetteSession | None:
         return None
     session.money_visible = session.sat or session.directs
     return session
-
-
-_SESSION_BY_ID = CompiledRead(lambda pk: ChouetteSession.objects.select_related("club").filter(pk=pk)[:1])
 
 
 def _member(user_id, **roles) -> Exists:
@@ -121,7 +118,7 @@ def club_player(*, club: Club, player_id: int | None) -> Player | None:
 def seatable_players(*, user, club: Club) -> QuerySet[Player]:
     """Whom the user may seat at a table of this club: any member for a director, else only themselves."""
     members = active_members(club=club)
-    if rules.directs(user, club):
+    if permissions.directs(user, club):
         return members
     if not getattr(user, "is_authenticated", False):
         return members.none()
@@ -265,7 +262,7 @@ def club_balances(*, club: Club, user) -> list[dict]:
     """Lifetime balances at a club: every player's for its directors, only their own for a player, none for
     anyone else."""
     ledger = LedgerEntry.objects.filter(session__club=club)
-    if not rules.directs(user, club):
+    if not permissions.directs(user, club):
         if not getattr(user, "is_authenticated", False):
             return []
         ledger = ledger.filter(player__user=user)

@@ -14,11 +14,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.idempotency import idempotent_page
 from base.web import attempt
 from chouette import entries, selectors, services
-from chouette import rules as access
+from chouette import permissions as access
 from chouette.core.order import due_to_roll
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, SessionForm
 from chouette.models import ChouetteSession, SessionStatus
 from chouette.templatetags.chouette_tags import points as points_text
@@ -191,6 +192,7 @@ def session_state(request, slug, pk):
 
 @require_POST
 @login_required
+@idempotent_page
 def add_game(request, slug, pk):
     session = _session(request, slug, pk)
     team = list(session.order[1:])

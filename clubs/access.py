@@ -4,15 +4,16 @@
     require(user, "club.edit", club)              services enforce (django PermissionDenied, translated)
 
 Actions are dotted strings ("club.edit", "player.edit", "match.override", "chouette.enter_game", ...). Each app
-registers the rules for its own actions in `<app>/rules.py` with `@rule("action", message)`; ClubsConfig.ready
-imports every installed app's `rules` module, so a rule exists before the first request.
+registers the rules for its own actions in `<app>/permissions.py` with `@rule("action", message)`; config/pipeline.py
+lists those modules and imports them at startup, so a rule exists before the first request.
 
 Why one module: the checks used to be spread over services, models, selectors and views, and chains of steps
 that were each allowed (create a club, add someone else's player to it, then edit that player as its admin) let
 a stranger in. Here every rule sees the same facts:
 
-- `club_of(obj)` resolves any object (a club, an event, a flight, a match, a session, a membership, ...) to
-  its club, in one place;
+- a rule names the club it asks about: every model that belongs to a club says which with its own `club` (a
+  foreign key, or a property that walks its known path: `Flight.club` is its event's; None for what belongs to
+  no club, e.g. a casual match), and the role checks below take that club, never a guess from attribute names;
 - `role_at(user, club)` is the user's role at the club through an *accepted*, active membership (invitations
   not yet accepted give no rights), looked up once per user object: every club in one query, cached on the
   user instance (Django and DRF build one user object per request, so this is per request);
@@ -77,7 +78,9 @@ def _rule(action: str) -> Rule:
     try:
         return _RULES[action]
     except KeyError:
-        raise ImproperlyConfigured(f"No rule for the action {action!r}: register one in <app>/rules.py.") from None
+        raise ImproperlyConfigured(
+            f"No rule for the action {action!r}: register one in <app>/permissions.py."
+        ) from None
 
 
 def is_signed_in(user) -> bool:
@@ -106,28 +109,6 @@ def require(user, action: str, obj: Any = None, message: str | Promise | None = 
 
 def message_for(action: str) -> str:
     return str(_rule(action).message)
-
-
-# --- resolving objects ---------------------------------------------------------------------------------------
-
-# The attributes that lead from an object towards its club, tried in order: a membership or a match has a club,
-# a flight has an event, a seat has a session, ... An app whose objects reach their club some other way gives
-# them a `club` property.
-PARENTS = ("club", "event", "flight", "session", "ladder", "calcutta", "match", "pool")
-
-
-def club_of(obj: Any) -> Club | None:
-    """The club `obj` belongs to (None when it belongs to none, e.g. a casual match)."""
-    for _step in range(len(PARENTS) + 1):
-        if obj is None or isinstance(obj, Club):
-            return obj
-        for name in PARENTS:
-            if hasattr(obj, name):
-                obj = getattr(obj, name)
-                break
-        else:
-            return None
-    return None
 
 
 # --- roles, memoised per user object -------------------------------------------------------------------------
@@ -183,16 +164,16 @@ def has_role(user, club: Club | None, at_least: str) -> bool:
     return role is not None and ROLE_RANK[Role(role)] >= ROLE_RANK[Role(at_least)]
 
 
-def is_member(user, obj) -> bool:
-    return has_role(user, club_of(obj), Role.PLAYER)
+def is_member(user, club: Club | None) -> bool:
+    return has_role(user, club, Role.PLAYER)
 
 
-def is_director(user, obj) -> bool:
-    return has_role(user, club_of(obj), Role.DIRECTOR)
+def is_director(user, club: Club | None) -> bool:
+    return has_role(user, club, Role.DIRECTOR)
 
 
-def is_admin(user, obj) -> bool:
-    return has_role(user, club_of(obj), Role.ADMIN)
+def is_admin(user, club: Club | None) -> bool:
+    return has_role(user, club, Role.ADMIN)
 
 
 def player_of(user):

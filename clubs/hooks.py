@@ -1,4 +1,4 @@
-"""Extension points of the clubs app (the base layer imports no other app; others register here)."""
+"""Extension points of the clubs app (it imports no app above it): config/pipeline.py lists what runs on each."""
 
 from base.hooks import Hook
 

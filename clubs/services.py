@@ -3,12 +3,12 @@ the web pages and scripts share one set of rules."""
 
 from django.contrib.admin.utils import NestedObjects
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from base.errors import Conflict, Invalid
 from base.locks import lock
 from clubs import access, hooks
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
@@ -37,10 +37,10 @@ def ensure_player_for_user(*, user) -> Player:
     return player
 
 
-def _slug_taken() -> ValidationError:
+def _slug_taken() -> Conflict:
     """A short name another club has: the state of things, answered 409 `conflict` by the API (base.api)."""
     text = _("Another club already uses this short name; choose a different one.")
-    return ValidationError({"slug": ValidationError(text, code="conflict")})
+    return Conflict(text, code="conflict", field="slug")
 
 
 @transaction.atomic
@@ -58,7 +58,7 @@ def create_club(
     decide results for the overall rating list only once site staff approve the club."""
     access.require(actor, "club.create")
     if not name.strip():
-        raise ValidationError({"name": [_("A club needs a name.")]})
+        raise Invalid(_("A club needs a name."), field="name")
     if slug and Club.objects.filter(slug=slug).exists():
         raise _slug_taken()
     club = Club.objects.create(
@@ -78,7 +78,8 @@ def update_club(*, actor, club: Club, **fields) -> Club:
     access.require(actor, "club.edit", club)
     unknown = set(fields) - CLUB_FIELDS
     if unknown:
-        raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
+        message = _("This field cannot be changed.")
+        raise Invalid(message, errors={name: [message] for name in unknown})
     if "slug" in fields and Club.objects.exclude(pk=club.pk).filter(slug=fields["slug"]).exists():
         raise _slug_taken()
     for name, value in fields.items():
@@ -96,9 +97,9 @@ def create_player(*, actor, club: Club, name: str, country: str = "", user=None,
     if role != Role.PLAYER:
         access.require(actor, "club.edit", club, _("Only a club admin can give a new member a director or admin role."))
     if user is not None:
-        raise ValidationError({"user": [_("A player with an account joins by accepting an invitation.")]})
+        raise Invalid(_("A player with an account joins by accepting an invitation."), field="user")
     if not name.strip():
-        raise ValidationError({"name": [_("A player needs a name.")]})
+        raise Invalid(_("A player needs a name."), field="name")
     player = Player.objects.create(name=name.strip(), country=country.upper(), created_by_club=club)
     Membership.objects.create(club=club, player=player, role=role, status=Membership.Status.ACCEPTED)
     return player
@@ -109,7 +110,8 @@ def update_player(*, actor, player: Player, **fields) -> Player:
     access.require(actor, "player.edit", player)
     unknown = set(fields) - PLAYER_FIELDS
     if unknown:
-        raise ValidationError({name: [_("This field cannot be changed.")] for name in unknown})
+        message = _("This field cannot be changed.")
+        raise Invalid(message, errors={name: [message] for name in unknown})
     for name, value in fields.items():
         setattr(player, name, value.upper() if name == "country" else value)
     player.full_clean(exclude=["user"])
@@ -130,16 +132,16 @@ def invite(
         player = _player_for_username(username)
     own_walk_in = player.user_id is None and player.created_by_club_id == club.pk
     if player.user_id is None and not own_walk_in:
-        raise ValidationError(
-            {"player": [_("This player has no account to accept an invitation and is not a walk-in of this club.")]}
+        raise Invalid(
+            _("This player has no account to accept an invitation and is not a walk-in of this club."), field="player"
         )
     membership, created = lock(Membership.objects).get_or_create(
         club=club, player=player, defaults={"role": role, "status": Membership.Status.INVITED, "is_active": False}
     )
     if not created and membership.is_active:
-        raise ValidationError({"player": [_("This player is already a member of the club.")]})
+        raise Invalid(_("This player is already a member of the club."), field="player")
     if not created and membership.status == Membership.Status.INVITED:
-        raise ValidationError({"player": [_("This player is already invited; the invitation waits for an answer.")]})
+        raise Invalid(_("This player is already invited; the invitation waits for an answer."), field="player")
     membership.role = role
     membership.invited_by, membership.invited_at = actor, timezone.now()
     if own_walk_in:
@@ -153,7 +155,7 @@ def invite(
 def _player_for_username(username: str) -> Player:
     user = User.objects.filter(**{User.USERNAME_FIELD: (username or "").strip()}).first()
     if user is None:
-        raise ValidationError({"username": [_("No user has this username; check the spelling.")]})
+        raise Invalid(_("No user has this username; check the spelling."), field="username")
     return ensure_player_for_user(user=user)
 
 
@@ -164,7 +166,7 @@ def respond_to_invitation(*, actor, membership: Membership, accept: bool) -> Mem
     membership = lock(Membership.objects).select_related("player", "club").get(pk=membership.pk)
     access.require(actor, "membership.respond", membership)
     if membership.status != Membership.Status.INVITED:
-        raise ValidationError({"status": [_("This invitation was already answered.")]})
+        raise Invalid(_("This invitation was already answered."), field="status")
     if accept:
         membership.status, membership.is_active = Membership.Status.ACCEPTED, True
     else:
@@ -193,10 +195,10 @@ def update_membership(
     new_active = is_active if is_active is not None else membership.is_active
     if new_active and not membership.is_active:
         # Whoever left, declined or was never asked joins again only by their own consent.
-        raise ValidationError({"is_active": [_("Invite the player again: the membership counts once they accept.")]})
+        raise Invalid(_("Invite the player again: the membership counts once they accept."), field="is_active")
     losing_admin = membership.pk in admins and (new_role != Role.ADMIN or not new_active)
     if losing_admin and len(admins) == 1:
-        raise ValidationError({"role": [_("A club must keep at least one admin: make someone else admin first.")]})
+        raise Invalid(_("A club must keep at least one admin: make someone else admin first."), field="role")
     membership.role, membership.is_active = new_role, new_active
     membership.save(update_fields=["role", "is_active"])
     return membership
@@ -253,7 +255,7 @@ def _refuse_second_player(user) -> Player | None:
             "Your account already has a player with matches or memberships (%(name)s). Claiming this walk-in "
             "would split your history over two players: ask site staff to merge them."
         )
-        raise ValidationError({"player": [message % {"name": own.name}]})
+        raise Invalid(message % {"name": own.name}, field="player")
     return own
 
 
@@ -264,7 +266,7 @@ def claim_walk_in(*, actor, player: Player) -> WalkInClaim:
     access.require(actor, "walk_in.claim", player)
     _refuse_second_player(actor)
     if WalkInClaim.objects.filter(player=player, user=actor, status=WalkInClaim.Status.PENDING).exists():
-        raise ValidationError({"player": [_("You already asked to claim this player; the club has not answered yet.")]})
+        raise Invalid(_("You already asked to claim this player; the club has not answered yet."), field="player")
     return WalkInClaim.objects.create(player=player, user=actor)
 
 
@@ -275,12 +277,12 @@ def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
     claim = lock(WalkInClaim.objects).select_related("player").get(pk=claim.pk)
     access.require(actor, "walk_in.decide", claim)
     if claim.status != WalkInClaim.Status.PENDING:
-        raise ValidationError({"status": [_("This claim was already decided.")]})
+        raise Invalid(_("This claim was already decided."), field="status")
     now = timezone.now()
     if confirm:
         player = lock(Player.objects).get(pk=claim.player_id)
         if player.user_id is not None:
-            raise ValidationError({"player": [_("This player already belongs to an account.")]})
+            raise Invalid(_("This player already belongs to an account."), field="player")
         empty = _refuse_second_player(claim.user)
         if empty is not None:
             # Open invitations follow the person to the walk-in row (unless the walk-in is in that club already).

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from base import panels
+from base.errors import Invalid, NotAllowed
 from clubs import access, selectors, services
 from clubs.forms import InviteForm, WalkInPlayerForm
 
@@ -40,7 +41,7 @@ def add_walk_in(request, slug):
     if form.is_valid():
         try:
             player = services.create_player(actor=request.user, club=club, **form.cleaned_data)
-        except (PermissionDenied, ValidationError) as exc:
+        except (PermissionDenied, ValidationError, NotAllowed, Invalid) as exc:
             _say_why(request, exc)
         else:
             messages.success(request, _("%(name)s joined the club.") % {"name": player.name})
@@ -66,7 +67,7 @@ def player_detail(request, pk):
 
 def _say_why(request, exc: Exception) -> None:
     """A refusal or a validation error as a message on the next page (services word them for the user)."""
-    if isinstance(exc, ValidationError):
+    if isinstance(exc, ValidationError | Invalid):
         messages.error(request, " ".join(exc.messages))
     else:
         messages.error(request, str(exc) or _("You do not have the right to do this."))
@@ -81,7 +82,7 @@ def invite(request, slug):
         return redirect(club)
     try:
         membership = services.invite(actor=request.user, club=club, username=form.cleaned_data["username"])
-    except (PermissionDenied, ValidationError) as exc:
+    except (PermissionDenied, ValidationError, NotAllowed, Invalid) as exc:
         _say_why(request, exc)
     else:
         messages.success(
@@ -109,7 +110,7 @@ def answer_invitation(request, pk, answer):
     membership = get_object_or_404(selectors.invitations_for(user=request.user), pk=pk)
     try:
         services.respond_to_invitation(actor=request.user, membership=membership, accept=answer == "accept")
-    except (PermissionDenied, ValidationError) as exc:
+    except (PermissionDenied, ValidationError, NotAllowed, Invalid) as exc:
         _say_why(request, exc)
     else:
         if answer == "accept":
@@ -125,7 +126,7 @@ def claim(request, pk):
     player = get_object_or_404(selectors.visible_players(user=request.user), pk=pk)
     try:
         services.claim_walk_in(actor=request.user, player=player)
-    except (PermissionDenied, ValidationError) as exc:
+    except (PermissionDenied, ValidationError, NotAllowed, Invalid) as exc:
         _say_why(request, exc)
     else:
         messages.success(request, _("Asked the club to confirm that you are %(name)s.") % {"name": player.name})
@@ -138,7 +139,7 @@ def decide_claim(request, pk, answer):
     found = get_object_or_404(selectors.visible_claims(user=request.user), pk=pk)
     try:
         services.decide_claim(actor=request.user, claim=found, confirm=answer == "confirm")
-    except (PermissionDenied, ValidationError) as exc:
+    except (PermissionDenied, ValidationError, NotAllowed, Invalid) as exc:
         _say_why(request, exc)
     else:
         names = {"user": found.user.get_username(), "name": found.player.name}

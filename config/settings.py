@@ -1,5 +1,6 @@
 """Django settings, read from the environment (see README: Configuration)."""
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -47,11 +48,12 @@ INSTALLED_APPS = [
     "clubs",
     "games",
     "tournaments",
-    "tournaments.calcutta",
+    "calcutta",
     "ratings",
     "points",
     "chouette",
     "notifications",  # above every app it listens to (tests/core/test_layers.py)
+    "config.apps.PipelineConfig",  # last: wires the apps into each other's hooks (config/pipeline.py)
 ]
 
 MIDDLEWARE = [
@@ -69,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "base.middleware.RefusalPageMiddleware",  # an uncaught state refusal on a page: 409 in the site layout
     "base.middleware.LockBusyMiddleware",  # 409 "try again" for a row lock waited on too long (base.locks)
+    "base.middleware.DependencyFaultMiddleware",  # 503/507 + Retry-After when the database, disk or broker fails
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -88,6 +91,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "base.context_processors.navigation",
             ],
+            # {% idempotency_field %} in every write form a phone may send twice (base.idempotency).
+            "builtins": ["base.templatetags.idempotency"],
         },
     },
 ]
@@ -102,12 +107,34 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # persistent connections (their threads live on), and never share a pool across a fork.
 DATABASE_POOL = env_bool("DATABASE_POOL", False)
 DATABASE_POOL_MAX_SIZE = env_int("DATABASE_POOL_MAX_SIZE", 20)
+# Seconds a request waits for a free pooled connection before it answers 503 "try again" (base.faults): far
+# below a phone user's patience, where the pool's 10 s made every request of a storm wait and then fail.
+DATABASE_POOL_TIMEOUT = env_int("DATABASE_POOL_TIMEOUT", 3)
+# The connection budget (docs/connections.md; `manage.py connection_budget --nodes N` prints it for these settings):
+#   nodes x uvicorn workers x DATABASE_POOL_MAX_SIZE + CELERY_WORKER_CONCURRENCY + beat (1)
+#   + headroom (DATABASE_HEADROOM: migrate, psql, a second /health/) <= PostgreSQL's max_connections.
+# A pool only holds its max under load; idle, it gives connections back: psycopg's pool closes one idle connection
+# every DATABASE_POOL_MAX_IDLE_SECONDS down to DATABASE_POOL_MIN_SIZE. With max_connections 20, pools that kept
+# every connection they had opened under load (min_size 2, max_idle 10 min) left the worker "too many clients" 63
+# times and locked every new client out for 20 s after the load stopped.
+DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 1)
+DATABASE_POOL_MAX_IDLE_SECONDS = env_int("DATABASE_POOL_MAX_IDLE_SECONDS", 2)
+DATABASE_HEADROOM = env_int("DATABASE_HEADROOM", 3)
+# Seconds to reach PostgreSQL before a connection attempt fails (libpq's connect_timeout), so nothing, /health/
+# included, hangs on a server that does not answer.
+DATABASE_CONNECT_TIMEOUT_SECONDS = env_int("DATABASE_CONNECT_TIMEOUT_SECONDS", 3)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", DATABASE_CONNECT_TIMEOUT_SECONDS)
 if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The pool checks a connection as it lends it (psycopg_pool's check_connection): after a database restart
+    # the connections it held are dead, and each first request on one answered 500.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
+        "min_size": DATABASE_POOL_MIN_SIZE,
+        "max_idle": DATABASE_POOL_MAX_IDLE_SECONDS,
         "max_size": DATABASE_POOL_MAX_SIZE,
-        "timeout": 10,  # seconds a request waits for a free connection before it fails
+        "timeout": DATABASE_POOL_TIMEOUT,
     }
 # PostgreSQL binds a statement's values itself and keeps a statement it was sent twice on a connection prepared
 # (psycopg's prepare_threshold): parsing and planning are then done once per connection, not on every request.
@@ -115,9 +142,25 @@ if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postg
 # Django's default (values pasted into the text by the client, nothing prepared), and 4 ms prepared; the app's own
 # CPU did not change (docs/performance.md). Set DATABASE_PREPARED=0 behind a pooler that cannot keep prepared
 # statements (PgBouncer in transaction mode before 1.21).
-DATABASE_PREPARED = env_bool("DATABASE_PREPARED", True)
-if DATABASE_PREPARED and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
+#
+# DATABASE_PGBOUNCER=1: DATABASE_URL points at PgBouncer in transaction mode (tests/services/test_pgbouncer.py), where
+# each transaction may run on another server connection. Nothing may outlive a transaction there: prepared
+# statements (so DATABASE_PREPARED defaults to off: values bound client-side, nothing prepared; PgBouncer 1.21+ with
+# max_prepared_statements may set DATABASE_PREPARED=1) and server-side cursors (Django's .iterator() declares one:
+# DISABLE_SERVER_SIDE_CURSORS, so it fetches in chunks from a client-side cursor). The app's locks are
+# transaction-scoped (SET LOCAL, SELECT ... FOR UPDATE), and PgBouncer carries the time zone across. The app's
+# pool stays on under ASGI: it holds connections to PgBouncer (cheap client slots), and PgBouncer's pool size is
+# what PostgreSQL's budget counts.
+DATABASE_PGBOUNCER = env_bool("DATABASE_PGBOUNCER", False)
+DATABASE_PREPARED = env_bool("DATABASE_PREPARED", not DATABASE_PGBOUNCER)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if DATABASE_PREPARED:
+        DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_PGBOUNCER
+    # A worker's, beat's or command's persistent connection (CONN_MAX_AGE) is checked before it is reused after a
+    # pause: a task that starts after PostgreSQL restarted reconnects instead of failing on the dead connection.
+    # Under the pool the same setting has the pool check each connection as it lends it (above).
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -140,9 +183,6 @@ def _env_int_between(name: str, default: int, low: int, high: int) -> int:
 # of the documented order (docs/architecture.md, "Locks"); on in DEBUG and in the tests.
 LOCK_TIMEOUT_MS = _env_int_between("LOCK_TIMEOUT_MS", 5000, 1, 10 * 60 * 1000)
 LOCK_ORDER_CHECK = env_bool("LOCK_ORDER_CHECK", DEBUG)
-# Compiled reads (base.compiled): with the check on (DEBUG and the tests) every call also builds its queryset with
-# the call's own values and refuses to run unless the ORM compiles it to the very statement and values it binds.
-COMPILED_READS_CHECK = env_bool("COMPILED_READS_CHECK", DEBUG)
 
 # The model backend, refusing an account or address that failed too often before it hashes the password.
 AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]
@@ -165,6 +205,9 @@ LOCALE_PATHS = [BASE_DIR / "locale", *sorted(BASE_DIR.glob("*/*/locale"))]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Berlin")
 USE_I18N = True
 USE_TZ = True
+# One date format and one date-time format per language on every page, chart and message (docs/ui.md, "Dates
+# and numbers"): config/formats/<lang>/formats.py make the short and long forms the same.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -182,6 +225,37 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+
+# Media (uploaded game records) must be one store for every node: the web node that takes an upload and the
+# worker that verifies it may be different machines (docs/deploy.md). MEDIA_STORAGE=filesystem (default) keeps
+# it under MEDIA_ROOT, which on several hosts must be a shared volume; MEDIA_STORAGE=s3 keeps it in an
+# S3-compatible bucket through django-storages, installed only for that (the image's WITH_S3=1 build arg), so
+# nothing imports it unless this is chosen. The AWS_* settings are django-storages' own names.
+MEDIA_STORAGE = env_choice("MEDIA_STORAGE", "filesystem", ("filesystem", "s3"))
+if MEDIA_STORAGE == "s3":
+    import importlib.util
+
+    if importlib.util.find_spec("storages") is None:
+        raise ImproperlyConfigured(
+            "MEDIA_STORAGE=s3 needs django-storages: pip install 'django-storages[s3]' (or build the image with "
+            "WITH_S3=1)."
+        )
+    if not env_str("AWS_STORAGE_BUCKET_NAME"):
+        raise ImproperlyConfigured("MEDIA_STORAGE=s3 needs AWS_STORAGE_BUCKET_NAME.")
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("AWS_STORAGE_BUCKET_NAME"),
+            "endpoint_url": env_str("AWS_S3_ENDPOINT_URL") or None,  # a MinIO/Ceph/... server; unset: AWS
+            "region_name": env_str("AWS_S3_REGION_NAME") or None,
+            "access_key": env_str("AWS_ACCESS_KEY_ID") or None,  # unset: boto3's own chain (instance role, ...)
+            "secret_key": env_str("AWS_SECRET_ACCESS_KEY") or None,
+            "location": env_str("AWS_LOCATION", "media"),
+            "default_acl": None,  # records are private: served through the site's own views, never linked
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
 
 # Request and upload limits (README: Configuration). A body above REQUEST_MAX_BODY_SIZE is refused with 413
 # before it is read (base.middleware); form and JSON data above DATA_UPLOAD_MAX_MEMORY_SIZE with 400 (a pasted
@@ -243,6 +317,7 @@ SPECTACULAR_SETTINGS = {
         "ChouetteSessionStatusEnum": "chouette.api.SESSION_STATUSES",
         "ChouetteEventKindEnum": "chouette.api.EVENT_KINDS",
         "ChouetteTransferKindEnum": "chouette.api.TRANSFER_KINDS",
+        "QualifyingTiesEnum": "tournaments.models.QualifyingTies",  # a flight's setting and a tie's method
     },
 }
 
@@ -251,6 +326,9 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env_broker_url("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
+# Worker processes (prefork), each holding one persistent database connection: the worker's share of the connection
+# budget. Celery's own default (the host's CPUs), made explicit so the budget can count it; set it on every host.
+CELERY_WORKER_CONCURRENCY = env_int("CELERY_WORKER_CONCURRENCY", os.cpu_count() or 1)
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
@@ -266,18 +344,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
 # its worker died) and the sweep sends it again. Longer than any task may run (see games.records.tasks).
 TASK_STALE_SECONDS = env_int("TASK_STALE_SECONDS", 120)
 # Celery beat (`make beat`, the beat service in docker-compose.yml): every BEAT_EVERY_SECONDS it sends the sweep
-# (core.sweep: send lost work again) and a heartbeat (core.heartbeat: /health/ sees that a worker runs tasks).
+# (core.sweep: send lost work again), and every HEALTH_HEARTBEAT_EVERY_SECONDS a heartbeat (core.heartbeat:
+# /health/ sees that a worker runs tasks).
 BEAT_EVERY_SECONDS = env_int("BEAT_EVERY_SECONDS", 30)
+HEALTH_HEARTBEAT_EVERY_SECONDS = env_int("HEALTH_HEARTBEAT_EVERY_SECONDS", min(15, BEAT_EVERY_SECONDS))
 CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "core.sweep", "schedule": float(BEAT_EVERY_SECONDS), "options": {"expires": BEAT_EVERY_SECONDS}},
     "heartbeat": {
         "task": "core.heartbeat",
-        "schedule": float(BEAT_EVERY_SECONDS),
-        "options": {"expires": BEAT_EVERY_SECONDS},
+        "schedule": float(HEALTH_HEARTBEAT_EVERY_SECONDS),
+        "options": {"expires": HEALTH_HEARTBEAT_EVERY_SECONDS},
     },
 }
-# /health/ answers 503 when no worker ran a heartbeat for this long (a few missed beats).
-HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 4 * BEAT_EVERY_SECONDS)
+# /health/ answers 503 when no worker ran a heartbeat for this long: three missed heartbeats. A killed worker's last
+# heartbeat ran before it died, so /health/ shows it at most 45 s after the kill (4 x a 30 s beat took 120 s).
+HEALTH_HEARTBEAT_MAX_AGE_SECONDS = env_int("HEALTH_HEARTBEAT_MAX_AGE_SECONDS", 3 * HEALTH_HEARTBEAT_EVERY_SECONDS)
 
 # FIBS ratings (docs/ratings.md): K from the experience before the match ("a", FIBS help) or after it ("b").
 # After changing it, `manage.py recompute_ratings` rebuilds every pool under the new rule.
@@ -307,8 +388,17 @@ CHANNEL_LAYER_URL = env_broker_url("CHANNEL_LAYER_URL")
 if CHANNEL_LAYER_URL and not CHANNEL_LAYER_URL.startswith("memory://"):
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": 500, "expiry": 30},
+            "BACKEND": "base.live.WatchingRedisLayer",  # channels_redis, recording who watches (base.live)
+            # socket_timeout: a read waits up to 15 s, well above the layer's 5 s blocking read (BZPOPMIN), which
+            # redis-py's default 5 s raced on a busy server ("Timeout reading", sockets dropped). max_connections
+            # per worker's event loop, and a burst (1,000 pages closing at once) waits up to connection_wait
+            # seconds for one instead of failing ("Too many connections", members left in their groups).
+            "CONFIG": {
+                "hosts": [{"address": CHANNEL_LAYER_URL, "socket_timeout": 15, "max_connections": 100}],
+                "connection_wait": 10,
+                "capacity": 500,
+                "expiry": 30,
+            },
         }
     }
 else:

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from base import views as core_views
 from notifications import views as notification_views
 
-APPS = ["clubs", "games", "tournaments", "tournaments.calcutta", "ratings", "points", "chouette"]
+APPS = ["clubs", "games", "tournaments", "calcutta", "ratings", "points", "chouette"]
 
 api_v1 = [path("", include("accounts.api_urls"))]
 api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]
@@ -14,6 +14,7 @@ api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("health/", core_views.health, name="health"),
+    path("health/live/", core_views.live, name="health-live"),
     path("accounts/", include("accounts.urls")),  # before Django's, whose password reset it replaces
     path("accounts/", include("django.contrib.auth.urls")),
     # Django's language switch, which also stores the choice for the person's notifications.
@@ -32,3 +33,4 @@ if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
 handler404 = "base.views.not_found"
+handler500 = "base.views.server_error"

@@ -43,6 +43,10 @@ SCORING = {
     ),
     "bad_cube": gettext_lazy("A cube shows 1, 2, 4, 8, … — not %(cube)s."),
     "bad_resignation": gettext_lazy("A resignation gives up a single (1), a gammon (2) or a backgammon (3)."),
+    "no_such_result": gettext_lazy(
+        "A backgammon game ends in a single, gammon or backgammon, a dropped double or a resignation; oin and mars "
+        "are long nardy's."
+    ),
     "bad_length": gettext_lazy("A match is played to at least 1 point."),
     "bad_winner": gettext_lazy("The winner is player A or player B."),
     "wrong_points": gettext_lazy("A game is worth at least 1 point."),
@@ -185,7 +189,7 @@ VERIFICATION = {
     "starts_mid_match": gettext_lazy("The record starts in the middle of a match"),
 }
 
-# Long nardy (games/nardy): the match scoresheet's refusals, and the core's own for a position or a record.
+# Long nardy (backgammon/nardy): the match scoresheet's refusals, and the core's own for a position or a record.
 NARDY = {
     "nardy_no_cube": gettext_lazy(
         "Long nardy is played without a cube: a game is worth oin (1) or mars (2), never %(cube)s times that."
@@ -210,7 +214,7 @@ NARDY = {
     "wrong_points": gettext_lazy("A long nardy game is worth 1 (oin) or 2 (mars)."),
 }
 
-# Short backgammon with Dave (games/dave): the stake rules, and a scoresheet with Dave stakes.
+# Short backgammon with Dave (backgammon/dave): the stake rules, and a scoresheet with Dave stakes.
 DAVE = {
     "dave_no_gammon": gettext_lazy(
         "With Dave stakes a game is played out, given up or resigned for its stake: there is no gammon or "

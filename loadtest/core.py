@@ -1,5 +1,5 @@
 """The load test's arithmetic and its integrity checks, without Django: the figures (percentiles, throughput, the
-ratio against the bare health check) and the judges of the state a run left behind.
+ratio against a bare request) and the judges of the state a run left behind.
 
 Each checker takes plain values read from the database after a run (lists of tuples and dicts, built by
 `loadtest.integrity`) and returns the problems it found, one readable line each; an empty list means the state
@@ -31,7 +31,10 @@ class Tally:
     """What the clients of one scenario saw: every request's latency (seconds) and how it ended.
 
     `refused` counts answers the application gives on purpose under contention (a bid already beaten, a lock
-    timeout's 409 `busy`); `errors` counts what must not happen (a 5xx, a timeout, a broken connection)."""
+    timeout's 409 `busy`); `errors` counts what must not happen (a 5xx, a timeout, a broken connection).
+    `failover_times` holds when (monotonic seconds) a client of several nodes sent a request again to another
+    node after its own went away (loadtest.clients.FailoverClient): not errors, the retry's answer is the
+    request's."""
 
     name: str
     latencies: list[float] = field(default_factory=list)
@@ -40,6 +43,7 @@ class Tally:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    failover_times: list[float] = field(default_factory=list)
 
     def add(self, latency: float, outcome: str, detail: str = "") -> None:
         self.latencies.append(latency)
@@ -57,6 +61,7 @@ class Tally:
         self.ok += other.ok
         self.refused += other.refused
         self.errors += other.errors
+        self.failover_times += other.failover_times
         self.error_samples = (self.error_samples + other.error_samples)[:5]
 
     @property
@@ -75,8 +80,17 @@ class Tally:
 
 
 def ratio(tally: Tally, baseline: Tally) -> float:
-    """Throughput against the bare health check measured in the same run with the same concurrency."""
+    """Throughput against a bare request measured in the same run with the same concurrency."""
     return tally.throughput / baseline.throughput if baseline.throughput > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The yardsticks of one concurrency (loadtest/reference.py): the bare request through the production server
+    (a static file), and the same file through gunicorn's sync workers when that was measured."""
+
+    static: Tally
+    gunicorn: Tally | None = None
 
 
 def goal_text(value: float, *, at_least: float | None = None, at_most: float | None = None, unit: str = "") -> str:
@@ -91,21 +105,30 @@ def goal_text(value: float, *, at_least: float | None = None, at_most: float | N
 
 
 def report_lines(
-    tally: Tally, baseline: Tally | None, *, min_ratio: float | None = None, max_p99_ms: float | None = None
+    tally: Tally, baseline: Baseline | None, *, min_ratio: float | None = None, max_p99_ms: float | None = None
 ) -> list[str]:
-    """The `name: value unit` lines of one scenario, like `make bench` prints them."""
+    """The `name: value unit` lines of one scenario, like `make bench` prints them: its ratio against the bare
+    request (the goal is for this one) and against the same file through gunicorn's sync workers."""
     prefix = f"loadtest_{tally.name}"
     lines = []
-    if baseline is not None and tally is not baseline:
-        value = ratio(tally, baseline)
-        lines.append(f"{prefix}_ratio: {value:.2f}{goal_text(value, at_least=min_ratio)}")
+    if baseline is not None and tally is not baseline.static:
+        value = ratio(tally, baseline.static)
+        lines.append(f"{prefix}_ratio_vs_static: {value:.2f}{goal_text(value, at_least=min_ratio)}")
+        if baseline.gunicorn is not None:
+            lines.append(f"{prefix}_ratio_vs_gunicorn_static: {ratio(tally, baseline.gunicorn):.2f}")
     lines.append(f"{prefix}_throughput: {tally.throughput:.1f} req/s")
     p99 = tally.p(0.99)
     lines.append(f"{prefix}_p50: {tally.p(0.5):.0f} ms")
     lines.append(f"{prefix}_p99: {p99:.0f} ms{goal_text(p99, at_most=max_p99_ms, unit=' ms')}")
     lines.append(f"{prefix}_requests: {tally.requests} ({tally.refused} refused on purpose)")
     lines.append(f"{prefix}_errors: {tally.errors}")
+    if tally.failover_times:
+        failovers = len(tally.failover_times)
+        lines.append(f"{prefix}_failovers: {failovers} (sent again to another node after theirs went away)")
     return lines
+
+
+# --- the connection budget ------------------------------------------------------------------------------------
 
 
 # --- integrity ------------------------------------------------------------------------------------------------

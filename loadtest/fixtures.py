@@ -18,11 +18,11 @@ from django.contrib.auth.hashers import make_password
 
 from accounts.models import ApiToken, new_token_key, token_digest
 from base.locks import batch
+from calcutta import services as calcutta_services
 from chouette import services as chouette_services
 from clubs.models import Club, Membership, Player, Role
 from games.matchplay import services as match_services
 from tournaments import services
-from tournaments.calcutta import services as calcutta_services
 from tournaments.models import Flight, Slot
 
 _numbers = itertools.count(1)
@@ -58,6 +58,7 @@ class Fixture:
     chouette_id: int
     chouette_players: list[Person]
     uploader: Person
+    watched: list[FlightData] = field(default_factory=list)  # 64 entrants each: one per N of the watchers scenario
 
 
 def _people(club: Club, names: list[str], role: str = Role.PLAYER) -> list[Person]:
@@ -119,20 +120,25 @@ def _started_second_round(director, data: FlightData) -> None:
     match_services.start_match(actor=director, match=later.match)
 
 
-def build(*, results_flights: int, override_events: int) -> Fixture:
+def build(
+    *, results_flights: int, override_events: int, round_end_entrants: int = 128, watched_flights: int = 0
+) -> Fixture:
+    """Everything every scenario needs; the two-node run, which has no round-end or override scenario, asks for a
+    small round-end flight and no override events (the fixture is most of a short run's time)."""
     club = Club.objects.create(name="Load Test Club", slug="load", city="Berlin", is_public=True, is_approved=True)
     directors = _people(club, [f"Director {n + 1}" for n in range(3)], Role.DIRECTOR)
     director = get_user_model().objects.get(pk=directors[0].user_id)
     with batch():
         bracket = _flight(club, director, 64, name="Bracket Open")
         results = [_flight(club, director, 64, name=f"Results Cup {n + 1}") for n in range(results_flights)]
-        round_end = _flight(club, director, 128, name="Round End Masters")
+        round_end = _flight(club, director, round_end_entrants, name="Round End Masters")
         overrides = [_flight(club, director, 8, name=f"Override Open {n + 1}") for n in range(override_events)]
         for data in overrides:
             _started_second_round(director, data)
         calcutta_id, lot, bidders = _calcutta(club, director)
         chouette_id, chouette_players = _chouette(club, director)
         uploader = _person(club, "Uploader")
+        watched = [_flight(club, director, 64, name=f"Watched Final {n + 1}") for n in range(watched_flights)]
     return Fixture(
         directors=directors,
         bracket=bracket,
@@ -145,6 +151,7 @@ def build(*, results_flights: int, override_events: int) -> Fixture:
         chouette_id=chouette_id,
         chouette_players=chouette_players,
         uploader=uploader,
+        watched=watched,
     )
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from calcutta.models import Bid, Calcutta
+from calcutta.services.state import load
 from chouette import entries
 from chouette.core import session as chouette_core
-from chouette.models import ChouetteSession
+from chouette.models import ChouetteSession, SessionEvent
 from chouette.services.common import session_rules
 from games.models import GameRecord, Match
 from games.models.records import RecordStatus
 from loadtest import core
-from tournaments.calcutta.models import Bid, Calcutta
-from tournaments.calcutta.services.state import load
 from tournaments.models import Slot
 
 
@@ -73,3 +73,14 @@ def verdicts(record_ids: list[int], *, uploaded: int) -> list[str]:
 
 def records_waiting(record_ids: list[int]) -> int:
     return GameRecord.objects.filter(pk__in=record_ids).exclude(status__in=RecordStatus.finished()).count()
+
+
+def idempotency_keys(calcutta_id: int, chouette_id: int) -> tuple[set[str], set[str]]:
+    """The idempotency keys of the bids and chouette games stored: what a node that died may not have lost."""
+    bids = set(
+        Bid.objects.filter(calcutta_id=calcutta_id)
+        .exclude(idempotency_key="")
+        .values_list("idempotency_key", flat=True)
+    )
+    games = SessionEvent.objects.filter(session_id=chouette_id).exclude(idempotency_key="")
+    return bids, set(games.values_list("idempotency_key", flat=True))

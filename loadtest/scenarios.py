@@ -8,20 +8,22 @@ a client never sends a request the server must refuse because another client too
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import threading
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from loadtest import integrity
+from loadtest import integrity, watchers
 from loadtest.clients import Client, OutOfWork, run_closed_loop
 from loadtest.core import Tally, percentile
 from loadtest.fixtures import Fixture, FlightData
@@ -38,11 +40,13 @@ class Outcome:
     extra: list[str] = field(default_factory=list)  # further `name: value unit` lines
 
 
-def baseline(base_url: str, *, clients: int, seconds: float) -> Tally:
-    def step(_n: int, client: Client) -> None:
-        client.request("GET", "/health/")
+def baseline(base_url: str, path: str, *, clients: int, seconds: float, name: str = "static") -> Tally:
+    """The bare request (loadtest/reference.py): a static file, read in a closed loop."""
 
-    return run_closed_loop(base_url, f"health_{clients}_clients", clients=clients, seconds=seconds, step=step)
+    def step(_n: int, client: Client) -> None:
+        client.request("GET", path)
+
+    return run_closed_loop(base_url, f"{name}_{clients}_clients", clients=clients, seconds=seconds, step=step)
 
 
 def read(base_url: str, name: str, path: str, *, clients: int, seconds: float) -> Outcome:
@@ -105,7 +109,7 @@ class MatchQueue:
                 self.confirmed.append(match)
 
 
-def report_confirm(base_url: str, fixture: Fixture, *, clients: int, seconds: float) -> Outcome:
+def report_confirm(base_url: str | Sequence[str], fixture: Fixture, *, clients: int, seconds: float) -> Outcome:
     queue = MatchQueue(fixture.results)
 
     def step(_n: int, client: Client) -> None:
@@ -297,12 +301,15 @@ async def _arrival(socket, sent: float) -> float | None:
     return time.perf_counter() - sent
 
 
-async def _push_rounds(base_url: str, fixture: Fixture, sockets: int, rounds: int) -> tuple[list[float], int]:
+async def _push_rounds(
+    base_url: str, fixture: Fixture, sockets: int, rounds: int, socket_urls: Sequence[str]
+) -> tuple[list[float], int]:
     flight = fixture.bracket
-    ws_url = base_url.replace("http://", "ws://") + f"/ws/live/?groups=flight-{flight.id}"
     opened = []
-    for _ in range(sockets):
-        socket = await connect(ws_url, origin=base_url, open_timeout=20)
+    for number in range(sockets):
+        node = socket_urls[number % len(socket_urls)]
+        ws_url = node.replace("http://", "ws://") + f"/ws/live/?groups=flight-{flight.id}"
+        socket = await connect(ws_url, origin=node, open_timeout=20)
         joined = json.loads(await asyncio.wait_for(socket.recv(), 20))
         if joined.get("groups") != [f"flight-{flight.id}"]:
             raise SystemExit(f"loadtest: the socket was refused the flight's group: {joined}")
@@ -344,14 +351,182 @@ async def _push_rounds(base_url: str, fixture: Fixture, sockets: int, rounds: in
     return delays, missed
 
 
-def push(base_url: str, fixture: Fixture, *, sockets: int, rounds: int) -> Outcome:
-    """Open sockets watching the bracket's flight; a result is confirmed; every socket must hear of it."""
-    delays, missed = asyncio.run(_push_rounds(base_url, fixture, sockets, rounds))
+def push(
+    base_url: str,
+    fixture: Fixture,
+    *,
+    sockets: int,
+    rounds: int,
+    socket_urls: Sequence[str] = (),
+    name: str = "push",
+) -> Outcome:
+    """Open sockets watching the bracket's flight; a result is confirmed; every socket must hear of it. The
+    sockets are opened on `socket_urls` (default: the node the result is confirmed on); on another node the push
+    must cross from the confirming node's process through Redis to theirs."""
+    delays, missed = asyncio.run(_push_rounds(base_url, fixture, sockets, rounds, socket_urls or [base_url]))
     p99 = percentile(delays, 0.99) * 1000
     extra = [
-        f"loadtest_push_{sockets}_sockets_p99: {p99:.0f} ms (from the confirmation sent to the push received)",
-        f"loadtest_push_{sockets}_sockets_p50: {percentile(delays, 0.5) * 1000:.0f} ms",
-        f"loadtest_push_missed: {missed} of {sockets * rounds}",
+        f"loadtest_{name}_{sockets}_sockets_p99: {p99:.0f} ms (from the confirmation sent to the push received)",
+        f"loadtest_{name}_{sockets}_sockets_p50: {percentile(delays, 0.5) * 1000:.0f} ms",
+        f"loadtest_{name}_missed: {missed} of {sockets * rounds}",
     ]
-    problems = [f"push: {missed} sockets never heard of a confirmed result"] if missed else []
+    problems = [f"{name}: {missed} sockets never heard of a confirmed result"] if missed else []
     return Outcome([], problems, extra)
+
+
+def node_killed(base_urls: Sequence[str], fixture: Fixture, *, seconds: float, kill: Callable[[], None]) -> Outcome:
+    """Bidders on the Calcutta lot and players at the chouette table, alternating nodes, each write with an
+    idempotency key; halfway through, `kill` SIGKILLs one node. Its clients move to the other node and send
+    their request again (FailoverClient). Nothing a client was told was stored (a 2xx) may be missing, nothing may
+    be stored twice, and the auction and the ledger must still check out."""
+    bids_acked: list[str] = []
+    games_acked: list[str] = []
+    lock = threading.Lock()
+    bid_path = f"/api/v1/calcuttas/{fixture.calcutta_id}/bids/"
+    game_path = f"/api/v1/chouette/sessions/{fixture.chouette_id}/games/"
+    high = [0]
+
+    def bid(n: int, client: Client) -> None:
+        bidder, token = fixture.bidders[n]
+        key = uuid.uuid4().hex
+        amount = high[0] + 100 * random.randint(1, 3)
+        body = {"lot": fixture.lot_number, "bidder": bidder, "amount": f"{amount / 100:.2f}", "idempotency_key": key}
+        status, _ = client.request("POST", bid_path, token=token, body=body, refusals=(400, *BUSY))
+        if 200 <= status < 300:
+            with lock:
+                high[0] = max(high[0], amount)
+                bids_acked.append(key)
+
+    def game(n: int, client: Client) -> None:
+        key = uuid.uuid4().hex
+        body = {"winner": random.choice(["box", "team"]), "idempotency_key": key}
+        token = fixture.chouette_players[n].token
+        status, _ = client.request("POST", game_path, token=token, body=body, refusals=BUSY)
+        if 200 <= status < 300:
+            with lock:
+                games_acked.append(key)
+
+    tallies: dict[str, Tally] = {}
+
+    def run(name: str, count: int, step) -> None:
+        tallies[name] = run_closed_loop(base_urls, name, clients=count, seconds=seconds, step=step)
+
+    threads = [
+        threading.Thread(target=run, args=("node_kill_bid", len(fixture.bidders), bid)),
+        threading.Thread(target=run, args=("node_kill_chouette", len(fixture.chouette_players), game)),
+    ]
+    sockets = SocketsOnVictim(base_urls[-1], base_urls[0], f"flight-{fixture.bracket.id}", count=10)
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds / 2)
+    killed_at = time.monotonic()
+    kill()
+    sockets.killed.set()
+    for thread in threads:
+        thread.join()
+    moved, moved_seconds = sockets.result()
+    moves = [t for tally in tallies.values() for t in tally.failover_times if t >= killed_at]
+    stored_bids, stored_games = integrity.idempotency_keys(fixture.calcutta_id, fixture.chouette_id)
+    problems = integrity.calcutta(fixture.calcutta_id, accepted=len(bids_acked))
+    problems += integrity.chouette(fixture.chouette_id, accepted=len(games_acked))
+    problems += [f"node kill: bid {k} was acknowledged and is not stored" for k in set(bids_acked) - stored_bids]
+    problems += [f"node kill: game {k} was acknowledged and is not stored" for k in set(games_acked) - stored_games]
+    lost = len(set(bids_acked) - stored_bids) + len(set(games_acked) - stored_games)
+    extra = [
+        f"loadtest_node_kill_writes_acknowledged: {len(bids_acked) + len(games_acked)} "
+        f"({len(bids_acked)} bids, {len(games_acked)} chouette games)",
+        f"loadtest_node_kill_writes_lost: {lost} (acknowledged, not stored)",
+        f"loadtest_node_kill_failovers: {len(moves)} requests sent again to the surviving node",
+        f"loadtest_node_kill_sockets_moved: {moved} of {sockets.count} in {moved_seconds:.1f} s "
+        "(closed by the kill, joined again on the surviving node)",
+        f"loadtest_node_kill_failover_seconds: {max(moves) - killed_at if moves else 0:.1f} s "
+        "(from the kill to the last client moved)",
+    ]
+    if not moves:
+        problems.append("node kill: no client moved to the surviving node (was the node killed?)")
+    if moved != sockets.count:
+        problems.append(f"node kill: {sockets.count - moved} of {sockets.count} sockets did not join the other node")
+    return Outcome([tallies["node_kill_bid"], tallies["node_kill_chouette"]], problems, extra)
+
+
+class SocketsOnVictim:
+    """Live-page sockets held on the node about to be killed, as phones' open pages are: when the kill closes
+    them, each reconnects to the surviving node (as live.js does through the balancer) and must be let into its
+    group again there. Runs on a thread of its own from construction; `killed` is set right after the kill."""
+
+    def __init__(self, victim: str, survivor: str, group: str, *, count: int) -> None:
+        self.count = count
+        self.killed = threading.Event()
+        self.opened = threading.Event()
+        self.outcome: tuple[int, float] = (0, 0.0)
+        self.urls = [u.replace("http://", "ws://") + f"/ws/live/?groups={group}" for u in (victim, survivor)]
+        self.origins = (victim, survivor)
+        self.group = group
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+        self.thread.start()
+        if not self.opened.wait(30):
+            raise SystemExit("loadtest: the sockets on the node to be killed did not open in 30 s")
+
+    async def _join(self, node: int):
+        socket = await connect(self.urls[node], origin=self.origins[node], open_timeout=5)
+        joined = json.loads(await asyncio.wait_for(socket.recv(), 5))
+        if joined.get("groups") != [self.group]:
+            await socket.close()
+            raise ConnectionError(f"not let into {self.group}: {joined}")
+        return socket
+
+    async def _move(self, socket) -> float | None:
+        """Wait for the kill to close the socket, then join again on the survivor; when that took (seconds
+        after the kill), or None if it did not within 15 s."""
+        await asyncio.to_thread(self.killed.wait)
+        killed_at = time.monotonic()
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            while True:
+                await asyncio.wait_for(socket.recv(), 15)
+        deadline = killed_at + 15
+        while time.monotonic() < deadline:
+            try:
+                moved = await self._join(1)
+            except (OSError, TimeoutError, ConnectionError, InvalidHandshake):
+                await asyncio.sleep(0.2)
+                continue
+            await moved.close()
+            return time.monotonic() - killed_at
+        return None
+
+    async def _run(self) -> None:
+        sockets = [await self._join(0) for _ in range(self.count)]
+        self.opened.set()
+        took = [t for t in await asyncio.gather(*(self._move(s) for s in sockets)) if t is not None]
+        self.outcome = (len(took), max(took, default=0.0))
+
+    def result(self) -> tuple[int, float]:
+        self.thread.join(30)
+        return self.outcome
+
+
+def watch(
+    base_url: str, fixture: Fixture, *, counts: Sequence[int], results: int, server_pids, short: bool, say=None
+) -> Outcome:
+    """N open public bracket pages behaving like live.js while results are confirmed one every 2 s: the time until
+    every page shows each result, requests and server CPU per result (loadtest/watchers.py). Each N watches a flight
+    of its own, so every N sees first-round results of the same kind."""
+    drivers: list[Tally] = []
+
+    def driver(count: int) -> Client:
+        drivers.append(Tally(f"watchers_{count}_report_confirm"))
+        return Client(base_url, drivers[-1])
+
+    lines, problems = watchers.watchers(
+        base_url,
+        fixture.watched[0],
+        lambda data: MatchQueue([data]),
+        driver,
+        counts=counts,
+        results=results,
+        server_pids=server_pids,
+        short=short,
+        flights=fixture.watched,
+        say=say,
+    )
+    return Outcome(drivers, problems, lines)

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin
 
+from base.errors import Invalid
 from notifications import services
 from notifications.models import ClubWebhook, Notification, WebhookDelivery
 
@@ -17,7 +18,7 @@ class ClubWebhookForm(forms.ModelForm):
         url = self.cleaned_data["url"]
         try:
             services.check_webhook_url(url)
-        except forms.ValidationError as refusal:
+        except (forms.ValidationError, Invalid) as refusal:
             raise forms.ValidationError(refusal.message_dict.get("url", refusal.messages)) from None
         return url
 

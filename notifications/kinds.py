@@ -44,6 +44,10 @@ KINDS = {
 def personal(kind: str, p: dict) -> str:
     """The line the recipient reads (call under the recipient's language)."""
     if kind == "match_ready":
+        if p.get("where") and p.get("board"):
+            return _("Your match against %(opponent)s is ready: %(where)s, board %(board)s.") % p
+        if p.get("where"):
+            return _("Your match against %(opponent)s is ready: %(where)s.") % p
         if p.get("board"):
             return _("Your match against %(opponent)s is ready: board %(board)s.") % p
         return _("Your match against %(opponent)s is ready.") % p
@@ -69,6 +73,10 @@ def personal(kind: str, p: dict) -> str:
 def public(kind: str, p: dict) -> str:
     """The line for everybody (the club's webhook, a director's list)."""
     if kind == "match_ready":
+        if p.get("where") and p.get("board"):
+            return _("%(a)s v %(b)s is ready: %(where)s, board %(board)s.") % p
+        if p.get("where"):
+            return _("%(a)s v %(b)s is ready: %(where)s.") % p
         if p.get("board"):
             return _("%(a)s v %(b)s is ready: board %(board)s.") % p
         return _("%(a)s v %(b)s is ready.") % p

@@ -1,16 +1,13 @@
-"""The callbacks this app registers on the lower apps' hooks: each works out who is told what, and hands it to
-`services.notify` (people) and `services.notify_club` (the club's webhook). They run inside the caller's
-transaction, so a rolled-back change tells nobody, and they cost a constant number of queries whatever the number
-of people told (the players' names and users in one query, the club's directors in one)."""
+"""The callbacks this app offers the lower apps' hooks (config/pipeline.py wires them in): each works out who is
+told what, and hands it to `services.notify` (people) and `services.notify_club` (the club's webhook). They run
+inside the caller's transaction, so a rolled-back change tells nobody, and they cost a constant number of queries
+whatever the number of people told (the players' names and users in one query, the club's directors in one)."""
 
 from base.compiled import CompiledRead
-from chouette import hooks as chouette_hooks
 from clubs.models import Membership, Player, Role
-from games.matchplay import hooks as match_hooks
 from games.models.matches import Match, MatchOutcome
 from notifications import services
-from ratings import hooks as rating_hooks
-from tournaments import hooks as tournament_hooks
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Entry
 
 
@@ -33,11 +30,13 @@ def _directors(club_id: int | None) -> list[int]:
 # A set of recipients: unsorted (the default order, club and player names, only joins two tables); every confirmed
 # result of a club asks, so it is compiled once per process (base.compiled).
 _DIRECTORS_OF_CLUB = CompiledRead(
-    lambda club_id: Membership.objects.filter(
-        club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
+    lambda club_id: (
+        Membership.objects.filter(
+            club_id=club_id, is_active=True, role__in=[Role.DIRECTOR, Role.ADMIN], player__user__isnull=False
+        )
+        .order_by()
+        .values_list("player__user_id", flat=True)
     )
-    .order_by()
-    .values_list("player__user_id", flat=True)
 )
 
 
@@ -51,8 +50,8 @@ def result_confirmed(match, report) -> None:
     """The reporter hears their report was confirmed; after a director's report (an override, an annulment) both
     players hear it; the club's directors see the result in their list; the club's webhook posts it.
 
-    Registered first (below): it locks no row, so running before the bracket and the ratings, whose slot and
-    rating rows stay locked to the commit, shortens how long a confirmation holds them."""
+    The first step of a confirmation (config/pipeline.py): it locks no row, so running before the bracket and the
+    ratings, whose slot and rating rows stay locked to the commit, shortens how long a confirmation holds them."""
     (user_a, name_a), (user_b, name_b) = _players(match)
     key = f"match:{match.pk}:v{report.version}"
     score = _score(report)
@@ -74,10 +73,6 @@ def result_confirmed(match, report) -> None:
     services.notify_club(match.club_id, "club_result", key, public, url=url)
 
 
-match_hooks.result_confirmed.register(result_confirmed, first=True)
-
-
-@match_hooks.report_submitted.register
 def report_submitted(match, report) -> None:
     (user_a, name_a), (user_b, name_b) = _players(match)
     other, reporter_name = (user_b, name_a) if report.submitted_by_id == user_a else (user_a, name_b)
@@ -87,7 +82,6 @@ def report_submitted(match, report) -> None:
     )
 
 
-@match_hooks.match_invited.register
 def match_invited(match) -> None:
     """Only the invited player hears of an invitation (never the club's directors, never its webhook)."""
     side = match.invitee_side()
@@ -99,7 +93,6 @@ def match_invited(match) -> None:
     services.notify("match_invitation", f"match:{match.pk}:invited", {invitee: params}, url=match.get_absolute_url())
 
 
-@match_hooks.report_disputed.register
 def report_disputed(match, dispute) -> None:
     (user_a, name_a), (user_b, name_b) = _players(match)
     reporter = dispute.report.submitted_by_id
@@ -111,23 +104,31 @@ def report_disputed(match, dispute) -> None:
     )
 
 
-@tournament_hooks.match_called.register
 def match_called(match, board) -> None:
-    """A match is ready (board None), or called to a board: both players hear it, the webhook posts it."""
+    """A match is ready (board None), or called to a board: both players hear it, the webhook posts it. A call
+    names the table ("Round 3, table 2", "Semi-final") in every format, so a Swiss player knows where to sit."""
     (user_a, name_a), (user_b, name_b) = _players(match)
-    key = f"match:{match.pk}" if board is None else f"match:{match.pk}:board:{board}"
+    board = "" if board is None else str(getattr(board, "number", board))
+    key = f"match:{match.pk}" if not board else f"match:{match.pk}:board:{board}"
     url = match.get_absolute_url()
-    board = "" if board is None else str(board)
+    # Named for a call to a board only: a round's start tells every table at once, and a result's confirmation
+    # tells the next match, both without a lookup per table.
+    table = tournament_selectors.match_table(match=match) if board else None
+    where = "" if table is None else table.label
     services.notify(
         "match_ready",
         key,
-        {user_a: {"opponent": name_b, "board": board}, user_b: {"opponent": name_a, "board": board}},
+        {
+            user_a: {"opponent": name_b, "board": board, "where": where},
+            user_b: {"opponent": name_a, "board": board, "where": where},
+        },
         url=url,
     )
-    services.notify_club(match.club_id, "match_ready", key, {"a": name_a, "b": name_b, "board": board}, url=url)
+    services.notify_club(
+        match.club_id, "match_ready", key, {"a": name_a, "b": name_b, "board": board, "where": where}, url=url
+    )
 
 
-@tournament_hooks.draw_released.register
 def draw_released(flight) -> None:
     event = flight.event
     name = f"{event.name} – {flight.name}" if flight.name else event.name
@@ -137,7 +138,6 @@ def draw_released(flight) -> None:
     services.notify_club(event.club_id, "draw_released", key, params, url=url)
 
 
-@chouette_hooks.seated.register
 def seated(session, players) -> None:
     users = [p.user_id for p in players]
     services.notify(
@@ -148,7 +148,6 @@ def seated(session, players) -> None:
     )
 
 
-@rating_hooks.challenge_created.register
 def challenge_created(challenge) -> None:
     ladder = challenge.ladder
     params = {"challenger": challenge.challenger.name, "defender": challenge.defender.name, "ladder": ladder.name}

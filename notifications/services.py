@@ -17,7 +17,6 @@ import httpx
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
-from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Q
@@ -27,6 +26,8 @@ from django.utils.translation import gettext as _
 
 from base import outbox
 from base.compiled import CompiledRead
+from base.errors import Invalid
+from base.live import group_name, notify_group
 from base.queue import enqueue_many
 from notifications import kinds, outbound
 from notifications.models import ClubWebhook, Delivery, Notification, NotificationSettings, WebhookDelivery
@@ -107,7 +108,7 @@ def unsubscribe(token: str) -> str | None:
 # --- queuing --------------------------------------------------------------------------------------------------
 
 
-# Every notice asks these two (base.compiled: built and compiled once per process, bound on each call).
+# Every notice asks this (base.compiled: built and compiled once per process, bound on each call).
 _PEOPLE = CompiledRead(
     lambda *users: (
         get_user_model()
@@ -116,7 +117,6 @@ _PEOPLE = CompiledRead(
         .values_list("pk", "email", "notification_settings__choices")
     )
 )
-_ACTIVE_WEBHOOK = CompiledRead(lambda club_id: ClubWebhook.objects.filter(club_id=club_id, is_active=True))
 
 
 def notify(kind: str, object_key: str, recipients: dict[int, dict], *, url: str = "") -> None:
@@ -127,7 +127,8 @@ def notify(kind: str, object_key: str, recipients: dict[int, dict], *, url: str 
 
 def notify_all(events: list[tuple[str, str, dict[int, dict], str]]) -> None:
     """`notify` for several events at once, each (kind, object key, recipients, url): still two queries in all
-    (a confirmed result tells the reporter and the club's directors)."""
+    (a confirmed result tells the reporter and the club's directors). The pages of those with a new line in the
+    app refetch after the commit, so their bell counts it without a reload."""
     events = [(k, key, {uid: p for uid, p in r.items() if uid is not None}, url) for k, key, r, url in events]
     events = [event for event in events if event[2]]
     if not events:
@@ -155,6 +156,9 @@ def notify_all(events: list[tuple[str, str, dict[int, dict], str]]) -> None:
                     )
                 )
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    # The bell on every page the recipients have open counts the new lines (base.live: one push after the commit,
+    # with whatever else the change tells, each group once).
+    notify_group(*(group_name("user", row.recipient_id) for row in rows if row.in_app))
     for kind, object_key in dict.fromkeys((row.kind, row.object_key) for row in rows if row.delivery == Delivery.DUE):
         _send_after_commit(Notification, kind, object_key)
 
@@ -163,7 +167,7 @@ def notify_club(club_id: int | None, kind: str, object_key: str, params: dict, *
     """Post one event to the club's webhook, once (if the club has an active one)."""
     if club_id is None or not kinds.KINDS[kind].public:
         return
-    if not _ACTIVE_WEBHOOK.exists(club_id):
+    if not ClubWebhook.objects.filter(club_id=club_id, is_active=True).exists():
         return
     WebhookDelivery.objects.bulk_create(
         [WebhookDelivery(club_id=club_id, kind=kind, object_key=object_key, params=params, url=url)],
@@ -294,7 +298,7 @@ def check_webhook_url(url: str) -> None:
     try:
         outbound.check(url, allow_private=settings.WEBHOOK_ALLOW_PRIVATE)
     except outbound.Refused as refusal:
-        raise ValidationError({"url": [_refusal_message(refusal)]}) from None
+        raise Invalid(_refusal_message(refusal), field="url") from None
 
 
 def set_webhook(*, club, url: str, is_active: bool = True) -> ClubWebhook:

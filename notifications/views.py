@@ -15,6 +15,7 @@ from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from base.errors import Invalid
 from clubs import access
 from clubs.models import Club
 from notifications import kinds, selectors, services
@@ -86,7 +87,7 @@ def club_webhook(request, slug: str):
             elif webhook is not None:
                 services.remove_webhook(club=club)
                 webhook = None
-        except ValidationError as refusal:
+        except (ValidationError, Invalid) as refusal:
             error, status = " ".join(refusal.message_dict.get("url", refusal.messages)), 400
         else:
             messages.success(request, _("The webhook is saved."))

@@ -10,13 +10,13 @@ out, a bracket slot's or a round's table alike (docs/tournaments.md, "Event poin
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.compiled import CompiledRead
+from base.errors import Invalid, NotAllowed
 from base.locks import lock
 from games.models.matches import Match, MatchStatus
 from ratings.core import points as core
@@ -41,18 +41,18 @@ def set_event_scheme(
 ) -> EventPoints:
     """Choose (or change) the event's points scheme; a finished event's points are awarded again at once."""
     if not event.user_is_director(actor):
-        raise PermissionDenied(_("Only a director of this event can choose its points scheme."))
+        raise NotAllowed(_("Only a director of this event can choose its points scheme."))
     if scheme not in PointsScheme.values:
-        raise ValidationError({"scheme": [_("Choose gammonpoints, usbgf or abt.")]})
+        raise Invalid(_("Choose gammonpoints, usbgf or abt."), field="scheme")
     for field, value in (
         ("event_weight", event_weight),
         ("division_weight", division_weight),
         ("division_factor", division_factor),
     ):
         if not value > 0:  # NaN too
-            raise ValidationError({field: [_("Give a weight above 0, e.g. 1.")]})
+            raise Invalid(_("Give a weight above 0, e.g. 1."), field=field)
         if not value <= MAX_WEIGHT:  # infinity too: it would overflow the points
-            raise ValidationError({field: [_("A weight is at most %(max)s.") % {"max": MAX_WEIGHT}]})
+            raise Invalid(_("A weight is at most %(max)s.") % {"max": MAX_WEIGHT}, field=field)
     row, _created = lock(EventPoints.objects).get_or_create(event=event, defaults={"scheme": scheme})
     row.scheme, row.event_weight, row.division_weight = scheme, event_weight, division_weight
     row.split_ties, row.division_factor = split_ties, division_factor

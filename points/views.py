@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from base.errors import NotAllowed
 from base.web import attempt
 from clubs import selectors as club_selectors
 from points import selectors, services
@@ -38,7 +39,7 @@ def event_points(request, slug, event):
                     ),
                     _("Points scheme saved; points are awarded when the event is finished."),
                 )  # fmt: skip
-            except PermissionDenied as error:  # shown on the page the form came from rather than as a 403
+            except (PermissionDenied, NotAllowed) as error:  # shown on the page the form came from rather than as a 403
                 messages.error(request, str(error) or _("You may not do this."))
         return redirect(request.path)
     scheme, awards = ratings_selectors.event_points(event=event)

@@ -1,11 +1,6 @@
 """Extension points of the ratings app: later apps add to what counts in the overall pool without ratings
-importing them.
-
-    from ratings.hooks import club_consent
-
-    @club_consent.register
-    def entered_an_event(side):
-        return Exists(...)  # a condition on a Match row, OuterRef(side) being one of its players
+importing them. config/pipeline.py lists the functions each runs (CONDITIONS, EVENTS); a condition is a function
+returning a query condition on a Match row (`Exists(...)`, OuterRef(side) being one of its players).
 
 `club_consent.conditions(side)` gives each registered condition for `side` ("player_a" or "player_b"): one way a
 player shows they belong to the match's club (besides its membership), so a director's decision about them may

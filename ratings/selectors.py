@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubs import access
 from clubs import selectors as club_selectors
@@ -139,9 +140,11 @@ def rating_and_history(*, player, club, user) -> tuple[float, list[HistoryRow]]:
 
 
 def history_chart(history: list[HistoryRow]) -> Chart | None:
+    """The rating chart, its dates labelled in the page's language with the site's one date format (they were
+    German "08.09." on every page)."""
     local = timezone.get_current_timezone()
     return chart.history_chart(
-        [(h.row.played_at.astimezone(local).strftime("%d.%m."), h.rating_after) for h in history]
+        [(date_format(h.row.played_at.astimezone(local).date(), "DATE_FORMAT"), h.rating_after) for h in history]
     )
 
 

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from base.errors import NotAllowed
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
@@ -128,7 +129,7 @@ def _act(request, action, done: str) -> None:
     """base.web.attempt, but a refusal is shown on the page the form came from rather than as a 403."""
     try:
         attempt(request, action, done)
-    except PermissionDenied as error:
+    except (PermissionDenied, NotAllowed) as error:
         messages.error(request, str(error) or _("You may not do this."))
 
 

@@ -1,11 +1,11 @@
-"""Build games/rules/compiled_moves.c, the compiled move generator, next to its source (`make install` runs this).
+"""Build backgammon/compiled_moves.c, the compiled move generator, next to its source (`make install` runs this).
 
 Why a plain compiler call and not a package build: the extension is one C file with no dependency but
 Python's headers, and the project is not an installed package. Without a C compiler or the headers the build
 says so and stops without failing: moves.py then uses its pure Python generator, which gives the same results
-(tests/games/rules/test_movegen_c.py) more slowly. The built file is not committed (.gitignore).
+(tests/backgammon/test_movegen_c.py) more slowly. The built file is not committed (.gitignore).
 
-    python tools/build_movegen.py [TARGET_DIR]     (default: games/rules)
+    python tools/build_movegen.py [TARGET_DIR]     (default: backgammon)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent.parent / "games" / "rules" / "compiled_moves.c"
+SOURCE = Path(__file__).resolve().parent.parent / "backgammon" / "compiled_moves.c"
 
 
 def build(target_dir: Path = SOURCE.parent) -> Path | None:

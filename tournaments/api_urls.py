@@ -1,15 +1,16 @@
 from django.urls import path
 
-from tournaments import api, api_boards, api_rounds
+from tournaments import api
 
 EVENT = "events/<slug:club>/<slug:slug>/"
 FLIGHT = EVENT + "flights/<slug:flight>/"
 ENTRY = FLIGHT + "entries/<int:pk>/"
 
-events = api.EventViewSet.as_view
-flights = api.FlightViewSet.as_view
-boards = api_boards.BoardViewSet.as_view
-rounds = api_rounds.RoundViewSet.as_view
+events = api.events.EventViewSet.as_view
+flights = api.events.FlightViewSet.as_view
+boards = api.boards.BoardViewSet.as_view
+rounds = api.rounds.RoundViewSet.as_view
+stages = api.stages.StageViewSet.as_view
 
 urlpatterns = [
     path("events/", events({"get": "list", "post": "create"}), name="api-event-list"),
@@ -30,7 +31,7 @@ urlpatterns = [
     path(FLIGHT + "teams/", flights({"post": "register_team"}), name="api-flight-teams"),
     path(ENTRY + "members/", flights({"get": "members", "put": "set_lineup"}), name="api-entry-members"),
     path(FLIGHT + "slots/<int:pk>/boards/", flights({"get": "boards"}), name="api-slot-boards"),
-    path(ENTRY + "check-in/", flights({"post": "check_in"}), name="api-entry-check-in"),
+    path(ENTRY + "check-in/", flights({"post": "check_in", "delete": "undo_check_in"}), name="api-entry-check-in"),
     path(ENTRY + "withdraw/", flights({"post": "withdraw"}), name="api-entry-withdraw"),
     path(FLIGHT + "reentries/", flights({"post": "reenter"}), name="api-flight-reentries"),
     path(FLIGHT + "draw/", flights({"post": "draw"}), name="api-flight-draw"),
@@ -40,9 +41,12 @@ urlpatterns = [
     path(FLIGHT + "placements/", flights({"get": "placements"}), name="api-flight-placements"),
     path(FLIGHT + "payouts/", flights({"put": "payouts"}), name="api-flight-payouts"),
     path(FLIGHT + "standings/", rounds({"get": "standings"}), name="api-flight-standings"),
+    path(FLIGHT + "next-stage/", stages({"get": "next_stage"}), name="api-flight-next-stage"),
+    path(FLIGHT + "ties/<int:pk>/lot/", stages({"post": "lot"}), name="api-flight-tie-lot"),
     path(FLIGHT + "groups/", rounds({"get": "groups"}), name="api-flight-groups"),
     path(FLIGHT + "rounds/", rounds({"post": "start_round"}), name="api-flight-rounds"),
     path(FLIGHT + "rounds/<int:number>/", rounds({"get": "pairings"}), name="api-flight-round"),
+    path(FLIGHT + "rounds/<int:number>/standings/", rounds({"get": "paired_from"}), name="api-round-paired-from"),
     path(FLIGHT + "rounds/current/edit/preview/", rounds({"post": "edit_preview"}), name="api-round-edit-preview"),
     path(FLIGHT + "rounds/current/edit/", rounds({"post": "edit"}), name="api-round-edit"),
     path(

@@ -1,7 +1,6 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-from accounts import badges
 from base.messages import register
 from tournaments.core.errors import BracketError
 from tournaments.messages import MESSAGES
@@ -19,9 +18,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here, not at the top: an AppConfig module is imported before the models are ready.
-        from tournaments import receivers  # noqa: PLC0415 - the receivers import models, not loaded yet
-        from tournaments.selectors import directs_open_events_subquery  # noqa: PLC0415 - imports models
+        import tournaments.formats  # noqa: F401, PLC0415 - fills the format registry the models read
 
         register(BracketError, MESSAGES)
-        receivers.register()
-        badges.register("directs_open_events", directs_open_events_subquery)  # the home page's director list

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.matchplay import services as match_services
 from games.models.matches import Match
-from tournaments import demo_nardy, services
+from tournaments import demo_nardy, selectors, services
 from tournaments.models import Event, Pairing, Slot, TeamBoard
 from tournaments.services import boards as board_services
 
@@ -150,7 +150,9 @@ def _swiss_night(club, director, players):
     while tables := list(pending.all()):
         for table in tables:
             _result(director, table)
-    _play(director, [top])  # the cut's knockout was drawn and released when the last round ended
+    for tie in selectors.next_stage(flight=swiss).waiting:  # players tied across the cut's line: the lot decides
+        services.decide_by_lot(actor=director, tie=tie.row)
+    _play(director, [top])  # the cut's knockout was drawn and released when the last round ended (or the lot)
     return event
 
 

@@ -8,10 +8,10 @@ the night is the same on every load. Idempotent like the other demo events."""
 
 import datetime
 
+from backgammon.nardy.random_play import random_match
+from backgammon.nardy.record import write_nardy
 from games.matchplay import services as match_services
 from games.models.variants import GameVariant
-from games.nardy.random_play import random_match
-from games.nardy.record import write_nardy
 from games.records import services as record_services
 from tournaments import services
 from tournaments.models import Event, Slot
@@ -36,7 +36,7 @@ def load(context, players) -> Event | None:
         starts_on=datetime.date.today() - datetime.timedelta(days=7),
     )
     flight = services.add_flight(
-        actor=director, event=event, name="Long nardy", slug="nardy", length=LENGTH, variant=GameVariant.LONG_NARDY
+        actor=director, event=event, name="Nardy", slug="nardy", length=LENGTH, variant=GameVariant.LONG_NARDY
     )
     for player in players[:8]:
         services.register(actor=director, flight=flight, player=player)

@@ -1,4 +1,5 @@
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from base.fields import DecimalFormField
@@ -11,7 +12,9 @@ from games.models.variants import (
     StakeForm,
     settings_not_of,
 )
-from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, Seeding, TeamKind
+from tournaments.core.names import NameMatch, match_names, name_key, split_names
+from tournaments.formats import FORMATS
+from tournaments.models import ClockRule, FeedRule, FlightFormat, FlightKind, QualifyingTies, Seeding, TeamKind
 
 
 class EventForm(forms.Form):
@@ -145,6 +148,12 @@ class FlightForm(forms.Form):
     auto_pair = forms.BooleanField(
         label=_("Pair the next round when the last result of a round is in"), required=False, initial=True
     )
+    qualifying_ties = forms.ChoiceField(
+        label=_("Players tied at the qualifying line"),
+        choices=QualifyingTies.choices,
+        initial=QualifyingTies.LOT,
+        required=False,
+    )
 
     def clean_payout_template(self) -> list:
         lines = []
@@ -172,11 +181,11 @@ class FlightForm(forms.Form):
     FIELDSETS = (
         (_("The flight"), "", ("name", "kind", "format", "length", "final_length", "entry_fee", "payout_template")),
         (_("Pairs and teams"), "", ("team_kind", "team_size")),
-        (_("Swiss"), "swiss", ("rounds", "until_one_unbeaten")),
-        (_("Round robin and groups"), "round_robin groups", ("cycles",)),
-        (_("Groups"), "groups", ("group_size", "advance")),
-        (_("Every format played in rounds"), "swiss triple_elimination round_robin groups", ("tiebreaks", "auto_pair")),
-        (_("Cut to a knockout"), "swiss triple_elimination round_robin", ("cut_size",)),
+        (_("Swiss"), None, ("rounds", "until_one_unbeaten")),
+        (_("Round robin and groups"), None, ("cycles",)),
+        (_("Groups"), None, ("group_size", "advance")),
+        (_("Every format played in rounds"), None, ("tiebreaks", "auto_pair", "qualifying_ties")),
+        (_("Cut to a knockout"), None, ("cut_size",)),
         (
             _("Knockout"),
             "knockout",
@@ -199,8 +208,15 @@ class FlightForm(forms.Form):
     )
 
     def fieldsets(self) -> list[dict]:
+        """A group whose formats are None belongs to every format that takes one of its fields."""
         return [
-            {"legend": legend, "formats": formats, "fields": [self[name] for name in names]}
+            {
+                "legend": legend,
+                "formats": formats
+                if formats is not None
+                else " ".join(key for key, taken in FORMAT_OPTIONS.items() if taken & set(names)),
+                "fields": [self[name] for name in names],
+            }
             for legend, formats, names in self.FIELDSETS
         ]
 
@@ -210,16 +226,14 @@ class FlightForm(forms.Form):
         self.fields["awards_entry_to"].choices = self.fields["source"].choices
 
 
-#: Which round options each format takes; the page shows only those (the others stay hidden or apart).
+#: Which round options each format takes (tournaments.formats says); the page shows only those (the others stay
+#: hidden or apart). Every round format pairs itself or not, and says how a tie at its qualifying line is decided.
 FORMAT_OPTIONS = {
-    FlightFormat.KNOCKOUT: set(),
-    FlightFormat.SWISS: {"rounds", "until_one_unbeaten", "tiebreaks", "cut_size", "auto_pair"},
-    FlightFormat.TRIPLE_ELIMINATION: {"tiebreaks", "cut_size", "auto_pair"},
-    FlightFormat.ROUND_ROBIN: {"tiebreaks", "cut_size", "auto_pair", "cycles"},
-    FlightFormat.GROUPS: {"tiebreaks", "auto_pair", "cycles", "group_size", "advance"},
+    key: set(form.options) | ({"auto_pair", "qualifying_ties"} if form.round_based else set())
+    for key, form in FORMATS.items()
 }
 OFF = {"rounds": None, "until_one_unbeaten": False, "tiebreaks": None, "cut_size": None, "cycles": 1}
-OFF |= {"group_size": None, "advance": None, "auto_pair": True}
+OFF |= {"group_size": None, "advance": None, "auto_pair": True, "qualifying_ties": QualifyingTies.LOT}
 
 
 def _format_options(data: dict) -> dict:
@@ -234,6 +248,58 @@ def _format_options(data: dict) -> dict:
     if data["tiebreaks"]:
         data["tiebreaks"] = [t.strip() for t in data["tiebreaks"].replace(";", ",").split(",") if t.strip()]
     return data
+
+
+class EntryListForm(forms.Form):
+    """A director's list of players to enter into one flight: members ticked on the checklist and names pasted
+    (one a line or comma-separated). `matching` (after is_valid) is what they come to, for the preview page:
+    the members to enter, those already entered, and the pasted names that fit several members or none
+    (tournaments.core.names: case, accents and spaces ignored). A ticked id that is no member offered here is
+    a form error (a stale or forged page), not a name to guess."""
+
+    players = forms.TypedMultipleChoiceField(
+        label=_("Club members"), coerce=int, required=False, widget=forms.CheckboxSelectMultiple
+    )
+    names = forms.CharField(
+        label=_("Or paste names, one a line or separated by commas"),
+        required=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+
+    def __init__(self, *args, members, entered, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.members = {p.pk: p for p in members}
+        self.entered = set(entered)
+        self.fields["players"].choices = [(p.pk, p.name) for p in members]
+        self.matching = NameMatch()
+
+    def clean(self):
+        data = super().clean()
+        ticked = list(dict.fromkeys(data.get("players") or []))
+        pasted = split_names(data.get("names") or "")
+        if not ticked and not pasted and not self.errors:
+            raise forms.ValidationError(_("Tick the players to enter or paste their names."))
+        by_names = match_names(pasted, ((p.pk, p.name) for p in self.members.values()), self.entered)
+        matching = NameMatch()
+        for pk in ticked:
+            row = (self.members[pk].name, pk)
+            (matching.already if pk in self.entered else matching.matched).append(row)
+        seen = set(ticked)
+        matching.matched.extend(row for row in by_names.matched if row[1] not in seen)
+        matching.already.extend(row for row in by_names.already if row[1] not in seen)
+        # a name that fits several members is settled once one of them is ticked (the preview offers them)
+        matching.ambiguous.extend(row for row in by_names.ambiguous if not seen & set(row[1]))
+        matching.unknown.extend(by_names.unknown)
+        self.matching = matching
+        return data
+
+
+def checklist(members, entered) -> list[dict]:
+    """The rows of a flight's checklist of members: the player, the key the filter box compares (the same
+    spelling rule as the pasted names) and whether they are entered already (shown ticked and disabled)."""
+    entered = set(entered)
+    return [{"player": p, "key": name_key(p.name), "entered": p.pk in entered} for p in members]
 
 
 class SwapForm(forms.Form):
@@ -253,6 +319,19 @@ class FlightDayForm(forms.Form):
 
     def clean(self) -> dict:
         return _clock_defaults(super().clean())
+
+    @classmethod
+    def for_flight(cls, flight) -> "FlightDayForm":
+        """The form showing the flight's settings (the deadline in local time, as the datetime-local input)."""
+        deadline = flight.check_in_deadline
+        return cls(
+            initial={
+                "check_in_deadline": timezone.localtime(deadline).strftime("%Y-%m-%dT%H:%M") if deadline else None,
+                "clock_rule": flight.clock_rule,
+                "clock_seconds_per_point": flight.clock_seconds_per_point,
+                "clock_delay_seconds": flight.clock_delay_seconds,
+            }
+        )
 
 
 def _clock_defaults(data: dict) -> dict:

@@ -1,11 +1,6 @@
-"""A signal-free extension point for apps that react to bracket changes (ratings award event points, the
-Calcutta re-settles).
-
-    from tournaments.hooks import on_flight_results_changed
-
-    @on_flight_results_changed
-    def resettle(flight):
-        ...
+"""Signal-free extension points for apps that react to bracket changes (the boards are freed, the Calcutta
+re-settles, the event's points are awarded). The callbacks of each, in order and with the locks they take, are
+listed in config/pipeline.py (the one place that registers them; the `on_…`/`remove_…` names are for tests).
 
 The tournaments services call every callback inside their transaction whenever a result in a flight is
 confirmed, corrected, re-routed or voided (after the bracket has been updated), and when the flight or its

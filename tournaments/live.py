@@ -1,11 +1,14 @@
 """Who may watch a flight's or an event's live pages: whoever may see the event (tournaments.selectors)."""
 
-from base.compiled import CompiledRead
-from base.live import group_name, notify_group, register_group
+from django.conf import settings
+from django.utils import translation
+
+from base.live import Fragment, group_name, notify_group, register_fragment, register_group
 from clubs.models import Player
 from tournaments import selectors
-from tournaments.hooks import changed_players, on_flight_results_changed
+from tournaments.hooks import changed_players
 from tournaments.models import Flight
+from tournaments.views.events import public_bracket_body
 
 
 def _event(user, pk: int) -> bool:
@@ -20,12 +23,6 @@ register_group("event", _event)
 register_group("flight", _flight)
 
 
-# The users of the players a result moved: every confirmed result asks (base.compiled).
-_USERS_OF_PLAYERS = CompiledRead(
-    lambda *players: Player.objects.filter(pk__in=players).order_by().values_list("user", flat=True)
-)
-
-
 def flight_changed(flight) -> None:
     """tournaments hook: a result or the bracket of this flight changed. Its bracket page and the event's
     dashboard refetch, and so do the own pages ("my next match", home) of the players the change moved (every
@@ -34,7 +31,7 @@ def flight_changed(flight) -> None:
     if players is None:
         users = Flight.objects.filter(pk=flight.pk).values_list("entries__player__user", flat=True)
     elif players:
-        users = _USERS_OF_PLAYERS.all(*players)
+        users = Player.objects.filter(pk__in=players).order_by().values_list("user", flat=True)
     else:
         users = []
     notify_group(
@@ -44,4 +41,20 @@ def flight_changed(flight) -> None:
     )
 
 
-on_flight_results_changed(flight_changed)
+def _flight_fragment(pk: int, variant: str) -> Fragment | None:
+    """The public bracket's body (`variant`: "<language>.<projector 0 or 1>", as the page names it) for every
+    open public bracket of the flight: the same string a reload serves a non-director, from the same cache entry
+    (tournaments.views.events.public_bracket_body), so it is rendered once per version however many watch. None for
+    a flight played in rounds: its page carries the viewer's own table and round, and refetches."""
+    language, _, projector = variant.partition(".")
+    if language not in dict(settings.LANGUAGES) or projector not in ("0", "1"):
+        return None
+    flight = selectors.flight_with_version(pk=pk)
+    if flight is None or flight.is_round_based:
+        return None
+    with translation.override(language):
+        html = public_bracket_body(flight, projector=projector == "1")
+    return Fragment(version=flight.version, regions={"live-bracket": html})
+
+
+register_fragment("flight", _flight_fragment)

@@ -35,8 +35,8 @@ MESSAGES = {
         "A playoff for 2nd places 3rd itself: switch the third-place match off, or the playoff."
     ),
     "cut_too_large": gettext_lazy(
-        "A cut of the top %(cut)s needs more than the %(entrants)s players in round 1: cut to between 2 and "
-        "%(most)s, or leave the cut off."
+        "A cut of the top %(cut)s needs more than the %(entrants)s players in round 1: cut to the top %(most)s "
+        "or fewer (at least 2), or leave the cut off."
     ),
     "swap_positions": gettext_lazy("Give two different positions of the draw line, 0 to %(last)s."),
     "swap_two_byes": gettext_lazy("This swap would pair two byes: swap a player with a player instead."),

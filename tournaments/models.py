@@ -19,6 +19,7 @@ from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.variants import VariantFields, variant_constraints
 from tournaments.core.groups import label as group_label
+from tournaments.format_registry import FORMATS
 
 
 class EventStatus(models.TextChoices):
@@ -44,12 +45,6 @@ class FlightFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin")
     GROUPS = "groups", _("Groups, then knockout")
     TRIPLE_ELIMINATION = "triple_elimination", _("Triple elimination (modified Swiss)")
-
-
-#: The formats played in rounds of pairings rather than in a bracket.
-ROUND_FORMATS = frozenset(
-    {FlightFormat.SWISS, FlightFormat.ROUND_ROBIN, FlightFormat.GROUPS, FlightFormat.TRIPLE_ELIMINATION}
-)
 
 
 class FeedRule(models.TextChoices):
@@ -92,6 +87,13 @@ class ClockRule(models.TextChoices):
     NONE = "none", _("No clock")
     PREFERRED = "preferred", _("Clock preferred")
     REQUIRED = "required", _("Clock required")
+
+
+class QualifyingTies(models.TextChoices):
+    """How players equal on every criterion across a stage's qualifying line are separated: never silently."""
+
+    LOT = "lot", _("A lot drawn by the director")
+    PLAYOFF = "playoff", _("A playoff match (two players for one place; otherwise a lot)")
 
 
 class FlightStatus(models.TextChoices):
@@ -298,6 +300,14 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         default=1,
         help_text=_("1 for singles, 2 for doubles and consultation, a team's boards."),
     )
+    qualifying_ties = models.CharField(
+        _("ties at the qualifying line"),
+        max_length=8,
+        choices=QualifyingTies.choices,
+        default=QualifyingTies.LOT,
+        help_text=_("Players equal on every tie-break across the cut's line: a lot or a playoff."),
+    )
+
     class Meta:
         ordering = ["event", "order", "id"]
         constraints = [
@@ -368,6 +378,11 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         return f"{self.event} – {self.name}"
 
     @property
+    def club(self) -> Club:
+        """The club a flight belongs to is its event's (what the permission rules ask; clubs.access)."""
+        return self.event.club
+
+    @property
     def is_team_event(self) -> bool:
         """An entry is more than one player (doubles, consultation, a team)."""
         return self.team_kind != TeamKind.SINGLES
@@ -391,9 +406,16 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         return _("%(per_point)s + %(delay)s s delay") % {"per_point": per_point, "delay": self.clock_delay_seconds}
 
     @property
+    def is_under_way(self) -> bool:
+        """Drawn and released, round 1 paired, or finished: checking in changes nothing any more (a late arrival
+        goes through a director), so no page offers a player's check-in."""
+        return self.draw_status == DrawStatus.RELEASED or self.current_round > 0 or self.status == FlightStatus.FINISHED
+
+    @property
     def is_round_based(self) -> bool:
-        """Played in rounds of Pairing rows (Swiss, round robin, groups, triple elimination), not in Slots."""
-        return self.format in ROUND_FORMATS
+        """Played in rounds of Pairing rows (Swiss, round robin, groups, triple elimination), not in Slots: the
+        format says (tournaments.formats)."""
+        return FORMATS[self.format].round_based
 
     def length_for(self, round_number: int, *, is_final: bool) -> int:
         if is_final and self.final_length:
@@ -504,7 +526,21 @@ class SlotResult(models.TextChoices):
     EMPTY = "empty", _("Empty")
 
 
-class Slot(models.Model):
+class CalledToABoard:
+    """A bracket slot or a round's table that a `Call` can name (its reverse accessor `call`)."""
+
+    @property
+    def called_board(self):
+        """The board this match is called to, None before the call and once the board is freed (a query unless
+        the selector took `call__board` along)."""
+        try:
+            call = self.call
+        except ObjectDoesNotExist:
+            return None
+        return call.board if call.freed_at is None else None
+
+
+class Slot(CalledToABoard, models.Model):
     """One match position of a flight's bracket: section (w main/winners, l losers, g grand final, c fed
     bracket), round and position. A side is pending (no entry, not empty), taken (entry) or empty (a bye)."""
 
@@ -540,16 +576,6 @@ class Slot(models.Model):
     def __str__(self) -> str:
         return f"{self.flight} {self.section}{self.round}.{self.position}"
 
-    @property
-    def called_board(self):
-        """The board this match is called to, None before the call and once the board is freed (a query unless
-        the selector took `call__board` along)."""
-        try:
-            call = self.call
-        except ObjectDoesNotExist:
-            return None
-        return call.board if call.freed_at is None else None
-
 
 class PairingResult(models.TextChoices):
     PENDING = "pending", _("Pending")
@@ -566,7 +592,7 @@ SCORED_RESULTS = frozenset(
 )
 
 
-class Pairing(models.Model):
+class Pairing(CalledToABoard, models.Model):
     """One table of one round of a round-based flight (Swiss, round robin, groups, triple elimination).
 
     entry_b empty is a bye. The match is created through games' match creation path, so reporting,
@@ -656,6 +682,37 @@ class TeamBoard(models.Model):
         return f"{self.slot or self.pairing} board {self.board}"
 
 
+class QualifyingTie(models.Model):
+    """Players equal on every criterion across a stage's qualifying line (the cut's, or a group's), and how they
+    were separated: a lot drawn by the director or a playoff match. The cut waits until `order` is set; the row
+    stays as the record of who decided, how and when."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="qualifying_ties_found")
+    group = models.PositiveSmallIntegerField(default=0)
+    tied = models.JSONField(help_text=_("The tied entries, in standings (seed) order."))
+    places = models.PositiveSmallIntegerField(help_text=_("How many of them go on."))
+    method = models.CharField(max_length=8, choices=QualifyingTies.choices)
+    order = models.JSONField(default=list, blank=True, help_text=_("The tied entries in the order decided."))
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="qualifying_playoff"
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["flight", "group"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "group"], name="qualifying_tie_once_per_pool"),
+            models.CheckConstraint(condition=Q(places__gte=1), name="qualifying_tie_places_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight} tie (group {self.group})"
+
+
 class FlightChange(models.Model):
     """One write that changed what a flight's bracket page or API shows (tournaments.services.common.
     flights_changed). The flight's version, which keys its cached renderings, is the number of these rows: a
@@ -680,6 +737,30 @@ class RoundSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["flight", "round", "entry"], name="seat_once_per_round"),
         ]
+
+
+class RoundStandings(models.Model):
+    """The standings a round was paired from, kept as they were at the pairing: the live standings change with
+    every later result and correction, and a director (or a player asking "why did I get this opponent?") reads
+    back what the pairing saw. One per round; written once, when the round is paired
+    (tournaments.services.round_records)."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="round_standings")
+    round = models.PositiveSmallIntegerField(help_text=_("The round paired from these standings."))
+    rows = models.JSONField(
+        default=list, help_text=_("The standings, best first: entry, player, rank, wins, losses, byes, tie-breaks.")
+    )
+    order = models.JSONField(default=list, help_text=_("The tie-break order in effect, first to last."))
+    seed = models.BigIntegerField(null=True, blank=True, help_text=_("The pairing seed the round was paired with."))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "round"], name="round_standings_once_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.flight} round {self.round}"
 
 
 class BracketChange(models.Model):
@@ -717,16 +798,21 @@ class Board(models.Model):
 
 
 class Call(models.Model):
-    """A bracket match called to a board: made once per slot (the database refuses a second), and a board
+    """A table called to a board: a bracket match (`slot`), a round's table (`pairing`) or one board of a team
+    match (`team_board`), exactly one of them. Made once per table (the database refuses a second), and a board
     holds one unfreed call at a time. `called_at` starts the lateness clock."""
 
-    slot = models.OneToOneField(Slot, on_delete=models.CASCADE, related_name="call")
+    slot = models.OneToOneField(Slot, null=True, blank=True, on_delete=models.CASCADE, related_name="call")
+    pairing = models.OneToOneField(Pairing, null=True, blank=True, on_delete=models.CASCADE, related_name="call")
+    team_board = models.OneToOneField(TeamBoard, null=True, blank=True, on_delete=models.CASCADE, related_name="call")
     match = models.ForeignKey(
         "games.Match",
         null=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text=_("The slot's match when called: an override that replays the slot makes the call stale."),
+        help_text=_(
+            "The table's match when called: a replaced match (an override, an annulled result) makes it stale."
+        ),
     )
     board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="calls")
     called_at = models.DateTimeField()
@@ -742,7 +828,27 @@ class Call(models.Model):
             models.UniqueConstraint(
                 fields=["board"], condition=Q(freed_at__isnull=True), name="call_one_match_per_board"
             ),
+            models.CheckConstraint(
+                condition=Q(slot__isnull=False, pairing__isnull=True, team_board__isnull=True)
+                | Q(slot__isnull=True, pairing__isnull=False, team_board__isnull=True)
+                | Q(slot__isnull=True, pairing__isnull=True, team_board__isnull=False),
+                name="call_one_table",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.slot} @ {self.board}"
+        return f"{self.row} @ {self.board}"
+
+    @property
+    def row(self):
+        """The called table's row, the slot, the pairing or the team board: the one place that tells them apart
+        (each has the flight and the match a call reads; tournaments.selectors.tables reads the rest)."""
+        if self.slot_id is not None:
+            return self.slot
+        return self.pairing if self.pairing_id is not None else self.team_board
+
+    @staticmethod
+    def of(row) -> dict:
+        """The fields that name `row` (a Slot, a Pairing or a TeamBoard) in a new call."""
+        field = {Slot: "slot", Pairing: "pairing", TeamBoard: "team_board"}[type(row)]
+        return {field: row}

@@ -2,21 +2,23 @@
 
 from django.template.loader import render_to_string
 
+from base.live import group_name
+from games.matchplay.hooks import MatchPlace
 from games.models.matches import MatchContext
 from tournaments import selectors
 
 
 def player_panel(request, player):
-    slots = selectors.next_matches(player=player)
-    if not slots:
+    tables = selectors.next_matches(player=player)
+    if not tables:
         return None
-    return render_to_string("tournaments/_player_panel.html", {"player": player, "slots": slots}, request)
+    return render_to_string("tournaments/_player_panel.html", {"player": player, "tables": tables}, request)
 
 
 def my_home(request, _obj):
     """The signed-in user's next bracket matches and events on their home page, and the events they direct."""
     context = {
-        "slots": selectors.my_next_slots(user=request.user),
+        "tables": selectors.my_next_tables(user=request.user),
         "entries": selectors.my_entries(user=request.user),
         "directed": selectors.directed_events(user=request.user)
         if getattr(request.user, "directs_open_events", False)
@@ -38,3 +40,19 @@ def match_panel(request, match):
     if flight is not None and flight.time_control():
         parts.append(render_to_string("tournaments/_match_clock.html", {"flight": flight}, request))
     return "".join(parts) or None
+
+
+def match_places(matches) -> dict[int, MatchPlace]:
+    """games.matchplay.hooks.place_matches: where each tournament match of a list is played, for its result card
+    ("Friday Swiss · Main · Round 3") and for the live push of its events (its flight's pages and its event's
+    dashboard). One query for the list; none when no match of it is a tournament's."""
+    spots = selectors.match_spots(m.pk for m in matches if m.context == MatchContext.TOURNAMENT)
+    return {pk: MatchPlace(spot_label(spot), spot_groups(spot)) for pk, spot in spots.items()}
+
+
+def spot_label(spot: selectors.MatchSpot) -> str:
+    return " · ".join(part for part in (spot.event, spot.flight, spot.label) if part)
+
+
+def spot_groups(spot: selectors.MatchSpot) -> tuple[str, ...]:
+    return (group_name("flight", spot.flight_id), group_name("event", spot.event_id))

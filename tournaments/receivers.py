@@ -1,15 +1,12 @@
-"""Where the tournaments app plugs into match play and ratings: results move the bracket, event directors direct
-matches, and a player who entered a club's event themself belongs to that club for the overall rating pool.
-Imported from TournamentsConfig.ready (its imports need the models)."""
+"""Where the tournaments app plugs into match play and ratings: results move the bracket, and a player who entered
+a club's event themself belongs to that club for the overall rating pool. config/pipeline.py wires these
+functions into games' and ratings' hooks."""
 
 from django.db.models import Exists, F, OuterRef
 
-from games.matchplay.hooks import on_result_confirmed, status_changed
-from games.models.matches import register_director_check
-from ratings.hooks import club_consent, not_rated
-from tournaments import hooks, rules, services
+from tournaments import services
 from tournaments.models import Entry, Pairing, Slot, TeamKind
-from tournaments.services import boards, teams
+from tournaments.services import teams
 
 
 def entered_a_club_event(side: str) -> Exists:
@@ -35,18 +32,9 @@ def played_by_pairs() -> Exists:
 def result_confirmed(match, report) -> None:
     """One hook for every kind of tournament match: a bracket slot's result, else a round's table, else a team
     match's board. Asking all every time cost a bracket result queries more."""
-    if not services.result_confirmed(match, report) and not services.round_result_confirmed(match, report):
+    if (
+        not services.result_confirmed(match, report)
+        and not services.round_result_confirmed(match, report)
+        and not services.playoff_confirmed(match, report)
+    ):
         teams.board_confirmed(match, report)  # last: a singles or round result costs no query more
-
-
-def register() -> None:
-    on_result_confirmed(result_confirmed)
-    register_director_check(rules.directs_match)
-    club_consent.register(entered_a_club_event)
-    not_rated.register(played_by_pairs)
-    # First of the bracket's subscribers (this app is ready before the Calcutta's): boards come before
-    # calcutta.Calcutta in the lock order.
-    hooks.on_flight_results_changed(boards.results_changed)
-    # The cached bracket renderings are keyed by the flight's version: every bracket change counts one.
-    hooks.on_flight_results_changed(services.flight_results_changed)
-    status_changed.register(services.match_status_changed)

@@ -1,32 +1,35 @@
 from django.urls import path
 
-from tournaments import views, views_boards, views_rounds
+from tournaments.views import boards, events, rounds
 
 app_name = "tournaments"
 
 EVENT = "events/<slug:club>/<slug:slug>/"
 
 urlpatterns = [
-    path("events/", views.event_list, name="event-list"),
-    path("events/next-match/", views.next_match, name="next-match"),
-    path(EVENT, views.event_detail, name="event-detail"),
-    path(EVENT + "dashboard/", views.dashboard, name="dashboard"),
-    path(EVENT + "boards/", views_boards.calling, name="calling"),
-    path(EVENT + "boards/slips/", views_boards.call_slips, name="call-slips"),
-    path(EVENT + "registration/", views.toggle_registration, name="event-registration"),
-    path(EVENT + "prizes/", views.prizes, name="prizes"),
-    path(EVENT + "closing-time/", views.closing_time, name="event-closing-time"),
-    path(EVENT + "flights/new/", views.add_flight, name="flight-add"),
-    path(EVENT + "<slug:flight>/", views.flight_bracket, name="flight-bracket"),
-    path(EVENT + "<slug:flight>/register/", views.register, name="flight-register"),
-    path(EVENT + "<slug:flight>/day-settings/", views.flight_day_settings, name="flight-day-settings"),
-    path(EVENT + "<slug:flight>/draw/<str:step>/", views.draw_step, name="flight-draw"),
-    path(EVENT + "<slug:flight>/entries/<int:pk>/withdraw/", views.withdraw, name="entry-withdraw"),
-    path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/", views.check_in, name="entry-check-in"),
-    path(EVENT + "<slug:flight>/entries/<int:pk>/re-enter/", views.reenter, name="entry-reenter"),
-    path(EVENT + "<slug:flight>/slots/<int:pk>/override/", views.override, name="slot-override"),
-    path(EVENT + "<slug:flight>/rounds/next/", views_rounds.start_round, name="flight-start-round"),
-    path(EVENT + "<slug:flight>/entries/<int:pk>/drop/", views_rounds.drop, name="entry-drop"),
-    path(EVENT + "<slug:flight>/rounds/current/edit/", views_rounds.edit_round, name="flight-edit-round"),
-    path(EVENT + "<slug:flight>/pairings/<int:pk>/correction/", views_rounds.correction, name="pairing-correction"),
+    path("events/", events.event_list, name="event-list"),
+    path("events/next-match/", events.next_match, name="next-match"),
+    path(EVENT, events.event_detail, name="event-detail"),
+    path(EVENT + "dashboard/", events.dashboard, name="dashboard"),
+    path(EVENT + "boards/", boards.calling, name="calling"),
+    path(EVENT + "boards/slips/", boards.call_slips, name="call-slips"),
+    path(EVENT + "registration/", events.toggle_registration, name="event-registration"),
+    path(EVENT + "prizes/", events.prizes, name="prizes"),
+    path(EVENT + "closing-time/", events.closing_time, name="event-closing-time"),
+    path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
+    path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
+    path(EVENT + "<slug:flight>/register/", events.register, name="flight-register"),
+    path(EVENT + "<slug:flight>/day-settings/", events.flight_day_settings, name="flight-day-settings"),
+    path(EVENT + "<slug:flight>/draw/<str:step>/", events.draw_step, name="flight-draw"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/withdraw/", events.withdraw, name="entry-withdraw"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/", events.check_in, name="entry-check-in"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/check-in/undo/", events.undo_check_in, name="entry-undo-check-in"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/re-enter/", events.reenter, name="entry-reenter"),
+    path(EVENT + "<slug:flight>/slots/<int:pk>/override/", events.override, name="slot-override"),
+    path(EVENT + "<slug:flight>/rounds/next/", rounds.start_round, name="flight-start-round"),
+    path(EVENT + "<slug:flight>/ties/<int:pk>/", rounds.decide_tie, name="flight-decide-tie"),
+    path(EVENT + "<slug:flight>/pairing-seed/", rounds.pairing_seed, name="flight-pairing-seed"),
+    path(EVENT + "<slug:flight>/entries/<int:pk>/drop/", rounds.drop, name="entry-drop"),
+    path(EVENT + "<slug:flight>/rounds/current/edit/", rounds.edit_round, name="flight-edit-round"),
+    path(EVENT + "<slug:flight>/pairings/<int:pk>/correction/", rounds.correction, name="pairing-correction"),
 ]

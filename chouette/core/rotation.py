@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
 from chouette.core.scoring import ScoredGame
+from chouette.core.table_options import Rules
 
 Player = Hashable
 

@@ -11,12 +11,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from backgammon.cube import may_double
+from backgammon.dave import scoring as dave_scoring
+from backgammon.dave.stake import Progression
+from backgammon.scoring import KIND_MULTIPLIER, game_points
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
-from games.dave import scoring as dave_scoring
-from games.dave.stake import Progression
-from games.rules.cube import may_double
-from games.rules.scoring import KIND_MULTIPLIER, game_points
+from chouette.core.table_options import Rules
 
 BOX, TEAM = "box", "team"
 TAKE, DROP, BEAVER, RACCOON = "take", "drop", "beaver", "raccoon"
@@ -197,7 +197,7 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
 def _dave_stakes(entry: GameEntry, members: tuple, rules: Rules) -> dict:
     """Each member's game against the box with Dave stakes, as the cube state the scoring reads: the final
     stake as the cube's value, and a give-up as a drop (the member gave up: they pay the stake; the box gave
-    up: it pays). The stake must be one of the progression's (games.dave.scoring)."""
+    up: it pays). The stake must be one of the progression's (backgammon.dave.scoring)."""
     if entry.events or entry.automatic_doubles:
         raise _err("cube_at_dave_table", "This table plays with Daves: enter each member's final stake, no cube.")
     progression = Progression(rules.dave)

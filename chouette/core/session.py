@@ -17,9 +17,9 @@ from typing import Any
 
 from chouette.core import rotation
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
 from chouette.core.scoring import GameEntry, ScoredGame, score_game
 from chouette.core.settlement import check_rules_for_partner, game_money
+from chouette.core.table_options import Rules
 
 Player = Hashable
 START, GAME, JOIN, LEAVE, SIT_OUT, RETURN = "start", "game", "join", "leave", "sit_out", "return"

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
 from chouette.core.scoring import ScoredGame
+from chouette.core.table_options import Rules
 
 Player = Hashable
 EXACT_LIMIT = 16  # exact minimum up to this many players with money to move (tables seen in practice: 3-10)

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 from chouette import entries
 from chouette.core import session as core
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 
 
 def backfill(apps, schema_editor):

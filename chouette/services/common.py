@@ -10,20 +10,19 @@ from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
-from django.core.exceptions import ValidationError
 from django.db.models import IntegerField, Max, QuerySet, Subquery, Value
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
 from base.compiled import CompiledRead
+from base.errors import Conflict, Invalid
 from base.live import group_name, notify_group
 from base.locks import lock
 from base.messages import translate
 from chouette import entries, selectors
-from chouette import rules as access
+from chouette import permissions as access
 from chouette.core import session as core
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 from chouette.messages import with_names
 from chouette.models import (
     TRANSITIONS,
@@ -117,7 +116,7 @@ def session_rules(session: ChouetteSession) -> Rules:
 
 def check_stake(value, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_STAKE_CENTS:
-        raise ValidationError({field: [_("A stake is a whole number of cents per point, from 1 to 1,000,000.")]})
+        raise Invalid(_("A stake is a whole number of cents per point, from 1 to 1,000,000."), field=field)
     return value
 
 
@@ -128,13 +127,9 @@ def check_member(club: Club, players: Sequence[Player], field: str = "players") 
     )
     strangers = [p.name for p in players if p.pk not in members]
     if strangers:
-        raise ValidationError(
-            {
-                field: [
-                    _("%(names)s: not a member of this club; add them at the club first.")
-                    % {"names": ", ".join(strangers)}
-                ]
-            }
+        raise Invalid(
+            _("%(names)s: not a member of this club; add them at the club first.") % {"names": ", ".join(strangers)},
+            field=field,
         )
 
 
@@ -164,7 +159,7 @@ def _replay(session: ChouetteSession, rows: list[SessionEvent], changed_game: in
                     "n": row.game_number,
                     "reason": translate(error),
                 }
-                raise ValidationError({"game": [ValidationError(message, code=exc.code)]}) from None
+                raise Invalid(message, code=exc.code, field="game") from None
             raise error from None
         if row.kind == EventKind.GAME:
             games[row.game_number] = row
@@ -267,7 +262,10 @@ def log_tail(session: ChouetteSession, idempotency_key: str) -> tuple[int, Sessi
     """The next event's seq, and the event `idempotency_key` already entered (None for a new key), in one query:
     a new game asks both under the session lock, where each query makes the next phone wait longer. Each part
     reads an index (the last seq; the key), not every event of the night."""
-    last = _TAIL_AND_KEY.first(session.pk, idempotency_key) if idempotency_key else _TAIL.first(session.pk)
+    if idempotency_key:
+        last = _TAIL_AND_KEY.first(session.pk, idempotency_key)
+    else:  # only a client that sends no key: not the hot path, so not compiled (docs/performance.md)
+        last = next(iter(_tail(session.pk, Value(None, IntegerField()))), None)
     seq, found = last or (0, None)
     earlier = None if found is None else SessionEvent.objects.select_related("created_by").get(pk=found)
     return seq + 1, earlier
@@ -278,8 +276,7 @@ def _tail(session_id, earlier) -> QuerySet:
     return events.annotate(earlier=earlier).values_list("seq", "earlier")[:1]
 
 
-# log_tail's one query, with and without a key: every game entered asks it under the table's lock (base.compiled).
-_TAIL = CompiledRead(lambda session_id: _tail(session_id, Value(None, IntegerField())))
+# log_tail's one query with a key: every game entered asks it under the table's lock (base.compiled).
 _TAIL_AND_KEY = CompiledRead(
     lambda session_id, key: _tail(
         session_id,

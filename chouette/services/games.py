@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from chouette import entries, selectors
 from chouette.models import (
     ChouetteSession,
@@ -95,10 +94,10 @@ def correct_game(*, actor, session: ChouetteSession, number: int, game: Mapping,
         session, SessionStatus.OPEN, _("Games are corrected while the session is open (not once settled).")
     )
     if not reason.strip():
-        raise ValidationError({"reason": [_("Say why the game is corrected (it is kept in the history).")]})
+        raise Invalid(_("Say why the game is corrected (it is kept in the history)."), field="reason")
     old = selectors.current_game(session, number)
     if old is None:
-        raise ValidationError({"number": [_("There is no game %(n)s in this session.") % {"n": number}]})
+        raise Invalid(_("There is no game %(n)s in this session.") % {"n": number}, field="number")
     entry = entries.entry_from_payload(game)
     old.is_current, old.retired_reason, old.retired_by, old.retired_at = False, "corrected", actor, timezone.now()
     old.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from chouette import hooks, selectors
-from chouette import rules as access
+from chouette import permissions as access
 from chouette.core import settlement as money_core
 from chouette.models import (
     ChouetteSession,
@@ -38,9 +37,9 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
     seat, created = Seat.objects.get_or_create(session=session, player=player, defaults={"stake_cents": stake})
     if session.status == SessionStatus.SEATING:
         if not created:
-            raise ValidationError({"player": [_("%(name)s is already at the table.") % {"name": player.name}]})
+            raise Invalid(_("%(name)s is already at the table.") % {"name": player.name}, field="player")
         if session.seats.count() > common.session_rules(session).max_players:
-            raise ValidationError({"player": [_("The table is full.")]})
+            raise Invalid(_("The table is full."), field="player")
         hooks.seated(session, [player])
         return seat
     if not created and seat.status == SeatStatus.SITTING_OUT:
@@ -54,7 +53,7 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
 def _seat_event(session, actor, player, kind) -> Seat:
     seat = session.seats.filter(player=player).first()
     if seat is None:
-        raise ValidationError({"player": [_("%(name)s is not at this table.") % {"name": player.name}]})
+        raise Invalid(_("%(name)s is not at this table.") % {"name": player.name}, field="player")
     common.advance(session, common.add_event(session, actor, kind=kind, player=player))
     seat.refresh_from_db()
     return seat

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base.errors import Invalid
 from chouette import hooks, selectors
-from chouette import rules as access
+from chouette import permissions as access
 from chouette.core import order as order_core
 from chouette.core import settlement as money_core
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import Rules
+from chouette.core.table_options import Rules
 from chouette.models import (
     ChouetteSession,
     EventKind,
@@ -58,7 +58,7 @@ def create_session(
     settings = check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression, **settings)
     if variant == GameVariant.LONG_NARDY:  # a chouette's games are scored by cubes or Daves, gammons included
         message = _("A chouette is played with the doubling cube or with Daves; long nardy has neither.")
-        raise ValidationError({"variant": [ValidationError(message, code="nardy_no_chouette")]})
+        raise Invalid(message, code="nardy_no_chouette", field="variant")
     if rules and "dave" in rules:  # the stake form is the session's field, not a rule option
         raise ChouetteError("unknown_rule", "There is no rule called dave.", field="rules", name="dave")
     try:
@@ -67,14 +67,12 @@ def create_session(
         exc.field = "rules"
         raise exc from None
     except TypeError:
-        raise ValidationError({"rules": [_("Unknown or malformed rule options.")]}) from None
+        raise Invalid(_("Unknown or malformed rule options."), field="rules") from None
     players = list(dict.fromkeys(players))
     # Without an order the table stays open for seating: the others sit down themselves before the dice.
     fewest = 3 if order is not None else 1
     if not fewest <= len(players) <= rule_set.max_players:
-        raise ValidationError(
-            {"players": [_("A chouette needs 3 to %(max)s players.") % {"max": rule_set.max_players}]}
-        )
+        raise Invalid(_("A chouette needs 3 to %(max)s players.") % {"max": rule_set.max_players}, field="players")
     access.require_seat(actor, club, players)
     common.check_member(club, players)
     common.check_stake(stake_cents, "stake_cents")
@@ -82,7 +80,7 @@ def create_session(
     for player_id, value in stakes.items():
         common.check_stake(value, "stakes")
         if player_id not in {p.pk for p in players}:
-            raise ValidationError({"stakes": [_("A stake is given for someone who is not at the table.")]})
+            raise Invalid(_("A stake is given for someone who is not at the table."), field="stakes")
     session = ChouetteSession.objects.create(
         club=club,
         name=name.strip()[:120],
@@ -106,16 +104,14 @@ def create_session(
 
 def _require_enough_players(session: ChouetteSession) -> None:
     if session.seats.count() < 3:
-        raise ValidationError(
-            {"order": [_("A chouette needs at least 3 players; wait until the others have sat down.")]}
-        )
+        raise Invalid(_("A chouette needs at least 3 players; wait until the others have sat down."), field="order")
 
 
 def _start(session: ChouetteSession, order: Sequence[int], actor) -> ChouetteSession:
     _require_enough_players(session)
     seated = set(session.seats.values_list("player_id", flat=True))
     if sorted(order) != sorted(seated):
-        raise ValidationError({"order": [_("List every player at the table exactly once, box first.")]})
+        raise Invalid(_("List every player at the table exactly once, box first."), field="order")
     common.transition(session, SessionStatus.OPEN)
     session.started_at = timezone.now()
     session.save(update_fields=["status", "started_at"])
@@ -147,10 +143,10 @@ def roll_for_order(*, actor, session: ChouetteSession, rolls: Mapping[int, int])
     given = {int(k): v for k, v in rolls.items()}
     if set(given) != due:
         names = ", ".join(sorted(seats[pid].player.name for pid in due))
-        raise ValidationError({"rolls": [_("Now %(names)s roll (and nobody else).") % {"names": names}]})
+        raise Invalid(_("Now %(names)s roll (and nobody else).") % {"names": names}, field="rolls")
     for pid, value in given.items():
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 12:
-            raise ValidationError({"rolls": [_("A roll is a number from 1 to 12 (one die or both).")]})
+            raise Invalid(_("A roll is a number from 1 to 12 (one die or both)."), field="rolls")
         current[pid].append(value)
         seats[pid].rolls = current[pid]
         seats[pid].save(update_fields=["rolls"])

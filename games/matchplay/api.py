@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from base.api import JSONTypedInput, paginated_response, validated
 from base.filters import IdFilter
+from base.idempotency import idempotent
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
@@ -359,6 +360,7 @@ class MatchViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyMod
         game = services.record_game(actor=request.user, match=match, **data)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
+    @idempotent
     @extend_schema(methods=["get"], responses=ReportSerializer(many=True))
     @extend_schema(
         methods=["post"],
@@ -395,6 +397,7 @@ class MatchViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyMod
             ReportSerializer(report).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
         )
 
+    @idempotent
     @extend_schema(request=VersionInputSerializer, responses=ReportSerializer)
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
@@ -402,6 +405,7 @@ class MatchViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyMod
         report = services.confirm_report(actor=request.user, match=self.get_object(), **data)
         return Response(ReportSerializer(report).data)
 
+    @idempotent
     @extend_schema(methods=["get"], responses=DisputeSerializer(many=True))
     @extend_schema(methods=["post"], request=DisputeInputSerializer, responses={201: DisputeSerializer})
     @action(detail=True, methods=["get", "post"])
@@ -414,6 +418,7 @@ class MatchViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyMod
         dispute = services.dispute_report(actor=request.user, match=match, **data)
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
+    @idempotent
     @extend_schema(request=ReportInputSerializer, responses={201: ReportSerializer})
     @action(detail=True, methods=["post"])
     def override(self, request, pk=None):

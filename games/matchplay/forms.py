@@ -1,7 +1,9 @@
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.dave.stake import Progression
+from backgammon.dave.stake import Progression
+from games.matchplay import state as play_state
 from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
 from games.models.variants import (
     DEFAULT_FORM,
@@ -38,28 +40,48 @@ class GameForm(forms.Form):
     def __init__(self, *args, match, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["winner_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
-        if match.variant == GameVariant.LONG_NARDY:
-            # No cube: a game is oin or mars, or a resignation giving up one of them.
-            self.fields["kind"].choices = _kinds(MatchGame.Kind.OIN, MatchGame.Kind.MARS, MatchGame.Kind.RESIGN)
-            self.fields["kind"].initial = MatchGame.Kind.OIN
+        form = play_form(match)
+        kind = self.fields["kind"]
+        kind.choices = [(value, KIND_LABELS[value]) for value in form.kinds]
+        if form.is_dave:  # the stake the game paid: played out, given up (a Dave refused) or resigned; no gammon
+            kind.choices = [(value, DAVE_KIND_LABELS.get(value, KIND_LABELS[value])) for value in form.kinds]
+        kind.initial = form.kinds[0]
+        kind.error_messages["invalid_choice"] = outcome_refusal(match)
+        if form.is_nardy:  # no cube: a game is oin or mars, or a resignation giving up one of them
             self.fields["cube"].choices = [(1, "1")]
             self.fields["cube"].widget = forms.HiddenInput()
-            self.fields["resign_level"].choices = [("", "—"), (1, _("oin")), (2, _("mars"))]
-        elif match.uses_dave:
-            # The stake the game paid: played out, given up (a Dave refused) or resigned; no gammon.
-            self.fields["kind"].choices = [
-                (MatchGame.Kind.SINGLE, _("Played out")),
-                (MatchGame.Kind.DROP, _("Gave up a Dave")),
-                (MatchGame.Kind.RESIGN, MatchGame.Kind.RESIGN.label),
-            ]
+        if form.is_dave:
             self.fields["cube"].label = _("Stake")
             self.fields["cube"].help_text = _("For a Dave given up: the stake before it.")
             self.fields["cube"].choices = [(v, str(v)) for v in dave_stakes(match.dave_progression)]
             del self.fields["resign_level"]
+        else:
+            labels = NARDY_RESIGN_LABELS if form.is_nardy else RESIGN_LABELS
+            self.fields["resign_level"].choices = [("", "—")] + [(n, labels[n]) for n in form.resign_levels]
 
 
-def _kinds(*kinds: MatchGame.Kind) -> list[tuple[str, str]]:
-    return [(kind.value, kind.label) for kind in kinds]
+#: How a game ended, as the scoresheet offers it (only the kinds of the match's form: state.Form.kinds).
+KIND_LABELS = dict(MatchGame.Kind.choices)
+DAVE_KIND_LABELS: dict[str, str] = {"single": _("Played out"), "drop": _("Gave up a Dave")}
+RESIGN_LABELS = {1: _("single"), 2: _("gammon"), 3: _("backgammon")}
+NARDY_RESIGN_LABELS = {1: _("oin"), 2: _("mars")}
+
+
+def play_form(match) -> play_state.Form:
+    """How the match's games are scored (variant and stakes), as the pure core reads it."""
+    return play_state.Form(variant=match.variant, stakes=match.stakes, progression=match.dave_progression)
+
+
+def outcome_refusal(match) -> str:
+    """The refusal of a game result the match's game does not have, naming those it has: "In Backgammon a game
+    ends in: Single game, Gammon, …" (the scoresheet form's; the service refuses with the core's code)."""
+    form = play_form(match)
+    labels: dict[str, str] = DAVE_KIND_LABELS if form.is_dave else {}
+    kinds = ", ".join(str(labels.get(k, KIND_LABELS[k])) for k in form.kinds)
+    variant = str(GameVariant(match.variant).label)
+    if form.is_dave:
+        variant = f"{variant}, {StakeForm(form.stakes).label}"
+    return gettext("In %(variant)s a game ends in: %(kinds)s.") % {"variant": variant, "kinds": kinds}
 
 
 def dave_stakes(progression: str, count: int = 8) -> list[int]:

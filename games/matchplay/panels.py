@@ -18,5 +18,7 @@ def my_home(request, _obj):
     disputes = list(selectors.open_disputes(user=user)[:20])
     open_matches, invitations = selectors.my_home_matches(user=user)
     open_matches = [m for m in open_matches if m.context != MatchContext.TOURNAMENT]
+    # the cards of a tournament's matches name its event, flight and round: one query for all of them
+    selectors.with_places([r.match for r in to_confirm] + [d.match for d in disputes])
     context = {"to_confirm": to_confirm, "disputes": disputes, "open_matches": open_matches, "invitations": invitations}
     return render_to_string("games/matches/_my_home.html", context, request)

@@ -25,6 +25,7 @@ from base.compiled import CompiledRead
 from base.numbers import parse_id
 from clubs import access
 from clubs.models import Membership, Player
+from games.matchplay import hooks
 from games.matchplay import state as core
 from games.matchplay.services import has_directors, scoresheet_state
 from games.models.matches import Match, MatchDispute, MatchGame, MatchReport, MatchStatus, invitation_cutoff
@@ -133,6 +134,23 @@ def director_queue(*, user) -> QuerySet[Match]:
         .filter(Q(has_dispute=True) | Q(has_pending=True))
         .order_by("-has_dispute", "-created_at")
     )
+
+
+def with_places(matches):
+    """The matches, each with `place`: where it belongs (games.matchplay.hooks.MatchPlace: "Friday Swiss · Main ·
+    Round 3" for a tournament match), or None for a casual or club match. One query for the whole list whatever
+    its length, none when no match of it was placed by a tournament."""
+    matches = list(matches)
+    found = hooks.places(matches)
+    for match in matches:
+        match.place = found.get(match.pk)
+    return matches
+
+
+def directed_clubs(*, user) -> list[int]:
+    """The clubs whose results this user decides (director or admin there): their "to decide" list watches those
+    clubs' directors' desks (games.live). From the user's roles, which the page's rights checks load anyway."""
+    return sorted(club for club, role in access.roles_of(user).items() if role in ("director", "admin"))
 
 
 def match_games(match: Match) -> QuerySet[MatchGame]:

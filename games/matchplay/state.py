@@ -1,7 +1,7 @@
 """Match play without Django: replaying a scoresheet, checking a final score or a verified record against a
 report, lateness penalties, and which status changes are allowed.
 
-All scoring goes through games.rules.scoring (MatchState, game_points, check_final_score); this module only
+All scoring goes through backgammon.scoring (MatchState, game_points, check_final_score); this module only
 adds what a scoresheet needs on top of it: where the rules put the cube out of play (MatchState.cube_allowed,
 the Crawford rule) the cube must stay at 1 and a drop is impossible, and games after the match is decided are
 refused.
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.dave import scoring as dave_scoring
-from games.dave.stake import Progression
-from games.nardy import scoring as nardy_scoring
-from games.rules.scoring import (
+from backgammon.dave import scoring as dave_scoring
+from backgammon.dave.stake import Progression
+from backgammon.nardy import scoring as nardy_scoring
+from backgammon.scoring import (
     GameKind,
     MatchState,
     ScoringError,
@@ -28,6 +28,8 @@ from games.rules.scoring import (
 # --- the variant a match is played in ------------------------------------------------------------------------
 
 LONG_NARDY, DAVE = "long_nardy", "dave"
+# How a game ends (MatchGame.Kind's values, spelled here without Django).
+SINGLE, GAMMON, BACKGAMMON, DROP, RESIGN, OIN, MARS = "single", "gammon", "backgammon", "drop", "resign", "oin", "mars"
 CUBE_VARIANTS = frozenset({"standard", "nackgammon", "hypergammon", "backward"})
 
 
@@ -53,6 +55,29 @@ class Form:
     @property
     def is_dave(self) -> bool:
         return self.stakes == DAVE
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """How a game of this form can end, as MatchGame.Kind values: the report forms offer only these and
+        `record_game` refuses any other (a backgammon game is no oin, a long nardy game no gammon). Long nardy:
+        oin, mars, or a resignation of one of them; Dave stakes: played out, a Dave given up (drop) or a
+        resignation, no gammon; the backgammon variants with the cube: single, gammon, backgammon, drop, resign
+        (Hypergammon and Nackgammon count gammons too)."""
+        if self.is_nardy:
+            return (OIN, MARS, RESIGN)
+        if self.is_dave:
+            return (SINGLE, DROP, RESIGN)
+        return (SINGLE, GAMMON, BACKGAMMON, DROP, RESIGN)
+
+    @property
+    def resign_levels(self) -> tuple[int, ...]:
+        """What a resignation can give up: oin (1) or mars (2) in long nardy, a single, gammon or backgammon
+        (1-3) with the cube; a Dave resignation pays the stake, no level."""
+        if self.is_nardy:
+            return (1, 2)
+        if self.is_dave:
+            return ()
+        return (1, 2, 3)
 
 
 STANDARD = Form()
@@ -168,6 +193,13 @@ def play_game(
         points = entry_points(form, entry)
         new_state = state.after_game(winner=entry.winner, points=points)
         return new_state, ScoredGame(number, entry, points, False, new_state.scores)
+    if entry.kind not in form.kinds:  # an oin on a backgammon scoresheet: name what a game here ends in
+        raise ScoringError(
+            "no_such_result",
+            "A backgammon game ends in a single, gammon or backgammon, a dropped double or a resignation; oin and "
+            "mars are long nardy's.",
+            field="kind", kind=entry.kind,
+        )  # fmt: skip
     kind = GameKind(entry.kind)
     if not state.cube_allowed and kind == GameKind.DROP:
         raise ScoringError(

@@ -16,6 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from base import panels
+from base.errors import Invalid, NotAllowed
+from base.idempotency import idempotent_page
+from base.live import MAX_GROUPS, group_name
 from base.web import attempt
 from clubs import selectors as club_selectors
 from games.matchplay import selectors, services
@@ -38,6 +41,7 @@ def match_list(request):
     if status in MatchStatus.values:
         matches = matches.filter(status=status)
     page = Paginator(matches, 50).get_page(request.GET.get("page"))
+    page.object_list = selectors.with_places(page.object_list)  # one query for the page's tournament matches
     return render(
         request, "games/matches/match_list.html", {"page": page, "statuses": MatchStatus.choices, "status": status}
     )
@@ -45,6 +49,7 @@ def match_list(request):
 
 def match_detail(request, pk):
     match = _match(request, pk)
+    selectors.with_places([match])  # a tournament match names its event, flight and round
     user = request.user
     games, reports, disputes = selectors.detail_rows(match)
     state = selectors.live_state(match)
@@ -119,7 +124,11 @@ def add_game(request, pk):
     match = _match(request, pk)
     form = GameForm(request.POST, match=match)
     if not form.is_valid():
-        messages.error(request, _("Choose the winner, how the game ended and the cube."))
+        # a result the game does not have is named with those it has; anything else is a form sent half-filled
+        wrong_kind = form.errors.get("kind")
+        messages.error(
+            request, " ".join(wrong_kind) if wrong_kind else _("Choose the winner, how the game ended and the cube.")
+        )
     else:
         attempt(
             request,
@@ -138,6 +147,7 @@ def undo_game(request, pk):
 
 
 @login_required
+@idempotent_page
 def report(request, pk):
     """The report form: final score, the scoresheet's games, a verified game record, or a result without play."""
     match = _match(request, pk)
@@ -180,6 +190,7 @@ def report(request, pk):
 
 @require_POST
 @login_required
+@idempotent_page
 def confirm(request, pk, version):
     match = _match(request, pk)
     attempt(
@@ -192,6 +203,7 @@ def confirm(request, pk, version):
 
 @require_POST
 @login_required
+@idempotent_page
 def dispute(request, pk, version):
     match = _match(request, pk)
     comment = request.POST.get("comment", "")
@@ -200,8 +212,10 @@ def dispute(request, pk, version):
         lambda: services.dispute_report(actor=request.user, match=match, version=version, comment=comment),
         _("Your dispute was recorded; a director will decide.")
         if services.has_directors(match)
-        else _("Your dispute was recorded. Nobody directs this match, so it goes back to both of you: report the "
-               "result again, and your opponent confirms it."),
+        else _(
+            "Your dispute was recorded. Nobody directs this match, so it goes back to both of you: report the "
+            "result again, and your opponent confirms it."
+        ),
     )
     return redirect(match)
 
@@ -246,9 +260,9 @@ def create_match(request):
         if form.is_valid():
             try:
                 match = services.create_match(actor=request.user, **form.cleaned_data)
-            except ValidationError as exc:
+            except (ValidationError, Invalid) as exc:
                 messages.error(request, " ".join(exc.messages))
-            except PermissionDenied as exc:  # e.g. a club-night match with a player who is not in the club
+            except (PermissionDenied, NotAllowed) as exc:  # e.g. a club-night match with a non-member
                 messages.error(request, str(exc))
             else:
                 if match.is_invitation:
@@ -268,6 +282,8 @@ def my_matches(request):
     player = club_selectors.player_for_user(request.user)
     page = Paginator(selectors.my_matches(user=request.user), 50).get_page(request.GET.get("page")) if player else None
     invitations = selectors.match_invitations(user=request.user) if player else None
+    if page is not None:  # a tournament's match names its event, flight and round: one query for the page
+        page.object_list = selectors.with_places(page.object_list)
     return render(
         request,
         "games/matches/my_matches.html",
@@ -314,8 +330,12 @@ def _back(request) -> str:
 
 @login_required
 def director_queue(request):
-    matches = selectors.director_queue(user=request.user)
-    return render(request, "games/matches/director_queue.html", {"matches": matches})
+    """The results this director decides, each naming its event, flight and round when a tournament's; the list
+    refetches itself when a result of one of their clubs changes (its directors' desk, games.live)."""
+    matches = selectors.with_places(selectors.director_queue(user=request.user))
+    # one socket per page: the header's own group, and as many desks as fit beside it
+    desks = [group_name("desk", club) for club in selectors.directed_clubs(user=request.user)[: MAX_GROUPS - 1]]
+    return render(request, "games/matches/director_queue.html", {"matches": matches, "live_groups": desks})
 
 
 def player_panel(request, player):

@@ -2,7 +2,7 @@
 
 A Match is the unit tournaments, ratings and club standings build on. It does not know about tournaments:
 a tournament slot links to its Match, and a tournament extends who directs a match through
-`register_director_check` instead of a field here.
+`register_director_check` (config/pipeline.py, DIRECTOR_CHECKS) instead of a field here.
 
 Results are versioned MatchReport rows that are never edited: confirming one version retires the others, and
 a partial unique constraint lets the database hold at most one confirmed report per match.
@@ -188,7 +188,7 @@ class Match(VariantFields):
     def user_is_inviter(self, user) -> bool:
         return self.is_invitation and self.created_by_id is not None and self.created_by_id == getattr(user, "pk", 0)
 
-    # What the match rules (games/matchplay/rules.py) ask.
+    # What the match rules (games/matchplay/permissions.py) ask.
     def user_is_participant(self, user) -> bool:
         return self.side_of_user(user) is not None
 

@@ -162,12 +162,12 @@ class VariantFields(models.Model):
 
     @property
     def record_game(self) -> str:
-        """The game its records must be of, as games.record_routing.record_game names a record's: `dave` with
+        """The game its records must be of, as backgammon.record_routing.record_game names a record's: `dave` with
         Dave stakes, else the variant."""
         return "dave" if self.uses_dave else self.variant
 
     def settings_refusal(self, found: dict) -> str:
-        """What a record's settings (games.record_routing.record_settings) differ in from these, in words (""
+        """What a record's settings (backgammon.record_routing.record_settings) differ in from these, in words (""
         when they agree). A setting the record does not name (a header its reader refuses) is left to the
         verifier."""
         differences = []

@@ -7,6 +7,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from base.api import JSONTypedInput, validated
+from base.idempotency import idempotent
 from base.parsers import FormParser, JSONParser, MultiPartParser
 from games.matchplay import selectors as match_selectors
 from games.models import GameRecord, Match, UploadBatch
@@ -92,6 +93,7 @@ class GameRecordViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOn
     def get_queryset(self):
         return selectors.visible_records(user=self.request.user)
 
+    @idempotent
     @extend_schema(
         request={"multipart/form-data": UploadInputSerializer, "application/json": PastedRecordInputSerializer},
         responses={201: UploadBatchSerializer})

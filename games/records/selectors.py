@@ -6,7 +6,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.db.models.fields.json import KeyTransform
 
-from games.formats.mat import decode_text, split_lines
+from backgammon.matchfiles.mat import decode_text, split_lines
 from games.models import GameRecord, RecordStatus, UploadBatch
 
 

@@ -6,28 +6,29 @@ import hashlib
 import io
 import logging
 import zipfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backgammon.matchfiles.notation import RecordFormatError
+from backgammon.record_routing import check_any_record, record_game, record_settings
+from backgammon.verification import record_format, unreadable
+from base.errors import Invalid, NotAllowed
 from base.live import group_name, notify_group
 from base.locks import lock
 from base.queue import enqueue_many_on_commit
 from base.text import clean_text
 from clubs import access
-from games.formats.notation import RecordFormatError
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
 from games.models.variants import GameVariant, StakeForm
-from games.record_routing import check_any_record, record_game, record_settings
-from games.verification import record_format, unreadable
 
 logger = logging.getLogger(__name__)
 VERIFY_TASK = "games.records.tasks.verify_game_record"  # sent by name: games.records.tasks imports this module
@@ -51,21 +52,16 @@ class UploadedFile:
 
 def _check_size(name: str, size: int) -> None:
     if size > MAX_RECORD_BYTES:
-        raise ValidationError(
-            {"file": [_("%(name)s is larger than 2 MiB; a match record is far smaller.") % {"name": name}]}
-        )
+        raise Invalid(_("%(name)s is larger than 2 MiB; a match record is far smaller.") % {"name": name}, field="file")
     if size == 0:
-        raise ValidationError({"file": [_("%(name)s is empty.") % {"name": name}]})
+        raise Invalid(_("%(name)s is empty.") % {"name": name}, field="file")
 
 
-def _too_much_uncompressed(name: str) -> ValidationError:
-    return ValidationError(
-        {
-            "file": [
-                _("A zip may hold at most %(size)s uncompressed; %(name)s holds more.")
-                % {"size": _mebibytes(max_upload_bytes()), "name": name}
-            ]
-        }
+def _too_much_uncompressed(name: str) -> Invalid:
+    return Invalid(
+        _("A zip may hold at most %(size)s uncompressed; %(name)s holds more.")
+        % {"size": _mebibytes(max_upload_bytes()), "name": name},
+        field="file",
     )
 
 
@@ -90,9 +86,7 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
     RECORDS_ZIP_MAX_UNCOMPRESSED in all, counted from the bytes actually read (a zip bomb stops at the cap)."""
     budget = max_upload_bytes()
     if len(data) > budget:
-        raise ValidationError(
-            {"file": [_("%(name)s is larger than %(size)s.") % {"name": name, "size": _mebibytes(budget)}]}
-        )
+        raise Invalid(_("%(name)s is larger than %(size)s.") % {"name": name, "size": _mebibytes(budget)}, field="file")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         entries = [
@@ -103,15 +97,12 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
             and not info.filename.startswith("__MACOSX/")
         ]
         if not entries:
-            raise ValidationError({"file": [_("%(name)s holds no .mat or .sgf record.") % {"name": name}]})
+            raise Invalid(_("%(name)s holds no .mat or .sgf record.") % {"name": name}, field="file")
         if len(entries) > MAX_ZIP_RECORDS:
-            raise ValidationError(
-                {
-                    "file": [
-                        _("%(name)s holds %(count)d records; upload at most 200 per zip.")
-                        % {"name": name, "count": len(entries)}
-                    ]
-                }
+            raise Invalid(
+                _("%(name)s holds %(count)d records; upload at most 200 per zip.")
+                % {"name": name, "count": len(entries)},
+                field="file",
             )
         if sum(info.file_size for info in entries) > budget:
             raise _too_much_uncompressed(name)  # refused on the headers' word before reading anything
@@ -127,9 +118,9 @@ def expand_zip(name: str, data: bytes) -> list[UploadedFile]:
             files.append(UploadedFile(entry_name, content))
         return files
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError, ValueError) as error:
-        if isinstance(error, ValidationError):
+        if isinstance(error, Invalid):
             raise
-        raise ValidationError({"file": [_("%(name)s is not a readable zip archive.") % {"name": name}]}) from error
+        raise Invalid(_("%(name)s is not a readable zip archive.") % {"name": name}, field="file") from error
 
 
 @transaction.atomic
@@ -140,7 +131,7 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
     their existing record. Nothing is written when any file is refused.
     """
     if not uploader.is_authenticated:
-        raise PermissionDenied(_("Sign in to upload game records."))
+        raise NotAllowed(_("Sign in to upload game records."))
     if match is not None:
         access.require(uploader, "record.attach", match)
     records: list[UploadedFile] = []
@@ -152,21 +143,63 @@ def upload_records(*, uploader, files: list[UploadedFile], match: Match | None =
             _check_size(upload.name, len(upload.data))
             records.append(upload)
     if not records:
-        raise ValidationError({"file": [_("Choose a record file, a zip of records, or paste a record's text.")]})
+        raise Invalid(_("Choose a record file, a zip of records, or paste a record's text."), field="file")
     if len(records) > MAX_ZIP_RECORDS:
-        raise ValidationError({"file": [_("Upload at most 200 records at once.")]})
+        raise Invalid(_("Upload at most 200 records at once."), field="file")
     if match is not None:
         for upload in records:
             _check_variant(upload, match)
-    batch = UploadBatch.objects.create(uploader=uploader)
-    to_verify: list[int] = []
-    for upload in records:
-        record, created = _own_record(uploader, upload, match)
-        if created or _is_due(record):
-            to_verify.append(record.pk)  # new, or stored before but never verified: its task was lost, send it again
-        batch.records.add(record)
-    _queue_verification(to_verify)
+    with _files_undone_on_failure() as written:
+        batch = UploadBatch.objects.create(uploader=uploader)
+        to_verify: list[int] = []
+        for upload in records:
+            record, created = _own_record(uploader, upload, match, written)
+            if created or _is_due(record):
+                to_verify.append(record.pk)  # new, or stored before but never verified: its task was lost, again
+            batch.records.add(record)
+        _queue_verification(to_verify)
     return batch
+
+
+@contextmanager
+def _files_undone_on_failure():
+    """The names of the files an upload writes; deleted again if the upload fails before its transaction ends.
+
+    Why: the rows roll back, but a file does not. A disk that fills up at the third record of a zip (507,
+    base.faults), or a database that goes away, left the first two files behind with no record pointing at them.
+    A failed commit itself is not undone: whether it committed is not known, and a record without its file would
+    be worse than a file without its record."""
+    written: list[str] = []
+    try:
+        yield written
+    except BaseException:
+        for name in written:
+            try:
+                GameRecord.file.field.storage.delete(name)
+            except OSError as error:
+                logger.warning("could not delete %s after a failed upload (%s)", name, error)
+        raise
+
+
+def _store_file(record: GameRecord, name: str, data: bytes, written: list[str]) -> str:
+    """Write the record's bytes under the field's folder and return the stored name. A write that fails midway
+    (ENOSPC at the second chunk) leaves a partial file; it is deleted here, unless the name now holds the whole
+    file (the same bytes stored by a concurrent upload: the names start with the digest)."""
+    storage = record.file.storage
+    target = storage.get_available_name(
+        record.file.field.generate_filename(record, name), max_length=record.file.field.max_length
+    )
+    try:
+        stored = storage.save(target, ContentFile(data), max_length=record.file.field.max_length)
+    except OSError:
+        try:
+            if storage.exists(target) and storage.size(target) < len(data):
+                storage.delete(target)
+        except OSError as error:
+            logger.warning("could not delete the partial file %s (%s)", target, error)
+        raise
+    written.append(stored)
+    return stored
 
 
 def _check_variant(upload: UploadedFile, match: Match) -> None:
@@ -174,16 +207,11 @@ def _check_variant(upload: UploadedFile, match: Match) -> None:
     is never verified against a backgammon match, nor a Dave session against a cube match."""
     game = record_game(upload.data, name=upload.name)
     if game != match.record_game:
-        raise ValidationError(
-            {
-                "file": [
-                    ValidationError(
-                        _("%(name)s is a record of %(record)s; this match is played as %(match)s.")
-                        % {"name": upload.name, "record": game_label(game), "match": game_label(match.record_game)},
-                        code="variant_mismatch",
-                    )
-                ]
-            }
+        raise Invalid(
+            _("%(name)s is a record of %(record)s; this match is played as %(match)s.")
+            % {"name": upload.name, "record": game_label(game), "match": game_label(match.record_game)},
+            code="variant_mismatch",
+            field="file",
         )
     refusal = match.settings_refusal(record_settings(upload.data, name=upload.name))
     if refusal:
@@ -191,7 +219,7 @@ def _check_variant(upload: UploadedFile, match: Match) -> None:
             "name": upload.name,
             "settings": refusal,
         }
-        raise ValidationError({"file": [ValidationError(message, code="settings_mismatch")]})
+        raise Invalid(message, code="settings_mismatch", field="file")
 
 
 def game_label(game: str) -> str:
@@ -199,7 +227,7 @@ def game_label(game: str) -> str:
     return str(StakeForm.DAVE.label) if game == "dave" else str(GameVariant(game).label)
 
 
-def _own_record(uploader, upload: UploadedFile, match: Match | None) -> tuple[GameRecord, bool]:
+def _own_record(uploader, upload: UploadedFile, match: Match | None, written: list[str]) -> tuple[GameRecord, bool]:
     """The uploader's record of these bytes: the one they uploaded before, or a new one. Dedupe is per uploader
     (it must never hand anyone another person's record, its uploader or its match); the bytes are stored once,
     a second uploader's record points at the file already stored."""
@@ -224,7 +252,7 @@ def _own_record(uploader, upload: UploadedFile, match: Match | None) -> tuple[Ga
             if stored:
                 record.file.name = stored
             else:
-                record.file.save(f"{digest[:16]}_{_safe_name(upload.name)}", ContentFile(upload.data), save=False)
+                record.file.name = _store_file(record, f"{digest[:16]}_{_safe_name(upload.name)}", upload.data, written)
             record.save()
     except IntegrityError:
         record = mine.first()
@@ -313,9 +341,9 @@ def _give_up(record: GameRecord) -> None:
 def upload_text(*, uploader, text: str, name: str = "", match: Match | None = None) -> UploadBatch:
     data = text.encode("utf-8", errors="replace")  # a lone surrogate from JSON cannot be encoded as it is
     if not text.strip():
-        raise ValidationError({"text": [_("Paste the text of a .mat record.")]})
+        raise Invalid(_("Paste the text of a .mat record."), field="text")
     if len(data) > MAX_RECORD_BYTES:
-        raise ValidationError({"text": [_("The pasted text is larger than 2 MiB; a match record is far smaller.")]})
+        raise Invalid(_("The pasted text is larger than 2 MiB; a match record is far smaller."), field="text")
     return upload_records(uploader=uploader, files=[UploadedFile(name or "pasted.mat", data)], match=match)
 
 

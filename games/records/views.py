@@ -6,6 +6,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from base.errors import Invalid, NotAllowed
+from base.idempotency import idempotent_page
 from games.matchplay import selectors as match_selectors
 from games.messages import VERIFICATION
 from games.records import selectors, services
@@ -34,6 +36,7 @@ def _match_to_attach(request):
 
 
 @login_required
+@idempotent_page
 def record_upload(request):
     form = UploadForm(request.POST or None, request.FILES or None)
     match = _match_to_attach(request)
@@ -46,9 +49,9 @@ def record_upload(request):
                 batch = services.upload_records(uploader=request.user, files=uploads, match=match)
             else:
                 batch = services.upload_text(uploader=request.user, text=text, match=match)
-        except ValidationError as error:
+        except (ValidationError, Invalid) as error:
             messages.error(request, " ".join(error.messages))
-        except PermissionDenied as error:
+        except (PermissionDenied, NotAllowed) as error:
             messages.error(request, str(error))
         else:
             return redirect("games:record-batch", pk=batch.pk)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid, NotAllowed
 from base.locks import lock
 from clubs import access
 from clubs import selectors as club_selectors
@@ -55,14 +54,14 @@ def create_ladder(*, actor, club: Club, name: str, reach: int = 3, match_length:
     access.require(actor, "ladder.create", club)
     name = (name or "").strip()
     if not name:
-        raise ValidationError({"name": [_("Give the ladder a name.")]})
+        raise Invalid(_("Give the ladder a name."), field="name")
     if reach < 1:
-        raise ValidationError({"reach": [_("A player must be able to challenge at least 1 place above.")]})
+        raise Invalid(_("A player must be able to challenge at least 1 place above."), field="reach")
     if match_length < 1:
-        raise ValidationError({"match_length": [_("Ladder matches are played to at least 1 point.")]})
+        raise Invalid(_("Ladder matches are played to at least 1 point."), field="match_length")
     slug = slugify(name)[:60] or "ladder"
     if Ladder.objects.filter(club=club, slug=slug).exists():
-        raise ValidationError({"name": [_("This club already has a ladder with this name.")]})
+        raise Invalid(_("This club already has a ladder with this name."), field="name")
     return Ladder.objects.create(club=club, name=name, slug=slug, reach=reach, match_length=match_length)
 
 
@@ -72,11 +71,11 @@ def join_ladder(*, actor, ladder: Ladder, player: Player | None = None) -> Ladde
     own = club_selectors.player_for_user(actor)
     player = player or own
     if player is None:
-        raise ValidationError({"player": [_("Choose the player who joins the ladder.")]})
+        raise Invalid(_("Choose the player who joins the ladder."), field="player")
     if player != own:
         access.require(actor, "ladder.place_player", ladder)
     if not Membership.objects.filter(club=ladder.club, player=player, is_active=True).exists():
-        raise ValidationError({"player": [_("Only members of the club can join its ladder.")]})
+        raise Invalid(_("Only members of the club can join its ladder."), field="player")
     # Race: two players joining at once would both take the same bottom place; the ladder lock orders them.
     ladder = _lock(ladder)
     existing = ladder.positions.filter(player=player).first()
@@ -91,7 +90,7 @@ def challenge(*, actor, ladder: Ladder, defender: Player) -> LadderChallenge:
     """The actor's player challenges `defender`; creates the (casual, club) match to play."""
     challenger = club_selectors.player_for_user(actor)
     if challenger is None:
-        raise PermissionDenied(_("Sign in as a player to challenge someone."))
+        raise NotAllowed(_("Sign in as a player to challenge someone."))
     # Race: two challenges of the same defender at once; the ladder lock makes the second see the first.
     ladder = _lock(ladder)
     core.can_challenge(_order(ladder), challenger.pk, defender.pk, ladder.reach)  # a LadderError names the defender

@@ -260,19 +260,13 @@ def _later_rows_exist(pool: RatingPool, match: Match, players: list[int]) -> boo
     return RatedMatch.objects.filter(later, Q(winner_id__in=players) | Q(loser_id__in=players), pool=pool).exists()
 
 
-_RATED_ROWS_OF_MATCH = CompiledRead(
-    lambda match_id: RatedMatch.objects.filter(match_id=match_id)
-    .order_by()
-    .values_list("pool_id", "played_at", "winner_id", "length")
-)
-
-
 def on_result_confirmed(match: Match, report) -> None:
     """games.matchplay.hooks callback, inside the confirmation's transaction."""
+    rated = RatedMatch.objects.filter(match_id=match.pk).order_by()  # one query for every pool's row of this match
     rows = {
         pool_id: {"pool_id": pool_id, "played_at": played_at, "winner_id": winner_id, "length": length}
-        for pool_id, played_at, winner_id, length in _RATED_ROWS_OF_MATCH.all(match.pk)
-    }  # one query for every pool's row of this match
+        for pool_id, played_at, winner_id, length in rated.values_list("pool_id", "played_at", "winner_id", "length")
+    }
     if not played_out(match) and not rows:
         return  # a forfeit, walkover or annulment of a match that was never rated: no pool to lock
     pools = pools_for(match)

@@ -1,10 +1,17 @@
-// Live pages (base/live.py on the server). One websocket per page at /ws/live/?groups=...; the server sends only
-// {"type": "changed", "group": "flight-3"} after a commit, and the page refetches its own fragment over HTTP, so
+// Live pages (base/live.py on the server). One websocket per page at /ws/live/?groups=...; after a commit the
+// server sends {"type": "changed", "group": "flight-3"} and the page refetches its own fragment over HTTP, so
 // what is shown passes the same permission checks as a reload. With JavaScript off a reload shows the truth.
+// A public region, the same for every viewer (the public bracket), names its variant and version
+// (data-live-fragment="en.0" data-live-version="17"); the socket asks for it (&fragments=flight-3:en.0:17) and
+// the server sends the region itself, rendered once per version for all watchers:
+// {"type": "fragment", "group": "flight-3", "version": 18, "regions": {"live-bracket": "<div ...>"}}. It is
+// swapped in when newer than the version shown; a region of the group the message does not carry refetches.
 //
 // Two ways to use it:
 //   declarative: an element with an id and data-live-groups="flight-3 event-2" is swapped for the element with the
-//     same id in a fresh copy of the page (or of data-live-url) whenever one of its groups changes;
+//     same id in a fresh copy of the page (or of data-live-url) whenever one of its groups changes; the regions of
+//     one URL share one GET, a region with a field being typed in waits until the field is left, and one marked
+//     data-live-poll="off" (the header's bell, on every page) is not polled while the socket is down;
 //   from a page script: bgLive.watch(["calcutta-1"], refresh, {poll: check, interval: 3000}) calls refresh() on a
 //     change; only while the socket cannot connect does it call poll() every interval instead (the old polling).
 (function () {
@@ -13,18 +20,77 @@
   var socket = null;
   var connected = false;
   var started = false;
-  var retry = 1000;
+  // Reconnecting: "full jitter" (a random wait up to min(CAP, BASE * 2^failures)), so a page is live again within
+  // about CAP of the server coming back (doubling up to 30 s took ~19 s after an 8 s Redis outage), and the pages
+  // of a restarted node do not all come back in the same instant.
+  var RETRY_BASE = 500;
+  var RETRY_CAP = 3000;
+  var failures = 0;
+  var missed = false;  // the socket was down: changes may have gone by unheard
   var pollTimer = null;
   var DEBOUNCE = 100;
+  // Refetches are spread: a change heard by many pages at once (a reconnect after a restart above all) must not
+  // bring them all back in the same 100 ms.
+  var JITTER = 400;
+  var JITTER_MISSED = 1000;  // on top of the reconnect's own spread (up to 3 s)
 
   function groupsOf(list) {
     return (list || []).filter(function (name) { return /^[a-z]+-[0-9]+$/.test(name); });
   }
 
-  function later(watcher) {
-    // Several groups changing in one commit (flight, event, user) refetch once.
+  function later(watcher, group, spread) {
+    // Several groups changing in one commit (flight, event, user) refetch once; onChange hears which changed
+    // (nothing known, e.g. after the socket was down: null, everything may have).
+    if (group && watcher.changed !== null) { (watcher.changed = watcher.changed || {})[group] = true; }
+    if (!group) { watcher.changed = null; }
     if (watcher.timer) { return; }
-    watcher.timer = window.setTimeout(function () { watcher.timer = null; watcher.onChange(); }, DEBOUNCE);
+    watcher.timer = window.setTimeout(function () {
+      var changed = watcher.changed;
+      watcher.timer = null;
+      watcher.changed = undefined;
+      watcher.onChange(changed || null);
+    }, DEBOUNCE + Math.random() * (spread === undefined ? JITTER : spread));
+  }
+
+  function fragmentsAsked() {
+    // group:variant:version of every public region on the page, for the socket's URL (built at each connect, so
+    // a reconnect names the versions shown now).
+    var asked = [];
+    Array.prototype.forEach.call(document.querySelectorAll("[data-live-fragment][data-live-groups][id]"), function (el) {
+      var group = el.getAttribute("data-live-groups").split(/[\s,]+/)[0];
+      var version = el.getAttribute("data-live-version") || "0";
+      if (/^[a-z]+-[0-9]+$/.test(group)) { asked.push(group + ":" + el.getAttribute("data-live-fragment") + ":" + version); }
+    });
+    return asked;
+  }
+
+  function shownVersion(element) {
+    var version = parseInt(element.getAttribute("data-live-version") || "", 10);
+    return isNaN(version) ? -1 : version;
+  }
+
+  function applyFragment(message) {
+    // Swap each region the message carries, by id, when it is newer than the one shown (built from the HTML by a
+    // template element: nothing in it runs). Returns the ids it covered; a region being typed in is swapped once
+    // the field is left (by then a newer fragment may have been shown: the version check skips this one).
+    var covered = {};
+    var regions = message.regions || {};
+    Object.keys(regions).forEach(function (id) {
+      covered[id] = true;
+      var current = document.getElementById(id);
+      if (!current || shownVersion(current) >= message.version) { return; }
+      if (typingIn(current)) {
+        current.addEventListener("focusout", function () { window.setTimeout(function () { applyFragment(message); }, 0); }, { once: true });
+        return;
+      }
+      var holder = document.createElement("template");
+      holder.innerHTML = regions[id];
+      var fresh = holder.content.firstElementChild;
+      if (!fresh || fresh.id !== id) { covered[id] = false; return; }
+      current.replaceWith(document.importNode(fresh, true));
+      document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
+    });
+    return covered;
   }
 
   function allGroups() {
@@ -52,28 +118,41 @@
     if (!window.WebSocket) { startPolling(); return; }
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var url = scheme + window.location.host + "/ws/live/?groups=" + encodeURIComponent(groups.join(","));
+    var asked = fragmentsAsked();
+    if (asked.length) { url += "&fragments=" + encodeURIComponent(asked.join(",")); }
     try { socket = new window.WebSocket(url); } catch (e) { startPolling(); return; }
     socket.onopen = function () {
-      var wasDown = retry > 1000;
       connected = true;
-      retry = 1000;
+      failures = 0;
       if (pollTimer) { window.clearTimeout(pollTimer); pollTimer = null; }
       document.documentElement.setAttribute("data-live", "on");
-      if (wasDown) { watchers.forEach(later); }  // changes may have been missed while away
+      if (missed) { missed = false; watchers.forEach(function (w) { later(w, null, JITTER_MISSED); }); }  // what went by
     };
     socket.onmessage = function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "fragment") {
+        var covered = applyFragment(message);
+        // the group's other watchers (a page script's, a region without a fragment) still refetch
+        watchers.forEach(function (w) {
+          if (w.groups.indexOf(message.group) >= 0 && !(w.covers && w.covers(message.group, covered))) {
+            later(w, message.group);
+          }
+        });
+        return;
+      }
       if (message.type !== "changed") { return; }
-      watchers.forEach(function (w) { if (w.groups.indexOf(message.group) >= 0) { later(w); } });
+      watchers.forEach(function (w) { if (w.groups.indexOf(message.group) >= 0) { later(w, message.group); } });
     };
     socket.onclose = function () {
       connected = false;
       socket = null;
       document.documentElement.setAttribute("data-live", "off");
+      missed = true;
       startPolling();
-      retry = Math.min(retry * 2, 30000);
-      window.setTimeout(connect, retry);
+      var ceiling = Math.min(RETRY_CAP, RETRY_BASE * Math.pow(2, failures));
+      failures = Math.min(failures + 1, 10);
+      window.setTimeout(connect, 100 + Math.random() * ceiling);
     };
   }
 
@@ -87,7 +166,7 @@
     options = options || {};
     var watcher = {
       groups: groupsOf(groups), onChange: onChange, poll: options.poll || null,
-      interval: options.interval || 5000, timer: null
+      interval: options.interval || 5000, timer: null, covers: options.covers || null
     };
     if (!watcher.groups.length) { return watcher; }
     watchers.push(watcher);
@@ -95,28 +174,65 @@
     return watcher;
   }
 
-  function swapRegion(element) {
-    var url = element.getAttribute("data-live-url") || window.location.href;
+  function typingIn(element) {
+    // Someone typing in a field of this region (a dispute's reason, a score) would lose it to the swap.
+    var active = document.activeElement;
+    return !!active && element.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) &&
+      !/^(submit|button|hidden)$/.test(active.type || "");
+  }
+
+  function swapRegions(url, ids, retry) {
+    // One GET for every region of the page at this URL (the header's bell and the page's own region both
+    // watch the user's group: one fetch swaps both).
     return window.fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) { return; }
         var doc = new DOMParser().parseFromString(html, "text/html");
-        var current = document.getElementById(element.id);
-        var fresh = doc.getElementById(element.id);
-        if (current && fresh) {
+        ids.forEach(function (id) {
+          var current = document.getElementById(id);
+          var fresh = doc.getElementById(id);
+          if (!current || !fresh) { return; }
+          if (typingIn(current)) {  // swapped once the field is left
+            current.addEventListener("focusout", function () { window.setTimeout(retry, 0); }, { once: true });
+            return;
+          }
           current.replaceWith(document.importNode(fresh, true));
-          document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: element.id } }));
-        }
+          document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
+        });
       })
       .catch(function () { /* offline for a moment: the next change or poll tries again */ });
   }
 
   function watchRegions() {
+    // The regions are watched by the URL they are refetched from: a change of any of their groups costs one GET.
+    var byUrl = {};
+    var urls = [];
     Array.prototype.forEach.call(document.querySelectorAll("[data-live-groups][id]"), function (element) {
-      var id = element.id;
-      var refresh = function () { var el = document.getElementById(id); if (el) { swapRegion(el); } };
-      watch(element.getAttribute("data-live-groups").split(/[\s,]+/), refresh, { poll: refresh, interval: 10000 });
+      var url = element.getAttribute("data-live-url") || "";
+      var groups = element.getAttribute("data-live-groups").split(/[\s,]+/);
+      if (!byUrl[url]) { byUrl[url] = { ids: [], groups: [], poll: false, of: {} }; urls.push(url); }
+      byUrl[url].ids.push(element.id);
+      byUrl[url].of[element.id] = groups;
+      byUrl[url].poll = byUrl[url].poll || element.getAttribute("data-live-poll") !== "off";
+      byUrl[url].groups = byUrl[url].groups.concat(groups);
+    });
+    urls.forEach(function (url) {
+      var regions = byUrl[url];
+      // Only the regions of the groups that changed are swapped (an open "Dispute" form elsewhere stays open);
+      // all of them when that is not known (a poll, a reconnect).
+      var refresh = function (changed) {
+        var ids = regions.ids.filter(function (id) {
+          return !changed || regions.of[id].some(function (g) { return changed[g]; });
+        });
+        swapRegions(url || window.location.href, ids, function () { refresh(changed); });
+      };
+      var poll = function () { refresh(null); };
+      // a fragment message covers this URL's regions of its group when it carried every one of them
+      var covers = function (group, covered) {
+        return regions.ids.every(function (id) { return regions.of[id].indexOf(group) < 0 || covered[id] === true; });
+      };
+      watch(regions.groups, refresh, { poll: regions.poll ? poll : null, interval: 10000, covers: covers });
     });
   }
 

@@ -45,6 +45,56 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed_and_the_site_idle(transactional_db, request):
+    """After each test and before its database is emptied: every page it opened closed, pages a test made for
+    itself included, and the server done with their last requests. The database is set up here first, so that
+    it is torn down last; left to the test's marker it came after the `page` fixture and was flushed while the
+    page was still polling the server. (Every browser test is transactional: its server runs in another thread.)"""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+        _wait_until_the_site_is_idle()
+
+
+def _wait_until_the_site_is_idle(seconds: float = 15.0, quiet: float = 0.5) -> None:
+    """Let the server finish what the closed pages asked of it before the test's database is emptied: a request
+    still reading when the flush's TRUNCATE takes its locks one table at a time can deadlock with it, and
+    PostgreSQL may then abort the flush (CI saw "Database … couldn't be flushed" after passing tests).
+
+    First every request thread of the WSGI live server has ended (the browser closed its connections); then no
+    other session of the test database has been active or in a transaction for `quiet` seconds on end, which
+    covers the uvicorn server's worker threads and a request that was accepted but had not yet reached the
+    database at the first look. Only PostgreSQL runs other sessions; SQLite's server thread shares its file lock."""
+    import threading
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(
+        "process_request_thread" in thread.name for thread in threading.enumerate()
+    ):
+        time.sleep(0.02)
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND state IN ('active', 'idle in transaction')"
+            )
+            (busy,) = cursor.fetchone()
+        now = time.monotonic()
+        if busy:
+            quiet_since = now
+        elif now - quiet_since >= quiet:
+            return
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def live_asgi_server(transactional_db):
     """The site served by uvicorn in a thread (HTTP and the live-push websockets), like production; pytest-django's

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from tests.clubs.factories import UserFactory
 
@@ -41,7 +42,8 @@ def sign_in(page, base: str, username: str, password: str = "pw-for-tests") -> N
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("main button[type=submit]")
+    with page.expect_navigation():  # the answer to the form, not the page it was sent from
+        page.click("main button[type=submit]")
 
 
 def test_account_page_makes_and_revokes_a_token(live_server, page, violations):
@@ -58,12 +60,12 @@ def test_account_page_makes_and_revokes_a_token(live_server, page, violations):
     assert len(key) == 40
     shot(page, "account-new-token")
     page.goto(f"{live_server.url}/accounts/")
-    assert page.get_by_text("Score bot").is_visible()
-    assert page.get_by_text(key[:8]).is_visible()
+    expect(page.get_by_text("Score bot")).to_be_visible()
+    expect(page.get_by_text(key[:8])).to_be_visible()
     shot(page, "account-tokens")
     page.click("text=Revoke")
-    assert page.get_by_text("The token was revoked").is_visible()
-    assert page.get_by_text("You have no API tokens.").is_visible()
+    expect(page.get_by_text("The token was revoked")).to_be_visible()
+    expect(page.get_by_text("You have no API tokens.")).to_be_visible()
     assert violations == []
 
 
@@ -71,12 +73,11 @@ def test_lockout_is_shown_inside_the_site(live_server, page, violations, setting
     user = UserFactory()
     for _ in range(settings.LOGIN_FAILURE_LIMIT):
         sign_in(page, live_server.url, user.username, "wrong")
-        assert page.get_by_text("didn't match").is_visible()
+        expect(page.get_by_text("didn't match")).to_be_visible()
     shot(page, "login-wrong-password")
     sign_in(page, live_server.url, user.username)
-    alert = page.get_by_role("alert")
-    assert "Too many failed sign-ins. Try again in 15 minutes" in alert.inner_text()
-    assert page.get_by_role("link", name="Forgot your password?").is_visible()
+    expect(page.get_by_role("alert")).to_contain_text("Too many failed sign-ins. Try again in 15 minutes")
+    expect(page.get_by_role("link", name="Forgot your password?")).to_be_visible()
     shot(page, "login-locked")
     assert violations == []
 
@@ -89,7 +90,7 @@ def test_password_reset_pages_work_under_the_policy(live_server, page, violation
     shot(page, "password-reset")
     page.fill("#id_email", "anna@example.org")
     page.click("main button[type=submit]")
-    assert page.get_by_role("heading", name="Check your e-mail").is_visible()
+    expect(page.get_by_role("heading", name="Check your e-mail")).to_be_visible()
     shot(page, "password-reset-done")
     assert violations == []
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from clubs.models import Player
 from games.models.matches import Match, MatchContext, MatchStatus
@@ -50,8 +51,8 @@ def test_a_player_reports_and_the_opponent_confirms_from_their_home_pages_in_thr
         first.locator("form.report-form button[type=submit]").click()
         taps += 1
         assert taps <= 3
-        assert first.get_by_text("Result reported.").is_visible()
-        assert first.get_by_text("You reported").is_visible()
+        expect(first.get_by_text("Result reported.")).to_be_visible()
+        expect(first.get_by_text("You reported")).to_be_visible()
         assert no_sideways_scroll(first)
 
         sign_in(second, live_server.url, bernd.user.username)  # lands on the home page
@@ -67,7 +68,7 @@ def test_a_player_reports_and_the_opponent_confirms_from_their_home_pages_in_thr
         confirm.click()
         taps += 1
         assert taps <= 3
-        assert second.get_by_text("Result confirmed.").is_visible()
+        expect(second.get_by_text("Result confirmed.")).to_be_visible()
         assert no_sideways_scroll(second)
     finally:
         for context in phones:
@@ -79,7 +80,7 @@ def test_a_player_reports_and_the_opponent_confirms_from_their_home_pages_in_thr
 def test_the_menu_folds_on_a_phone_and_opens_with_one_tap(live_server, page, member_user):
     sign_in(page, live_server.url, member_user.username)
     menu = page.locator("#site-menu")
-    assert not menu.is_visible()
+    expect(menu).not_to_be_visible()
     page.get_by_role("button", name="Menu").click()
     assert menu.is_visible() and page.get_by_role("link", name="My matches", exact=True).is_visible()
     height = page.get_by_role("link", name="Matches", exact=True).bounding_box()["height"]
@@ -96,8 +97,8 @@ def test_refusals_render_in_the_site_layout(live_server, page, club, member_user
     calcutta_less = f"{live_server.url}/matches/{match.pk}/report/"
     page.goto(f"{live_server.url}/matches/999999/")
     assert page.locator("header.site-header").is_visible() and page.locator("h1").inner_text() == "Not found"
-    assert page.get_by_text("No such match.").is_visible()
-    assert page.get_by_role("link", name="Go to the home page").is_visible()
+    expect(page.get_by_text("No such match.")).to_be_visible()
+    expect(page.get_by_role("link", name="Go to the home page")).to_be_visible()
     assert no_sideways_scroll(page)
     sign_in(page, live_server.url, member_user.username)
     response = page.goto(calcutta_less)
@@ -161,8 +162,8 @@ def test_no_page_of_the_demo_scrolls_sideways_on_a_phone(live_server, page):
     page.get_by_role("button", name="Sign out").click()
     response = page.goto(f"{live_server.url}/calcuttas/1/auctioneer/")
     assert response.status in (403, 404)
-    assert page.locator("header.site-header").is_visible()
-    assert page.get_by_role("link", name="Sign in").first.is_visible()
+    expect(page.locator("header.site-header")).to_be_visible()
+    expect(page.get_by_role("link", name="Sign in").first).to_be_visible()
 
 
 def test_the_new_match_page_shows_a_games_settings_once_that_game_is_chosen(live_server, page):

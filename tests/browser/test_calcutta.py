@@ -1,8 +1,8 @@
 import pytest
 
+from calcutta import services
+from tests.calcutta.rows import entry_ids, make_flight
 from tests.clubs.factories import MembershipFactory
-from tests.tournaments.calcutta.rows import entry_ids, make_flight
-from tournaments.calcutta import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

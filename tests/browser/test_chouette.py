@@ -1,6 +1,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from chouette.models import LedgerEntry
 from tests.chouette.factories import table
@@ -38,7 +39,7 @@ def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live
     first.check("input[name=kind][value=gammon]")
     first.click("text=Enter the game")
     first.wait_for_url(re.compile(r".*/chouette/.*"))
-    assert first.get_by_text("Game entered.").is_visible()
+    expect(first.get_by_text("Game entered.")).to_be_visible()
 
     # Phone two: no reload, yet within 2 s (pushed, not polled) the table shows game 1 and the new box.
     second.locator(".chouette-game h2", has_text="Game 2").wait_for(timeout=2000)

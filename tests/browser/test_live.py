@@ -84,3 +84,75 @@ def test_a_confirmed_result_reaches_the_players_home_the_public_bracket_and_the_
         assert page.evaluate("window.__sameDocument") is True  # updated in place, not reloaded
     for context in contexts:
         context.close()
+
+
+def test_a_report_on_one_phone_shows_on_the_opponents_open_home_page_without_a_reload(live_asgi_server, browser):
+    """Player A reports 7–3 on a 390 px phone; player B's home page, open on another phone, shows "A reported
+    7–3" with its event, flight and round and the header's "1 to confirm" within 2 s, in place."""
+    from tests.tournaments.rounds_builders import open_tables, swiss_event
+    from tournaments import services as tournament_services
+
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flight = swiss_event(club, director, 4, rounds=3, length=7)
+    tournament_services.start_round(actor=director, flight=flight)
+    match = open_tables(flight)[0].match
+    reporter, opponent = match.player_a, match.player_b
+
+    context_a, phone_a = new_page(browser)
+    context_b, phone_b = new_page(browser)
+    sign_in(phone_b, live_asgi_server, opponent.user, "/")
+    wait_live(phone_b)
+    assert phone_b.locator(f"[data-to-confirm='{match.pk}']").count() == 0
+    sign_in(phone_a, live_asgi_server, reporter.user, f"/matches/{match.pk}/")
+    phone_a.select_option("form.report-form #id_method", "final_score")  # the form is open: no game entered yet
+    phone_a.fill("#id_score_a", "7")
+    phone_a.fill("#id_score_b", "3")
+    with phone_a.expect_navigation():
+        phone_a.locator("form.report-form button[type=submit]").click()
+    reported_at = time.monotonic()
+
+    banner = phone_b.locator(f"#live-home [data-to-confirm='{match.pk}']")
+    banner.wait_for(timeout=2000)
+    assert time.monotonic() - reported_at < 2
+    text = banner.inner_text()
+    assert f"{reporter.name} reported" in text and "7–3" in text
+    assert f"{event.name} · {flight.name} · Round 1" in text
+    phone_b.locator("#live-me .to-confirm-badge", has_text="1 to confirm").wait_for(timeout=2000)
+    assert phone_b.evaluate("window.__sameDocument") is True  # updated in place, not reloaded
+    context_a.close()
+    context_b.close()
+
+
+def test_an_open_public_bracket_shows_a_result_from_the_socket_alone_and_a_reload_shows_the_same(
+    live_asgi_server, browser
+):
+    """The result travels in the socket as the bracket's region itself (rendered once for every open
+    page); the page asks nothing over HTTP to show it, and a reload shows the very same bracket."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 8, length=3)
+    flight = flights["main"]
+    slot = ready_slots(flight)[0]
+    winner = slot.entry_a.player
+    context, bracket = new_page(browser)
+    bracket.goto(f"{live_asgi_server.url}{flight.get_absolute_url()}")
+    wait_live(bracket)
+    shown = int(bracket.locator("#live-bracket").get_attribute("data-live-version"))
+    requests = []
+    bracket.on("request", lambda request: requests.append(request.url))
+
+    win(director, slot)
+    bracket.locator(f"#slot-{slot.pk} .side.won").wait_for(timeout=2000)
+    assert bracket.locator(f"#slot-{slot.pk} .side.won").inner_text().startswith(winner.name)
+    bracket.wait_for_timeout(700)  # past any refetch the page would have made
+    assert requests == []  # shown without a GET
+    assert bracket.evaluate("window.__sameDocument") is True
+    live_version = int(bracket.locator("#live-bracket").get_attribute("data-live-version"))
+    assert live_version > shown
+    live_html = bracket.locator("#live-bracket").inner_html()
+
+    bracket.reload()
+    assert int(bracket.locator("#live-bracket").get_attribute("data-live-version")) == live_version
+    assert bracket.locator("#live-bracket").inner_html() == live_html
+    context.close()

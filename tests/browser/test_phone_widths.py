@@ -5,10 +5,10 @@ import io
 import pytest
 from django.core.management import call_command
 
+from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from chouette.models import ChouetteSession
 from tournaments import demo
-from tournaments.calcutta.models import Calcutta
 from tournaments.models import Slot, TeamBoard
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

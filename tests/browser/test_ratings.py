@@ -1,4 +1,5 @@
 import pytest
+from playwright.sync_api import expect
 
 from tests.clubs.factories import MembershipFactory
 from tests.ratings.builders import played
@@ -15,7 +16,7 @@ def test_player_opens_the_rating_chart_and_the_club_leaderboard(live_server, pag
     page.click("text=Overall")  # the rating panel on the player page
     page.wait_for_url(f"**/players/{anna.pk}/rating/")
     chart = page.locator("figure.rating-chart svg")
-    assert chart.is_visible()
+    expect(chart).to_be_visible()
     assert page.locator("figure.rating-chart circle").count() == 4
     assert page.locator("table.rated-matches tr.explain").count() == 4
     box = chart.bounding_box()

@@ -1,4 +1,5 @@
 import pytest
+from playwright.sync_api import expect
 
 from games.records import services
 from tests.clubs.factories import UserFactory
@@ -24,7 +25,7 @@ def test_phone_sees_the_warning_of_a_valid_record(live_server, page, tmp_path, s
     assert page.locator(".record-errors").count() == 0
     # The warning's line link lands on the highlighted header line, and nothing is wider than the phone.
     warning.locator("a").click()
-    assert page.locator("#L34.has-warning").is_visible()
+    expect(page.locator("#L34.has-warning")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.goto(f"{live_server.url}/records/{record.pk}/")
     page.screenshot(path=str(tmp_path / "record-warnings.png"), full_page=False)

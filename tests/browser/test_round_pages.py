@@ -6,6 +6,7 @@ Screenshots go to $SCREENSHOT_DIR when it is set."""
 import os
 
 import pytest
+from playwright.sync_api import expect
 
 from clubs.models import Player
 from tests.browser.test_chouette import sign_in
@@ -49,7 +50,7 @@ def test_the_new_flight_page_shows_the_chosen_formats_options_and_a_refusal_on_i
     url = f"/events/{club.slug}/{event.slug}/flights/new/"
     _sign_in(page, live_server, director_user, url)
     assert page.locator("#id_group_size").is_hidden() and page.locator("#id_rounds").is_hidden()
-    assert page.locator("#id_seeding").is_visible()
+    expect(page.locator("#id_seeding")).to_be_visible()
     _fits(page, "flight_new_knockout")
     page.select_option("#id_format", "groups")
     assert page.locator("#id_group_size").is_visible() and page.locator("#id_cycles").is_visible()
@@ -60,7 +61,7 @@ def test_the_new_flight_page_shows_the_chosen_formats_options_and_a_refusal_on_i
     page.wait_for_selector("#id_group_size_error")
     assert "Groups need a size from 2" in page.inner_text("#id_group_size_error")
     assert page.input_value("#id_name") == "Group stage" and page.input_value("#id_group_size") == "1"
-    assert page.locator("#id_group_size").is_visible()  # the chosen format stays chosen, its field in sight
+    expect(page.locator("#id_group_size")).to_be_visible()  # the chosen format stays chosen, its field in sight
     _fits(page, "flight_new_refused")
     page.select_option("#id_format", "swiss")
     page.fill("#id_rounds", "5")

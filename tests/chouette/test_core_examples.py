@@ -1,9 +1,9 @@
 """The worked examples E1–E7 of docs/chouette.md, exactly (A box, B captain, C, D crew, Jacoby on, 5 per point)."""
 
 from chouette.core import session as core
-from chouette.core.rules import Rules
 from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry, score_game
 from chouette.core.settlement import Transfer, fewest_transfers, money_from_points
+from chouette.core.table_options import Rules
 
 RULES = Rules(jacoby=True)
 STAKES = dict.fromkeys("ABCD", 5)

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from chouette.core import rotation
 from chouette.core import session as core
 from chouette.core.errors import ChouetteError
-from chouette.core.rules import BOX_KEEPS, BOX_MIN_TAKES, CUBES, PARTNER_SPLIT, Rules
 from chouette.core.scoring import BOX, RESPONSES, TEAM, CubeEvent, GameEntry
 from chouette.core.settlement import apply_transfers, fewest_transfers
+from chouette.core.table_options import BOX_KEEPS, BOX_MIN_TAKES, CUBES, PARTNER_SPLIT, Rules
 
 PLAYERS = list(range(1, 9))
 

@@ -6,9 +6,9 @@ from chouette.core import rotation
 from chouette.core import session as core
 from chouette.core.errors import ChouetteError
 from chouette.core.order import due_to_roll, order_by_rolls, ties_to_reroll
-from chouette.core.rules import Rules
 from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry, score_game
 from chouette.core.settlement import Transfer, apply_transfers, cash_out, fewest_transfers, game_money
+from chouette.core.table_options import Rules
 
 TEAM3 = ["B", "C", "D"]
 DEFAULT = Rules()

@@ -13,15 +13,15 @@ from tests.games.matchplay.factories import MatchFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_club_of_resolves_clubs_memberships_matches_and_event_parts(club):
+def test_memberships_matches_and_event_parts_name_their_club(club):
     from tournaments.models import Event, Flight
 
     membership = MembershipFactory(club=club)
     match = MatchFactory(club=club)
     event = Event.objects.create(club=club, name="Cup", slug="cup", starts_on="2026-05-01", ends_on="2026-05-01")
     flight = Flight(event=event, name="Main", slug="main")
-    assert [access.club_of(x) for x in (club, membership, match, event, flight)] == [club] * 5
-    assert access.club_of(MatchFactory(club=None)) is None and access.club_of(object()) is None
+    assert [x.club for x in (membership, match, event, flight)] == [club] * 4
+    assert MatchFactory(club=None).club is None and not access.is_director(UserFactory(), None)
 
 
 def test_roles_are_looked_up_once_per_user_object(club, django_assert_num_queries):

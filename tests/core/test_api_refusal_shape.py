@@ -135,3 +135,14 @@ def test_a_decimal_in_json_is_text_as_the_schema_says(api_as, director_user, clu
     assert refused.status_code == 400 and list(refused.json()["errors"]) == ["house_percent"]
     event["house_percent"] = "5"
     assert api_as(director_user).post("/api/v1/events/", event, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("depth", [5000, 100_000])
+def test_json_nested_thousands_deep_is_a_parse_error_not_a_500(api_as, member_user, depth):
+    """Python's JSON decoder recurses once per level: a body of thousands of "[" raised a RecursionError, which
+    every endpoint answered with a 500."""
+    body = '{"text": ' + "[" * depth + "]" * depth + "}"
+    response = api_as(member_user).post("/api/v1/game-records/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "parse_error" and "nested too deeply" in response.json()["detail"]

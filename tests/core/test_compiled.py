@@ -1,12 +1,12 @@
 """Compiled reads (base.compiled): a read compiled once and bound again gives what its plain queryset gives —
 the same rows, as the same model instances with the same related objects — in one query, and refuses what it
-cannot bind again instead of answering wrongly. The suite runs with settings.COMPILED_READS_CHECK on, so every
-compiled read that any test reaches is also held, call by call, to the statement its queryset compiles to."""
+cannot bind again instead of answering wrongly. tests/core/test_compiled_registry.py holds every compiled read the
+project keeps to the statement its queryset compiles to."""
 
 import pytest
 from django.db import connection, transaction
 from django.db.models import Q
-from django.test.utils import CaptureQueriesContext, override_settings
+from django.test.utils import CaptureQueriesContext
 
 from base.compiled import MOST_ARGUMENTS, CompiledRead, CompileError
 from base.locks import LockError, lock
@@ -126,17 +126,16 @@ def test_a_related_managers_queryset_is_refused(matches):
 
 
 def test_the_check_catches_a_build_that_reads_more_than_its_arguments(matches):
-    """A build that depends on anything but its arguments would bind the first call's statement for ever; with
-    COMPILED_READS_CHECK on (the tests, DEBUG) the first call that differs is refused."""
+    """A build that depends on anything but its arguments would bind the first call's statement for ever; the
+    check (`CompiledRead.check`, which the registry test runs for every read) refuses the first call that differs."""
     club, _found = matches
     state = {"public": True}
     read = CompiledRead(lambda club_id: Match.objects.filter(club_id=club_id, is_public=state["public"]))
     read.all(club.pk)
     state["public"] = False
     with pytest.raises(CompileError, match="compiles to"):
-        read.all(club.pk)
-    with override_settings(COMPILED_READS_CHECK=False):
-        read.all(club.pk)  # unchecked, it runs what it compiled first: the check is what catches it
+        read.check(club.pk)
+    read.all(club.pk)  # unchecked, it runs what it compiled first: the check is what catches it
 
 
 @pytest.mark.django_db(transaction=True)  # a test's own transaction would hide what autocommit does

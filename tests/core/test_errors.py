@@ -13,14 +13,17 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils import translation
 from rest_framework import exceptions
 
+from backgammon.verification import CODES, WARNING_CODES
 from base import messages
 from base.api import Conflict, exception_handler
-from base.errors import DomainError
+from base.errors import DomainError, Refusal
 from games.messages import VERIFICATION
-from games.verification import CODES, WARNING_CODES
 from tests.paths import REPO
 
-APP_CODE = ["accounts", "base", "chouette", "clubs", "games", "ratings", "tournaments"]
+APP_CODE = [
+    "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "games", "notifications", "points", "ratings",
+    "tournaments",
+]
 
 
 def _error_classes() -> dict[str, type[DomainError]]:
@@ -69,7 +72,12 @@ def _raise_sites() -> set[tuple[str, str]]:
 
 SITES = _raise_sites()
 # A verifier's private error (`_GameError`) stops a replay inside it and never leaves it: not a core's refusal.
-CORES = {name: klass for name, klass in CLASSES.items() if name not in READERS and not name.startswith("_")}
+# The services' refusals (base.errors.Refusal and its kinds) carry their own translated message: not a core's.
+CORES = {
+    name: klass
+    for name, klass in CLASSES.items()
+    if name not in READERS and not name.startswith("_") and not issubclass(klass, Refusal)
+}
 CODES_BY_CLASS = sorted(SITES | {(name, code) for name, klass in CORES.items() for code in klass.conflicts})
 
 

@@ -15,10 +15,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
+from calcutta.models import Calcutta
 from chouette.models import ChouetteSession
 from games.matchplay.selectors import reports_to_confirm
 from games.records.selectors import visible_records
-from tournaments.calcutta.models import Calcutta
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -29,3 +29,12 @@ def test_a_broker_that_does_not_answer_is_a_503_naming_the_broker(client, monkey
     assert "the broker does not answer" in data["broker"]["reason"]
     assert data["worker"]["status"] == "failing"  # and no worker ever ran a heartbeat
     assert "127.0.0.1:1" not in response.content.decode()  # the raw error goes to the log, not to the public
+
+
+def test_liveness_answers_ok_without_asking_the_database_or_the_broker(client, django_assert_num_queries, monkeypatch):
+    celery_app.conf.task_always_eager = False  # a broker configured, and down: /health/ fails, liveness does not
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
+    with django_assert_num_queries(0):
+        response = client.get("/health/live/")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+    assert client.get("/health/").status_code == 503

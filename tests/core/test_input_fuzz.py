@@ -25,9 +25,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from base.pagination import MAX_LIMIT
+from calcutta.models import Calcutta
 from tests.core.api_sweep import Operation, api_operations, demo, fill, page_patterns, sweep_users
 from tests.paths import REPO
-from tournaments.calcutta.models import Calcutta
 from tournaments.models import Flight
 
 # Sequences restart for each test, so the ids 1 and 2 in the swept URLs are demo objects on PostgreSQL too.

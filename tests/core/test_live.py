@@ -225,11 +225,12 @@ def test_the_pushes_of_one_transaction_go_out_together_each_group_once():
 
 
 def _redis_layer(prefix: str, address: str | None = None):
-    from channels_redis.core import RedisChannelLayer
     from django.conf import settings
 
+    from base.live import WatchingRedisLayer
+
     url = address or next(u for u in (settings.CHANNEL_LAYER_URL, settings.CELERY_BROKER_URL) if u.startswith("redis"))
-    return RedisChannelLayer(hosts=[url], prefix=prefix, expiry=30)
+    return WatchingRedisLayer(hosts=[url], prefix=prefix, expiry=30)
 
 
 @pytest.mark.services
@@ -267,6 +268,34 @@ def test_a_push_is_sent_only_to_the_groups_a_socket_is_in(monkeypatch):
         return await asyncio.wait_for(layer.receive(channel), timeout=5)
 
     assert async_to_sync(received)()["group"] == "user-1"
+
+
+@pytest.mark.services
+def test_a_group_whose_sockets_left_or_expired_is_not_sent_to(monkeypatch):
+    """The record of who watches (base.live.WatchingRedisLayer) follows the layer's own membership: a socket that
+    leaves is struck off, and one that went away without a goodbye counts no longer than the layer's group expiry."""
+    import time
+    import uuid
+
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    from base import live
+
+    layer = _redis_layer(f"t{uuid.uuid4().hex[:8]}")
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, layer)
+
+    async def join_and_leave():
+        staying, leaving = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("user-7", leaving)
+        await layer.group_add("user-8", staying)
+        await layer.group_discard("user-7", leaving)
+
+    async_to_sync(join_and_leave)()
+    assert live._watched(layer, ["user-7", "user-8", "user-9"]) == ["user-8"]
+    # A socket recorded longer ago than the group expiry (its process died without leaving) is forgotten.
+    long_ago = int(time.time()) - layer.watch_expiry - 5
+    live._client(layer.watch_address).zadd(layer.watch_key("user-9"), {"gone!": long_ago})
+    assert live._watched(layer, ["user-9"]) == []
 
 
 def test_a_redis_that_does_not_answer_leaves_the_committed_write_standing(monkeypatch, caplog):
@@ -321,5 +350,25 @@ def test_a_message_past_the_sockets_bounds_closes_that_socket_with_a_policy_code
 
 
 def test_a_ping_within_the_bounds_with_brackets_in_its_strings_still_gets_a_pong():
-    text = json.dumps({"type": "ping", "note": "[[[[[[[[[[{{{{{{{{{{ \\\" ]]"})
+    text = json.dumps({"type": "ping", "note": '[[[[[[[[[[{{{{{{{{{{ \\" ]]'})
     assert socket_answer({"text": text}) == [{"type": "websocket.send", "text": '{"type": "pong"}'}]
+
+
+def test_a_socket_asked_for_while_redis_is_away_is_refused_with_one_line_and_no_traceback(monkeypatch, caplog):
+    """Nothing listens on port 1: the handshake is refused at once, never accepted (the page polls and tries again
+    within seconds), and the log says why in one line, not a traceback for every page's every try."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    user = PlayerFactory().user
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, _redis_layer("away", "redis://127.0.0.1:1/0"))
+
+    async def run():
+        communicator = Socket(f"/ws/live/?groups=user-{user.pk}", user)
+        await communicator.send_input({"type": "websocket.connect"})
+        await communicator.wait(5)  # the consumer ends (an exception here would fail the test)
+        return await communicator.receive_nothing(0.1)
+
+    assert async_to_sync(run)() is True  # no accept: the server refuses the handshake
+    ended = [r for r in caplog.records if "live socket ended" in r.getMessage()]
+    assert len(ended) == 1 and ended[0].exc_info is None
+    assert "Traceback" not in caplog.text

@@ -23,13 +23,13 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from clubs.models import Club, Membership, Player, Role
 from games.models import GameRecord, Match
 from ratings.models import Ladder
 from tests.clients import api, web
 from tests.core.api_sweep import api_operations, fill_with, page_patterns
-from tournaments.calcutta.models import Calcutta
 from tournaments.models import Entry, Event, Slot
 
 pytestmark = pytest.mark.django_db
@@ -147,6 +147,7 @@ API = {
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/draw/swap/": May(write=DIRECTORS, body={"a": 0, "b": 1}),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/": May(write=SIGNED_IN),  # oneself, or a director
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/check-in/": May(write=PLAYERS),
+    "DELETE /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/check-in/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/withdraw/": May(write=PLAYERS),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/members/": May(),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/members/": May(write=PLAYERS),  # captain
@@ -160,8 +161,11 @@ API = {
     "GET /api/v1/events/{club}/{slug}/prizes/": May(),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/standings/": May(),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/groups/": May(),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/next-stage/": May(),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/ties/{id}/lot/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/rounds/": May(write=DIRECTORS),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/rounds/{number}/": May(),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/rounds/{number}/standings/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/rounds/current/edit/preview/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/rounds/current/edit/": May(write=DIRECTORS),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/pairings/{id}/correction/preview/": May(write=DIRECTORS),
@@ -240,6 +244,7 @@ API = {
 PAGES = {
     "/": May(),
     "/health/": May(),
+    "/health/live/": May(),
     "/accounts/login/": May(write=ANYONE),
     # /accounts/logout/ is left out of the sweeps (it would sign the sweeping user out half-way)
     "/accounts/": May(read=SIGNED_IN),
@@ -301,9 +306,12 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/<slug:flight>/draw/<str:step>/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/withdraw/": May(write=PLAYERS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/check-in/": May(write=PLAYERS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/check-in/undo/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/re-enter/": May(write=PLAYERS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/slots/<int:pk>/override/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/rounds/next/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/ties/<int:pk>/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/pairing-seed/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/entries/<int:pk>/drop/": May(write=PLAYERS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/rounds/current/edit/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/pairings/<int:pk>/correction/": May(read=DIRECTORS, write=DIRECTORS),
@@ -533,9 +541,36 @@ def test_every_operation_and_page_has_a_declared_policy_and_no_entry_is_stale(db
     assert sorted(set(PAGES) - pages) == [], "policies for pages that are gone"
 
 
+class Clients:
+    """One client per role, signed in once for a whole sweep: a client per request signed in anew (a session
+    row, last_login) and built its handler anew for each of the matrix's thousands of requests. A refused
+    request changes nothing a later one depends on; `still_signed_in` shows no request of the sweep signed a
+    role out (which would make every later refusal of that role prove nothing)."""
+
+    def __init__(self, world, client_for):
+        self.users = world["users"]
+        self.client_for = client_for
+        self.clients = {}
+
+    def __call__(self, role: str):
+        if role not in self.clients:
+            self.clients[role] = self.client_for(self.users[role])
+        return self.clients[role]
+
+    def still_signed_in(self) -> list[str]:
+        if self.client_for is not web:  # API clients are authenticated per request, with no session to lose
+            return []
+        return [
+            role
+            for role, client in self.clients.items()
+            if self.users[role] is not None and client.session.get("_auth_user_id") != str(self.users[role].pk)
+        ]
+
+
 def _refusals(world, client_for, entries, method_of):
     problems = []
     ids = world["ids"]
+    clients = Clients(world, client_for)
     for key, policy in entries.items():
         for method in method_of(key):
             allowed = policy.write if method != "GET" else policy.read
@@ -543,7 +578,7 @@ def _refusals(world, client_for, entries, method_of):
                 if role in allowed:
                     continue
                 url = _url(key.split(" ", 1)[-1], ids)
-                client = client_for(world["users"][role])
+                client = clients(role)
                 with CaptureQueriesContext(connection) as context:
                     if method == "GET":
                         response = client.get(url)
@@ -571,6 +606,7 @@ def _refusals(world, client_for, entries, method_of):
                     problems.append(
                         f"{role:9} {method} {url} -> {status}{' writes: ' + writes[0][:80] if writes else ''}"
                     )
+    problems += [f"{role:9} was signed out during the sweep" for role in clients.still_signed_in()]
     return problems
 
 
@@ -609,13 +645,15 @@ def test_money_and_private_members_are_read_only_by_those_who_may(world):
     ids = world["ids"]
     urls = [(api, _url(key.split(" ", 1)[1], ids)) for key in API if key.startswith("GET ")]
     urls += [(web, _url(key, ids)) for key in PAGES if key != "/accounts/logout/"]
+    clients = {client_for: Clients(world, client_for) for client_for in (api, web)}
     leaks = []
     for role in ROLES:
         hidden = [text for kind, texts in secrets.items() if role not in seen_by[kind] for text in texts]
         for client_for, url in urls:
-            response = client_for(world["users"][role]).get(url)
+            response = clients[client_for](role).get(url)
             body = response.content.decode(errors="replace")
             leaks += [f"{role:9} GET {url}: {text}" for text in hidden if text in body]
+    leaks += [f"{role:9} was signed out during the sweep" for role in clients[web].still_signed_in()]
     assert leaks == [], "\n".join(leaks)
     # The check sees the secrets where they are allowed: it is not blind.
     table = f"/api/v1/chouette/sessions/{ids['session']}/"

@@ -1,77 +1,49 @@
 """Every algorithm lives in a pure core that imports no Django: rules, record formats, verification,
 match scoring, brackets, Calcutta, ratings and points, chouette. A core may import other pure cores, never the
-apps' models, services or the web frameworks. Read from the source, so a lazy import inside a function counts too.
+apps' models, services, hooks or the web frameworks, not even through a lazy import inside a function.
+
+The rule is the import-linter contract "pure-cores" in pyproject.toml, which `lint-imports` checks in `make lint`,
+CI and tests/core/test_layers.py. The tests here keep its list of cores the one mypy type-checks and hold the
+contract to account: an import it should refuse must break it.
 """
 
-import ast
-from pathlib import Path
+import tomllib
 
 import pytest
 
+from tests.core.import_contracts import contract_options, kept
 from tests.paths import REPO
 
-PURE = [
-    "games/rules",
-    "games/formats",
-    "games/verification.py",
-    "games/record_routing.py",
-    "games/nardy",
-    "games/dave",
-    "base/numbers.py",
-    "base/text.py",
-    "base/errors.py",
-    "games/matchplay/state.py",
-    "tournaments/core",
-    "tournaments/calcutta/core",
-    "ratings/core",
-    "chouette/core",
-    "accounts/core",
-    "loadtest/core.py",
-]
-FRAMEWORKS = {"django", "rest_framework", "drf_spectacular", "django_filters", "celery"}
-PROJECT_APPS = {"accounts", "base", "clubs", "config", "games", "tournaments", "ratings", "chouette"}
+
+def pure_cores() -> list[str]:
+    return contract_options("pure-cores")["source_modules"]
 
 
-def _module_name(path: Path) -> str:
-    return ".".join(path.relative_to(REPO).with_suffix("").parts)
+def test_the_pure_cores_are_what_mypy_checks():
+    mypy_files = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
+    assert set(pure_cores()) == {entry.removesuffix(".py").replace("/", ".") for entry in mypy_files}
+    for core in pure_cores():
+        path = REPO / core.replace(".", "/")
+        assert (path / "__init__.py").is_file() or path.with_suffix(".py").is_file(), f"{core} holds no source"
 
 
-def _sources(entry: str) -> list[Path]:
-    path = REPO / entry
-    return [path] if entry.endswith(".py") else sorted(path.glob("*.py"))
-
-
-PURE_PACKAGES = {entry.replace("/", ".") for entry in PURE if not entry.endswith(".py")}
-PURE_MODULES = {_module_name(source) for entry in PURE for source in _sources(entry)}
-
-
-def _is_pure(module: str) -> bool:
-    return module in PURE_MODULES or module in PURE_PACKAGES or module.rsplit(".", 1)[0] in PURE_PACKAGES
-
-
-def _imports(source: Path) -> set[str]:
-    package = _module_name(source).rsplit(".", 1)[0]
-    found = set()
-    for node in ast.walk(ast.parse(source.read_text())):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module is not None:
-            if node.level:
-                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                found.add(f"{base}.{node.module}")
-            else:
-                found.add(node.module)
-    return found
-
-
-@pytest.mark.parametrize("entry", PURE)
-def test_the_core_imports_no_framework_and_no_impure_project_module(entry):
-    sources = _sources(entry)
-    assert sources, f"{entry} holds no Python source"
-    offending = []
-    for source in sources:
-        for module in _imports(source):
-            top = module.split(".")[0]
-            if top in FRAMEWORKS or (top in PROJECT_APPS and not _is_pure(module)):
-                offending.append(f"{source.relative_to(REPO)} imports {module}")
-    assert offending == []
+@pytest.mark.parametrize(
+    ("importer", "imported", "holds"),
+    [
+        ("backgammon.board", "games.models", False),  # a model imported into the engine
+        ("tournaments.core.draw", "tournaments.models", False),
+        ("games.matchplay.state", "games.matchplay.models", False),
+        ("chouette.core.scoring", "django", False),
+        ("calcutta.core.money", "celery", False),
+        ("ratings.core.fibs", "tournaments.hooks", False),  # no Django in it, but an app's module, no core
+        ("loadtest.core", "loadtest.stack", False),
+        ("notifications.outbound", "notifications.models", False),
+        ("tournaments.core.draw", "ratings.core.fibs", True),  # another pure core
+        ("chouette.core.scoring", "backgammon.cube", True),
+        ("tournaments.core.payouts", "base.numbers", True),
+        ("tournaments.core.engine", "tournaments.core.layout", True),
+    ],
+)
+def test_an_impure_import_breaks_the_contract(importer, imported, holds):
+    assert kept("pure-cores") is True
+    assert kept("pure-cores", adding=((importer, imported),)) is holds

@@ -10,18 +10,18 @@ import json
 
 import pytest
 
+from calcutta import services as calcutta_services
 from chouette import services as chouette_services
 from clubs.models import Membership
 from games.matchplay import services as match_services
 from ratings.services import ladders as ladder_services
+from tests.calcutta.rows import entry_ids, make_flight, sell_all
 from tests.chouette.factories import table
 from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.games.matchplay.factories import MatchFactory
 from tests.schema_check import api_schema, operations, problems
 from tests.tournaments.builders import drawn_event, make_event, members, ready_slots, win
-from tests.tournaments.calcutta.rows import entry_ids, make_flight, sell_all
 from tournaments import services as tournament_services
-from tournaments.calcutta import services as calcutta_services
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Every app has the same shape, read from the source like tests/core/test_layers.py:
+"""Every app has the same shape, read from the source (its syntax tree):
 
 - views, API views and panels ask the app's selectors and services, never the ORM (`Model.objects`) themselves,
   so a read has one home and one test. A serializer field's or a ViewSet's declarative `queryset =
@@ -16,7 +16,10 @@ from pathlib import Path
 
 from tests.paths import REPO
 
-APP_PACKAGES = ["accounts", "base", "chouette", "clubs", "config", "games", "points", "ratings", "tournaments"]
+APP_PACKAGES = [
+    "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "config", "games", "notifications", "points",
+    "ratings", "tournaments",
+]
 THIN_MODULES = {"views.py", "api.py", "panels.py"}
 DECLARATIVE = {"all", "none"}
 

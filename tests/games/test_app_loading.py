@@ -1,5 +1,5 @@
 """What the games app has in place once Django has started, before any request: its access rules (match.*,
-record.attach, registered by GamesConfig.ready since games/rules/ is the rules engine, not an access-rules
+record.attach, registered by GamesConfig.ready since backgammon/ is the rules engine, not an access-rules
 module) and the record verification task that its services send by name.
 
 Why a fresh interpreter: inside the test run every module is already imported, so a rule or task registered

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules.scoring import GameKind, MatchState, ScoringError, check_final_score, game_points
+from backgammon.scoring import GameKind, MatchState, ScoringError, check_final_score, game_points
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,10 @@ import ipaddress
 import time
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from notifications import outbound, services
 from notifications.models import ClubWebhook, Delivery, WebhookDelivery
+from tests.refusals import ValidationError
 
 pytestmark = pytest.mark.django_db
 

@@ -79,13 +79,13 @@ def test_usbgf_placement_in_an_8_player_field(event, director_user):
 
 
 def test_only_directors_choose_a_scheme_and_bad_values_name_the_field(event, member_user):
-    with pytest.raises(points_services.PermissionDenied):
+    with pytest.raises(points_services.NotAllowed):
         points_services.set_event_scheme(actor=member_user, event=event, scheme="abt")
     director = MembershipFactory(club=event.club, role="director").player.user
-    with pytest.raises(points_services.ValidationError) as error:
+    with pytest.raises(points_services.Invalid) as error:
         points_services.set_event_scheme(actor=director, event=event, scheme="elo")
     assert "scheme" in error.value.message_dict
-    with pytest.raises(points_services.ValidationError) as error:
+    with pytest.raises(points_services.Invalid) as error:
         points_services.set_event_scheme(actor=director, event=event, scheme="abt", division_factor=0)
     assert "division_factor" in error.value.message_dict
 

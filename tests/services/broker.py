@@ -3,52 +3,19 @@
 While the fixture is active, this test process sends its tasks there too (the Celery app's broker URL and its
 connection pools are switched, and switched back after)."""
 
-import contextlib
-import shutil
-import subprocess
-import time
-
 import pytest
-from redis import Redis
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.celery import app as celery_app
+from tests.private_redis import PrivateRedis, worker_port
 
-PORT = 6390
+# One port per pytest-xdist worker (gw0 on 6390, gw1 on 6391, ...): a test stops its Redis, and must not stop
+# the one a test in another worker is using.
+PORT = worker_port(6390)
 
 
-class PrivateBroker:
-    url = f"redis://127.0.0.1:{PORT}/0"
-
+class PrivateBroker(PrivateRedis):
     def __init__(self) -> None:
-        self.client = Redis(host="127.0.0.1", port=PORT, socket_connect_timeout=1)
-
-    def up(self) -> bool:
-        try:
-            return bool(self.client.ping())
-        except RedisConnectionError:
-            return False
-
-    def start(self) -> None:
-        subprocess.run(
-            ["redis-server", "--port", str(PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "yes"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        self._wait(up=True)
-
-    def stop(self) -> None:
-        with contextlib.suppress(RedisConnectionError):  # shutting down closes the connection before it answers
-            self.client.shutdown(nosave=True)
-        self._wait(up=False)
-
-    def _wait(self, *, up: bool) -> None:
-        deadline = time.monotonic() + 10
-        while self.up() != up:
-            if time.monotonic() > deadline:
-                pytest.fail(f"the private Redis on port {PORT} did not {'start' if up else 'stop'}")
-            time.sleep(0.05)
+        super().__init__(PORT)
 
 
 def _drop_broker_connections() -> None:
@@ -60,12 +27,9 @@ def _drop_broker_connections() -> None:
 
 @pytest.fixture
 def private_broker(monkeypatch):
-    """A running Redis on port 6390 (flushed), which the test may stop and start; stopped after the test."""
-    if shutil.which("redis-server") is None:
-        pytest.fail("redis-server is not installed; the fault tests start a Redis of their own")
+    """A running Redis on PORT (flushed), which the test may stop and start; stopped after the test."""
     broker = PrivateBroker()
-    if not broker.up():
-        broker.start()
+    broker.ensure_started()
     broker.client.flushdb()
     # Celery reads the environment's CELERY_BROKER_URL before its own configuration.
     monkeypatch.setenv("CELERY_BROKER_URL", broker.url)

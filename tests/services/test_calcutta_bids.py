@@ -9,13 +9,13 @@ the requests line up and gives the loser a clear "bid at least …" instead.
 
 import pytest
 
+from calcutta import services
+from calcutta.models import Bid, Calcutta
+from calcutta.services import auction as bidding
+from tests.calcutta.rows import entry_ids, make_flight
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.schema_check import SchemaCheckingClient, api_schema
 from tests.services.concurrency import post_at_once, second_while_first_is_held, then_wait
-from tests.tournaments.calcutta.rows import entry_ids, make_flight
-from tournaments.calcutta import services
-from tournaments.calcutta.models import Bid, Calcutta
-from tournaments.calcutta.services import auction as bidding
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -54,7 +54,7 @@ def test_a_player_checks_in_with_one_tap_on_the_event_page_and_the_home(client, 
     first, second = entries
     client.force_login(first.player.user)
     page = client.get(event.get_absolute_url()).content.decode()
-    assert "I am here: check in" in page
+    assert f"Check in — {event.name}, Main" in page
     response = client.post(
         reverse("tournaments:entry-check-in", args=[club.slug, event.slug, "main", first.pk]),
         {"next": event.get_absolute_url()},
@@ -62,7 +62,7 @@ def test_a_player_checks_in_with_one_tap_on_the_event_page_and_the_home(client, 
     assert response.status_code == 302 and response.url == event.get_absolute_url()
     first.refresh_from_db()
     assert first.status == EntryStatus.CHECKED_IN
-    assert "I am here: check in" not in client.get(event.get_absolute_url()).content.decode()
+    assert f"Check in — {event.name}, Main" not in client.get(event.get_absolute_url()).content.decode()
     client.force_login(second.player.user)
     home = client.get("/").content.decode()
     assert reverse("tournaments:entry-check-in", args=[club.slug, event.slug, "main", second.pk]) in home

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.core import rules
+from tournaments.core import consequences
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Layout, P, Target, W
 
@@ -25,16 +25,16 @@ def test_the_final_loser_goes_to_the_playoff_which_ends_the_flight_with_the_fina
         assert layout.place_of_loser(key) == plain.place_of_loser(key)
 
 
-@given(sizes, st.sampled_from([rules.PLAYED, rules.WALKOVER]), st.integers(0, 1))
+@given(sizes, st.sampled_from([consequences.PLAYED, consequences.WALKOVER]), st.integers(0, 1))
 def test_the_playoff_places_only_the_finalist(size, result, winner_side):
     layout = Layout.for_flight(size=size, playoff_second=True)
-    finalist, challenger = rules.EntryFacts(1, 0, True), rules.EntryFacts(2, 5, True)
+    finalist, challenger = consequences.EntryFacts(1, 0, True), consequences.EntryFacts(2, 5, True)
     winner, loser = (finalist, challenger) if winner_side == 0 else (challenger, finalist)
-    actions = rules.consequences(
+    actions = consequences.consequences(
         layout=layout, key=Key(P, 1, 0), result=result, winner=winner, losers=(loser,), feed=None,
         winner_side=winner_side,
     )  # fmt: skip
-    assert actions == [rules.Out(1, 2 if winner_side == 0 else 3)]
+    assert actions == [consequences.Out(1, 2 if winner_side == 0 else 3)]
 
 
 def test_a_playoff_and_a_third_place_match_are_refused_together():

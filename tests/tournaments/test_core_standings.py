@@ -93,3 +93,13 @@ def test_an_impossible_order_is_refused_naming_what_works(order):
 
 def test_an_empty_order_is_the_default():
     assert validate_order([])[0] == "wins"
+
+
+def test_every_criterion_is_one_tiebreak_class_with_its_name_and_abbreviation():
+    from tournaments.core.standings import CRITERIA
+    from tournaments.core.tiebreaks import TIEBREAKS
+
+    assert tuple(TIEBREAKS) == CRITERIA
+    assert [TIEBREAKS[c].abbreviation for c in CRITERIA] == ["W", "Bh", "MBh", "SB", "H2H", "+/−", "Pts"]
+    rows = _by_key(standings(PLAYERS, GAMES, ["wins", "points_difference"]))
+    assert rows["A"].points_difference == 4 and rows["F"].points_difference == -14

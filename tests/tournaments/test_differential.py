@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from games.matchplay import services as match_services
 from tournaments import services
-from tournaments.core import rules
+from tournaments.core import consequences
 from tournaments.core.draw import DrawEntrant
 from tournaments.core.engine import SimEvent
 from tournaments.core.layout import Key
@@ -28,11 +28,15 @@ from .builders import drawn_event, members, win
 pytestmark = pytest.mark.django_db
 
 # The adapter's outcome for each result the engine knows.
-OUTCOMES = {rules.PLAYED: "played", rules.WALKOVER: "walkover", rules.DOUBLE_FORFEIT: "double_forfeit"}
+OUTCOMES = {
+    consequences.PLAYED: "played",
+    consequences.WALKOVER: "walkover",
+    consequences.DOUBLE_FORFEIT: "double_forfeit",
+}
 CONSOLATIONS = st.one_of(
     st.none(),
-    st.tuples(st.sampled_from([rules.FIRST_PLAYED, rules.FRESH_DRAW]), st.just(1)),
-    st.tuples(st.just(rules.PROGRESSIVE), st.integers(1, 4)),
+    st.tuples(st.sampled_from([consequences.FIRST_PLAYED, consequences.FRESH_DRAW]), st.just(1)),
+    st.tuples(st.just(consequences.PROGRESSIVE), st.integers(1, 4)),
 )
 
 
@@ -43,8 +47,8 @@ def event_specs(draw):
         return True, draw(st.integers(3, 9)), None, None
     consolation = draw(CONSOLATIONS)
     last_chance = None
-    if consolation is not None and consolation[0] != rules.PROGRESSIVE:
-        last_chance = draw(st.sampled_from([None, rules.FIRST_PLAYED, rules.FRESH_DRAW]))
+    if consolation is not None and consolation[0] != consequences.PROGRESSIVE:
+        last_chance = draw(st.sampled_from([None, consequences.FIRST_PLAYED, consequences.FRESH_DRAW]))
     return False, draw(st.integers(2, 13)), consolation, last_chance
 
 
@@ -104,7 +108,7 @@ def report_in_both(director, sim, flights, name, key, side, result) -> None:
     slot = Slot.objects.select_related("match").get(
         flight=flights[name], section=key.section, round=key.round, position=key.position
     )
-    if result == rules.DOUBLE_FORFEIT:
+    if result == consequences.DOUBLE_FORFEIT:
         match_services.submit_report(
             actor=director, match=slot.match, method="no_play", outcome="double_forfeit", as_director=True
         )
@@ -132,7 +136,7 @@ def draw_fresh_in_both(director, sim, flights, rng) -> bool:
     """Draw every fresh-draw flight the engine can draw now, in both; False if there was none."""
     drew = False
     for name, flight in sim.flights.items():
-        if flight.rule != rules.FRESH_DRAW or flight.layout is not None or flight.finished:
+        if flight.rule != consequences.FRESH_DRAW or flight.layout is not None or flight.finished:
             continue
         if not sim.fresh_draw_ready(name):
             continue
@@ -156,8 +160,8 @@ def draw_fresh_in_both(director, sim, flights, rng) -> bool:
 def side(entry, empty) -> object:
     """A slot side as the engine shows it: the player, or its EMPTY / PENDING marker."""
     if empty:
-        return repr(rules.EMPTY_SIDE)
-    return repr(rules.PENDING_SIDE) if entry is None else entry.player_id
+        return repr(consequences.EMPTY_SIDE)
+    return repr(consequences.PENDING_SIDE) if entry is None else entry.player_id
 
 
 def assert_same_outcome(sim: SimEvent, flights, event) -> None:
@@ -196,15 +200,15 @@ def assert_same_outcome(sim: SimEvent, flights, event) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(spec=event_specs(), seed=st.integers(0, 2**32 - 1), withdrawals=st.booleans(), late=st.integers(0, 2))
-@example(spec=(False, 3, (rules.FIRST_PLAYED, 1), None), seed=8516, withdrawals=True, late=0)
-@example(spec=(False, 3, (rules.FRESH_DRAW, 1), None), seed=8516, withdrawals=True, late=0)
-@example(spec=(False, 11, (rules.PROGRESSIVE, 3), None), seed=1, withdrawals=False, late=2)
-@example(spec=(False, 13, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=2, withdrawals=True, late=1)
-@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=3, withdrawals=False, late=0)
+@example(spec=(False, 3, (consequences.FIRST_PLAYED, 1), None), seed=8516, withdrawals=True, late=0)
+@example(spec=(False, 3, (consequences.FRESH_DRAW, 1), None), seed=8516, withdrawals=True, late=0)
+@example(spec=(False, 11, (consequences.PROGRESSIVE, 3), None), seed=1, withdrawals=False, late=2)
+@example(spec=(False, 13, (consequences.FIRST_PLAYED, 1), consequences.FRESH_DRAW), seed=2, withdrawals=True, late=1)
+@example(spec=(False, 10, (consequences.FRESH_DRAW, 1), consequences.FIRST_PLAYED), seed=3, withdrawals=False, late=0)
 @example(spec=(True, 6, None, None), seed=4, withdrawals=True, late=1)
-@example(spec=(False, 2, (rules.FIRST_PLAYED, 1), rules.FRESH_DRAW), seed=5, withdrawals=False, late=0)
-@example(spec=(False, 2, (rules.FRESH_DRAW, 1), rules.FIRST_PLAYED), seed=6, withdrawals=False, late=0)
-@example(spec=(False, 10, (rules.FRESH_DRAW, 1), rules.FRESH_DRAW), seed=0, withdrawals=True, late=0)
+@example(spec=(False, 2, (consequences.FIRST_PLAYED, 1), consequences.FRESH_DRAW), seed=5, withdrawals=False, late=0)
+@example(spec=(False, 2, (consequences.FRESH_DRAW, 1), consequences.FIRST_PLAYED), seed=6, withdrawals=False, late=0)
+@example(spec=(False, 10, (consequences.FRESH_DRAW, 1), consequences.FRESH_DRAW), seed=0, withdrawals=True, late=0)
 def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
     club, director_user, spec, seed, withdrawals, late
 ):
@@ -220,13 +224,13 @@ def test_the_database_adapter_plays_random_events_as_the_in_memory_engine_does(
 @given(
     double=st.booleans(),
     n=st.integers(3, 11),
-    consolation=st.sampled_from([None, rules.FIRST_PLAYED, rules.FRESH_DRAW]),
+    consolation=st.sampled_from([None, consequences.FIRST_PLAYED, consequences.FRESH_DRAW]),
     seed=st.integers(0, 2**32 - 1),
     withdrawals=st.booleans(),
 )
 @example(double=True, n=4, consolation=None, seed=1, withdrawals=False)
-@example(double=False, n=4, consolation=rules.FIRST_PLAYED, seed=2, withdrawals=True)
-@example(double=False, n=3, consolation=rules.FRESH_DRAW, seed=3, withdrawals=False)  # a third-place bye
+@example(double=False, n=4, consolation=consequences.FIRST_PLAYED, seed=2, withdrawals=True)
+@example(double=False, n=3, consolation=consequences.FRESH_DRAW, seed=3, withdrawals=False)  # a third-place bye
 def test_the_adapter_plays_a_reset_final_and_a_third_place_match_as_the_engine_does(
     club, director_user, double, n, consolation, seed, withdrawals
 ):
@@ -250,6 +254,12 @@ def play_in_both(director, sim, event, flights, seed, withdrawals) -> None:
             continue
         for name, key, _a, _b in sorted(ready, key=lambda r: (list(sim.flights).index(r[0]), r[1])):
             roll = rng.random()
-            result = rules.PLAYED if roll < 0.8 else rules.WALKOVER if roll < 0.92 else rules.DOUBLE_FORFEIT
+            result = (
+                consequences.PLAYED
+                if roll < 0.8
+                else consequences.WALKOVER
+                if roll < 0.92
+                else consequences.DOUBLE_FORFEIT
+            )
             report_in_both(director, sim, flights, name, key, rng.randint(0, 1), result)
     assert_same_outcome(sim, flights, event)

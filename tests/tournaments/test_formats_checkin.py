@@ -34,7 +34,7 @@ def _with_deadline(club, director, n, here, **settings):
 )
 def test_round_one_pairs_only_the_checked_in_and_the_no_shows_get_no_place(club, director_user, settings):
     _, flight, entries = _with_deadline(club, director_user, 7, 4, **settings)
-    services.start_round(actor=director_user, flight=flight)
+    services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     seated = set(Pairing.objects.filter(flight=flight).values_list("entry_a", flat=True)) | set(
         Pairing.objects.filter(flight=flight, entry_b__isnull=False).values_list("entry_b", flat=True)
     )
@@ -52,14 +52,14 @@ def test_round_one_pairs_only_the_checked_in_and_the_no_shows_get_no_place(club,
 def test_too_few_checked_in_refuses_round_one_and_withdraws_nobody(club, director_user):
     _, flight, entries = _with_deadline(club, director_user, 4, 1, format="swiss", rounds=2)
     with pytest.raises(BracketError) as refused:
-        services.start_round(actor=director_user, flight=flight)
+        services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     assert refused.value.code == "too_few_entrants"
     assert not Entry.objects.filter(flight=flight, status=EntryStatus.WITHDRAWN).exists()
 
 
 def test_a_director_checks_a_no_show_into_a_swiss_from_the_next_round(club, director_user):
     _, flight, entries = _with_deadline(club, director_user, 5, 4, format="swiss", rounds=3)
-    services.start_round(actor=director_user, flight=flight)
+    services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     late = entries[4]
     services.check_in(actor=director_user, entry=late)
     late.refresh_from_db()
@@ -71,7 +71,7 @@ def test_a_director_checks_a_no_show_into_a_swiss_from_the_next_round(club, dire
 
 def test_a_round_robin_refuses_a_no_show_once_its_schedule_started(club, director_user):
     _, flight, entries = _with_deadline(club, director_user, 5, 4, format="round_robin")
-    services.start_round(actor=director_user, flight=flight)
+    services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     with pytest.raises(Conflict) as refused:
         services.check_in(actor=director_user, entry=entries[4])
     assert refused.value.get_codes() == "rounds_started"
@@ -79,7 +79,7 @@ def test_a_round_robin_refuses_a_no_show_once_its_schedule_started(club, directo
 
 def test_a_player_cannot_check_in_after_being_left_out(club, director_user):
     _, flight, entries = _with_deadline(club, director_user, 5, 4, format="swiss", rounds=3)
-    services.start_round(actor=director_user, flight=flight)
+    services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     with pytest.raises(Conflict) as refused:
         services.check_in(actor=entries[4].player.user, entry=entries[4])
     assert refused.value.get_codes() == "entry_withdrawn"
@@ -100,6 +100,7 @@ def test_late_entry_into_a_swiss_before_any_round_and_between_rounds_is_paired(c
 def test_a_cut_as_large_as_the_field_is_refused_at_round_one_saying_what_works(club, director_user):
     _, flight, _entries = _with_deadline(club, director_user, 6, 4, format="swiss", rounds=2, cut_size=4)
     with pytest.raises(BracketError) as refused:
-        services.start_round(actor=director_user, flight=flight)  # four checked in: a cut of 4 is everyone
+        # four checked in: a cut of 4 is everyone
+        services.start_round(actor=director_user, flight=flight, confirm_no_shows=True)
     assert refused.value.code == "cut_too_large" and refused.value.field == "cut_size"
-    assert "between 2 and 3" in str(refused.value)
+    assert "cut to the top 3 or fewer (at least 2)" in str(refused.value)

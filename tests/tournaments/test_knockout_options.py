@@ -2,11 +2,11 @@
 director's swap in a draft draw, re-entry limits, jackpot pods filled from a waiting list, satellites."""
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from base.api import Conflict
+from tests.refusals import ValidationError
 from tournaments import selectors, services
 from tournaments.core.errors import BracketError
 from tournaments.models import Entry, Flight, Slot

@@ -228,15 +228,17 @@ def test_a_director_enters_many_players_at_once_and_sees_the_count(client, club,
     client.force_login(director_user)
     url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
     names = f"{players[2].name}\n  {players[3].name.upper()}  \n\n{players[4].name}"
-    response = client.post(url, {"players": [players[0].pk, players[1].pk], "names": names}, follow=True)
+    preview = client.post(url, {"players": [players[0].pk, players[1].pk], "names": names}).content.decode()
+    assert "Enter these 5 players" in preview and event.flights.get(slug="main").entries.count() == 0
+    response = client.post(url, {"players": [p.pk for p in players], "confirmed": "1"}, follow=True)
     page = response.content.decode()
     assert "5 players entered in Main" in page
     assert "Main: 5 players entered" in page  # the count, and the box stays open for the next batch
     assert 'id="register-main" open' in page
-    offered = page[page.index('id="id_players_main"') :].split("</select>")[0]
-    assert all(f'value="{p.pk}"' not in offered for p in players)  # entered players are not offered again
-    again = client.post(url, {"names": f"{players[0].name}\nNobody Known"}, follow=True).content.decode()
-    assert "Not a member of the club: Nobody Known. Nobody was entered." in again
+    listed = page[page.index('id="id_members_main"') :].split("</ul>")[0]
+    assert all(f'value="{p.pk}" checked disabled>' in listed for p in players)  # shown as entered, not offered
+    again = client.post(url, {"names": f"{players[0].name}\nNobody Known"}).content.decode()
+    assert "Nobody Known" in again.split('class="unknown"')[1] and "Nobody on the list can be entered." in again
     assert event.flights.get(slug="main").entries.count() == 5
 
 
@@ -249,7 +251,8 @@ def test_a_late_entry_into_a_released_bracket_is_confirmed_first_naming_the_bye_
     client.force_login(director_user)
     url = reverse("tournaments:flight-register", args=[club.slug, event.slug, "main"])
     page = client.post(url, {"players": [late.pk]}).content.decode()
-    assert "after the draw?" in page and f"Takes the bye of {holder.name} in round 1" in page
+    assert "after the draw?" in page and "Enter this player" in page
+    assert f"Takes the bye of {holder.name} in round 1" in page
     assert not main.entries.filter(player=late).exists()  # nothing changed before the confirmation
     done = client.post(url, {"players": [late.pk], "confirmed": "1"}, follow=True).content.decode()
     assert "1 player entered in Main" in done
@@ -331,7 +334,7 @@ def test_a_side_pool_offers_only_the_players_of_its_flight(client, club, directo
     outsider = members(club, 1)[0]
     client.force_login(director_user)
     page = client.get(event.get_absolute_url()).content.decode()
-    offered = page[page.index('id="id_players_side-pool"') :].split("</select>")[0]
+    offered = page[page.index('id="id_members_side-pool"') :].split("</ul>")[0]
     assert all(f'value="{e.player_id}"' in offered for e in flights["main"].entries.all())
     assert f'value="{outsider.pk}"' not in offered
 

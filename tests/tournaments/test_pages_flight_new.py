@@ -46,8 +46,10 @@ def test_a_director_adds_a_flight_of_each_format(client, club, director_user, op
     client.force_login(director_user)
     response = client.post(_url(event), BASE | {"name": "Flight"} | options)
     assert response.status_code == 302, response.content.decode()
-    flight = event.flights.get()
+    flight = event.flights.get(source=None)
     assert flight.format == options["format"]
+    cut = event.flights.exclude(pk=flight.pk).first()  # a stage with a cut brings its knockout along
+    assert (cut is not None) == bool(flight.cut_size or flight.format == "groups")
     for name, value in expected.items():
         assert getattr(flight, name) == value
     if options.get("tiebreaks"):

@@ -3,7 +3,6 @@ the loser 3rd, everyone else ranked after them. Created when both are known, pla
 taken back by a correction of either final like any later match."""
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hypothesis import given
@@ -12,8 +11,9 @@ from hypothesis import strategies as st
 from base.api import Conflict
 from points import services as points_services
 from ratings.models import PointsAward
+from tests.refusals import ValidationError
 from tournaments import selectors, services
-from tournaments.core.rules import playoff_places
+from tournaments.core.consequences import playoff_places
 from tournaments.models import Slot
 
 from .builders import drawn_event, make_event, members, overturn, play_all, ready_slots, win

@@ -5,10 +5,10 @@ the qualifiers seeded cross-over into the knockout."""
 from collections import Counter
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.refusals import ValidationError
 from tests.tournaments.builders import play_all
 from tests.tournaments.rounds_builders import open_tables, play_round, report, swiss_event
 from tournaments import selectors, services

@@ -2,11 +2,11 @@
 flight with places, withdrawals, late entries, a director's re-pairing and corrections after later rounds."""
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from base.api import Conflict
+from base.errors import Invalid as ValidationError
 from tests.tournaments.builders import make_event, members, play_all
 from tests.tournaments.rounds_builders import open_tables, play_round, report, swiss_event
 from tournaments import selectors, services
@@ -73,7 +73,7 @@ def test_impossible_settings_are_refused_with_what_works(club, director_user):
         ({"format": "swiss", "rounds": 3, "tiebreaks": ["luck"]}, None),
         ({"format": "swiss", "rounds": 3, "cut_size": 1}, "cut_size"),
         ({"format": "chess"}, "format"),
-        ({"rounds": 3}, "format"),
+        ({"rounds": 3}, "rounds"),  # a knockout takes no rounds: refused on the field, naming Swiss
     ]:
         with pytest.raises((ValidationError, BracketError)) as caught:
             services.add_flight(actor=director_user, event=event, name="X", **kwargs)

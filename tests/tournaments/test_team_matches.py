@@ -3,7 +3,6 @@ k-th players of the lineups; the boards decide it as soon as one team has won mo
 bracket moves on as for any result. Board matches are ordinary singles matches, rated as such."""
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -11,6 +10,7 @@ from django.urls import reverse
 from base.api import Conflict
 from games.matchplay import services as match_services
 from ratings.services.pools import club_pool, rateable_matches
+from tests.refusals import ValidationError
 from tests.tournaments.builders import make_event, members
 from tournaments import selectors, services
 from tournaments.models import Pairing, Slot, TeamBoard

@@ -2,13 +2,13 @@
 between the captains, shown as "Anna & Ben" everywhere, and rated for no one."""
 
 import pytest
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from base.api import Conflict
 from games.models.matches import Match
 from ratings.services.pools import club_pool, overall_pool, rateable_matches
+from tests.refusals import PermissionDenied, ValidationError
 from tests.tournaments.builders import make_event, members, play_all, ready_slots, win
 from tournaments import selectors, services
 from tournaments.models import EntryMember, Flight, Pairing

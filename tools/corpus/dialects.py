@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from games.formats.mat import Action, ActionKind, MatchRecord, RecordedGame, parse_mat  # noqa: E402
-from games.formats.notation import BAR, OFF, decode_move  # noqa: E402
-from games.verification import Verdict, check_record, verify  # noqa: E402
+from backgammon.matchfiles.mat import Action, ActionKind, MatchRecord, RecordedGame, parse_mat  # noqa: E402
+from backgammon.matchfiles.notation import BAR, OFF, decode_move  # noqa: E402
+from backgammon.verification import Verdict, check_record, verify  # noqa: E402
 
 
 @dataclass(frozen=True)

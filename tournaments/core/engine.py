@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from tournaments.core import rules
+from tournaments.core import consequences
+from tournaments.core.consequences import EMPTY_SIDE, PENDING_SIDE, EntryFacts
 from tournaments.core.draw import DrawEntrant, bracket_size, draw
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import Key, Layout, Target
-from tournaments.core.rules import EMPTY_SIDE, PENDING_SIDE, EntryFacts
 
 
 @dataclass
@@ -83,7 +83,7 @@ class SimEvent:
         self, name, kind="knockout", *, source=None, rule=None, feed_rounds=1, reset=False, third_place=False
     ) -> SimFlight:
         if kind == "fed" and rule is None:
-            rule = rules.FIRST_PLAYED
+            rule = consequences.FIRST_PLAYED
         flight = SimFlight(name, kind, source, rule, feed_rounds, reset, third_place)
         self.flights[name] = flight
         return flight
@@ -118,7 +118,7 @@ class SimEvent:
 
     def _lay_out_fed(self, source: SimFlight) -> None:
         fed = self.fed_by(source.name)
-        if fed is None or fed.rule == rules.FRESH_DRAW:
+        if fed is None or fed.rule == consequences.FRESH_DRAW:
             return
         size = source.shape.linked_size()
         if size < 4:  # one round-1 match cannot feed a bracket: the linked flight has no players
@@ -198,12 +198,12 @@ class SimEvent:
                     out.append((flight.name, key, a, b))
         return out
 
-    def report(self, name: str, key: Key, winner_side: int | None, result: str = rules.PLAYED) -> None:
+    def report(self, name: str, key: Key, winner_side: int | None, result: str = consequences.PLAYED) -> None:
         flight = self.flights[name]
         a, b = flight.sides[key]
         if key in flight.decided or not (isinstance(a, int) and isinstance(b, int)):
             raise BracketError("slot_not_ready", "This slot is not ready to be played.", "slot")
-        if result == rules.DOUBLE_FORFEIT:
+        if result == consequences.DOUBLE_FORFEIT:
             self._decide(flight, key, result, None, (a, b))
         else:
             winner, loser = (a, b) if winner_side == 0 else (b, a)
@@ -219,7 +219,7 @@ class SimEvent:
         entry.withdrawn = True
         for key, (a, b) in flight.sides.items():
             if key not in flight.decided and entry_id in (a, b) and isinstance(a, int) and isinstance(b, int):
-                self.report(name, key, 1 if a == entry_id else 0, rules.WALKOVER)
+                self.report(name, key, 1 if a == entry_id else 0, consequences.WALKOVER)
                 return
 
     def _set_side(self, flight: SimFlight, target: Target, value) -> None:
@@ -229,22 +229,22 @@ class SimEvent:
                 "slot_taken", f"{flight.name} {target} is already taken.", "slot", flight=flight.name, slot=str(target)
             )
         sides[target.side] = value
-        state, side = rules.resolve(*sides)
+        state, side = consequences.resolve(*sides)
         gone = [x for x in sides if isinstance(x, int) and flight.entries[x].withdrawn]
         if state == "ready" and gone:
             a, b = sides
             if len(gone) == 2:
-                self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, (a, b))
+                self._decide(flight, target.key, consequences.DOUBLE_FORFEIT, None, (a, b))
             else:
-                self._decide(flight, target.key, rules.WALKOVER, b if gone[0] == a else a, (gone[0],))
-        elif state == rules.BYE and gone:
-            self._decide(flight, target.key, rules.DOUBLE_FORFEIT, None, tuple(gone))  # nobody to give it to
-        elif state == rules.BYE and side is not None:
+                self._decide(flight, target.key, consequences.WALKOVER, b if gone[0] == a else a, (gone[0],))
+        elif state == consequences.BYE and gone:
+            self._decide(flight, target.key, consequences.DOUBLE_FORFEIT, None, tuple(gone))  # nobody to give it to
+        elif state == consequences.BYE and side is not None:
             winner = sides[side]
             flight.entries[winner].byes += int(flight.shape.counts_as_bye(target.key))
-            self._decide(flight, target.key, rules.BYE, winner, ())
-        elif state == rules.EMPTY:
-            self._decide(flight, target.key, rules.EMPTY, None, ())
+            self._decide(flight, target.key, consequences.BYE, winner, ())
+        elif state == consequences.EMPTY:
+            self._decide(flight, target.key, consequences.EMPTY, None, ())
 
     def _decide(self, flight: SimFlight, key: Key, result: str, winner: int | None, losers: tuple[int, ...]):
         flight.decided[key] = (result, winner, losers)
@@ -257,9 +257,9 @@ class SimEvent:
     def _consequences(self, flight: SimFlight, fed: SimFlight | None, key: Key) -> list:
         result, winner, losers = flight.decided[key]
         feed = None
-        if fed is not None and (fed.layout is not None or fed.rule == rules.FRESH_DRAW):
-            feed = rules.Feed(fed.rule or rules.FIRST_PLAYED, fed.layout, fed.feed_rounds)
-        return rules.consequences(
+        if fed is not None and (fed.layout is not None or fed.rule == consequences.FRESH_DRAW):
+            feed = consequences.Feed(fed.rule or consequences.FIRST_PLAYED, fed.layout, fed.feed_rounds)
+        return consequences.consequences(
             layout=flight.shape,
             key=key,
             result=result,
@@ -278,7 +278,7 @@ class SimEvent:
         flight = self.flights[name]
         section = flight.shape.first_section
         byes = sorted(
-            k for k, d in flight.decided.items() if k.section == section and k.round == 1 and d[0] == rules.BYE
+            k for k, d in flight.decided.items() if k.section == section and k.round == 1 and d[0] == consequences.BYE
         )
         if not byes:
             raise BracketError(
@@ -296,7 +296,7 @@ class SimEvent:
         """Take back a decision that played no match (a bye, an empty place, a walkover or double forfeit of
         absent players) and everything it led to."""
         result, winner, _losers = flight.decided[key]
-        if result == rules.PLAYED:
+        if result == consequences.PLAYED:
             raise BracketError(
                 "result_not_undoable", "A played result is not taken back by the in-memory engine.", "slot"
             )
@@ -304,16 +304,16 @@ class SimEvent:
         actions = self._consequences(flight, fed, key)
         del flight.decided[key]
         for action in actions:
-            if isinstance(action, rules.Move):
+            if isinstance(action, consequences.Move):
                 self._clear(flight, action.target)
-            elif isinstance(action, rules.FeedTo) and fed is not None and action.target is not None:
+            elif isinstance(action, consequences.FeedTo) and fed is not None and action.target is not None:
                 self._clear(fed, action.target)
-            elif isinstance(action, rules.Out):
+            elif isinstance(action, consequences.Out):
                 flight.entries[action.entry].place = None
-            elif isinstance(action, rules.Champion):
+            elif isinstance(action, consequences.Champion):
                 flight.entries[action.entry].place = None
                 flight.champion = None
-        if result == rules.BYE and winner is not None:
+        if result == consequences.BYE and winner is not None:
             flight.entries[winner].byes -= int(flight.shape.counts_as_bye(key))
         if flight.shape.is_terminal(key):
             flight.finished = False
@@ -324,17 +324,17 @@ class SimEvent:
         flight.sides[target.key][target.side] = PENDING_SIDE
 
     def _apply(self, flight: SimFlight, fed: SimFlight | None, action) -> None:
-        if isinstance(action, rules.FirstPlayed):
+        if isinstance(action, consequences.FirstPlayed):
             flight.entries[action.entry].has_played = True
-        elif isinstance(action, rules.Out):
+        elif isinstance(action, consequences.Out):
             flight.entries[action.entry].place = action.place
-        elif isinstance(action, rules.Champion):
+        elif isinstance(action, consequences.Champion):
             flight.entries[action.entry].place = 1
             flight.champion = action.entry
             flight.finished = flight.terminals_decided()
-        elif isinstance(action, rules.Move):
+        elif isinstance(action, consequences.Move):
             self._set_side(flight, action.target, EMPTY_SIDE if action.entry is None else action.entry)
-        elif isinstance(action, rules.FeedTo):
+        elif isinstance(action, consequences.FeedTo):
             if fed is None:
                 raise BracketError("feeds_no_flight", f"{flight.name} feeds no flight.", "source", flight=flight.name)
             if action.target is None:

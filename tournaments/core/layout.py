@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from tournaments.core.errors import BracketError
 
 W, C, L, G, T, P = "w", "c", "l", "g", "t", "p"
-# How a fed flight takes its players (tournaments.core.rules routes them); the shape depends on it.
+# How a fed flight takes its players (tournaments.core.consequences routes them); the shape depends on it.
 FIRST_PLAYED, PROGRESSIVE, FRESH_DRAW = "first_played", "progressive", "fresh_draw"
 
 

@@ -4,7 +4,7 @@ tie-breaks.
 A player's score is the number of matches won. The standings sort by the criteria of `order`, first to last;
 players equal on every criterion share a rank (and keep the order they were passed in, the seed order).
 
-Criteria (all "more is better"):
+Criteria (all "more is better"; each is a class of tournaments.core.tiebreaks, with its name and abbreviation):
 
 - ``wins`` – matches won, byes and forfeits won included.
 - ``buchholz`` – the sum of the wins of every opponent met over the board (one term per match played).
@@ -29,18 +29,12 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.core.errors import BracketError
+from tournaments.core.tiebreaks import TIEBREAKS, Tally
 
 PLAYED, BYE, FORFEIT, DOUBLE_FORFEIT = "played", "bye", "forfeit", "double_forfeit"
 
-CRITERIA: tuple[str, ...] = (
-    "wins",
-    "buchholz",
-    "median_buchholz",
-    "sonneborn_berger",
-    "head_to_head",
-    "points_difference",
-    "points_for",
-)
+#: The criteria's keys; each is a class of tournaments.core.tiebreaks (its name, abbreviation and computation).
+CRITERIA: tuple[str, ...] = tuple(TIEBREAKS)
 DEFAULT_ORDER: tuple[str, ...] = ("wins", "buchholz", "median_buchholz", "sonneborn_berger", "head_to_head")
 #: Round robin: everyone met everyone, so the opponents' strength says nothing and the match itself decides.
 ROUND_ROBIN_ORDER: tuple[str, ...] = ("wins", "head_to_head", "sonneborn_berger", "points_difference")
@@ -123,11 +117,11 @@ def tally(entries: Sequence[Hashable], results: Iterable[Game]) -> dict[Hashable
                 me.opponents.append(other.key)
                 if game.winner == me.key:
                     me.beaten.append(other.key)
+    whole = Tally(rows)
     for row in rows.values():
-        scores = sorted(rows[o].wins for o in row.opponents)
-        row.buchholz = sum(scores)
-        row.median_buchholz = sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
-        row.sonneborn_berger = sum(rows[o].wins for o in row.beaten)
+        row.buchholz = TIEBREAKS["buchholz"].value(row, whole)
+        row.median_buchholz = TIEBREAKS["median_buchholz"].value(row, whole)
+        row.sonneborn_berger = TIEBREAKS["sonneborn_berger"].value(row, whole)
     return rows
 
 
@@ -147,20 +141,23 @@ def standings(
     order = validate_order(list(order))
     games = list(results)
     rows = tally(entries, games)
-    beaten = _decided_against(games) if "head_to_head" in order else {}
+    criteria = [TIEBREAKS[key] for key in order]
+    context = Tally(rows, _decided_against(games) if any(c.within_tie for c in criteria) else {})
     groups: list[list[Standing]] = [[rows[key] for key in entries]]
-    for criterion in order:
+    for criterion in criteria:
         refined: list[list[Standing]] = []
         for group in groups:
             if len(group) == 1:
                 refined.append(group)
                 continue
-            if criterion == "head_to_head":
-                members = {row.key for row in group}
-                for row in group:
-                    row.head_to_head = sum(1 for other in beaten[row.key] if other in members)
-            values = sorted({getattr(row, criterion) for row in group}, reverse=True)
-            refined.extend([row for row in group if getattr(row, criterion) == value] for value in values)
+            scores = [criterion.value(row, context, group) for row in group]
+            if criterion.within_tie:  # the column shows the number that decided, among the players tied then
+                for row, score in zip(group, scores, strict=True):
+                    setattr(row, criterion.key, score)
+            values = sorted(set(scores), reverse=True)
+            refined.extend(
+                [row for row, score in zip(group, scores, strict=True) if score == value] for value in values
+            )
         groups = refined
     table: list[Standing] = []
     for group in groups:

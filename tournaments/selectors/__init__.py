@@ -8,9 +8,11 @@ from tournaments.selectors.brackets import (
     cached_rendering,
     dashboard,
     draft_pairs,
+    flight_with_version,
     jackpot_pods,
     next_matches,
     slot_boards,
+    version_of,
 )
 from tournaments.selectors.calling import (
     BoardLine,
@@ -25,7 +27,9 @@ from tournaments.selectors.calling import (
 )
 from tournaments.selectors.events import (
     MatchSides,
+    MatchSpot,
     Placement,
+    check_in_entries,
     club_member,
     drawable_entries,
     entry_in,
@@ -40,9 +44,11 @@ from tournaments.selectors.events import (
     flights,
     match_flight,
     match_sides,
+    match_spots,
     newest_events,
     no_shows,
     own_entries,
+    round_one_no_shows,
     slot_in,
     visible_events,
 )
@@ -55,14 +61,29 @@ from tournaments.selectors.home import (
     directed_events,
     directs_open_events_subquery,
     my_entries,
-    my_next_slots,
+    my_next_tables,
 )
 from tournaments.selectors.money import (
     FlightPrizes,
     prize_list,
 )
+from tournaments.selectors.stages import NextStage, next_stage, qualifying_tie_in
+from tournaments.selectors.tables import (
+    Table,
+    call_table,
+    event_tables,
+    match_table,
+    player_tables,
+    round_label,
+)
 
 __all__ = [
+    "Table",
+    "call_table",
+    "event_tables",
+    "match_table",
+    "player_tables",
+    "round_label",
     "slot_boards",
     "MatchSides",
     "entry_members",
@@ -100,14 +121,23 @@ __all__ = [
     "jackpot_pods",
     "lateness_due",
     "match_flight",
+    "MatchSpot",
+    "match_spots",
     "my_entries",
-    "my_next_slots",
+    "my_next_tables",
     "newest_events",
     "next_matches",
+    "flight_with_version",
+    "version_of",
     "no_shows",
+    "round_one_no_shows",
+    "check_in_entries",
     "open_calls",
     "own_entries",
     "prize_list",
+    "qualifying_tie_in",
+    "next_stage",
+    "NextStage",
     "slot_in",
     "visible_events",
     "waiting_matches",

@@ -6,12 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from base import cache
-from games.models.matches import MatchDispute, MatchStatus
 from tournaments.core.layout import G, L, P, T
 from tournaments.models import (
     FeedRule,
@@ -23,6 +22,9 @@ from tournaments.models import (
     TeamBoard,
     TeamKind,
 )
+from tournaments.selectors import tables
+from tournaments.selectors.events import flight_version
+from tournaments.selectors.tables import Table
 
 Rendered = TypeVar("Rendered")
 
@@ -37,11 +39,24 @@ def cached_rendering(*, flight: Flight, kind: str, build: Callable[[], Rendered]
     here: the caller renders the director's own parts uncached. The event's creation time (to the microsecond)
     keeps a flight that reuses a deleted one's id (SQLite, a restored database) from finding its renderings."""
     born = int(flight.event.created_at.timestamp() * 1_000_000)
-    version = getattr(flight, "version", None)  # selectors.flight_for counts it in the flight's own query
-    if version is None:
-        version = FlightChange.objects.filter(flight_id=flight.pk).count()
-    key = f"bracket:{kind}:{flight.pk}:{born}:{version}:{get_language()}:{variant}"
+    key = f"bracket:{kind}:{flight.pk}:{born}:{version_of(flight)}:{get_language()}:{variant}"
     return cache.get_or_build(key, build)
+
+
+def version_of(flight: Flight) -> int:
+    """The flight's version: its FlightChange rows, only ever added (the bracket cache's key and the version a live
+    page shows, base.live.Fragment). selectors.flight_for counts it in the flight's own query; counted here
+    otherwise, and kept on the object so the page and its cache key agree."""
+    version = getattr(flight, "version", None)
+    if version is None:
+        version = flight.version = FlightChange.objects.filter(flight_id=flight.pk).count()
+    return version
+
+
+def flight_with_version(*, pk: int) -> Flight | None:
+    """A flight by id with its event, club and version in one query: what a live fragment of its bracket needs
+    (base.live; the socket that asks has already been allowed to watch it)."""
+    return Flight.objects.select_related("event__club").annotate(version=flight_version()).filter(pk=pk).first()
 
 
 @dataclass(frozen=True)
@@ -99,29 +114,32 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
     order = {"w": 0, "c": 0, "l": 1, "g": 2, "p": 3, "t": 3}
     out = []
     for (section, number), members in sorted(rounds.items(), key=lambda kv: (order.get(kv[0][0], 3), kv[0][1])):
-        last = sections[section]
-        if section == T:
-            title = _("Third-place match")
-        elif section == P:
-            title = _("Playoff for 2nd (the final's loser against the consolation's winner)")
-        elif section == G and number == 2:
-            title = _("Grand final, second match (if needed)")
+        if section == G and number == 2:
             for slot in members:
                 slot.not_needed = slot.result == SlotResult.EMPTY  # the winners' finalist won the first
-        elif section == G:
-            title = _("Grand final")
-        elif number == last and section != L:
-            title = _("Final")
-        elif number == last - 1 and section != L:
-            title = _("Semi-finals")
-        elif number == last - 2 and section != L:
-            title = _("Quarter-finals")
-        else:
-            title = _("Round %(n)s") % {"n": number}
-        if section == L:
-            title = _("Losers' side, %(title)s") % {"title": title}
+        title = round_title(section, number, sections[section])
         out.append(BracketRound(section, number, title, members))
     return out
+
+
+def round_title(section: str, number: int, last: int) -> str:
+    """A bracket round's name ("Final", "Losers' side, Round 2"): `last` is the highest round of its section. The
+    bracket page heads its rounds with it; a result card names its match's round with it."""
+    if section == T:
+        return _("Third-place match")
+    if section == P:
+        return _("Playoff for 2nd (the final's loser against the consolation's winner)")
+    if section == G:
+        return _("Grand final, second match (if needed)") if number == 2 else _("Grand final")
+    if number == last and section != L:
+        title = _("Final")
+    elif number == last - 1 and section != L:
+        title = _("Semi-finals")
+    elif number == last - 2 and section != L:
+        title = _("Quarter-finals")
+    else:
+        title = _("Round %(n)s") % {"n": number}
+    return _("Losers' side, %(title)s") % {"title": title} if section == L else title
 
 
 def _attach_boards(flight: Flight, slots: list) -> None:
@@ -211,43 +229,29 @@ def draft_pairs(*, flight: Flight) -> list[tuple]:
 
 @dataclass(frozen=True)
 class Dashboard:
-    ready: list
-    in_progress: list
-    waiting: list
-    disputed: list
+    """The director's view of the day's tables, every format alike (tournaments.selectors.tables)."""
+
+    ready: list[Table]  # ready to play, called to a board or not
+    in_progress: list[Table]
+    reported: list[Table]  # waiting for the opponent's confirmation
+    waiting: list[Table]  # a side not known yet
+    disputed: list[Table]
 
 
 def dashboard(*, event) -> Dashboard:
-    """Matches ready to play, in progress, slots waiting for a player, and disputed results."""
-    slots = list(
-        Slot.objects.filter(flight__event=event)
-        .exclude(result__in=["played", "bye", "walkover", "double_forfeit", "empty"])
-        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match", "call__board")
-        .order_by("flight__order", "section", "round", "position")
+    """The event's tables not decided, by state: three queries whatever the number of tables."""
+    by_state: dict[str, list[Table]] = {}
+    for table in tables.event_tables(event=event):
+        by_state.setdefault(table.state, []).append(table)
+    return Dashboard(
+        ready=by_state.get(tables.READY, []) + by_state.get(tables.CALLED, []),
+        in_progress=by_state.get(tables.IN_PROGRESS, []),
+        reported=by_state.get(tables.REPORTED, []),
+        waiting=by_state.get(tables.WAITING, []),
+        disputed=by_state.get(tables.DISPUTED, []),
     )
 
-    open_dispute = MatchDispute.objects.filter(match=OuterRef("match"), resolved_at__isnull=True)
-    disputed_ids = set(
-        Slot.objects.filter(flight__event=event).filter(Exists(open_dispute)).values_list("pk", flat=True)
-    )
-    ready, in_progress, waiting, disputed = [], [], [], []
-    for slot in slots:
-        if slot.pk in disputed_ids:
-            disputed.append(slot)
-        elif slot.result == SlotResult.READY and slot.match and slot.match.status == MatchStatus.IN_PROGRESS:
-            in_progress.append(slot)
-        elif slot.result == SlotResult.READY:
-            ready.append(slot)
-        elif slot.entry_a_id or slot.entry_b_id:
-            waiting.append(slot)
-    return Dashboard(ready, in_progress, waiting, disputed)
 
-
-def next_matches(*, player) -> list:
-    """The player's tournament slots that are ready or waiting for an opponent, soonest first."""
-    return list(
-        Slot.objects.filter(Q(entry_a__player=player) | Q(entry_b__player=player))
-        .filter(result__in=[SlotResult.READY, SlotResult.PENDING])
-        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "match", "call__board")
-        .order_by("flight__event__starts_on", "round")[:5]
-    )
+def next_matches(*, player) -> list[Table]:
+    """The player's tables to play or waiting for an opponent, every format, the soonest first."""
+    return tables.player_tables(player=player)

@@ -8,41 +8,32 @@ from django.utils import timezone
 
 from games.matchplay.state import lateness_penalty
 from tournaments.core import calling as calling_rules
-from tournaments.models import (
-    Board,
-    Call,
-    DrawStatus,
-    Event,
-    Slot,
-    SlotResult,
-)
+from tournaments.models import Board, Call, Event
+from tournaments.selectors import tables
+from tournaments.selectors.tables import Table
 
 # --- boards and match calling -----------------------------------------------------------------------------
 
 
-def waiting_matches(*, event) -> list:
-    """Bracket matches whose two players are known and that are not called yet, in released flights: the
-    calling queue, longest-waiting first (the match is made when its second player is known)."""
-    return list(
-        Slot.objects.filter(
-            flight__event=event,
-            flight__draw_status=DrawStatus.RELEASED,
-            result=SlotResult.READY,
-            match__isnull=False,
-            call__isnull=True,
-        )
-        .select_related("flight", "entry_a__player", "entry_b__player", "match")
-        .order_by("match__created_at", "id")
-    )
+def waiting_matches(*, event) -> list[Table]:
+    """The calling queue: tables (bracket matches and round tables) whose two sides are known and that are not
+    called yet, longest-waiting first (the match is made when its second player is known)."""
+    return tables.waiting_tables(event=event)
 
 
 def busy_players(*, event) -> set[int]:
-    """Players of the event's called matches not decided yet (whether or not their board was freed)."""
+    """Players of the event's called tables not decided yet (whether or not their board was freed)."""
     busy: set[int] = set()
-    for a, b in Call.objects.filter(slot__flight__event=event, slot__result=SlotResult.READY).values_list(
-        "slot__entry_a__player_id", "slot__entry_b__player_id"
+    rows = Call.objects.filter(board__event=event).filter(tables.UNDECIDED_CALL)
+    for players in rows.values_list(
+        "slot__entry_a__player_id",
+        "slot__entry_b__player_id",
+        "pairing__entry_a__player_id",
+        "pairing__entry_b__player_id",
+        "team_board__match__player_a_id",
+        "team_board__match__player_b_id",
     ):
-        busy.update(p for p in (a, b) if p is not None)
+        busy.update(p for p in players if p is not None)
     return busy
 
 
@@ -50,6 +41,7 @@ def busy_players(*, event) -> set[int]:
 class BoardLine:
     board: Board
     call: Call | None
+    table: Table | None  # the called table
     penalty_due: int  # lateness penalty points the rule gives now (0 within the grace period or when applied)
 
 
@@ -59,7 +51,7 @@ class Calling:
 
     event: Event
     boards: list[BoardLine]
-    queue: list
+    queue: list[Table]
     busy: set[int]
 
     @property
@@ -78,39 +70,44 @@ def lateness_due(call: Call, *, now=None) -> int:
 
 
 def calling(*, event, now=None) -> Calling:
-    """Boards with their open calls (and the lateness penalty due on each), and the waiting matches; four
+    """Boards with their open calls (and the lateness penalty due on each), and the waiting tables: six
     queries."""
     calls = {
         c.board_id: c
         for c in Call.objects.filter(board__event=event, freed_at__isnull=True).select_related(
-            "board__event", "slot__flight", "slot__entry_a__player", "slot__entry_b__player", "slot__match"
+            "board__event", *tables.CALL_RELATED
         )
     }
     lines = []
     for board in Board.objects.filter(event=event).order_by("number"):
         call = calls.get(board.pk)
+        table = None if call is None else tables.call_table(call)
         due = 0
-        if call is not None and call.lateness_applied_at is None and call.slot.result == SlotResult.READY:
+        if (
+            call is not None
+            and table is not None
+            and call.lateness_applied_at is None
+            and table.state != tables.DECIDED
+        ):
             due = lateness_due(call, now=now)
-        lines.append(BoardLine(board, call, due))
+        lines.append(BoardLine(board, call, table, due))
     return Calling(event, lines, waiting_matches(event=event), busy_players(event=event))
 
 
-def open_calls(*, event) -> list:
-    """The calls on boards now, by board: what the call slips print."""
-    return list(
+def open_calls(*, event) -> list[Table]:
+    """The tables on boards now, by board: what the call slips print."""
+    calls = (
         Call.objects.filter(board__event=event, freed_at__isnull=True)
-        .select_related("board", "slot__flight", "slot__entry_a__player", "slot__entry_b__player", "slot__match")
+        .select_related("board", *tables.CALL_RELATED)
         .order_by("board__number")
     )
+    return tables.call_tables(calls)
 
 
 def call_in(*, event, pk) -> Call | None:
     """A call of this event (None for another event's or an unknown id)."""
     return (
-        Call.objects.select_related(
-            "board__event__club", "slot__match", "slot__flight", "slot__entry_a__player", "slot__entry_b__player"
-        )
+        Call.objects.select_related("board__event__club", *tables.CALL_RELATED)
         .filter(board__event=event, pk=pk)
         .first()
     )

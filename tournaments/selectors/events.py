@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q, Subquery
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -12,8 +12,10 @@ from django.utils.translation import gettext as _
 from base.compiled import CompiledRead
 from clubs import selectors as club_selectors
 from clubs.models import Membership
-from tournaments.core import rules
+from games.models.matches import Match
+from tournaments.core import consequences
 from tournaments.core.layout import P
+from tournaments.format_registry import FORMATS
 from tournaments.models import (
     Entry,
     EntryMember,
@@ -22,7 +24,6 @@ from tournaments.models import (
     FeedRule,
     Flight,
     FlightChange,
-    FlightFormat,
     FlightKind,
     Pairing,
     Slot,
@@ -46,7 +47,7 @@ def flight_placements(*, flight: Flight) -> list[Placement]:
         return _side_pool_placements(flight)
     rows = Entry.objects.filter(flight=flight).order_by("place", "id").values_list("id", "player_id", "place")
     placements = [Placement(entry_id=e, player_id=p, place=place) for e, p, place in rows]
-    fed_by_places = flight.cut_size or flight.format == FlightFormat.GROUPS  # groups feed their knockout too
+    fed_by_places = FORMATS[flight.format].feeds_cut(flight)  # groups feed their knockout too
     if flight.playoff_second:
         placements = _after_the_playoff(flight, placements)
     return _after_the_cut(flight, placements) if fed_by_places else placements
@@ -55,7 +56,7 @@ def flight_placements(*, flight: Flight) -> list[Placement]:
 def _after_the_playoff(flight: Flight, placements: list[Placement]) -> list[Placement]:
     """A knockout with a playoff for 2nd, once the playoff is decided: its winner 2nd, its loser 3rd (the
     consolation's winner keeps the place they went out with in the entry row), everyone else ranked after them
-    (`rules.playoff_places`). One more query."""
+    (`consequences.playoff_places`). One more query."""
     playoff = (
         Slot.objects.filter(flight=flight, section=P)
         .exclude(result__in=[SlotResult.PENDING, SlotResult.READY])
@@ -67,7 +68,7 @@ def _after_the_playoff(flight: Flight, placements: list[Placement]) -> list[Plac
     a, b, winner = playoff
     second = winner
     third = None if winner is None else (b if winner == a else a)
-    places = rules.playoff_places({p.entry_id: p.place for p in placements}, second=second, third=third)
+    places = consequences.playoff_places({p.entry_id: p.place for p in placements}, second=second, third=third)
     out = [Placement(p.entry_id, p.player_id, places[p.entry_id]) for p in placements]
     return sorted(out, key=lambda p: (p.place is None, p.place or 0, p.entry_id))
 
@@ -288,6 +289,22 @@ def no_shows(*, flight: Flight) -> list:
     return list(entries.select_related("player").order_by("player__name"))
 
 
+def check_in_entries(*, flight: Flight) -> list:
+    """Before round 1 of a flight played in rounds: every entry with its check-in, by name, so the director finds
+    a player at the door and everyone sees who is here (one query, whatever the number of entries)."""
+    entries = list(flight.entries.exclude(status=EntryStatus.WITHDRAWN).select_related("player"))
+    return sorted(entries, key=lambda e: (e.name.casefold(), e.pk))
+
+
+def round_one_no_shows(*, flight: Flight) -> list:
+    """Who pairing round 1 now would withdraw as no-shows (the entries rounds._leave_out_no_shows takes: with a
+    check-in deadline, those still only registered), by name: the director's confirmation page lists them."""
+    if not flight.is_round_based or flight.check_in_deadline is None or flight.current_round:
+        return []
+    entries = list(flight.entries.filter(status=EntryStatus.REGISTERED).select_related("player"))
+    return sorted(entries, key=lambda e: (e.name.casefold(), e.pk))
+
+
 def own_entries(*, event, player) -> list:
     """The player's entries in the event (withdrawn ones too), with their flight: which flights they entered and
     the event page's one-tap check-in, in one query."""
@@ -299,12 +316,116 @@ def own_entries(*, event, player) -> list:
 
 def match_flight(*, match) -> Flight | None:
     """The flight a games Match belongs to (None for a match outside a tournament): its clock for the match page.
-    A team match's board belongs to its slot's flight."""
-    slot = Slot.objects.filter(match=match).select_related("flight__event__club").first()
-    if slot is None:
-        board = TeamBoard.objects.filter(match=match).select_related("flight__event__club").first()
-        return None if board is None else board.flight
-    return slot.flight
+    A bracket slot's, a round's table's (Swiss, round robin, groups) or a team match's board's flight."""
+    for model in (Slot, Pairing, TeamBoard):
+        found = model.objects.filter(match=match).select_related("flight__event__club").first()
+        if found is not None:
+            return found.flight
+    return None
+
+
+@dataclass(frozen=True)
+class MatchSpot:
+    """Where a tournament match is played: its event and flight, and its round (`section` and `last` for a
+    bracket's round names, `table` for a round's table, `board` for a team match's board)."""
+
+    event_id: int
+    event: str
+    flight_id: int
+    flight: str
+    round: int
+    section: str = ""
+    last: int = 0
+    table: int | None = None
+    board: int | None = None
+    format: str = ""
+    group: int = 0
+
+    @property
+    def label(self) -> str:
+        """The round as the flight's format names it ("Semi-finals", "Round 3, table 2"), and the board of a team
+        match."""
+        where = FORMATS[self.format].round_label(
+            None, self.round, group=self.group, table=self.table, section=self.section, last=self.last
+        )
+        if self.board is not None:
+            where = _("%(round)s, board %(board)s") % {"round": where, "board": self.board}
+        return where
+
+
+_SPOT_FIELDS = ("flight_id", "flight__name", "flight__format", "flight__event_id", "flight__event__name")
+
+
+def _last_round(prefix: str) -> Subquery:
+    """The highest round of the section of the slot at `prefix` (the final's round, for "Semi-finals")."""
+    rounds = Slot.objects.filter(flight=OuterRef(f"{prefix}flight"), section=OuterRef(f"{prefix}section"))
+    return Subquery(rounds.order_by().values("flight").annotate(last=Max("round")).values("last"))
+
+
+def match_spots(match_ids) -> dict[int, MatchSpot]:
+    """{match id: MatchSpot} for those of the matches that belong to a tournament: a bracket slot's, a round's
+    table's or a team board's. One query for any number of matches (a result card list names each one's event,
+    flight and round), none for no ids."""
+    ids = sorted(set(match_ids))
+    if not ids:
+        return {}
+    slot, pairing, board = "tournament_slot__", "tournament_pairing__", "team_board__"
+    columns = [
+        *(slot + f for f in (*_SPOT_FIELDS, "section", "round")),
+        *(pairing + f for f in (*_SPOT_FIELDS, "round", "table", "group")),
+        *(board + f for f in (*_SPOT_FIELDS, "board", "slot__section", "slot__round", "pairing__round")),
+        board + "pairing__table",
+        board + "pairing__group",
+    ]
+    rows = (
+        Match.objects.filter(pk__in=ids)
+        .annotate(slot_last=_last_round(slot), board_last=_last_round(f"{board}slot__"))
+        .order_by()
+        .values("pk", *columns, "slot_last", "board_last")
+    )
+    spots = {}
+    for row in rows:
+        if row[f"{slot}flight_id"] is not None:
+            found = _spot(row, slot, row[f"{slot}round"], section=row[f"{slot}section"], last=row["slot_last"])
+        elif row[f"{pairing}flight_id"] is not None:
+            found = _spot(
+                row, pairing, row[f"{pairing}round"], table=row[f"{pairing}table"], group=row[f"{pairing}group"]
+            )
+        elif row[f"{board}flight_id"] is not None:
+            section = row[f"{board}slot__section"]  # a knockout's team match, else a round's team table
+            number = row[f"{board}slot__round"] if section else row[f"{board}pairing__round"]
+            found = _spot(
+                row,
+                board,
+                number,
+                section=section,
+                last=row["board_last"],
+                board=row[f"{board}board"],
+                table=None if section else row[f"{board}pairing__table"],
+                group=row[f"{board}pairing__group"] or 0,
+            )
+        else:
+            continue
+        spots[row["pk"]] = found
+    return spots
+
+
+def _spot(
+    row: dict, prefix: str, number: int, *, section=None, last=None, table=None, board=None, group=0
+) -> MatchSpot:
+    return MatchSpot(
+        event_id=row[f"{prefix}flight__event_id"],
+        event=row[f"{prefix}flight__event__name"],
+        flight_id=row[f"{prefix}flight_id"],
+        flight=row[f"{prefix}flight__name"],
+        format=row[f"{prefix}flight__format"],
+        group=group or 0,
+        round=number,
+        section=section or "",
+        last=last or number,
+        table=table,
+        board=board,
+    )
 
 
 def drawable_entries(flight: Flight):

@@ -1,8 +1,8 @@
-"""The signed-in user's own tournament things: next bracket matches, entries, events they direct."""
+"""The signed-in user's own tournament things: next tables, entries, events they direct."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from clubs import selectors as club_selectors
 from clubs.models import Membership
@@ -11,20 +11,18 @@ from tournaments.models import (
     EntryStatus,
     Event,
     EventStatus,
-    Slot,
-    SlotResult,
 )
+from tournaments.selectors import tables
+from tournaments.selectors.tables import Table
 
 
-def my_next_slots(*, user, limit: int = 5) -> list:
-    """The signed-in user's bracket places still to play in events not finished, the soonest event first."""
-    mine = Q(entry_a__player__user=user) | Q(entry_b__player__user=user)
-    return list(
-        Slot.objects.filter(mine, result__in=[SlotResult.READY, SlotResult.PENDING])
-        .exclude(flight__event__status=EventStatus.FINISHED)
-        .select_related("flight__event__club", "entry_a__player", "entry_b__player", "call__board")
-        .order_by("flight__event__starts_on", "round")[:limit]
-    )
+def my_next_tables(*, user, limit: int = 5) -> list[Table]:
+    """The signed-in user's tables still to play in events not finished, every format, the soonest first (the
+    kinds of table there are loaded with the user: no query for a player without one)."""
+    kinds = getattr(user, "open_table_kinds", None)
+    if kinds == 0:
+        return []
+    return tables.player_tables(user=user, limit=limit, kinds=kinds)
 
 
 def my_entries(*, user, limit: int = 10) -> list:

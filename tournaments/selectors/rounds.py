@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, Q
 
 from tournaments.core import standings as core
+from tournaments.core.tiebreaks import TIEBREAKS, Tiebreak
+from tournaments.format_registry import FORMATS
 from tournaments.models import (
     SCORED_RESULTS,
     Entry,
     Flight,
-    FlightFormat,
     Pairing,
     PairingResult,
+    RoundStandings,
     TeamBoard,
     TeamKind,
 )
@@ -45,11 +47,22 @@ class StandingRow:
 
 
 def tiebreak_order(flight: Flight) -> tuple[str, ...]:
+    """The criteria the standings sort by, first to last: the flight's own order, else its format's default (the
+    one place that decides; the page, the API and the pairing all read it)."""
     if flight.tiebreaks:
         return core.validate_order(flight.tiebreaks)
-    if flight.format in (FlightFormat.ROUND_ROBIN, FlightFormat.GROUPS):
-        return core.ROUND_ROBIN_ORDER
-    return core.DEFAULT_ORDER
+    return FORMATS[flight.format].default_tiebreaks
+
+
+def tiebreaks_in_effect(flight: Flight) -> list[Tiebreak]:
+    """The tie-break criteria in effect, first to last (none for a knockout): what the standings are sorted by
+    even when the flight stores no order of its own."""
+    return tiebreaks_named(tiebreak_order(flight)) if flight.is_round_based else []
+
+
+def tiebreaks_named(order) -> list[Tiebreak]:
+    """The criteria of a stored order (a flight's, or the one a round was paired with), first to last."""
+    return [TIEBREAKS[key] for key in order if key in TIEBREAKS]
 
 
 def games_of(pairings) -> list[core.Game]:
@@ -97,12 +110,13 @@ def opponents_met(*, flight: Flight, before_round: int | None = None) -> dict[in
 
 
 def round_pairings(*, flight: Flight, round_number: int | None = None) -> list[Pairing]:
-    """A round's tables (the current round by default), with the players and the match (one query; a team
+    """A round's tables (the current round by default), with the players, the match and the board it is called
+    to (one query; a team
     flight's tables with their boards, one more)."""
     number = flight.current_round if round_number is None else round_number
     tables = (
         Pairing.objects.filter(flight=flight, round=number)
-        .select_related("entry_a__player", "entry_b__player", "winner", "match")
+        .select_related("entry_a__player", "entry_b__player", "winner", "match", "call__board")
         .order_by("group", "table")
     )
     if flight.team_kind == TeamKind.TEAM:
@@ -125,10 +139,16 @@ def player_pairing(*, flight: Flight, player_id: int | None) -> Pairing | None:
     return (
         Pairing.objects.filter(flight=flight, round=flight.current_round)
         .filter(Q(entry_a__player_id=player_id) | Q(entry_b__player_id=player_id))
-        .select_related("entry_a__player", "entry_b__player", "match")
+        .select_related("entry_a__player", "entry_b__player", "match", "call__board")
         .first()
     )
 
 
 def pending_in_round(*, flight_id: int, round_number: int) -> int:
     return Pairing.objects.filter(flight_id=flight_id, round=round_number, result=PairingResult.PENDING).count()
+
+
+def paired_from(*, flight: Flight, round_number: int) -> RoundStandings | None:
+    """The standings `round_number` was paired from, as they were then (one query; None for a round not paired,
+    or paired before they were kept)."""
+    return RoundStandings.objects.filter(flight=flight, round=round_number).first()

@@ -4,8 +4,6 @@ The one adapter of tournaments.core, split by domain; callers use `from tourname
 names they call are re-exported here. Every function checks the actor first and runs in a transaction.
 """
 
-# robin registers the round robin and groups pairers with the round-based services when imported.
-from tournaments.services import robin
 from tournaments.services.common import flight_results_changed, flights_changed, match_status_changed
 from tournaments.services.draws import (
     confirm_draw,
@@ -20,9 +18,10 @@ from tournaments.services.entries import (
     reenter,
     reentry_preview,
     register,
-    register_many,
+    register_all,
     register_team,
     set_lineup,
+    undo_check_in,
     withdraw,
     withdraw_preview,
 )
@@ -46,10 +45,12 @@ from tournaments.services.rounds import (
     start_round,
 )
 from tournaments.services.rounds import result_confirmed as round_result_confirmed
+from tournaments.services.stages import decide_by_lot, playoff_confirmed
 
 __all__ = [
+    "decide_by_lot",
+    "playoff_confirmed",
     "OPTION_FIELDS",
-    "robin",
     "BracketStore",
     "Step",
     "add_director",
@@ -72,7 +73,7 @@ __all__ = [
     "override_result",
     "reenter",
     "register",
-    "register_many",
+    "register_all",
     "register_team",
     "set_lineup",
     "reentry_preview",
@@ -84,6 +85,7 @@ __all__ = [
     "start_round",
     "update_event",
     "update_flight",
+    "undo_check_in",
     "withdraw",
     "withdraw_preview",
 ]

@@ -1,11 +1,12 @@
-"""Boards and match calling: the director (or the event's auto-call) sends the longest-waiting bracket match to
-the next free board, moves it, frees a board, and applies the lateness penalty counted from the call.
+"""Boards and match calling: the director (or the event's auto-call) sends the longest-waiting table (a bracket
+match or a round's table, read as `selectors.tables.Table`) to the next free board, moves it, frees a board, and
+applies the lateness penalty counted from the call.
 
 The rules are tournaments.core.calling's; this module reads the rows it needs, stores the calls, and tells the
 players through `tournaments.hooks.match_called` once the call has committed. Every write takes the event's
 board rows (`_lock_boards`, after any Match and Slot locks in base.locks' order), so two directors tapping at
 once, or a result confirmed while the director calls, cannot put two matches on one board or call one
-player twice; the database's constraints (one call per slot, one open call per board) back that up.
+player twice; the database's constraints (one call per table, one open call per board) back that up.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
-from base.compiled import CompiledRead
+from base.errors import Conflict
 from base.locks import lock
 from clubs import access
 from games.matchplay import services as match_services
 from games.models.matches import Match
 from tournaments import hooks, selectors
 from tournaments.core import calling
-from tournaments.models import Board, Call, Event, Flight, SlotResult
+from tournaments.models import Board, Call, Event, Flight
+from tournaments.selectors.tables import UNDECIDED_CALL
 from tournaments.services.common import flights_changed
 
 MAX_BOARDS = 500
@@ -46,18 +47,20 @@ def _fill(event: Event, boards: list[Board], *, actor=None, limit: int | None = 
     free = [calling.FreeBoard(b.number, frozenset(b.tags or ())) for b in boards if b.pk not in occupied]
     if not free:
         return []
-    slots = {s.pk: s for s in selectors.waiting_matches(event=event)}
+    tables = {t.match.pk: t for t in selectors.waiting_matches(event=event) if t.match is not None}
     waiting = [
-        calling.Waiting(s.pk, s.match.created_at.timestamp(), frozenset({s.entry_a.player_id, s.entry_b.player_id}))
-        for s in slots.values()
+        calling.Waiting(match_id, t.match.created_at.timestamp(), frozenset(p for p in t.player_ids if p))
+        for match_id, t in tables.items()
+        if t.match is not None
     ]
     by_number = {b.number: b for b in boards}
     now = timezone.now()
     made = []
     for planned in calling.plan(waiting, free, selectors.busy_players(event=event), limit=limit):
+        table = tables[planned.match]
         call = Call.objects.create(
-            slot=slots[planned.match],
-            match_id=slots[planned.match].match_id,
+            **Call.of(table.call_row),
+            match_id=table.match_id,
             board=by_number[planned.board],
             called_at=now,
             called_by=actor if getattr(actor, "is_authenticated", False) else None,
@@ -71,9 +74,9 @@ def _announce(calls: list[Call]) -> None:
     """Tell the hook's subscribers once the calls have committed (a rolled-back call tells nobody). The board
     shows on the bracket: its flights count a new version now."""
     if calls:
-        flights_changed(Flight.objects.filter(pk__in={call.slot.flight_id for call in calls}))
+        flights_changed(Flight.objects.filter(pk__in={call.row.flight_id for call in calls}))
     for call in calls:
-        match, board = call.slot.match, call.board
+        match, board = call.row.match, call.board
         transaction.on_commit(lambda match=match, board=board: hooks.match_called(match, board))
 
 
@@ -132,7 +135,7 @@ def move_call(*, actor, call: Call, board: Board) -> Call:
     event = call.board.event
     access.require(actor, "event.direct", event)
     _lock_boards(event)
-    call = Call.objects.select_related("slot__match", "board").get(pk=call.pk)
+    call = Call.objects.select_related("slot__match", "pairing__match", "team_board__match", "board").get(pk=call.pk)
     if board.event_id != event.pk:
         raise Conflict(_("That board belongs to another event."), code="board_elsewhere")
     if call.freed_at is not None:
@@ -152,7 +155,8 @@ def free_board(*, actor, board: Board) -> list[Call]:
     event = board.event
     access.require(actor, "event.direct", event)
     boards = _lock_boards(event)
-    flights_changed(Flight.objects.filter(slots__call__board=board, slots__call__freed_at__isnull=True))
+    on_board = Call.objects.filter(board=board, freed_at__isnull=True).select_related("slot", "pairing", "team_board")
+    flights_changed(Flight.objects.filter(pk__in={call.row.flight_id for call in on_board}))
     freed = Call.objects.filter(board=board, freed_at__isnull=True).update(freed_at=timezone.now())
     if not freed:
         raise Conflict(_("Board %(number)s is free already.") % {"number": board.number}, code="board_free")
@@ -169,35 +173,37 @@ def apply_lateness(*, actor, call: Call, late_side: int):
     # Race: two taps at once would both see the penalty not applied; the match lock (taken as record_lateness
     # takes it) serialises them. No board lock here: a forfeit confirms the match, whose slots come before the
     # boards in the lock order (the results hook then frees the board).
-    lock(Match.objects, of=("self",)).get(pk=call.slot.match_id)
-    call = Call.objects.select_related("board__event", "slot__match").get(pk=call.pk)
+    lock(Match.objects, of=("self",)).get(pk=call.row.match_id)
+    call = Call.objects.select_related("board__event", "slot__match", "pairing__match", "team_board__match").get(
+        pk=call.pk
+    )
     if call.lateness_applied_at is not None:
         raise Conflict(_("The lateness penalty of this call is applied already."), code="lateness_applied")
     if selectors.lateness_due(call) == 0:
         raise Conflict(_("The grace period has not run out yet."), code="within_grace")
     minutes = calling.minutes_since(call.called_at.timestamp(), timezone.now().timestamp())
-    match = match_services.record_lateness(
-        actor=actor, match=call.slot.match, late_side=late_side, minutes_late=minutes
-    )
+    match = match_services.record_lateness(actor=actor, match=call.row.match, late_side=late_side, minutes_late=minutes)
     call.lateness_applied_at = timezone.now()
     call.save(update_fields=["lateness_applied_at"])
     return match
 
 
-_HAS_BOARDS = CompiledRead(lambda event_id: Board.objects.filter(event_id=event_id))
-
-
 def results_changed(flight: Flight) -> None:
     """tournaments.hooks.flight_results_changed: free the boards of decided matches and, with auto-call on,
     call the next ones (inside the confirming transaction, after its match and slot locks)."""
-    if not _HAS_BOARDS.exists(flight.event_id):  # one query for an event without boards
+    if not Board.objects.filter(event_id=flight.event_id).exists():  # one query for an event without boards
         return
     event = Event.objects.get(pk=flight.event_id)
     boards = _lock_boards(event)
-    # An override that voided a called match and routed a (new) match to its slot: that one waits afresh.
-    stale = Q(match__isnull=True) | Q(slot__match__isnull=True) | ~Q(slot__match=F("match"))
-    Call.objects.filter(board__event=event).filter(stale).delete()
-    Call.objects.filter(board__event=event, freed_at__isnull=True).exclude(slot__result=SlotResult.READY).update(
+    # An override that voided a called match and routed a (new) match to its slot, or an annulled round match
+    # replayed at its table: that one waits afresh.
+    current = (
+        Q(slot__isnull=False, slot__match=F("match"))
+        | Q(pairing__isnull=False, pairing__match=F("match"))
+        | Q(team_board__isnull=False, team_board__match=F("match"))
+    )
+    Call.objects.filter(board__event=event).exclude(current).delete()
+    Call.objects.filter(board__event=event, freed_at__isnull=True).exclude(UNDECIDED_CALL).update(
         freed_at=timezone.now()
     )
     if event.auto_call:

@@ -1,6 +1,6 @@
 """What every part of the tournament services uses: the flight lock, the flight's version, and the results that
 count as decided (the core's bracket errors leave as they are: the API and the pages read them by code). Who may
-do what is in tournaments/rules.py."""
+do what is in tournaments/permissions.py."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from django.db.models import QuerySet
 
 from base.locks import lock
 from games.models.matches import MatchContext, MatchOutcome, MatchStatus
-from tournaments.core import rules, teams
+from tournaments.core import consequences, teams
 from tournaments.models import Flight, FlightChange, SlotResult
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
-    rules.PLAYED: SlotResult.PLAYED,
-    rules.WALKOVER: SlotResult.WALKOVER,
-    rules.BYE: SlotResult.BYE,
-    rules.DOUBLE_FORFEIT: SlotResult.DOUBLE_FORFEIT,
-    rules.EMPTY: SlotResult.EMPTY,
+    consequences.PLAYED: SlotResult.PLAYED,
+    consequences.WALKOVER: SlotResult.WALKOVER,
+    consequences.BYE: SlotResult.BYE,
+    consequences.DOUBLE_FORFEIT: SlotResult.DOUBLE_FORFEIT,
+    consequences.EMPTY: SlotResult.EMPTY,
 }
 DECIDED = set(SLOT_RESULT.values())
 

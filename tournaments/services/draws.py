@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import random
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from clubs import access
 from clubs.models import Membership
 from ratings.core.fibs import START_RATING
@@ -71,9 +70,9 @@ def draw_locked(flight: Flight, *, seed: int | None = None) -> Flight:
         raise Conflict(message % {"source": flight.source}, code="source_unfinished")
     entries = list(selectors.drawable_entries(flight).select_related("player").order_by("pk"))
     if len(entries) < 2:
-        raise ValidationError({"entries": [_("A draw needs at least two entries.")]})
+        raise Invalid(_("A draw needs at least two entries."), field="entries")
     if flight.kind == FlightKind.DOUBLE_ELIMINATION and len(entries) < 3:
-        raise ValidationError({"entries": [_("Double elimination needs at least three entries.")]})
+        raise Invalid(_("Double elimination needs at least three entries."), field="entries")
     seed = random.SystemRandom().randrange(2**53) if seed is None else int(seed)
     ratings: dict[int, float] = {}
     cut = flight.feed_rule == FeedRule.CUT

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
@@ -28,7 +27,7 @@ from tournaments.models import (
     SlotResult,
     TeamKind,
 )
-from tournaments.rules import EntryDraft
+from tournaments.permissions import EntryDraft
 from tournaments.services import jackpots, rounds
 from tournaments.services.common import DECIDED, lock_flight
 from tournaments.services.progression import BracketStore
@@ -42,12 +41,12 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     if player is None:
         player = club_selectors.player_for_user(actor)
     if player is None:
-        raise ValidationError({"player": [_("Choose the player to register.")]})
+        raise Invalid(_("Choose the player to register."), field="player")
     access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
     if flight.is_team_event:
         message = _("%(flight)s is played by pairs or teams: enter all its players together, the captain first.")
-        raise ValidationError({"player": [message % {"flight": flight.name}]})
+        raise Invalid(message % {"flight": flight.name}, field="player")
     return _enter(actor=actor, flight=flight, player=player)
 
 
@@ -61,17 +60,17 @@ def register_team(*, actor, flight: Flight, players: list[Player], team_name: st
     Anna / Ben")."""
     players = list(players)
     if len({p.pk for p in players}) != len(players):
-        raise ValidationError({"players": [_("A pair or team is made of different players.")]})
+        raise Invalid(_("A pair or team is made of different players."), field="players")
     for player in players:
         access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
     if not flight.is_team_event:
         message = _("%(flight)s is played by single players: register each player on their own.")
-        raise ValidationError({"players": [message % {"flight": flight.name}]})
+        raise Invalid(message % {"flight": flight.name}, field="players")
     if len(players) != flight.team_size:
         message = _("A %(kind)s entry is %(size)s players: give %(size)s, the captain first.")
         size = {"kind": flight.get_team_kind_display(), "size": flight.team_size}
-        raise ValidationError({"players": [message % size]})
+        raise Invalid(message % size, field="players")
     taken = EntryMember.objects.filter(flight=flight, player__in=players).select_related("player").first()
     if taken is not None:
         message = _("%(player)s already plays for another entry of %(flight)s: withdraw that entry first.")
@@ -93,11 +92,11 @@ def set_lineup(*, actor, entry: Entry, players: list[Player]) -> list[EntryMembe
     access.require(actor, "entry.lineup", entry)  # before the lock, which counts a new version of the flight
     flight = lock_flight(entry.flight)
     if flight.team_kind != TeamKind.TEAM:
-        raise ValidationError({"players": [_("Only a team has a lineup: a pair plays one match together.")]})
+        raise Invalid(_("Only a team has a lineup: a pair plays one match together."), field="players")
     members = {m.player_id: m for m in EntryMember.objects.filter(entry=entry)}
     if len(players) != len(members) or {p.pk for p in players} != set(members):
         message = _("A lineup names each of the team's %(n)s players once, board 1 first.")
-        raise ValidationError({"players": [message % {"n": len(members)}]})
+        raise Invalid(message % {"n": len(members)}, field="players")
     # (entry, order) is unique: move every member out of the way first, then into its board.
     EntryMember.objects.filter(entry=entry).update(order=F("order") + 100)
     for order, player in enumerate(players, start=1):
@@ -152,20 +151,25 @@ def _enter(*, actor, flight: Flight, player: Player, **fields) -> Entry:
     return entry
 
 
-def register_many(*, actor, flight: Flight, players: list[Player]) -> tuple[list[Entry], list[str]]:
-    """A director enters several players at once (a list picked or pasted): each is registered on its own, so
-    one refusal (already entered, not a member) does not stop the others. Returns the entries made and the
-    refusals as sentences naming the player."""
+@transaction.atomic
+def register_all(*, actor, flight: Flight, players: list[Player]) -> list[Entry]:
+    """A director enters several players at once (ticked or pasted, after the preview): all of them or none.
+    Each goes through `register`, so fees, the rules, the side pool's and the late entry's placing apply as
+    for one; if any is refused (already entered, not a member, the draw has no bye left) nobody is entered and
+    the refusal names every player refused, so the director fixes the list once and sends it again."""
     entered, refused = [], []
     for player in players:
         try:
             with transaction.atomic():
                 entered.append(register(actor=actor, flight=flight, player=player))
-        except ValidationError as exc:
+        except Invalid as exc:
             refused.append(f"{player.name}: {' '.join(exc.messages)}")
         except Conflict as exc:
             refused.append(f"{player.name}: {exc.detail}")
-    return entered, refused
+    if refused:
+        message = _("Nobody was entered. %(refusals)s") % {"refusals": " ".join(refused)}
+        raise Conflict(message, code="entry_refused")  # raised inside the atomic block: the entries made go too
+    return entered
 
 
 def late_entry_preview(*, flight: Flight, count: int = 1) -> list[dict]:
@@ -228,7 +232,7 @@ def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
     source_entry = flight.source.entries.filter(player=player).order_by("-reentry_number").first()
     if source_entry is None:
         message = _("Only players of %(flight)s join this side pool.") % {"flight": flight.source.name}
-        raise ValidationError({"player": [message]})
+        raise Invalid(message, field="player")
     if source_entry.place is not None and (source_entry.out_round or 0) < flight.entry_round:
         raise Conflict(
             _("This player is out of %(flight)s already.") % {"flight": flight.source.name}, code="already_out"
@@ -306,6 +310,24 @@ def check_in(*, actor, entry: Entry) -> Entry:
     entry.save(update_fields=["status", "checked_in_at", "is_late"])
     if late:
         _place_late(flight, entry, actor=actor)
+    return entry
+
+
+@transaction.atomic
+def undo_check_in(*, actor, entry: Entry) -> Entry:
+    """A director's tick undone (the wrong player ticked): back to registered, while the check-in still decides
+    nothing, i.e. before a knockout's draw or a round flight's round 1. After that the draw or round 1 has read
+    it, so taking the player out is a withdrawal instead (409 `check_in_used`)."""
+    access.require(actor, "event.direct", entry.flight.event)  # before the lock, as check_in
+    flight = lock_flight(entry.flight)
+    entry = flight.entries.select_related("player").get(pk=entry.pk)
+    if flight.draw_status != DrawStatus.NONE or flight.current_round or flight.status == FlightStatus.FINISHED:
+        raise Conflict(
+            _("The draw or round 1 has taken this check-in: withdraw the player instead."), code="check_in_used"
+        )
+    if entry.status == EntryStatus.CHECKED_IN:
+        entry.status, entry.checked_in_at = EntryStatus.REGISTERED, None
+        entry.save(update_fields=["status", "checked_in_at"])
     return entry
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict
 from tournaments.models import Entry, FeedRule, Flight, FlightKind
 from tournaments.services.draws import confirm_locked, draw_locked, release_locked
 

@@ -8,11 +8,10 @@ asked for a recompute without a row lock (ratings.services.pools.defer_recompute
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from clubs import access
 from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, ReportOrigin
@@ -36,7 +35,7 @@ def override_result(
     if slot.match_id is None:
         raise Conflict(_("This slot has no match to give a result to."), code="no_match")
     if not comment.strip():
-        raise ValidationError({"comment": [_("Say why the result is overridden.")]})
+        raise Invalid(_("Say why the result is overridden."), field="comment")
     director_result(
         actor=actor, match=slot.match, winner_side=winner_side, outcome=outcome, scores=scores, comment=comment
     )
@@ -50,13 +49,13 @@ def director_result(*, actor, match, winner_side: int | None, outcome: str, scor
     or a correction of a round's table after later rounds were paired."""
     method = "final_score" if outcome in (MatchOutcome.PLAYED, MatchOutcome.LATENESS) else "no_play"
     if method == "final_score" and not scores:
-        raise ValidationError({"scores": [_("Give the final score, or choose a forfeit or walkover.")]})
+        raise Invalid(_("Give the final score, or choose a forfeit or walkover."), field="scores")
     # The score decides the winner; a side that contradicts it would store a result other than the one the
     # director meant (and saw in the preview).
     contradicted = method == "final_score" and winner_side is not None and scores[0] != scores[1]
     if contradicted and winner_side != (0 if scores[0] > scores[1] else 1):
-        raise ValidationError(
-            {"winner_side": [_("The winner must be the player with more points: change the score or the winner.")]}
+        raise Invalid(
+            _("The winner must be the player with more points: change the score or the winner."), field="winner_side"
         )
     match_services.submit_report(
         actor=actor,

@@ -1,5 +1,5 @@
 """The bracket's progression: the one place that asks the core what a decided slot leads to
-(`rules.consequences`) and stores it. Bracket writes take the slot's row lock, so two confirmations of one
+(`consequences.consequences`) and stores it. Bracket writes take the slot's row lock, so two confirmations of one
 match (or of the two matches feeding one slot) are serialised and the winner moves on exactly once.
 """
 
@@ -11,13 +11,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
 from base.compiled import CompiledRead
+from base.errors import Conflict
 from base.locks import lock
 from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
-from tournaments.core import rules, teams
+from tournaments.core import consequences, teams
 from tournaments.core.layout import Key, Layout, P, Target
 from tournaments.models import (
     BracketChange,
@@ -40,12 +40,12 @@ from tournaments.services.common import DECIDED, SLOT_RESULT
 
 # A match outcome -> what it means for the bracket.
 OUTCOME_RESULT = {
-    MatchOutcome.PLAYED: rules.PLAYED,
-    MatchOutcome.LATENESS: rules.PLAYED,
-    MatchOutcome.FORFEIT: rules.PLAYED,
-    MatchOutcome.WALKOVER: rules.WALKOVER,
-    MatchOutcome.NO_SHOW: rules.WALKOVER,
-    MatchOutcome.DOUBLE_FORFEIT: rules.DOUBLE_FORFEIT,
+    MatchOutcome.PLAYED: consequences.PLAYED,
+    MatchOutcome.LATENESS: consequences.PLAYED,
+    MatchOutcome.FORFEIT: consequences.PLAYED,
+    MatchOutcome.WALKOVER: consequences.WALKOVER,
+    MatchOutcome.NO_SHOW: consequences.WALKOVER,
+    MatchOutcome.DOUBLE_FORFEIT: consequences.DOUBLE_FORFEIT,
 }
 CORE_RESULT = {v: k for k, v in SLOT_RESULT.items()}
 PLAYOFF = Target(Key(P, 1, 0), 1)  # the consolation winner's side of the main's playoff for 2nd
@@ -143,12 +143,12 @@ class BracketStore:
             entry = main.entries.filter(player_id=winner.player_id).order_by("-reentry_number", "-pk").first()
         self.set_side(main, PLAYOFF, entry)
 
-    def feed(self, flight: Flight) -> rules.Feed | None:
+    def feed(self, flight: Flight) -> consequences.Feed | None:
         fed = self.fed_flight(flight)
         if fed is None or (fed.size is None and fed.feed_rule != FeedRule.FRESH_DRAW):
             return None
         layout = None if fed.feed_rule == FeedRule.FRESH_DRAW or fed.size is None else self.layout(fed)
-        return rules.Feed(fed.feed_rule, layout, fed.feed_rounds)
+        return consequences.Feed(fed.feed_rule, layout, fed.feed_rounds)
 
     def create_slots(self, flight: Flight, layout: Layout) -> None:
         self.touch_all(flight)
@@ -161,7 +161,8 @@ class BracketStore:
         # read before the other's write (one winner lost, or two matches created). The row lock serialises
         # them; the entries are read after it (a join in the locking query can come back empty on PostgreSQL
         # when the row changed while we waited).
-        slot = _LOCKED_SLOT_AT.first(flight.pk, key.section, key.round, key.position)
+        at = lock(Slot.objects).filter(flight_id=flight.pk, section=key.section, round=key.round, position=key.position)
+        slot = next(iter(at.order_by()[:1]), None)  # unsorted: the default order joins the flight and its event
         if slot is None:
             raise Slot.DoesNotExist(f"No slot {key} in flight {flight.pk}.")
         ids = [i for i in (slot.entry_a_id, slot.entry_b_id) if i is not None]
@@ -187,7 +188,7 @@ class BracketStore:
             slot.entry_a, slot.a_empty = entry, entry is None
         else:
             slot.entry_b, slot.b_empty = entry, entry is None
-        state, side = rules.resolve(self._side(slot, 0), self._side(slot, 1))
+        state, side = consequences.resolve(self._side(slot, 0), self._side(slot, 1))
         if state == "ready":
             a, b = slot.entry_a, slot.entry_b
             if a.status == EntryStatus.WITHDRAWN or b.status == EntryStatus.WITHDRAWN:
@@ -205,33 +206,33 @@ class BracketStore:
             hooks.match_called(slot.match, None)
             return
         slot.save(update_fields=["entry_a", "entry_b", "a_empty", "b_empty"])
-        if state == rules.BYE:
+        if state == consequences.BYE:
             winner = slot.entry_a if side == 0 else slot.entry_b
             if winner.status == EntryStatus.WITHDRAWN:  # nobody to give the bye to: the place stays empty
-                self.decide(slot, rules.DOUBLE_FORFEIT, None, (winner,))
+                self.decide(slot, consequences.DOUBLE_FORFEIT, None, (winner,))
                 return
             if Layout.counts_as_bye(target.key):
                 winner.had_bye = True
                 winner.save(update_fields=["had_bye"])
-            self.decide(slot, rules.BYE, winner, ())
-        elif state == rules.EMPTY:
-            self.decide(slot, rules.EMPTY, None, ())
+            self.decide(slot, consequences.BYE, winner, ())
+        elif state == consequences.EMPTY:
+            self.decide(slot, consequences.EMPTY, None, ())
 
     @staticmethod
     def _side(slot: Slot, side: int):
         entry_id, empty = (slot.entry_a_id, slot.a_empty) if side == 0 else (slot.entry_b_id, slot.b_empty)
         if empty:
-            return rules.EMPTY_SIDE
-        return rules.PENDING_SIDE if entry_id is None else entry_id
+            return consequences.EMPTY_SIDE
+        return consequences.PENDING_SIDE if entry_id is None else entry_id
 
     def _withdrawn_meet(self, slot: Slot) -> None:
         a, b = slot.entry_a, slot.entry_b
         if a.status == EntryStatus.WITHDRAWN and b.status == EntryStatus.WITHDRAWN:
-            self.decide(slot, rules.DOUBLE_FORFEIT, None, (a, b))
+            self.decide(slot, consequences.DOUBLE_FORFEIT, None, (a, b))
         elif a.status == EntryStatus.WITHDRAWN:
-            self.decide(slot, rules.WALKOVER, b, (a,))
+            self.decide(slot, consequences.WALKOVER, b, (a,))
         else:
-            self.decide(slot, rules.WALKOVER, a, (b,))
+            self.decide(slot, consequences.WALKOVER, a, (b,))
 
     def create_boards(self, flight: Flight, slot: Slot) -> list[Match]:
         """A team match: one singles match per board, board k between the k-th players of the two lineups
@@ -273,13 +274,13 @@ class BracketStore:
         return match
 
     @staticmethod
-    def _facts(entry: Entry, slot: Slot) -> rules.EntryFacts:
+    def _facts(entry: Entry, slot: Slot) -> consequences.EntryFacts:
         has_played = entry.first_played_slot_id is not None and entry.first_played_slot_id != slot.pk
-        return rules.EntryFacts(entry.pk, entry.draw_position, has_played)
+        return consequences.EntryFacts(entry.pk, entry.draw_position, has_played)
 
     def _actions(self, slot: Slot, result: str, winner: Entry | None, losers) -> list:
         winner_side = None if winner is None else (0 if winner.pk == slot.entry_a_id else 1)
-        return rules.consequences(
+        return consequences.consequences(
             winner_side=winner_side,
             layout=self.layout(slot.flight),
             key=Key(slot.section, slot.round, slot.position),
@@ -300,13 +301,13 @@ class BracketStore:
         entries = {e.pk: e for e in (winner, *losers) if e is not None}
         actions = self._actions(slot, result, winner, losers)
         # The first played matches (the first actions) in one query, not one per player.
-        first = [a.entry for a in actions if isinstance(a, rules.FirstPlayed)]
+        first = [a.entry for a in actions if isinstance(a, consequences.FirstPlayed)]
         if first:
             Entry.objects.filter(pk__in=first).update(first_played_slot=slot)
             for pk in first:
                 entries[pk].first_played_slot_id = slot.pk  # the winner object moves on with it
         for action in actions:
-            if not isinstance(action, rules.FirstPlayed):
+            if not isinstance(action, consequences.FirstPlayed):
                 self._apply(flight, slot, entries, action)
         key = Key(slot.section, slot.round, slot.position)
         if self.layout(flight).is_terminal(key) and self._terminals_decided(flight, key):
@@ -325,15 +326,15 @@ class BracketStore:
         return flight.slots.filter(where, result__in=DECIDED).count() == len(others)
 
     def _apply(self, flight: Flight, slot: Slot, entries: dict[int, Entry], action) -> None:
-        if isinstance(action, rules.Out):
+        if isinstance(action, consequences.Out):
             Entry.objects.filter(pk=action.entry).update(place=action.place, out_round=slot.round)
-        elif isinstance(action, rules.Champion):
+        elif isinstance(action, consequences.Champion):
             Entry.objects.filter(pk=action.entry).update(place=1)
             if flight.awards_entry_to_id is not None:
                 self._award_entry(flight, entries[action.entry])
-        elif isinstance(action, rules.Move):
+        elif isinstance(action, consequences.Move):
             self.set_side(flight, action.target, None if action.entry is None else entries[action.entry])
-        elif isinstance(action, rules.FeedTo):
+        elif isinstance(action, consequences.FeedTo):
             fed = self.fed_flight(flight)
             self.touch(fed)  # a fresh draw's pool grows without a slot
             entry = None
@@ -426,9 +427,9 @@ class BracketStore:
             losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
         out = []
         for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
-            if isinstance(action, rules.Move):
+            if isinstance(action, consequences.Move):
                 out.append((slot.flight, action.target))
-            elif isinstance(action, rules.FeedTo) and action.target is not None:
+            elif isinstance(action, consequences.FeedTo) and action.target is not None:
                 out.append((self.fed_flight(slot.flight), action.target))
         main = self.playoff_main(slot.flight)
         if main is not None and self._is_final(slot.flight, slot):
@@ -477,25 +478,25 @@ class BracketStore:
         if slot.result == SlotResult.DOUBLE_FORFEIT:
             losers = tuple(e for e in (slot.entry_a, slot.entry_b) if e is not None)
         for action in self._actions(slot, CORE_RESULT[slot.result], winner, losers):
-            if isinstance(action, (rules.Move, rules.FeedTo)):
-                target_flight = flight if isinstance(action, rules.Move) else self.fed_flight(flight)
+            if isinstance(action, (consequences.Move, consequences.FeedTo)):
+                target_flight = flight if isinstance(action, consequences.Move) else self.fed_flight(flight)
                 if action.target is None:
                     Entry.objects.filter(flight=target_flight, player_id=self._player(losers, action.entry)).filter(
                         first_played_slot__isnull=True
                     ).delete()
                     continue
                 self._clear(target_flight, action.target, actor=actor, voided=voided)
-                if isinstance(action, rules.FeedTo) and action.entry is not None:
+                if isinstance(action, consequences.FeedTo) and action.entry is not None:
                     Entry.objects.filter(
                         flight=target_flight, player_id=self._player(losers, action.entry), place__isnull=True
                     ).delete()
-            elif isinstance(action, rules.FirstPlayed):
+            elif isinstance(action, consequences.FirstPlayed):
                 Entry.objects.filter(pk=action.entry, first_played_slot=slot).update(first_played_slot=None)
-            elif isinstance(action, (rules.Out, rules.Champion)):
+            elif isinstance(action, (consequences.Out, consequences.Champion)):
                 Entry.objects.filter(pk=action.entry).update(place=None, out_round=None)
-                if isinstance(action, rules.Champion) and flight.awards_entry_to_id is not None:
+                if isinstance(action, consequences.Champion) and flight.awards_entry_to_id is not None:
                     self._take_back_award(flight, winner)
-                if isinstance(action, rules.Champion):
+                if isinstance(action, consequences.Champion):
                     # Kept in step in memory too: the hooks told of this change get these objects.
                     Flight.objects.filter(pk=flight.pk).update(status=FlightStatus.RUNNING)
                     Event.objects.filter(pk=self.event.pk).update(status=EventStatus.RUNNING)
@@ -563,14 +564,7 @@ _FED_FLIGHT = CompiledRead(
     .select_related("event")
     .order_by("order", "pk")[:1]
 )
-# A slot by its place, locked; then its entries by id, unsorted (the model's default order, flight then its event,
-# joins both tables to sort on).
-_LOCKED_SLOT_AT = CompiledRead(
-    lambda flight_id, section, round_, position: lock(Slot.objects)
-    .filter(flight_id=flight_id, section=section, round=round_, position=position)
-    .order_by()[:1],
-    strings=(1,),
-)
+# A slot's entries by id, unsorted (the model's default order, flight then its event, joins both tables to sort on).
 _ENTRIES_WITH_PLAYERS = CompiledRead(lambda *ids: Entry.objects.filter(pk__in=ids).select_related("player").order_by())
 # The confirmation's slot lock with its flight, event, club and both entries' players: compiled once per process
 # (base.compiled), as building its joins cost more of a confirmation's CPU than any other statement.
@@ -614,7 +608,7 @@ def result_confirmed(match, report) -> bool:
         store.notify(flight)
         return True
     result = OUTCOME_RESULT[report.outcome]
-    if result == rules.DOUBLE_FORFEIT:
+    if result == consequences.DOUBLE_FORFEIT:
         winner, losers = None, (slot.entry_a, slot.entry_b)
     else:
         winner, loser = (

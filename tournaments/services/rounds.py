@@ -15,25 +15,23 @@ table, so the last two results of a round cannot both miss that the round is com
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
+from base.errors import Conflict, Invalid
 from base.locks import lock
 from clubs import access
 from games.matchplay import services as match_services
 from games.models.matches import Match, MatchContext, MatchOutcome, MatchStatus, ReportOrigin
 from tournaments import hooks
 from tournaments.core import standings as core_standings
-from tournaments.core import swiss
 from tournaments.core import teams as team_core
 from tournaments.core.errors import BracketError
+from tournaments.formats import format_of
 from tournaments.models import (
     BracketChange,
     DrawStatus,
@@ -41,9 +39,7 @@ from tournaments.models import (
     EntryMember,
     EntryStatus,
     EventStatus,
-    FeedRule,
     Flight,
-    FlightFormat,
     FlightStatus,
     Pairing,
     PairingResult,
@@ -52,10 +48,11 @@ from tournaments.models import (
     TeamKind,
 )
 from tournaments.selectors import rounds as read
-from tournaments.services.common import flights_changed, lock_flight, team_result
-from tournaments.services.draws import confirm_locked, draw_locked, release_locked
+from tournaments.services import stages
+from tournaments.services.common import lock_flight, team_result
 from tournaments.services.overrides import director_result
 from tournaments.services.progression import BracketStore
+from tournaments.services.round_records import record_round_standings
 
 OUTCOME_RESULT = {
     MatchOutcome.PLAYED: PairingResult.PLAYED,
@@ -65,39 +62,10 @@ OUTCOME_RESULT = {
     MatchOutcome.NO_SHOW: PairingResult.FORFEIT,
     MatchOutcome.DOUBLE_FORFEIT: PairingResult.DOUBLE_FORFEIT,
 }
-#: The formats this module pairs; a format paired elsewhere registers its pairer here (flight, round) -> pairs, or
-#: {group: pairs} for a flight played in groups.
-PAIRERS: dict[str, Callable[[Flight, int], list | dict]] = {}
-#: A format paired elsewhere says here when it is over (flight) -> bool, how it places (flight) -> {entry: place}
-#: and who goes on to the knockout it feeds (flight) -> [(player id, seed)] (tournaments/services/robin.py).
-ENDS: dict[str, Callable[[Flight], bool]] = {}
-PLACES: dict[str, Callable[[Flight], dict[int, int | None]]] = {}
-QUALIFIERS: dict[str, Callable[[Flight], list[tuple[int, int]]]] = {}
 MAX_PAIRS = 4096
 
 
 # --- pairing a round -----------------------------------------------------------------------------------------
-
-
-def _swiss_pairs(flight: Flight, round_number: int) -> list[swiss.Pair]:
-    table = read.flight_standings(flight=flight)
-    active = [row for row in table if row.entry.status != EntryStatus.WITHDRAWN]
-    met = read.opponents_met(flight=flight)
-    players = [
-        swiss.SwissPlayer(
-            row.entry.pk,
-            group=row.line.wins if flight.format == FlightFormat.SWISS else -row.line.losses,
-            had_bye=row.line.byes > 0,
-            opponents=frozenset(met.get(row.entry.pk, ())),
-        )
-        for row in active
-        if flight.format == FlightFormat.SWISS or row.line.losses < swiss.TRIPLE_OUT
-    ]
-    return swiss.pair_round(players, rng_seed=flight.random_seed or 0, round_number=round_number)
-
-
-PAIRERS[FlightFormat.SWISS] = _swiss_pairs
-PAIRERS[FlightFormat.TRIPLE_ELIMINATION] = _swiss_pairs
 
 
 def create_pairings(flight: Flight, round_number: int, pairs, *, actor=None, group: int = 0, first_table: int = 1):
@@ -164,12 +132,10 @@ def _pair_next(flight: Flight, *, actor) -> list[Pairing]:
     number = flight.current_round + 1
     if flight.random_seed is None:
         flight.random_seed = random.SystemRandom().randrange(2**53)
-    pairer = PAIRERS.get(flight.format)
-    if pairer is None:
-        raise Conflict(_("This flight is not played in rounds."), code="not_round_based")
-    pairs = pairer(flight, number)
+    pairs = format_of(flight).pairs(flight, number)
+    record_round_standings(flight, number)  # before the byes of this round count as wins
     pairings: list[Pairing] = []
-    for group, group_pairs in pairs.items() if isinstance(pairs, dict) else [(0, pairs)]:
+    for group, group_pairs in pairs.items():
         first = len(pairings) + 1
         pairings += create_pairings(flight, number, group_pairs, actor=actor, group=group, first_table=first)
     flight.current_round = number
@@ -189,23 +155,9 @@ def _check_can_pair(flight: Flight) -> None:
         raise Conflict(_("This flight is a knockout: it is drawn, not paired in rounds."), code="not_round_based")
     if flight.status == FlightStatus.FINISHED:
         raise Conflict(_("This flight is finished."), code="flight_finished")
-    active = flight.entries.exclude(status=EntryStatus.WITHDRAWN).count()
     if flight.current_round == 0:
-        if flight.format == FlightFormat.SWISS:
-            swiss.check_settings(rounds=flight.rounds, until_one_unbeaten=flight.until_one_unbeaten, entrants=active)
-        if active < 2:
-            raise BracketError("too_few_entrants", "A round needs at least two players.", "entries")
-        if flight.cut_size and flight.cut_size >= active:  # a cut of everyone (or more) decides nothing
-            raise BracketError(
-                "cut_too_large",
-                f"A cut of the top {flight.cut_size} needs more than the {active} players in round 1: cut to "
-                f"between 2 and {active - 1}, or leave the cut off.",
-                "cut_size",
-                cut=flight.cut_size,
-                entrants=active,
-                most=active - 1,
-            )
-    elif read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
+        format_of(flight).check_field(flight, flight.entries.exclude(status=EntryStatus.WITHDRAWN).count())
+    if flight.current_round and read.pending_in_round(flight_id=flight.pk, round_number=flight.current_round):
         raise Conflict(
             _("Round %(round)s is still being played: pair the next round when its last result is in.")
             % {"round": flight.current_round},
@@ -214,16 +166,18 @@ def _check_can_pair(flight: Flight) -> None:
 
 
 @transaction.atomic
-def start_round(*, actor, flight: Flight) -> list[Pairing]:
+def start_round(*, actor, flight: Flight, confirm_no_shows: bool = False) -> list[Pairing]:
     """The director pairs the next round (the first, or the next of a flight that does not pair itself); after
-    the last round it ends the flight instead and returns no pairings.
+    the last round it ends the flight instead and returns no pairings. Round 1 withdraws the players not checked
+    in by a deadline only with `confirm_no_shows` (else 409 `no_shows_need_confirmation` naming them, nothing
+    changed): a withdrawal the director did not see coming is hard to undo once the round is paired.
 
     No race with the automatic pairing: that happens inside the transaction of a round's last result, so once
     it has committed the round is paired, and until then the round is not complete."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
     if flight.current_round == 0 and flight.status != FlightStatus.FINISHED:
-        _leave_out_no_shows(flight, actor=actor)
+        _leave_out_no_shows(flight, actor=actor, confirmed=confirm_no_shows)
     _check_can_pair(flight)
     if flight.current_round and _is_over(flight):  # a flight paired by hand ends when the director asks on
         _finish(flight, actor=actor)
@@ -234,7 +188,7 @@ def start_round(*, actor, flight: Flight) -> list[Pairing]:
     return pairings
 
 
-def _leave_out_no_shows(flight: Flight, *, actor) -> None:
+def _leave_out_no_shows(flight: Flight, *, actor, confirmed: bool) -> None:
     """With a check-in deadline round 1 pairs only the checked-in players, as a knockout's draw takes only them:
     the others are withdrawn as no-shows (never paired, their round robin games not scored) and a change record
     names them, so the director sees who was left out and why. A director's check-in of a no-show later brings
@@ -244,6 +198,14 @@ def _leave_out_no_shows(flight: Flight, *, actor) -> None:
     absent = list(flight.entries.filter(status=EntryStatus.REGISTERED).select_related("player").order_by("pk"))
     if not absent:
         return
+    if not confirmed:
+        names = ", ".join(sorted(e.name for e in absent))
+        raise Conflict(
+            _("Not checked in, withdrawn as no-shows if you pair round 1 now: %(names)s. Confirm to go on.")
+            % {"names": names},
+            code="no_shows_need_confirmation",
+            no_shows=[{"id": e.pk, "name": e.name} for e in absent],
+        )
     now = timezone.now()
     for entry in absent:
         entry.status, entry.withdrawn_at, entry.out_round, entry.remaining_scored = (
@@ -419,85 +381,26 @@ def round_done(flight: Flight, *, actor) -> None:
 
 
 def _is_over(flight: Flight) -> bool:
-    if flight.format in ENDS:
-        return ENDS[flight.format](flight)
-    table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
-    if flight.format == FlightFormat.TRIPLE_ELIMINATION:
-        return sum(1 for r in table if r.line.losses < swiss.TRIPLE_OUT) <= 1
-    if flight.format == FlightFormat.SWISS:
-        return (
-            swiss.swiss_is_over(
-                rounds=flight.rounds,
-                until_one_unbeaten=flight.until_one_unbeaten,
-                played_rounds=flight.current_round,
-                unbeaten=sum(1 for r in table if r.line.losses == 0),
-            )
-            or len(table) < 2
-        )
-    return False
+    return format_of(flight).is_over(flight)
 
 
 def _store_places(flight: Flight) -> None:
-    """Final places from the standings (a triple elimination: by the round a player went out)."""
-    table = read.flight_standings(flight=flight)
-    if flight.format == FlightFormat.TRIPLE_ELIMINATION:
-        losses: dict[int, int] = {}
-        out_round = {r.entry.pk: r.entry.out_round or 0 for r in table if r.entry.status == EntryStatus.WITHDRAWN}
-        decided = Pairing.objects.filter(
-            flight=flight, result__in=[PairingResult.PLAYED, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT]
-        )
-        for a, b, winner, number in decided.order_by("round").values_list("entry_a", "entry_b", "winner", "round"):
-            for loser in (a, b):
-                if loser is not None and loser != winner:
-                    losses[loser] = losses.get(loser, 0) + 1
-                    if losses[loser] == swiss.TRIPLE_OUT:
-                        out_round.setdefault(loser, number)
-        for withdrawn in out_round:
-            losses[withdrawn] = max(losses.get(withdrawn, 0), swiss.TRIPLE_OUT)
-        places = swiss.triple_places([r.entry.pk for r in table], losses=losses, out_round=out_round)
-    elif flight.format in PLACES:
-        places = PLACES[flight.format](flight)
-    else:
-        places = {r.entry.pk: r.line.rank for r in table}
-    entries = [r.entry for r in table]
+    """Final places as the format gives them (the standings; a triple elimination by the round a player went
+    out; groups by rank in the group)."""
+    places = format_of(flight).places(flight)
+    entries = list(Entry.objects.filter(flight=flight))
     for entry in entries:
         # Withdrawn before round 1 (a no-show left out at the check-in deadline): never played, so no place.
         absent = entry.status == EntryStatus.WITHDRAWN and entry.out_round == 0
-        entry.place = None if absent else places[entry.pk]
+        entry.place = None if absent else places.get(entry.pk)
     Entry.objects.bulk_update(entries, ["place"])
 
 
 def _finish(flight: Flight, *, actor) -> None:
     _store_places(flight)
     BracketStore(flight.event, actor=actor).finish(flight)
-    if flight.cut_size or flight.format in QUALIFIERS:
-        _fill_cut(flight, actor=actor)
-
-
-def _fill_cut(flight: Flight, *, actor) -> None:
-    """The top N of the final standings (a groups flight: its qualifiers, cross-over) enter the knockout flight
-    fed by this one, seeded in standings order, and the knockout is drawn, confirmed and released at once: its
-    draw is decided by the seeds alone (the standard seed order: A1 v B2, B1 v A2, ...), so a director's draft
-    would add nothing but a wait between the last round and the knockout's first matches."""
-    fed = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
-    if fed is None or fed.entries.exists():
-        return
-    if flight.format in QUALIFIERS:
-        seeded = QUALIFIERS[flight.format](flight)
-    else:
-        table = [r for r in read.flight_standings(flight=flight) if r.entry.status != EntryStatus.WITHDRAWN]
-        seeded = [(row.entry.player_id, rank) for rank, row in enumerate(table[: flight.cut_size], start=1)]
-    Entry.objects.bulk_create(Entry(flight=fed, player_id=player_id, seed=seed, fee=0) for player_id, seed in seeded)
-    if len(seeded) < 2 or fed.draw_status != DrawStatus.NONE:
-        return  # withdrawals left fewer than two: the director decides what the knockout becomes
-    # Not under the knockout's row lock (the lock order puts flights before the matches and tables this result
-    # holds): nobody else writes its entries or its draw, since a cut flight takes no registrations and its
-    # entries were created just now, in this transaction; the version still counts the change.
-    flights_changed([fed.pk])
-    fed.event = flight.event
-    draw_locked(fed, seed=flight.random_seed)
-    confirm_locked(fed)
-    release_locked(fed, actor=actor)
+    if format_of(flight).feeds_cut(flight):
+        stages.fill_cut(flight, actor=actor)
 
 
 # --- changes during play -------------------------------------------------------------------------------------
@@ -508,7 +411,7 @@ def check_late_entry(flight: Flight) -> None:
     fixed once it starts, and a finished flight takes nobody."""
     if flight.status == FlightStatus.FINISHED:
         raise Conflict(_("This flight is finished."), code="flight_finished")
-    if flight.current_round and flight.format not in (FlightFormat.SWISS, FlightFormat.TRIPLE_ELIMINATION):
+    if flight.current_round and not format_of(flight).late_entries_while_running:
         raise Conflict(
             _("This flight's rounds have started: only a Swiss or a triple elimination takes a late entry."),
             code="rounds_started",
@@ -575,7 +478,7 @@ class PairingEdit:
 
 def _edit(flight: Flight, pairs: list) -> PairingEdit:
     if not isinstance(pairs, list) or not pairs or len(pairs) > MAX_PAIRS:
-        raise ValidationError({"pairs": [_("Give the round's pairs as a list of [player, player or null].")]})
+        raise Invalid(_("Give the round's pairs as a list of [player, player or null]."), field="pairs")
     current = read.round_pairings(flight=flight)
     if not current:
         raise Conflict(_("No round is paired yet."), code="no_round")
@@ -592,7 +495,7 @@ def _edit(flight: Flight, pairs: list) -> PairingEdit:
     seen: list[int] = []
     for pair in pairs:
         if not isinstance(pair, list | tuple) or len(pair) != 2:
-            raise ValidationError({"pairs": [_("Each pair is [player, player or null for a bye].")]})
+            raise Invalid(_("Each pair is [player, player or null for a bye]."), field="pairs")
         a, b = pair
         if (
             not isinstance(a, int)
@@ -600,13 +503,13 @@ def _edit(flight: Flight, pairs: list) -> PairingEdit:
             or a not in seated
             or (b is not None and b not in seated)
         ):
-            raise ValidationError({"pairs": [_("Pair only the entries of this round, by their numbers.")]})
+            raise Invalid(_("Pair only the entries of this round, by their numbers."), field="pairs")
         seen.extend(x for x in (a, b) if x is not None)
         new.append((entries[a], None if b is None else entries[b]))
     if sorted(seen) != sorted(seated):
-        raise ValidationError({"pairs": [_("Seat every player of the round exactly once.")]})
+        raise Invalid(_("Seat every player of the round exactly once."), field="pairs")
     if sum(1 for _a, b in new if b is None) > len(seated) % 2:
-        raise ValidationError({"pairs": [_("Only an odd field has a bye, and only one.")]})
+        raise Invalid(_("Only an odd field has a bye, and only one."), field="pairs")
     met = read.opponents_met(flight=flight, before_round=flight.current_round)
     rematches = [(a, b) for a, b in new if b is not None and b.pk in met.get(a.pk, set())]
     return PairingEdit(pairs=new, rematches=rematches, replaced=len(current))
@@ -716,7 +619,7 @@ def correct_result(
     if pairing.match_id is None:
         raise Conflict(_("A bye has no match to correct."), code="no_match")
     if not comment.strip():
-        raise ValidationError({"comment": [_("Say why the result is corrected.")]})
+        raise Invalid(_("Say why the result is corrected."), field="comment")
     director_result(
         actor=actor, match=pairing.match, winner_side=winner_side, outcome=outcome, scores=scores, comment=comment
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from base.locks import lock
 from games.models.matches import MatchOutcome
-from tournaments.core import rules
+from tournaments.core import consequences
 from tournaments.models import Slot, TeamBoard
 from tournaments.services import rounds
 from tournaments.services.common import DECIDED, team_result
@@ -49,6 +49,6 @@ def board_confirmed(match, report) -> bool:
             entry.refresh_from_db()
     if winner is not None:
         loser = slot.entry_b if winner.pk == slot.entry_a_id else slot.entry_a
-        store.decide(slot, rules.PLAYED, winner, (loser,))
+        store.decide(slot, consequences.PLAYED, winner, (loser,))
     store.notify(flight)
     return True

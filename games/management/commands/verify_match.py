@@ -12,9 +12,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games.formats.notation import RecordFormatError
-from games.record_routing import check_any_record
-from games.verification import unreadable
+from backgammon.matchfiles.notation import RecordFormatError
+from backgammon.record_routing import check_any_record
+from backgammon.verification import unreadable
 
 MAX_BYTES = 2 * 1024 * 1024
 

@@ -2,7 +2,7 @@
 
 Every function checks the actor's rights first and takes the match row lock (`common.lock_match`) before it reads
 anything it decides on, so two phones reporting at once, or a player and a director confirming at once, are
-serialised. Scoring itself lives in games.matchplay.state (pure) on top of games.rules.scoring.
+serialised. Scoring itself lives in games.matchplay.state (pure) on top of backgammon.scoring.
 
 Split by domain (`play`: the match and its scoresheet; `reports`: its result; `common` under both); callers use
 `from games.matchplay import services`, so the names they call are re-exported here.

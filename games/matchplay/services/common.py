@@ -3,13 +3,11 @@ core's scoring refusals in the words of the form field."""
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from base.api import Conflict
 from base.compiled import CompiledRead
-from base.errors import DomainError
+from base.errors import Conflict, DomainError, Invalid
 from base.locks import lock
 from clubs import access
 from games.matchplay import hooks, messages
@@ -55,10 +53,10 @@ def form_of(match: Match) -> core.Form:
     return core.Form(variant=match.variant, stakes=match.stakes, progression=match.dave_progression)
 
 
-def scoring_error(field: str, exc: DomainError, match: Match) -> ValidationError:
+def scoring_error(field: str, exc: DomainError, match: Match) -> Invalid:
     """The core's refusal on the input it is about here (the same rule answers for the games, the final score or a
     record), translated and keeping the core's code, which the API answers with."""
-    return ValidationError({field: [ValidationError(messages.readable(exc, match), code=exc.code)]})
+    return Invalid(messages.readable(exc, match), code=exc.code, field=field)
 
 
 def require_participant_or_director(actor, match: Match) -> None:

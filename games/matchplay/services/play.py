@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.api import Conflict
-from base.errors import DomainError
+from base.errors import Conflict, DomainError, Invalid, NotAllowed
 from clubs import access
 from clubs.models import Club, Player
 from games.matchplay import hooks
 from games.matchplay import state as core
-from games.matchplay.rules import MatchDraft
+from games.matchplay.permissions import MatchDraft
 from games.matchplay.services import common
 from games.models.matches import (
     Match,
@@ -54,11 +52,11 @@ def create_match(
     `invite=False` only where the other player agreed elsewhere: a ladder challenge between two players their
     club put on its ladder (ratings.services.ladders)."""
     if not getattr(actor, "is_authenticated", False):
-        raise PermissionDenied(_("Sign in to create a match."))
+        raise NotAllowed(_("Sign in to create a match."))
     if player_a.pk == player_b.pk:
-        raise ValidationError({"player_b": [_("A match needs two different players.")]})
+        raise Invalid(_("A match needs two different players."), field="player_b")
     if length < 1:
-        raise ValidationError({"length": [_("A match is played to at least 1 point (money play is not a match).")]})
+        raise Invalid(_("A match is played to at least 1 point (money play is not a match)."), field="length")
     access.require(actor, "match.create", MatchDraft(player_a=player_a, player_b=player_b, context=context, club=club))
     settings = check_variant(variant=variant, stakes=stakes, dave_progression=dave_progression, **settings)
     invitation = invite and is_invitation(actor=actor, context=context, club=club)
@@ -97,17 +95,10 @@ def _refuse_invitee_without_account(actor, player_a: Player, player_b: Player) -
     """Only a player with an account can accept; a walk-in's matches are created by a director of its club."""
     field, other = ("player_b", player_b) if player_a.user_id == actor.pk else ("player_a", player_a)
     if other.user_id is None:
-        raise ValidationError(
-            {
-                field: [
-                    ValidationError(
-                        _("This player has no account to accept your invitation; a director of their club can "
-                          "create the match."),
-                        code="invitee_without_account",
-                    )
-                ]
-            }
-        )  # fmt: skip
+        message = _(
+            "This player has no account to accept your invitation; a director of their club can create the match."
+        )
+        raise Invalid(message, code="invitee_without_account", field=field)
 
 
 @transaction.atomic
@@ -153,28 +144,24 @@ def check_variant(*, variant: str, stakes: str, dave_progression: str, **setting
     `settings`: the variant's settings (backward_hits, head_doubles, six_block; None or absent: the default).
     A setting of another variant than the one chosen is refused rather than stored unread. Returns all three."""
     if variant not in GameVariant.values:
-        raise ValidationError(
-            {"variant": [_("Choose one of: %(choices)s.") % {"choices": ", ".join(GameVariant.values)}]}
-        )
+        raise Invalid(_("Choose one of: %(choices)s.") % {"choices": ", ".join(GameVariant.values)}, field="variant")
     if stakes not in StakeForm.values:
-        raise ValidationError({"stakes": [_("Choose the cube or Daves.")]})
+        raise Invalid(_("Choose the cube or Daves."), field="stakes")
     if dave_progression not in DaveProgression.values:
-        raise ValidationError({"dave_progression": [_("Choose a geometric or an arithmetic progression.")]})
+        raise Invalid(_("Choose a geometric or an arithmetic progression."), field="dave_progression")
     if stakes == StakeForm.DAVE and variant != GameVariant.STANDARD:
-        raise ValidationError(
-            {"stakes": [ValidationError(_("Daves are played on the standard board only."), code="dave_on_standard")]}
-        )
+        raise Invalid(_("Daves are played on the standard board only."), code="dave_on_standard", field="stakes")
     unknown = set(settings) - set(SETTING_CHOICES)
     if unknown:
-        raise ValidationError({sorted(unknown)[0]: [_("This field cannot be changed here.")]})
+        raise Invalid(_("This field cannot be changed here."), field=sorted(unknown)[0])
     chosen = {name: settings.get(name) or DEFAULT_FORM[name] for name in SETTING_CHOICES}
     for name, value in chosen.items():
         if value not in SETTING_CHOICES[name].values:
             choices = ", ".join(SETTING_CHOICES[name].values)
-            raise ValidationError({name: [_("Choose one of: %(choices)s.") % {"choices": choices}]})
+            raise Invalid(_("Choose one of: %(choices)s.") % {"choices": choices}, field=name)
         if value != DEFAULT_FORM[name] and name not in SETTINGS_OF.get(variant, ()):
             message = _("This setting belongs to another game than %(game)s.") % {"game": GameVariant(variant).label}
-            raise ValidationError({name: [ValidationError(message, code="setting_not_for_variant")]})
+            raise Invalid(message, code="setting_not_for_variant", field=name)
     return chosen
 
 
@@ -235,7 +222,7 @@ def record_game(
     except DomainError as exc:
         raise common.scoring_error(exc.field or _field_of(exc.code), exc, match) from exc
     except ValueError:
-        raise ValidationError({"kind": [_("Choose single, gammon, backgammon, drop or resign.")]}) from None
+        raise Invalid(_("Choose single, gammon, backgammon, drop or resign."), field="kind") from None
     if match.status == MatchStatus.SCHEDULED:
         common.transition(match, MatchStatus.IN_PROGRESS)
         match.started_at = timezone.now()

@@ -6,16 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from base.api import Conflict
 from base.compiled import CompiledRead
-from base.errors import DomainError
+from base.errors import Conflict, DomainError, Invalid, NotAllowed
 from clubs import access
 from games.matchplay import hooks
 from games.matchplay import state as core
@@ -84,14 +82,14 @@ def _result_from_input(
     penalties = (match.penalty_a, match.penalty_b)
     if method == ReportMethod.NO_PLAY:
         if outcome not in core.NO_PLAY_OUTCOMES:
-            raise ValidationError({"outcome": [_("Choose forfeit, walkover, no-show or double forfeit.")]})
+            raise Invalid(_("Choose forfeit, walkover, no-show or double forfeit."), field="outcome")
         if outcome == MatchOutcome.DOUBLE_FORFEIT:
             return None, None, []
         if winner_side not in (0, 1):
-            raise ValidationError({"winner_side": [_("Say who wins by %(outcome)s.") % {"outcome": outcome}]})
+            raise Invalid(_("Say who wins by %(outcome)s.") % {"outcome": outcome}, field="winner_side")
         return winner_side, None, []
     if outcome != MatchOutcome.PLAYED:
-        raise ValidationError({"outcome": [_("A result reported with a score is a played match.")]})
+        raise Invalid(_("A result reported with a score is a played match."), field="outcome")
     if method == ReportMethod.GAMES:
         games = list(match.games.order_by("number"))
         try:
@@ -99,13 +97,10 @@ def _result_from_input(
         except DomainError as exc:
             raise common.scoring_error("games", exc, match) from exc
         if not final.is_over:
-            raise ValidationError(
-                {
-                    "games": [
-                        _("The scoresheet stands at %(a)s–%(b)s in a %(n)s-point match: nobody has won yet.")
-                        % {"a": final.scores[0], "b": final.scores[1], "n": match.length}
-                    ]
-                }
+            raise Invalid(
+                _("The scoresheet stands at %(a)s–%(b)s in a %(n)s-point match: nobody has won yet.")
+                % {"a": final.scores[0], "b": final.scores[1], "n": match.length},
+                field="games",
             )
         snapshot = [
             {"number": g.number, "winner_side": g.winner_side, "kind": g.kind, "cube": g.cube, "points": g.points}
@@ -114,7 +109,7 @@ def _result_from_input(
         return final.winner, final.scores, snapshot
     if method == ReportMethod.FINAL_SCORE:
         if scores is None:
-            raise ValidationError({"scores": [_("Give the final score of both players.")]})
+            raise Invalid(_("Give the final score of both players."), field="scores")
         try:
             side = core.check_reported_score(
                 length=match.length,
@@ -128,25 +123,18 @@ def _result_from_input(
         return side, tuple(scores), []
     if method == ReportMethod.RECORD:
         if verdict is None:
-            raise ValidationError({"game_record": [_("Choose a verified game record.")]})
+            raise Invalid(_("Choose a verified game record."), field="game_record")
         if verdict.get("variant", "standard") != match.record_game:
-            raise ValidationError(
-                {
-                    "game_record": [
-                        ValidationError(
-                            _("This record is of another game than the one this match is played in (%(game)s).")
-                            % {"game": match.variant_label},
-                            code="variant_mismatch",
-                        )
-                    ]
-                }
+            raise Invalid(
+                _("This record is of another game than the one this match is played in (%(game)s).")
+                % {"game": match.variant_label},
+                code="variant_mismatch",
+                field="game_record",
             )
         refusal = match.settings_refusal(verdict.get("settings") or {})  # a verdict stored before it: none
         if refusal:
             message = _("This record is played with other settings than this match: %(settings)s.")
-            raise ValidationError(
-                {"game_record": [ValidationError(message % {"settings": refusal}, code="settings_mismatch")]}
-            )
+            raise Invalid(message % {"settings": refusal}, code="settings_mismatch", field="game_record")
         try:
             ordered = core.compare_record(
                 verdict,
@@ -158,9 +146,7 @@ def _result_from_input(
         except DomainError as exc:
             raise common.scoring_error("game_record", exc, match) from exc
         return (0 if ordered[0] >= match.length else 1), ordered, list(verdict.get("games") or [])
-    raise ValidationError(
-        {"method": [_("Report game by game, a final score, a game record, or a result without play.")]}
-    )
+    raise Invalid(_("Report game by game, a final score, a game record, or a result without play."), field="method")
 
 
 def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str, Any]:
@@ -172,7 +158,7 @@ def _record_verdict(*, actor, match: Match, game_record_id: int) -> Mapping[str,
         usable |= Q(uploader__player__in=[match.player_a_id, match.player_b_id])
     record = GameRecord.objects.filter(usable, pk=game_record_id).first()
     if record is None or not isinstance(record.verdict, dict):
-        raise ValidationError({"game_record": [_("No verified game record with this number.")]})
+        raise Invalid(_("No verified game record with this number."), field="game_record")
     return record.verdict
 
 
@@ -273,7 +259,7 @@ def _confirm(*, match: Match, report: MatchReport, actor) -> None:
     match.finished_at = match.finished_at or now
     match.save(update_fields=["status", "outcome", "winner", "score_a", "score_b", "rated", "finished_at"])
     match.disputes.filter(resolved_at__isnull=True).update(resolved_at=now)
-    hooks.result_confirmed(match, report)
+    hooks.result_confirmed(match, report)  # the steps that follow, in order, with their locks: config/pipeline.py
 
 
 # confirm_report's read of the version asked and any confirmed one, compiled once per process (base.compiled).
@@ -298,7 +284,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
         row.match = match  # as match.reports would have set it
     report = next((r for r in found if r.version == version), None)
     if report is None:
-        raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
+        raise Invalid(_("This match has no report version %(v)s.") % {"v": version}, field="version")
     if report.confirmed:
         return report
     access.require(actor, "match.play", match)
@@ -307,7 +293,7 @@ def confirm_report(*, actor, match: Match, version: int) -> MatchReport:
     own, correction = report.submitted_by_id == actor.pk, len(found) > 1
     if (own or correction) and not match.user_is_director(actor):
         if own:
-            raise PermissionDenied(_("Your opponent (or a director) confirms what you reported, not you."))
+            raise NotAllowed(_("Your opponent (or a director) confirms what you reported, not you."))
         if later_match_started(match):
             raise Conflict(LATE_CORRECTION, code="late_correction")
     if report.retired:
@@ -325,11 +311,11 @@ def dispute_report(*, actor, match: Match, version: int, comment: str) -> MatchD
     access.require(actor, "match.dispute", match)
     report = match.reports.filter(version=version).order_by("pk").first()
     if report is None:
-        raise ValidationError({"version": [_("This match has no report version %(v)s.") % {"v": version}]})
+        raise Invalid(_("This match has no report version %(v)s.") % {"v": version}, field="version")
     if report.submitted_by_id == actor.pk:
-        raise PermissionDenied(_("You cannot dispute your own report; report a corrected version instead."))
+        raise NotAllowed(_("You cannot dispute your own report; report a corrected version instead."))
     if not comment.strip():
-        raise ValidationError({"comment": [_("Say what is wrong with this result, so the director can decide.")]})
+        raise Invalid(_("Say what is wrong with this result, so the director can decide."), field="comment")
     if report.retired:
         raise Conflict(_("Version %(v)s was already replaced by a later one.") % {"v": version}, code="report_replaced")
     if report.confirmed and later_match_started(match):
@@ -359,7 +345,7 @@ def annul_match(*, actor, match: Match, comment: str, source: str = ReportSource
     match = common.lock_match(match)
     common.require_director(actor, match)
     if not comment.strip():
-        raise ValidationError({"comment": [_("Give the reason for annulling the match.")]})
+        raise Invalid(_("Give the reason for annulling the match."), field="comment")
     return _write_confirmed(
         actor=actor,
         match=match,
@@ -440,7 +426,7 @@ def record_lateness(
     match = common.lock_match(match)
     common.require_director(actor, match)
     if late_side not in (0, 1):
-        raise ValidationError({"late_side": [_("Say which player was late.")]})
+        raise Invalid(_("Say which player was late."), field="late_side")
     if match.status not in (MatchStatus.SCHEDULED, MatchStatus.IN_PROGRESS) or match.games.exists():
         raise Conflict(_("Lateness is recorded before the first game."), code="games_started")
     try:

@@ -3,7 +3,7 @@ a player works out by hand (written as a record writes them, hits unmarked), and
 
 import pytest
 
-from games.rules.moves import (
+from backgammon.moves import (
     BACKWARD_NOT_HIT,
     BACKWARD_ON_BAR,
     BACKWARD_SMALLER_DIE,
@@ -16,8 +16,8 @@ from games.rules.moves import (
     legal_results,
     max_dice_playable,
 )
-from games.rules.variants import BackwardHitting
-from tests.games.rules.positions import make_board
+from backgammon.variants import BackwardHitting
+from tests.backgammon.positions import make_board
 
 ANY = BackwardHitting.ANY_DIE
 SMALLER = BackwardHitting.SMALLER_DIE

@@ -5,10 +5,10 @@ plays to the standard rules (never fewer dice)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules.moves import check_play, legal_plays, legal_results, max_dice_playable
-from games.rules.random_play import random_positions
-from games.rules.variants import BackwardHitting, Variant
-from tests.games.rules.positions import make_board
+from backgammon.moves import check_play, legal_plays, legal_results, max_dice_playable
+from backgammon.random_play import random_positions
+from backgammon.variants import BackwardHitting, Variant
+from tests.backgammon.positions import make_board
 
 RULES = st.sampled_from(list(BackwardHitting))
 

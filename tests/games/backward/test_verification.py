@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.backward_play import random_match
-from games.formats.mat import BACKWARD_HEADER, ActionKind, MatchRecord, parse_mat, write_mat
-from games.formats.sgf import parse_sgf, write_sgf
-from games.rules.variants import BackwardHitting
-from games.verification import CODES, verify
+from backgammon.backward_play import random_match
+from backgammon.matchfiles.mat import BACKWARD_HEADER, ActionKind, MatchRecord, parse_mat, write_mat
+from backgammon.matchfiles.sgf import parse_sgf, write_sgf
+from backgammon.variants import BackwardHitting
+from backgammon.verification import CODES, verify
 
 PLAYERS = ("Anna", "Boris")
 RULES = list(BackwardHitting)

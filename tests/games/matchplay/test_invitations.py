@@ -5,7 +5,6 @@ notification or write reaches it); declined, withdrawn or expired it leaves noth
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,6 +14,7 @@ from games.matchplay import selectors, services
 from games.models.matches import INVITATION_DAYS, Match, MatchStatus
 from notifications.models import Notification
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.refusals import ValidationError
 
 pytestmark = pytest.mark.django_db
 

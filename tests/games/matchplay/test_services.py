@@ -1,16 +1,16 @@
 """Services: the scoresheet, reporting, confirmation, disputes, corrections, overrides and the hook."""
 
 import pytest
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from backgammon.scoring import ScoringError
 from base.api import Conflict
 from games.matchplay import hooks, messages, services
 from games.models.matches import Match, MatchOutcome, MatchReport, MatchStatus
-from games.rules.scoring import ScoringError
 from tests.clubs.factories import MembershipFactory, PlayerFactory
 from tests.games.matchplay.factories import MatchFactory
+from tests.refusals import PermissionDenied, ValidationError
 
 pytestmark = pytest.mark.django_db
 
@@ -375,11 +375,10 @@ def test_a_refusal_without_its_numbers_falls_back_to_the_cores_words(match):
 def test_a_director_cannot_use_a_strangers_record_to_read_it(club):
     """Found by probing: any director (of a club of their own) reported another user's private record against
     a match of theirs and read the record's players, length and errors in the refusal."""
-    from django.core.exceptions import ValidationError
-
     from games.records import services as record_services
     from games.records.services import UploadedFile
     from tests.paths import CORPUS
+    from tests.refusals import ValidationError
 
     stranger = PlayerFactory().user
     data = (CORPUS / "gnubg" / "standard_0001_3p.mat").read_bytes()

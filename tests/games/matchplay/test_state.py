@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from backgammon.scoring import ScoringError
 from games.matchplay import state as core
 from games.matchplay.state import GameEntry
-from games.rules.scoring import ScoringError
 
 
 def sheet(length=5, **kwargs):

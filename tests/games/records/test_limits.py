@@ -17,11 +17,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from games.formats.notation import MAX_ACTIONS, MAX_GAMES
-from games.formats.sgf import MAX_DEPTH, MAX_VALUE_CHARS
+from backgammon.matchfiles.notation import MAX_ACTIONS, MAX_GAMES
+from backgammon.matchfiles.sgf import MAX_DEPTH, MAX_VALUE_CHARS
+from backgammon.verification import check_record
 from games.models import GameRecord, RecordStatus
 from games.records import services
-from games.verification import check_record
 from tests.clubs.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +169,7 @@ def test_a_mat_with_40000_games_is_unreadable_and_its_page_stays_small(api_as, d
 
 
 def test_a_record_with_too_many_moves_is_unreadable_naming_the_limit():
-    from games.formats.mat import RecordFormatError, parse_mat
+    from backgammon.matchfiles.mat import RecordFormatError, parse_mat
 
     with pytest.raises(RecordFormatError, match=f"at most {MAX_ACTIONS} moves and cube actions"):
         parse_mat(_mat(1, rows_per_game=MAX_ACTIONS // 2 + 1))

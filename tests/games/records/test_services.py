@@ -5,13 +5,13 @@ import zipfile
 from datetime import timedelta
 
 import pytest
-from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from games.models import GameRecord, RecordStatus
 from games.records import services
 from games.records.services import UploadedFile
 from tests.clubs.factories import UserFactory
+from tests.refusals import PermissionDenied, ValidationError
 
 pytestmark = pytest.mark.django_db
 
@@ -142,8 +142,8 @@ def test_anonymous_upload_is_refused(valid_bytes):
 
 
 def test_sgf_upload_is_recognised_and_verified(django_capture_on_commit_callbacks, valid_bytes):
-    from games.formats.mat import parse_mat
-    from games.formats.sgf import write_sgf
+    from backgammon.matchfiles.mat import parse_mat
+    from backgammon.matchfiles.sgf import write_sgf
 
     sgf = write_sgf(parse_mat(valid_bytes)).encode()
     with django_capture_on_commit_callbacks(execute=True):

@@ -6,12 +6,12 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import translation
 
-from games.dave.random_play import random_session
-from games.dave.record import write_dave
+from backgammon.dave.random_play import random_session
+from backgammon.dave.record import write_dave
+from backgammon.nardy.random_play import random_match
+from backgammon.nardy.record import write_nardy
+from backgammon.record_routing import check_any_record, record_game
 from games.matchplay import services
-from games.nardy.random_play import random_match
-from games.nardy.record import write_nardy
-from games.record_routing import check_any_record, record_game
 from games.records import services as record_services
 from tests.clubs.factories import MembershipFactory
 from tests.games.matchplay.factories import MatchFactory

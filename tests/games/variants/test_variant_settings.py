@@ -7,19 +7,19 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.backward_play import random_match as random_backward_match
-from games.dave.random_play import random_session
-from games.dave.record import write_dave
-from games.formats.mat import write_mat
-from games.formats.sgf import write_sgf
+from backgammon.backward_play import random_match as random_backward_match
+from backgammon.dave.random_play import random_session
+from backgammon.dave.record import write_dave
+from backgammon.matchfiles.mat import write_mat
+from backgammon.matchfiles.sgf import write_sgf
+from backgammon.nardy.random_play import random_match as random_nardy_match
+from backgammon.nardy.record import write_nardy
+from backgammon.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
+from backgammon.record_routing import record_game, record_settings
+from backgammon.variants import BackwardHitting
 from games.matchplay import services
 from games.models.matches import Match
-from games.nardy.random_play import random_match as random_nardy_match
-from games.nardy.record import write_nardy
-from games.nardy.settings import ANY_HEAD_DOUBLES, BlockRule, NardySettings
-from games.record_routing import record_game, record_settings
 from games.records import services as record_services
-from games.rules.variants import BackwardHitting
 from tests.clubs.factories import MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
 from tests.tournaments.rounds_builders import swiss_event

@@ -5,9 +5,9 @@ import dataclasses
 
 import pytest
 
+from backgammon.backward_play import random_match
+from backgammon.matchfiles.mat import ActionKind, parse_mat, write_mat
 from bench import bench_verify, yardstick
-from games.backward_play import random_match
-from games.formats.mat import ActionKind, parse_mat, write_mat
 
 
 def test_missing_corpus_stops_the_benchmark_with_its_name(monkeypatch, tmp_path, capsys):

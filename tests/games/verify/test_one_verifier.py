@@ -1,5 +1,5 @@
 """One verifier entry point: `verify_match` and an upload give the same verdict for every record of every game,
-because both go through games.record_routing, and the Variation header is matched the same way everywhere.
+because both go through backgammon.record_routing, and the Variation header is matched the same way everywhere.
 
 `verify_match` used to call the backgammon verifier directly, so every valid long nardy record was "invalid at
 move 1: 24/19: the 19-point is blocked"; and a header written `LongNardy`, which the nardy reader accepts, was
@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.backward_play import random_match as random_backward
-from games.dave.random_play import random_session
-from games.dave.record import write_dave
-from games.formats.mat import write_mat
+from backgammon.backward_play import random_match as random_backward
+from backgammon.dave.random_play import random_session
+from backgammon.dave.record import write_dave
+from backgammon.matchfiles.mat import write_mat
+from backgammon.nardy.random_play import random_match as random_nardy
+from backgammon.nardy.record import write_nardy
+from backgammon.record_routing import check_any_record, record_game
 from games.models import GameRecord
-from games.nardy.random_play import random_match as random_nardy
-from games.nardy.record import write_nardy
-from games.record_routing import check_any_record, record_game
 from games.records import services
 from games.records.services import UploadedFile
 from tests.clubs.factories import UserFactory
@@ -94,8 +94,8 @@ def test_verify_match_gives_the_verdict_an_upload_gets_for_every_record(tmp_path
 def test_no_code_of_the_apps_calls_a_games_own_verifier_but_the_router():
     """Uploads, reports, the demo and the command all reach a verifier through record_routing.check_any_record."""
     direct = re.compile(r"\b(check_record|check_nardy_record|check_dave_record)\(")
-    allowed = {"games/record_routing.py", "games/verification.py", "games/nardy/verification.py",
-               "games/dave/verification.py"}
+    allowed = {"backgammon/record_routing.py", "backgammon/verification.py", "backgammon/nardy/verification.py",
+               "backgammon/dave/verification.py"}
     offenders = []
     for app in ("accounts", "base", "chouette", "clubs", "games", "notifications", "points", "ratings",
                 "tournaments", "config"):

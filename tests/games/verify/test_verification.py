@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.formats.mat import parse_mat
-from games.verification import check_record, verify
+from backgammon.matchfiles.mat import parse_mat
+from backgammon.verification import check_record, verify
 from tests.paths import CORPUS
 
 LEGAL_FILES = sorted(CORPUS.glob("gnubg/*.mat")) + sorted(CORPUS.glob("dialects/*.mat"))

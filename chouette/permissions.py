@@ -1,0 +1,108 @@
+"""Who may do what at a chouette table (registered with clubs.access): services `require`, views and serializers
+ask `can`; the helpers below name the questions the pages and the API ask most.
+
+Why these rules: a table's money is private to the people who played for it and to the club's directors (a
+stranger learns neither what a player owes nor that they played); seating needs the player's consent (they sit
+down themselves, or a director of a club they belong to by their own acceptance seats them); and a player who
+left the table (and was cashed out) no longer writes its games.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from base.compiled import CompiledRead
+from chouette.models import ChouetteSession, Seat, SeatStatus
+from clubs import access
+from clubs.access import is_director, is_member, player_of, rule
+from clubs.models import Club, Player
+
+
+class Seating(NamedTuple):
+    """A player about to sit down at a table of `club` (what chouette.seat decides on)."""
+
+    club: Club
+    player: Player
+
+
+class Balance(NamedTuple):
+    """A player's lifetime balance at `club` (what chouette.see_balance decides on)."""
+
+    club: Club
+    player: Player
+
+
+@rule("chouette.start", _("Only members of this club can start a chouette here."))
+def start(user, club: Club) -> bool:
+    return is_member(user, club)
+
+
+@rule("chouette.seat", _("Each player sits down themselves; only a director of the club seats someone else."))
+def seat(user, seating: Seating) -> bool:
+    return seating.player.user_id == user.pk or is_director(user, seating.club)
+
+
+# Asked before the table's lock on every game entered (base.compiled: compiled once per process).
+_SEATED = CompiledRead(
+    lambda session_id, user_id: Seat.objects.filter(session_id=session_id, player__user_id=user_id).exclude(
+        status=SeatStatus.LEFT
+    )
+)
+
+
+@rule(
+    "chouette.play",
+    _("Only the players at this table (not those who left) and the club's directors can do this."),
+)
+def play(user, session: ChouetteSession) -> bool:
+    if is_director(user, session.club):
+        return True
+    seats = getattr(session, "locked_seats", None)  # read under the session lock by the services (read_seats)
+    if seats is not None:
+        return any(seat.player.user_id == user.pk and seat.status != SeatStatus.LEFT for seat in seats)
+    return user.pk is not None and _SEATED.exists(session.pk, user.pk)
+
+
+@rule("chouette.see_money", _("Only the players of this table and the club's directors see its money."))
+def see_money(user, session: ChouetteSession) -> bool:
+    known = getattr(session, "money_visible", None)  # answered already by selectors.visible_sessions
+    if known is not None:
+        return bool(known)
+    return is_director(user, session.club) or session.seats.filter(player__user=user).exists()
+
+
+@rule("chouette.see_balance", _("Only the player and the club's directors see a player's chouette balance."))
+def see_balance(user, balance: Balance) -> bool:
+    player = player_of(user)
+    return (player is not None and player.pk == balance.player.pk) or is_director(user, balance.club)
+
+
+def directs(user, club: Club) -> bool:
+    return access.is_director(user, club)
+
+
+def may_play(user, session: ChouetteSession) -> bool:
+    return access.can(user, "chouette.play", session)
+
+
+def may_see_money(user, session: ChouetteSession) -> bool:
+    return access.can(user, "chouette.see_money", session)
+
+
+def require_play(user, session: ChouetteSession) -> None:
+    access.require(user, "chouette.play", session)
+
+
+def require_seat(user, club: Club, players) -> None:
+    """Every player in `players` is one the user may seat (the refusal names those who must sit down
+    themselves)."""
+    refused = [p.name for p in players if not access.can(user, "chouette.seat", Seating(club, p))]
+    if refused:
+        raise PermissionDenied(
+            gettext("%(names)s: each player sits down themselves; only a club director seats someone else.")
+            % {"names": ", ".join(refused)}
+        )

@@ -1,0 +1,134 @@
+"""Live pages at many watchers: a result costs the server one rendering of the public bracket and one
+message per open page, whatever the number of pages, and no HTTP request; what is pushed is what a reload shows.
+Private pages keep "changed" + refetch."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.core.signals import request_started
+from django.db import connection
+from django.test import Client
+from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
+
+from base import live
+from tests.core.test_live import Socket
+from tests.tournaments.builders import drawn_event, ready_slots, win
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BODY = "tournaments/_bracket_body.html"
+
+
+@pytest.fixture
+def fresh_layer(monkeypatch):
+    """A channel layer of this test's own (see tests/core/test_live.py: channels_redis binds its receive lock to
+    the event loop that took it)."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+    monkeypatch.setitem(channel_layers.backends, DEFAULT_CHANNEL_LAYER, layer)
+    return layer
+
+
+@pytest.fixture
+def counted():
+    """The bracket body's renderings and the HTTP requests the site starts, counted from Django's own signals."""
+    seen = {"renders": 0, "requests": 0}
+
+    def rendered(sender, template, **kwargs):
+        seen["renders"] += template.name == BODY
+
+    def started(sender, **kwargs):
+        seen["requests"] += 1
+
+    template_rendered.connect(rendered)
+    request_started.connect(started)
+    yield seen
+    template_rendered.disconnect(rendered)
+    request_started.disconnect(started)
+
+
+def public_page(url: str) -> tuple[str, str, int]:
+    """(the page's HTML, the variant and the version its bracket region names), as an anonymous phone gets it."""
+    html = Client().get(url).content.decode()
+    region = re.search(r'id="live-bracket"[^>]*data-live-fragment="([^"]+)" data-live-version="([0-9]+)"', html)
+    assert region, "the public bracket names its fragment's variant and version"
+    return html, region.group(1), int(region.group(2))
+
+
+@pytest.mark.parametrize("watchers", [50, 500])
+def test_a_result_renders_the_public_bracket_once_and_sends_it_to_every_open_page_without_http(
+    club, director_user, fresh_layer, counted, watchers
+):
+    event, flights = drawn_event(club, director_user, 8, length=3)
+    flight = flights["main"]
+    slot = ready_slots(flight)[0]
+    group = f"flight-{flight.pk}"
+    _html, variant, shown = public_page(flight.get_absolute_url())
+    player = slot.entry_a.player.user
+
+    async def run():
+        pages = [Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}") for _ in range(watchers)]
+        plain = Socket(f"/ws/live/?groups={group}")  # a page without the public region (a director's): refetches
+        own = Socket(f"/ws/live/?groups=user-{player.pk}", player)  # a private page: refetches
+        for socket in (*pages, plain, own):
+            assert await socket.connect()
+            assert (await socket.receive_json_from())["refused"] == []
+        counted.update(renders=0, requests=0)
+
+        await database_sync_to_async(win)(director_user, slot)
+        texts = [(await socket.receive_output(30))["text"] for socket in pages]
+        assert await plain.receive_json_from(timeout=5) == {"type": "changed", "group": group}
+        assert await own.receive_json_from(timeout=5) == {"type": "changed", "group": f"user-{player.pk}"}
+        assert await pages[0].receive_nothing(timeout=0.2)  # one message per page and result
+        renders, requests = counted["renders"], counted["requests"]
+
+        # a push that leaves the bracket as it was (a report) sends the fragment pages nothing
+        await database_sync_to_async(live.send_all)([group])
+        assert await plain.receive_json_from(timeout=5) == {"type": "changed", "group": group}
+        assert await pages[-1].receive_nothing(timeout=0.3)
+        for socket in (*pages, plain, own):
+            await socket.disconnect()
+        return texts, renders, requests
+
+    texts, renders, requests = async_to_sync(run)()
+    assert renders == 1  # rendered once for all the pages, not once per page
+    assert requests == 0  # and no page asked over HTTP
+    assert len(texts) == watchers and len(set(texts)) == 1  # encoded once: the very same text to every page
+    message = json.loads(texts[0])
+    assert message["type"] == "fragment" and message["group"] == group and message["version"] > shown
+    fragment = message["regions"]["live-bracket"]
+    assert slot.entry_a.player.name in fragment
+
+    html, _variant, version = public_page(flight.get_absolute_url())  # a reload shows the same, from the cache
+    assert version == message["version"]
+    assert fragment in html and fragment.startswith('<div class="bracket-page"')
+    assert counted["renders"] == 1
+
+
+def test_a_fragment_built_again_reads_the_cached_rendering_with_one_query(club, director_user, counted):
+    """What each uvicorn process pays per push once the bracket is rendered: one query (the flight, its event and
+    version), one cache read, no rendering; a variant no page can name builds nothing."""
+    event, flights = drawn_event(club, director_user, 4, length=3)
+    flight = flights["main"]
+    html, variant, version = public_page(flight.get_absolute_url())
+    counted.update(renders=0)
+    build = live._fragments["flight"]
+    with CaptureQueriesContext(connection) as queries:
+        fragment = build(flight.pk, variant)
+    assert len(queries) == 1 and counted["renders"] == 0
+    assert fragment.version == version and fragment.regions["live-bracket"] in html
+    assert build(flight.pk, "xx.0") is None and build(flight.pk, "en.7") is None
+
+
+def test_a_german_page_gets_its_fragment_in_german(club, director_user):
+    event, flights = drawn_event(club, director_user, 4, length=3)
+    flight = flights["main"]
+    html = Client(headers={"accept-language": "de"}).get(flight.get_absolute_url()).content.decode()
+    assert 'data-live-fragment="de.0"' in html
+    fragment = live._fragments["flight"](flight.pk, "de.0")
+    assert fragment.regions["live-bracket"] in html

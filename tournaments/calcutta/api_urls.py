@@ -1,8 +1,0 @@
-from rest_framework.routers import SimpleRouter
-
-from tournaments.calcutta import api
-
-router = SimpleRouter()
-router.register("calcuttas", api.CalcuttaViewSet, basename="calcutta")
-
-urlpatterns = router.urls
