@@ -27,6 +27,12 @@ it shows). On a push each uvicorn process builds the fragment once per (group, v
 from the shared cache, rendered once per version - encodes the message once, and every socket of the group that
 asked for it gets the same text: `{"type": "fragment", "group", "version", "regions"}`, only when newer than what
 that socket shows. Every other socket keeps "changed" + refetch.
+
+A page that (re)connects names the versions it shows; the socket answers with the fragment of each group whose
+version is newer, then `joined` lists, per group it holds current, the region ids that are now up to date
+(`"fragments": {"flight-3": ["live-bracket"]}`), so a page back after an outage refetches only what no fragment
+covers. Sockets of one process connecting within CONNECT_GATHER_SECONDS of each other share one build (a
+restarted node's thousand pages coming back cost a handful of builds, not a thousand GETs).
 """
 
 import asyncio
@@ -84,6 +90,10 @@ _fragments: dict[str, Callable[[int, str], Fragment | None]] = {}
 FRAGMENT_ASKED = re.compile(r"^([a-z]+-[0-9]{1,18}):([A-Za-z0-9._-]{1,32}):([0-9]{1,18})$")
 # How long a process keeps a push's built fragment for the sockets still to be sent it.
 FRAGMENT_MEMO_SECONDS = 30
+# Sockets connecting within this window share the build of their fragment's current version; the build starts
+# when the window closes, after every sharing socket has joined its group (a change committed before a socket
+# joined is then in the build, one committed after it is pushed to the socket).
+CONNECT_GATHER_SECONDS = 0.05
 
 
 def register_fragment(kind: str, build: Callable[[int, str], Fragment | None]) -> None:
@@ -335,11 +345,11 @@ def _changed(name: str, push: str = "") -> dict:
 _built: dict[tuple, asyncio.Task] = {}
 
 
-async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str] | None:
-    """(version, the encoded "fragment" message) of group `name` in `variant` for this push, or None (no fragment:
-    the page refetches). Built once per event loop (a uvicorn process), variant and push: the first socket of the
-    push starts the build as a task of its own (a socket closing meanwhile does not cancel it), every other socket
-    awaits the same task, so 1,000 sockets in a process cost one cache read and one json.dumps."""
+async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str, list[str]] | None:
+    """(version, the encoded "fragment" message, its region ids) of group `name` in `variant` for this push, or
+    None (no fragment: the page refetches). Built once per event loop (a uvicorn process), variant and push: the
+    first socket of the push starts the build as a task of its own (a socket closing meanwhile does not cancel it),
+    every other socket awaits the same task, so 1,000 sockets in a process cost one cache read and one json.dumps."""
     loop = asyncio.get_running_loop()
     key = (id(loop), name, variant, push)
     task = _built.get(key)
@@ -350,7 +360,29 @@ async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str] |
     return await asyncio.shield(task)
 
 
-async def _build_fragment(name: str, variant: str) -> tuple[int, str] | None:
+_gathering: dict[tuple, asyncio.Task] = {}
+
+
+async def current_fragment(name: str, variant: str) -> tuple[int, str, list[str]] | None:
+    """The fragment as it stands now, for a socket that has just joined `name`: sockets of this process asking
+    within CONNECT_GATHER_SECONDS share one build, which starts only once the window has closed (so after each
+    of them joined)."""
+    loop = asyncio.get_running_loop()
+    key = (id(loop), name, variant)
+    task = _gathering.get(key)
+    if task is None:
+        task = loop.create_task(_gather_then_build(key, name, variant))
+        _gathering[key] = task
+    return await asyncio.shield(task)
+
+
+async def _gather_then_build(key: tuple, name: str, variant: str) -> tuple[int, str, list[str]] | None:
+    await asyncio.sleep(CONNECT_GATHER_SECONDS)
+    _gathering.pop(key, None)  # a socket joining from now on opens a window of its own
+    return await _build_fragment(name, variant)
+
+
+async def _build_fragment(name: str, variant: str) -> tuple[int, str, list[str]] | None:
     kind, _, pk = name.partition("-")
     build = _fragments.get(kind)
     if build is None:
@@ -363,7 +395,7 @@ async def _build_fragment(name: str, variant: str) -> tuple[int, str] | None:
     if fragment is None:
         return None
     message = {"type": "fragment", "group": name, "version": fragment.version, "regions": fragment.regions}
-    return fragment.version, json.dumps(message)
+    return fragment.version, json.dumps(message), sorted(fragment.regions)
 
 
 def requested_fragments(query_string: bytes) -> dict[str, list]:
@@ -388,7 +420,8 @@ def _loop_running() -> bool:
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
     """One socket per page: `/ws/live/?groups=flight-3,user-5`. Answers {"type": "joined", "groups": [...],
-    "refused": [...]} once, then {"type": "changed", "group": name} for every change."""
+    "refused": [...], "fragments": {group: [region ids current]}} once (after the fragments newer than the page's),
+    then {"type": "changed", "group": name} or a fragment for every change."""
 
     async def __call__(self, scope, receive, send):
         """While Redis is away, a socket cannot join its groups (a page asking) nor hear them (a page open when it
@@ -408,7 +441,27 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         for name in joined:
             await self.channel_layer.group_add(name, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "joined", "groups": joined, "refused": refused})
+        current = await self._send_current_fragments(joined)
+        await self.send_json({"type": "joined", "groups": joined, "refused": refused, "fragments": current})
+
+    async def _send_current_fragments(self, joined: list[str]) -> dict[str, list[str]]:
+        """Each asked fragment of a joined group that is newer than the version the page shows is sent now;
+        returns group -> the region ids now current on the page (sent or already shown)."""
+        self.fragments = requested_fragments(self.scope.get("query_string", b""))
+        current = {}
+        for name in joined:
+            asked = self.fragments.get(name)
+            if asked is None or name.partition("-")[0] not in _fragments:
+                continue
+            built = await current_fragment(name, asked[0])
+            if built is None:
+                continue
+            version, text, regions = built
+            if version > asked[1]:
+                asked[1] = version
+                await self.send(text_data=text)
+            current[name] = regions
+        return current
 
     async def disconnect(self, code):
         """Leave every group joined, each even if leaving another failed (the layer already tried it again): a
@@ -454,7 +507,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if built is None:
             await self.send_json({"type": "changed", "group": name})
             return
-        version, text = built
+        version, text, _regions = built
         if version > asked[1]:
             asked[1] = version
             await self.send(text_data=text)

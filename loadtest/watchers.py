@@ -10,7 +10,8 @@ the page offers one; on {"type": "changed"} a 100 ms
 debounce, then a GET of the page (one keep-alive connection per page; a change heard while that GET is under way
 fetches once more after it, as the page's next debounce would). A {"type": "fragment", "regions": {...},
 "version": ...} message shows its content at once, with no GET. A closed socket comes back after live.js's
-jittered wait and refetches once, as the page does after missing changes.
+jittered wait naming the version it shows; the server sends a newer fragment before "joined", and the page
+refetches only when "joined" does not name its region current, as live.js does after missing changes.
 
 "Shown" is judged from what the page holds, not from the message: the confirmed match's slot drawn as played
 (`class="slot slot-played" id="slot-<pk>"`, the bracket template's markup) in the page fetched or in a fragment's
@@ -192,6 +193,7 @@ class Page:
         self.pending: asyncio.Task | None = None
         self.again = False
         self.failures = 0
+        self.current = False  # the last "joined" named the page's region current (its fragment is up to date)
 
     async def open(self) -> None:
         if not self.loaded:  # the page's own load, before the script opens its socket (not a refetch)
@@ -204,9 +206,14 @@ class Page:
         if self.variant is not None:
             url += f"&fragments={self.group}:{self.variant}:{self.version}"
         self.socket = await connect(url, origin=self.base_url, open_timeout=30, max_size=2**22)
-        joined = json.loads(await asyncio.wait_for(self.socket.recv(), 30))
+        while True:  # a fragment newer than the page's comes first, then "joined"
+            joined = json.loads(await asyncio.wait_for(self.socket.recv(), 30))
+            if joined.get("type") != "fragment":
+                break
+            self.hear(json.dumps(joined))
         if joined.get("groups") != [self.group]:
             raise ConnectionError(f"the socket was refused the flight's group: {joined}")
+        self.current = self.group in (joined.get("fragments") or {})
 
     async def listen(self) -> None:
         while True:
@@ -224,7 +231,8 @@ class Page:
                 except (OSError, TimeoutError, ConnectionError, InvalidHandshake, ConnectionClosed):
                     continue
                 self.failures = 0
-                self.changed()
+                if not self.current:  # live.js refetches only what "joined" did not name current
+                    self.changed()
                 break
 
     def hear(self, raw: str | bytes) -> None:

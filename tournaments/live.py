@@ -9,6 +9,7 @@ from tournaments import selectors
 from tournaments.hooks import changed_players
 from tournaments.models import Flight
 from tournaments.views.events import public_bracket_body
+from tournaments.views.rounds import public_rounds_body
 
 
 def _event(user, pk: int) -> bool:
@@ -42,17 +43,23 @@ def flight_changed(flight) -> None:
 
 
 def _flight_fragment(pk: int, variant: str) -> Fragment | None:
-    """The public bracket's body (`variant`: "<language>.<projector 0 or 1>", as the page names it) for every
-    open public bracket of the flight: the same string a reload serves a non-director, from the same cache entry
-    (tournaments.views.events.public_bracket_body), so it is rendered once per version however many watch. None for
-    a flight played in rounds: its page carries the viewer's own table and round, and refetches."""
+    """The flight's public body (`variant`: "<language>.<projector 0 or 1>", as the page names it) for every open
+    public page of the flight: the bracket, or a flight played in rounds' standings, tables and crosstable of the
+    current round. The same string a reload serves a non-director, from the same cache entry
+    (tournaments.views.events.public_bracket_body, tournaments.views.rounds.public_rounds_body), so it is rendered
+    once per version however many watch. A viewer's own table is a region of its own, refetched on their own
+    changes (their user group)."""
     language, _, projector = variant.partition(".")
     if language not in dict(settings.LANGUAGES) or projector not in ("0", "1"):
         return None
     flight = selectors.flight_with_version(pk=pk)
-    if flight is None or flight.is_round_based:
+    if flight is None:
         return None
     with translation.override(language):
+        if flight.is_round_based:
+            return Fragment(
+                version=flight.version, regions={"live-rounds": public_rounds_body(flight, projector=projector == "1")}
+            )
         html = public_bracket_body(flight, projector=projector == "1")
     return Fragment(version=flight.version, regions={"live-bracket": html})
 

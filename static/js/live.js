@@ -6,6 +6,8 @@
 // the server sends the region itself, rendered once per version for all watchers:
 // {"type": "fragment", "group": "flight-3", "version": 18, "regions": {"live-bracket": "<div ...>"}}. It is
 // swapped in when newer than the version shown; a region of the group the message does not carry refetches.
+// A reconnect names the versions shown now: the server sends what is newer, then "joined" names the regions it
+// holds current ({"fragments": {"flight-3": ["live-bracket"]}}), and only what no fragment covers refetches.
 //
 // Two ways to use it:
 //   declarative: an element with an id and data-live-groups="flight-3 event-2" is swapped for the element with the
@@ -93,6 +95,18 @@
     return covered;
   }
 
+  function refetchMissed(current) {
+    // Back after the socket was down: the server has just sent the fragments newer than the page's and names, per
+    // group, the regions now current. A watcher all of whose groups are covered so is up to date; every other one
+    // refetches once, spread (a restarted node's pages come back together).
+    var covered = {};
+    Object.keys(current).forEach(function (group) { current[group].forEach(function (id) { covered[id] = true; }); });
+    watchers.forEach(function (w) {
+      var upToDate = w.groups.every(function (g) { return current[g] && w.covers && w.covers(g, covered); });
+      if (!upToDate) { later(w, null, JITTER_MISSED); }
+    });
+  }
+
   function allGroups() {
     var seen = {};
     watchers.forEach(function (w) { w.groups.forEach(function (g) { seen[g] = true; }); });
@@ -126,11 +140,15 @@
       failures = 0;
       if (pollTimer) { window.clearTimeout(pollTimer); pollTimer = null; }
       document.documentElement.setAttribute("data-live", "on");
-      if (missed) { missed = false; watchers.forEach(function (w) { later(w, null, JITTER_MISSED); }); }  // what went by
+      // what went by while the socket was down is refetched once "joined" says what the fragments covered
     };
     socket.onmessage = function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "joined") {
+        if (missed) { missed = false; refetchMissed(message.fragments || {}); }
+        return;
+      }
       if (message.type === "fragment") {
         var covered = applyFragment(message);
         // the group's other watchers (a page script's, a region without a fragment) still refetch

@@ -72,6 +72,7 @@ def test_a_public_flight_is_open_to_anyone_and_a_private_clubs_event_only_to_its
         "type": "joined",
         "groups": [f"flight-{flight.pk}", f"event-{public.pk}"],
         "refused": [f"event-{private.pk}"],
+        "fragments": {},  # no page region named a fragment
     }
     assert joins(outsider, f"event-{private.pk}")["refused"] == [f"event-{private.pk}"]
     assert joins(member, f"event-{private.pk}")["groups"] == [f"event-{private.pk}"]

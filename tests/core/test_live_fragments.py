@@ -2,6 +2,7 @@
 message per open page, whatever the number of pages, and no HTTP request; what is pushed is what a reload shows.
 Private pages keep "changed" + refetch."""
 
+import asyncio
 import json
 import re
 
@@ -132,3 +133,92 @@ def test_a_german_page_gets_its_fragment_in_german(club, director_user):
     assert 'data-live-fragment="de.0"' in html
     fragment = live._fragments["flight"](flight.pk, "de.0")
     assert fragment.regions["live-bracket"] in html
+
+
+def test_pages_back_after_an_outage_get_what_is_newer_at_once_and_need_no_refetch(
+    club, director_user, fresh_layer, counted, monkeypatch
+):
+    """A restarted node's pages reconnect together naming the version each shows: the ones behind get the
+    fragment before "joined", every one hears which regions are now current (live.js refetches only the rest),
+    and the sockets connecting together share a build instead of a GET each."""
+    event, flights = drawn_event(club, director_user, 8, length=3)
+    flight = flights["main"]
+    slot = ready_slots(flight)[0]
+    group = f"flight-{flight.pk}"
+    _html, variant, shown = public_page(flight.get_absolute_url())
+    win(director_user, slot)  # went by while the pages were away
+    _html, _variant, now = public_page(flight.get_absolute_url())
+    assert now > shown
+
+    builds = []
+    build = live._fragments["flight"]
+    monkeypatch.setitem(live._fragments, "flight", lambda pk, v: builds.append(pk) or build(pk, v))
+    watchers = 100
+
+    async def run():
+        behind = [Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}") for _ in range(watchers)]
+        current = Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{now}")
+        plain = Socket(f"/ws/live/?groups={group}")  # no public region on the page
+        counted.update(renders=0, requests=0)
+        assert all(await asyncio.gather(*(socket.connect() for socket in (*behind, current, plain))))
+        firsts = [await socket.receive_json_from(timeout=30) for socket in behind]
+        joined = [await socket.receive_json_from(timeout=30) for socket in behind]
+        answers = (await current.receive_json_from(timeout=30), await plain.receive_json_from(timeout=30))
+        for socket in (*behind, current, plain):
+            await socket.disconnect()
+        return firsts, joined, answers
+
+    firsts, joined, (current_joined, plain_joined) = async_to_sync(run)()
+    assert {message["type"] for message in firsts} == {"fragment"}
+    assert {message["version"] for message in firsts} == {now}
+    assert slot.entry_a.player.name in firsts[0]["regions"]["live-bracket"]
+    assert all(message["fragments"] == {group: ["live-bracket"]} for message in joined)
+    assert current_joined["type"] == "joined" and current_joined["fragments"] == {group: ["live-bracket"]}
+    assert plain_joined["fragments"] == {}  # a page without the region refetches what went by
+    assert counted["requests"] == 0 and counted["renders"] <= 1
+    assert 1 <= len(builds) <= watchers // 10, f"{len(builds)} builds for {watchers + 1} sockets"
+
+
+def test_a_round_result_pushes_the_standings_and_tables_once_and_only_the_two_players_own_tables_refetch(
+    club, director_user, fresh_layer, counted
+):
+    """A flight played in rounds: its public body (standings, the round's tables) is the fragment; the viewer's
+    own table is a region of their user group, so a result makes the two players' pages refetch that, and every
+    other open page refetches nothing."""
+    from tests.tournaments.rounds_builders import open_tables, report, swiss_event
+    from tournaments import services
+
+    event, flight = swiss_event(club, director_user, 6, rounds=2)
+    services.start_round(actor=director_user, flight=flight)
+    table, elsewhere = open_tables(flight)[:2]
+    group = f"flight-{flight.pk}"
+    html = Client().get(flight.get_absolute_url()).content.decode()
+    found = re.search(r'id="live-rounds"[^>]*data-live-fragment="([^"]+)" data-live-version="([0-9]+)"', html)
+    assert found, "the rounds region names its fragment's variant and version"
+    variant, shown = found.group(1), int(found.group(2))
+    winner, bystander = table.entry_a.player.user, elsewhere.entry_a.player.user
+
+    async def run():
+        pages = [Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}") for _ in range(20)]
+        own = Socket(f"/ws/live/?groups=user-{winner.pk}", winner)
+        other = Socket(f"/ws/live/?groups=user-{bystander.pk}", bystander)
+        for socket in (*pages, own, other):
+            assert await socket.connect()
+            assert (await socket.receive_json_from())["refused"] == []
+        counted.update(requests=0)
+        await database_sync_to_async(report)(director_user, table, 0, loser_points=2)
+        texts = {(await socket.receive_output(30))["text"] for socket in pages}
+        own_heard = await own.receive_json_from(timeout=5)
+        other_quiet = await other.receive_nothing(timeout=0.3)
+        for socket in (*pages, own, other):
+            await socket.disconnect()
+        return texts, own_heard, other_quiet
+
+    texts, own_heard, other_quiet = async_to_sync(run)()
+    assert len(texts) == 1  # the same encoded text to every page
+    message = json.loads(texts.pop())
+    assert message["type"] == "fragment" and message["version"] > shown
+    assert f"<strong>{table.entry_a.name}</strong>" in message["regions"]["live-rounds"]
+    assert own_heard == {"type": "changed", "group": f"user-{winner.pk}"}
+    assert other_quiet  # a player whose table did not change is not told to refetch
+    assert counted["requests"] == 0

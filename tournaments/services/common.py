@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from base.locks import lock
 from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from tournaments.core import consequences, teams
-from tournaments.models import Flight, FlightChange, SlotResult
+from tournaments.models import Flight, FlightChange, Pairing, Slot, SlotResult, TeamBoard
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -56,10 +56,16 @@ def flight_results_changed(flight: Flight) -> None:
 
 
 def match_status_changed(match) -> None:
-    """games.matchplay.hooks.status_changed: the bracket API shows a tournament match's status (one query). Only
-    the start needs it: a result's status change is followed by the result hook, which counts the version."""
+    """games.matchplay.hooks.status_changed: the bracket and a round's tables show a tournament match's status
+    (one query: the flights whose slot, round table or team board holds the match). Only the start needs it: a
+    result's status change is followed by the result hook, which counts the version."""
     if match.context == MatchContext.TOURNAMENT and match.status == MatchStatus.IN_PROGRESS:
-        flights_changed(Flight.objects.filter(slots__match=match))
+        holders = (
+            Q(pk__in=Slot.objects.filter(match=match).values("flight_id"))
+            | Q(pk__in=Pairing.objects.filter(match=match).values("flight_id"))
+            | Q(pk__in=TeamBoard.objects.filter(match=match).values("flight_id"))
+        )
+        flights_changed(Flight.objects.filter(holders))
 
 
 def event_changed(event) -> None:

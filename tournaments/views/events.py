@@ -11,8 +11,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from base import panels
@@ -221,16 +221,12 @@ def public_bracket_body(flight, *, projector: bool) -> str:
 
     def body():
         context = _bracket_context(flight, is_director=False, projector=projector, now_date=now_date)
-        context["live_fragment"] = {"variant": bracket_variant(projector), "version": selectors.version_of(flight)}
+        variant = views_rounds.fragment_variant(projector)
+        context["live_fragment"] = {"variant": variant, "version": selectors.version_of(flight)}
         return render_to_string("tournaments/_bracket_body.html", context)
 
     variant = f"{projector:d}:{timezone.localdate().isoformat()}"  # the sheet says when it was printed
     return selectors.cached_rendering(flight=flight, kind="page", build=body, variant=variant)
-
-
-def bracket_variant(projector: bool) -> str:
-    """The public bracket's variant as a page asks for its fragment: the language and the projector view."""
-    return f"{get_language()}.{projector:d}"
 
 
 def _bracket_context(flight, *, is_director: bool, projector: bool, now_date: str) -> dict:

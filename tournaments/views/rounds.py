@@ -9,8 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -33,20 +35,67 @@ MAX_ROUND = 999
 
 
 def flight_rounds(request, flight):
-    """The public page of a round-based flight (tournaments.views.events.flight_bracket hands it over)."""
+    """The public page of a round-based flight (tournaments.views.events.flight_bracket hands it over). Its body
+    (standings, the round's tables, the crosstable, check-in) is the same for every viewer but a director when it
+    shows the current round, so it is rendered once per flight version, language, projector view and day and
+    served from the cache; it is also the live fragment pushed to every open page (tournaments.live). What is the
+    viewer's own (their table, above the body) and a director's body, with their forms, are rendered for them."""
     event = flight.event
     shown = request.GET.get("round", "")
     # parse_id, not str.isdigit: "²" passes isdigit and then int() refuses it
     number = numbers.parse_id(shown) or flight.current_round
     number = min(max(number, 1), max(flight.current_round, 1))
     player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
+    is_director = access.can(request.user, "event.direct", event)
+    projector = request.GET.get("projector") == "1"
+    mine = round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None))
+    if request.GET.get("print") == "1":
+        # the wall sheet: the round's tables, the same players by name (to find one's table), the standings
+        context = rounds_context(flight, number=number, is_director=False, projector=False)
+        context["by_name"] = sorted(
+            ((e.name, p) for p in context["pairings"] for e in (p.entry_a, p.entry_b) if e is not None),
+            key=lambda item: item[0].casefold(),
+        )
+        return render(request, "tournaments/flight_rounds_print.html", context)
+    if is_director or number != max(flight.current_round, 1):  # the current round (round 1 before it is paired)
+        context = rounds_context(flight, number=number, is_director=is_director, projector=projector) | {"mine": mine}
+        body = render_to_string("tournaments/_rounds_body.html", context, request=request)
+    else:
+        body = public_rounds_body(flight, projector=projector)
+    page = {"event": event, "flight": flight, "projector": projector, "mine": mine, "body": body}
+    return render(request, "tournaments/flight_rounds.html", page)
+
+
+def public_rounds_body(flight, *, projector: bool) -> str:
+    """The current round's body as every viewer but a director sees it, in the active language, from the cache
+    (rendered once per flight version, language, projector view and day); the page and its live fragment are this
+    one string, which names its variant and version for the page's script."""
+
+    def body():
+        context = rounds_context(flight, number=flight.current_round, is_director=False, projector=projector)
+        context["live_fragment"] = {"variant": fragment_variant(projector), "version": selectors.version_of(flight)}
+        return render_to_string("tournaments/_rounds_body.html", context)
+
+    variant = f"{projector:d}:{timezone.localdate().isoformat()}"  # the sheet says when it was printed
+    return selectors.cached_rendering(flight=flight, kind="rounds", build=body, variant=variant)
+
+
+def fragment_variant(projector: bool) -> str:
+    """A flight's public body as a page asks for its live fragment (bracket or rounds): the language and the
+    projector view."""
+    return f"{get_language()}.{projector:d}"
+
+
+def rounds_context(flight, *, number: int, is_director: bool, projector: bool) -> dict:
+    """What the body of a round-based flight's page shows of round `number`: nothing of the viewer's own but the
+    director's forms when `is_director`."""
+    number = min(max(number, 1), max(flight.current_round, 1))
     tiebreaks = round_selectors.tiebreaks_in_effect(flight)
     standings = round_selectors.flight_standings(flight=flight)
     form = flight_formats.format_of(flight)
     groups = form.standings_groups(flight)
     tables = [g.rows for g in groups] if groups else [standings]
     crosstables = crosstable_selectors.crosstables(flight=flight, tables=tables) if flight.current_round else []
-    is_director = access.can(request.user, "event.direct", event)
     pairings = round_selectors.round_pairings(flight=flight, round_number=number) if flight.current_round else []
     # before round 1: who is here (the standings of nobody-has-played would list the absent as well)
     checking_in = not flight.current_round and flight.status != FlightStatus.FINISHED
@@ -54,14 +103,14 @@ def flight_rounds(request, flight):
     checked_in_count = sum(1 for e in check_ins if e.status == EntryStatus.CHECKED_IN)
     paired_from = round_selectors.paired_from(flight=flight, round_number=number) if flight.current_round else None
     paired_tiebreaks = round_selectors.tiebreaks_named(paired_from.order) if paired_from else []
-    context = {
+    return {
         "check_ins": check_ins,
         "checked_in_count": checked_in_count,
         "not_checked_in": len(check_ins) - checked_in_count,
         "checking_in": checking_in,
         # the check-in deadline (and the clock) are set here too, as on a knockout's page
         "day_form": FlightDayForm.for_flight(flight) if is_director else None,
-        "event": event,
+        "event": flight.event,
         "flight": flight,
         "standings": standings,
         # each group's standings with its crosstable (none before round 1)
@@ -77,7 +126,7 @@ def flight_rounds(request, flight):
         "pairings": pairings,
         "round_number": number,
         "round_numbers": range(1, flight.current_round + 1),
-        "mine": round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None)),
+        "mine": None,
         "is_director": is_director,
         # the round's tables can be re-paired while nobody has begun (the service says so otherwise)
         "can_repair": is_director
@@ -92,17 +141,9 @@ def flight_rounds(request, flight):
         "scheduled_games": form.scheduled_games,
         "last_round": form.last_round(flight),
         "stage": stage_selectors.next_stage(flight=flight),
-        "projector": request.GET.get("projector") == "1",
+        "projector": projector,
         "now_date": date_format(timezone.localdate(), "DATE_FORMAT"),
     }
-    if request.GET.get("print") == "1":
-        # the wall sheet: the round's tables, the same players by name (to find one's table), the standings
-        context["by_name"] = sorted(
-            ((e.name, p) for p in pairings for e in (p.entry_a, p.entry_b) if e is not None),
-            key=lambda item: item[0].casefold(),
-        )
-        return render(request, "tournaments/flight_rounds_print.html", context)
-    return render(request, "tournaments/flight_rounds.html", context)
 
 
 def _flight(request, club, slug, flight):
