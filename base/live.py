@@ -78,11 +78,19 @@ _rules: dict[str, Callable[[object, int], bool]] = {}
 
 @dataclass(frozen=True)
 class Fragment:
-    """What a public group's page shows, the same for every viewer: its regions' outer HTML by element id, at
-    `version` (monotonic per group: a page ignores a fragment no newer than the one it shows)."""
+    """What a public group's page shows, the same for every viewer: its regions' outer HTML by element id, and/or
+    `data` for a page script that draws it itself (the Calcutta board's JSON, as its API answers), at `version`
+    (monotonic per group: a page ignores a fragment no newer than the one it shows)."""
 
     version: int
     regions: dict[str, str]
+    data: dict | None = None
+
+    @property
+    def every_push(self) -> bool:
+        """Data is sent with every push, even at the version a page shows: the version orders what is drawn (a
+        Calcutta's step) but a write may change the data without a new one (a settlement, a lot's finish)."""
+        return self.data is not None
 
 
 _fragments: dict[str, Callable[[int, str], Fragment | None]] = {}
@@ -342,12 +350,26 @@ def _changed(name: str, push: str = "") -> dict:
     return {"type": "live.changed", "group": name, "push": push}
 
 
+@dataclass(frozen=True)
+class Built:
+    """A fragment as a process sends it: its version, the encoded message, its region ids, and whether it goes
+    with every push (Fragment.every_push) or only when newer than what a page shows."""
+
+    version: int
+    text: str
+    regions: list[str]
+    every_push: bool
+
+    def for_page(self, shown: int) -> bool:
+        return self.version > shown or (self.every_push and self.version == shown)
+
+
 _built: dict[tuple, asyncio.Task] = {}
 
 
-async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str, list[str]] | None:
-    """(version, the encoded "fragment" message, its region ids) of group `name` in `variant` for this push, or
-    None (no fragment: the page refetches). Built once per event loop (a uvicorn process), variant and push: the
+async def live_fragment(name: str, variant: str, push: str) -> Built | None:
+    """The fragment of group `name` in `variant` for this push, encoded, or None (no fragment: the page
+    refetches). Built once per event loop (a uvicorn process), variant and push: the
     first socket of the push starts the build as a task of its own (a socket closing meanwhile does not cancel it),
     every other socket awaits the same task, so 1,000 sockets in a process cost one cache read and one json.dumps."""
     loop = asyncio.get_running_loop()
@@ -363,7 +385,7 @@ async def live_fragment(name: str, variant: str, push: str) -> tuple[int, str, l
 _gathering: dict[tuple, asyncio.Task] = {}
 
 
-async def current_fragment(name: str, variant: str) -> tuple[int, str, list[str]] | None:
+async def current_fragment(name: str, variant: str) -> Built | None:
     """The fragment as it stands now, for a socket that has just joined `name`: sockets of this process asking
     within CONNECT_GATHER_SECONDS share one build, which starts only once the window has closed (so after each
     of them joined)."""
@@ -376,13 +398,13 @@ async def current_fragment(name: str, variant: str) -> tuple[int, str, list[str]
     return await asyncio.shield(task)
 
 
-async def _gather_then_build(key: tuple, name: str, variant: str) -> tuple[int, str, list[str]] | None:
+async def _gather_then_build(key: tuple, name: str, variant: str) -> Built | None:
     await asyncio.sleep(CONNECT_GATHER_SECONDS)
     _gathering.pop(key, None)  # a socket joining from now on opens a window of its own
     return await _build_fragment(name, variant)
 
 
-async def _build_fragment(name: str, variant: str) -> tuple[int, str, list[str]] | None:
+async def _build_fragment(name: str, variant: str) -> Built | None:
     kind, _, pk = name.partition("-")
     build = _fragments.get(kind)
     if build is None:
@@ -395,7 +417,9 @@ async def _build_fragment(name: str, variant: str) -> tuple[int, str, list[str]]
     if fragment is None:
         return None
     message = {"type": "fragment", "group": name, "version": fragment.version, "regions": fragment.regions}
-    return fragment.version, json.dumps(message), sorted(fragment.regions)
+    if fragment.data is not None:
+        message["data"] = fragment.data
+    return Built(fragment.version, json.dumps(message), sorted(fragment.regions), fragment.every_push)
 
 
 def requested_fragments(query_string: bytes) -> dict[str, list]:
@@ -456,11 +480,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             built = await current_fragment(name, asked[0])
             if built is None:
                 continue
-            version, text, regions = built
-            if version > asked[1]:
-                asked[1] = version
-                await self.send(text_data=text)
-            current[name] = regions
+            if built.for_page(asked[1]):
+                asked[1] = built.version
+                await self.send(text_data=built.text)
+            current[name] = built.regions
         return current
 
     async def disconnect(self, code):
@@ -507,10 +530,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if built is None:
             await self.send_json({"type": "changed", "group": name})
             return
-        version, text, _regions = built
-        if version > asked[1]:
-            asked[1] = version
-            await self.send(text_data=text)
+        if built.for_page(asked[1]):
+            asked[1] = built.version
+            await self.send(text_data=built.text)
 
 
 def refusal(text: str | None, data: bytes | None) -> tuple[int | None, str]:

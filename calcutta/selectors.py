@@ -78,6 +78,12 @@ def calcutta_for(*, user, pk: int) -> Calcutta:
     return visible_calcuttas(user=user).get(pk=pk)
 
 
+def calcutta_by_pk(pk: int) -> Calcutta | None:
+    """A Calcutta by id with its flight, event and club, or None: for a live board whose socket was already allowed
+    to watch it (base.live)."""
+    return Calcutta.objects.select_related("flight__event__club").filter(pk=pk).first()
+
+
 def flights_to_start(*, user) -> QuerySet:
     """Flights without a Calcutta at events the user directs (named director, club director or admin), whose first
     round has not started: a Calcutta is sold before anyone plays."""

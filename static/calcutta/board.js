@@ -1,4 +1,5 @@
-/* The live Calcutta board: refetches the board's JSON when the server pushes "changed" (js/live.js), and redraws the lot that is up, the bids and the lots table.
+/* The live Calcutta board: draws the board's data the server pushes with each step (a fragment, js/live.js; its JSON
+   refetched where none comes), and redraws the lot that is up, the bids and the lots table.
    Used on phones, the projector view and the auctioneer's screen. No framework; text only (no HTML from data). */
 (function () {
   "use strict";
@@ -94,6 +95,7 @@
       });
     }
     board.setAttribute("data-version", String(data.version));
+    board.setAttribute("data-live-version", String(data.version));
   }
 
   function refresh() {
@@ -104,6 +106,16 @@
       })
       .catch(function () { /* offline for a moment: the next change or poll tries again */ });
   }
-  // Pushed changes; polling every `interval` only while the live socket cannot connect.
-  window.bgLive.watch([board.getAttribute("data-live-group")], refresh, { poll: refresh, interval: interval });
+  // The board's data arrives with each step (a fragment: built once by the server for every open board); a page
+  // that cannot be sent it (no fragment) refetches on "changed", and polls every `interval` only while the live
+  // socket cannot connect.
+  var group = board.getAttribute("data-live-group");
+  document.addEventListener("live:fragment", function (event) {
+    var message = event.detail || {};
+    var shown = parseInt(board.getAttribute("data-live-version") || "-1", 10);
+    if (message.group === group && message.data && message.version >= shown) { render(message.data); }  // same step: other changes
+  });
+  window.bgLive.watch([group], refresh, {
+    poll: refresh, interval: interval, covers: function () { return true; }  // every fragment of its group has the data
+  });
 })();

@@ -8,6 +8,8 @@
 // swapped in when newer than the version shown; a region of the group the message does not carry refetches.
 // A reconnect names the versions shown now: the server sends what is newer, then "joined" names the regions it
 // holds current ({"fragments": {"flight-3": ["live-bracket"]}}), and only what no fragment covers refetches.
+// A fragment may carry "data" instead of regions, for a page script that draws it (calcutta/board.js): it is
+// handed on as a "live:fragment" event, and the script's watcher covers its group.
 //
 // Two ways to use it:
 //   declarative: an element with an id and data-live-groups="flight-3 event-2" is swapped for the element with the
@@ -58,8 +60,8 @@
     // group:variant:version of every public region on the page, for the socket's URL (built at each connect, so
     // a reconnect names the versions shown now).
     var asked = [];
-    Array.prototype.forEach.call(document.querySelectorAll("[data-live-fragment][data-live-groups][id]"), function (el) {
-      var group = el.getAttribute("data-live-groups").split(/[\s,]+/)[0];
+    Array.prototype.forEach.call(document.querySelectorAll("[data-live-fragment][id]"), function (el) {
+      var group = (el.getAttribute("data-live-groups") || el.getAttribute("data-live-group") || "").split(/[\s,]+/)[0];
       var version = el.getAttribute("data-live-version") || "0";
       if (/^[a-z]+-[0-9]+$/.test(group)) { asked.push(group + ":" + el.getAttribute("data-live-fragment") + ":" + version); }
     });
@@ -151,6 +153,8 @@
       }
       if (message.type === "fragment") {
         var covered = applyFragment(message);
+        // data for a page script that draws it itself (the Calcutta board): its watcher says it covers the group
+        if (message.data) { document.dispatchEvent(new CustomEvent("live:fragment", { detail: message })); }
         // the group's other watchers (a page script's, a region without a fragment) still refetch
         watchers.forEach(function (w) {
           if (w.groups.indexOf(message.group) >= 0 && !(w.covers && w.covers(message.group, covered))) {

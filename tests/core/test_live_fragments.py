@@ -222,3 +222,59 @@ def test_a_round_result_pushes_the_standings_and_tables_once_and_only_the_two_pl
     assert own_heard == {"type": "changed", "group": f"user-{winner.pk}"}
     assert other_quiet  # a player whose table did not change is not told to refetch
     assert counted["requests"] == 0
+
+
+def test_every_open_calcutta_board_is_sent_the_boards_data_with_each_step_not_a_fetch_each(
+    club, director_user, fresh_layer, counted
+):
+    """An auction room of phones: a bid sends every open board the board's data itself (what the board API answers
+    in the page's language), built once; a write that takes no step (a payment ticked off) still reaches them."""
+    from calcutta import services as calcutta_services
+    from tests.calcutta.rows import entry_ids, make_flight
+
+    flight = make_flight(club)
+    calcutta = calcutta_services.create_calcutta(
+        actor=director_user, flight=flight, payout_places=["60", "40"], minimum_opening_bid=1000, increment=500
+    )
+    groups = [entry_ids(flight, "Anna"), entry_ids(flight, "Bernd")]
+    calcutta_services.set_lots(actor=director_user, calcutta=calcutta, groups=groups)
+    calcutta_services.set_order(actor=director_user, calcutta=calcutta, order=[1, 2])
+    paul = calcutta_services.register_bidder(actor=director_user, calcutta=calcutta, name="paul")
+    calcutta_services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open")
+    calcutta_services.auctioneer_step(actor=director_user, calcutta=calcutta, action="open_next_lot")
+    html = Client().get(f"/calcuttas/{calcutta.pk}/board/").content.decode()
+    found = re.search(r'data-live-fragment="([a-z]+)" data-live-version="([0-9]+)"', html)
+    assert found, "the board names its fragment's variant and version"
+    variant, shown = found.group(1), int(found.group(2))
+    group = f"calcutta-{calcutta.pk}"
+
+    async def run():
+        boards = [Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}") for _ in range(30)]
+        for socket in boards:
+            assert await socket.connect()
+            # data goes even at the version shown (a write may change it without a step), then "joined"
+            assert (await socket.receive_json_from())["version"] == shown
+            assert (await socket.receive_json_from())["fragments"] == {group: []}
+        counted.update(requests=0)
+        await database_sync_to_async(calcutta_services.place_bid)(
+            actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1500
+        )
+        after_bid = {(await socket.receive_output(30))["text"] for socket in boards}
+        await database_sync_to_async(calcutta_services.set_paid)(
+            actor=director_user, calcutta=calcutta, bidder=paul, paid=True
+        )
+        after_setting = await boards[0].receive_json_from(timeout=10)
+        for socket in boards:
+            await socket.disconnect()
+        return after_bid, after_setting
+
+    after_bid, after_setting = async_to_sync(run)()
+    assert len(after_bid) == 1  # encoded once, the same text to every board
+    message = json.loads(after_bid.pop())
+    assert message["type"] == "fragment" and message["version"] > shown
+    assert message["data"]["current"]["high_bid_display"] == "15.00"
+    assert message["data"]["current"]["high_bidder"] == "paul"
+    assert after_setting["type"] == "fragment" and after_setting["version"] == message["version"]
+    assert counted["requests"] == 0
+    api = Client().get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()
+    assert api == after_setting["data"]  # what the board API answers, pushed
