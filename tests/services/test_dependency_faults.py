@@ -386,7 +386,8 @@ def test_a_pool_held_by_others_answers_503_within_its_bound_on_the_api_and_on_a_
 
 def test_after_the_database_drops_every_pooled_connection_the_next_requests_succeed(setting, server):
     """A database restart ends every connection the pool holds. The pool checks each as it lends it, and the first
-    fault answered checks the whole pool, so the requests after a restart are served (four answered 500 before)."""
+    fault answered checks the whole pool, so after a restart at most one request answers a retryable 503 and every one
+    after it is served (four answered 500 before)."""
     session, user = setting
     url = server(size=4, timeout=3)
     headers = token_headers(user)
@@ -418,10 +419,15 @@ def test_after_the_database_drops_every_pooled_connection_the_next_requests_succ
         statuses = [client.get(f"{url}/api/v1/chouette/sessions/{session.pk}/").status_code for _ in range(6)]
         statuses += [client.post(f"{url}{games_url(session)}", json={"winner": "team"}).status_code for _ in range(3)]
     print(f"\nFIGURE after every pooled connection was terminated: {statuses}")
-    # The first request may meet the dead connections one by one (the pool waits 1 s, 2 s, ... between them) and
-    # answer 503 within its bound; it checks the rest of the pool as it answers, so every later one is served.
-    assert statuses[0] in (200, 503)
-    assert statuses[1:] == [200] * 5 + [201] * 3
+    # One request may meet the dead connections one by one (the pool waits 1 s, 2 s, ... between them) and answer a
+    # retryable 503 within its bound; it checks the rest of the pool as it answers, so every later one is served.
+    # Which request that is depends on the order the pool lends its connections in: the one that replaced the
+    # first dead connection is alive, and a request that gets it first is served (seen in CI: 200, 503, 200, ...).
+    assert statuses.count(503) <= 1, statuses
+    if 503 in statuses:
+        assert statuses.index(503) < 6  # a read met the dead connections; the writes came after the check
+        assert all(status in (200, 201) for status in statuses[statuses.index(503) + 1 :])
+    assert [status for status in statuses if status != 503] == [200] * (6 - statuses.count(503)) + [201] * 3
     assert_games_whole(session, 3)
 
 
