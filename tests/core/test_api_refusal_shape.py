@@ -91,6 +91,13 @@ def test_the_create_and_update_mixin_views_refuse_a_json_value_of_the_wrong_type
 def test_a_wrong_json_type_inside_a_list_or_an_integer_choice_is_refused():
     """`true` is no whole number though Python's bool is an int, and a list's items and a 0/1 choice are checked
     too: DRF read `"5"` as 5 and `"0"` as the choice 0."""
+    from django.utils import translation
+
+    with translation.override("en"):  # a message outside a request is in the thread's language
+        _wrong_json_types_are_named()
+
+
+def _wrong_json_types_are_named():
     from base.api import _wrong_json_type
     from games.matchplay.api import LatenessInputSerializer, ReportInputSerializer
 
