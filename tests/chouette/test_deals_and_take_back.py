@@ -210,3 +210,19 @@ def test_the_api_refuses_a_take_back_by_a_crew_member_and_of_an_older_game(api_a
     member = MembershipFactory(club=club).player.user  # not at the table: not even asked
     assert api_as(member).post(api_url(session, "games/undo/"), {}, format="json").status_code == 403
     assert api_as(p["B"].user).post(api_url(session, "games/undo/"), {}, format="json").status_code == 200
+
+
+def test_the_take_back_page_and_a_deal_refusal_read_in_german(club):
+    from django.core.management import call_command
+
+    call_command("compile_translations")
+    session, p, _ = table(club)
+    client = signed_in(p["A"].user)
+    with translation.override("en"):  # the request activates German; leave the thread as it was for later tests
+        client.post("/i18n/setlang/", {"language": "de", "next": "/"})
+        form = {"expected_number": "1", f"cube_{p['C'].pk}": "", f"deal_{p['C'].pk}": "-4", "winner": "team"}
+        refused = client.post(page(session, "games/"), form, follow=True).content.decode()
+        client.post(page(session, "games/"), {"winner": "team", "expected_number": "1"})
+        preview = client.get(page(session, "games/undo/")).content.decode()
+    assert "gib einen Deal von -3 bis +3 ein" in refused
+    assert "Spiel 1 zurücknehmen?" in preview and "Ja, Spiel 1 zurücknehmen" in preview
