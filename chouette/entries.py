@@ -162,6 +162,7 @@ def entry_from_form(data, team: list[int]) -> dict:
         deals = _deals_from_form(data, steps, team)
     else:
         events = _legacy_events(data, team)
+        deals = _deals_from_form(data, None, team)
     member_results = []
     for member in team:
         own = data.get(f"result_{member}") or ""
@@ -183,10 +184,11 @@ def entry_from_form(data, team: list[int]) -> dict:
     }
 
 
-def _deals_from_form(data, steps: dict[int, list[tuple[str, str]]], team: list[int]) -> list[dict]:
+def _deals_from_form(data, steps: dict[int, list[tuple[str, str]]] | None, team: list[int]) -> list[dict]:
     """A member's deal (`deal_<id>`: the points they take from the box, negative when the box wins them), made
     right after that member's own cube steps: the k-th steps of all cubes are one moment (_events_from_steps),
-    so the deal comes after the events of the moments up to the member's last step."""
+    so the deal comes after the events of the moments up to the member's last step. With the older one-answer
+    fields (`steps` None) the deal comes after all the doubles."""
     deals = []
     for member in team:
         text = str(data.get(f"deal_{member}") or "").strip().replace("+", "").replace("\u2212", "-")
@@ -194,8 +196,11 @@ def _deals_from_form(data, steps: dict[int, list[tuple[str, str]]], team: list[i
             continue
         if not text.lstrip("-").isdigit() or len(text) > 7:
             raise Invalid(_("A deal is a whole number of points, e.g. 2 or -3."), field="deals")
-        own = len(steps.get(member, []))
-        after = len(_events_from_steps({m: s[:own] for m, s in steps.items()}, team))
+        if steps is None:
+            after = None
+        else:
+            own = len(steps.get(member, []))
+            after = len(_events_from_steps({m: s[:own] for m, s in steps.items()}, team))
         deals.append({"player": member, "points": int(text), "after": after})
     return deals
 
