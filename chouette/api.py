@@ -76,6 +76,9 @@ class ChouetteRulesSerializer(serializers.Serializer):
     beaver = serializers.BooleanField(default=Rules.beaver)
     raccoon = serializers.BooleanField(default=Rules.raccoon)
     automatic_doubles = serializers.IntegerField(min_value=0, max_value=6, default=Rules.automatic_doubles)
+    deals = serializers.BooleanField(
+        default=Rules.deals, help_text="The box may settle with a team member during a game (docs/chouette.md, Deals)."
+    )
 
 
 class HidesMoney:
@@ -236,6 +239,23 @@ class ChouetteDaveSerializer(serializers.Serializer):
     )
 
 
+class ChouetteDealSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The team member who settles with the box and leaves the game.")
+    points = serializers.IntegerField(
+        min_value=-3 * 4096,
+        max_value=3 * 4096,
+        help_text="What the member wins from the box (negative: the box wins them); at most the member's cube × 3.",
+    )
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=200,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="How many of `events` came before the deal (omitted: after all of them).",
+    )
+
+
 class ChouetteClaimedSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     points = serializers.IntegerField()
@@ -255,6 +275,12 @@ class ChouetteGameInputSerializer(serializers.Serializer):
     daves = ChouetteDaveSerializer(
         many=True, required=False, help_text="Dave stakes only: each member's final stake and who gave up."
     )
+    deals = ChouetteDealSerializer(
+        many=True,
+        required=False,
+        max_length=20,
+        help_text="Members who settled with the box during the game (they leave it).",
+    )
     expected_number = serializers.IntegerField(min_value=1, required=False, help_text="The number of this game.")
     idempotency_key = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
 
@@ -270,7 +296,7 @@ class ChouetteLedgerLineSerializer(HidesMoney, serializers.ModelSerializer):
 
     class Meta:
         model = LedgerEntry
-        fields = ["player", "name", "role", "points", "cents"]
+        fields = ["player", "name", "role", "points", "cents", "deal"]
         read_only_fields = fields
 
 

@@ -10,6 +10,8 @@ from base.errors import Invalid
 from chouette.core import session as core
 from chouette.core.scoring import BOX, KINDS, RESPONSES, TEAM, CubeEvent, GameEntry
 
+MAX_DEALS = 20  # a member deals once a game; a table seats at most 20
+
 
 def _int(value, field: str) -> int:
     try:
@@ -51,6 +53,16 @@ def entry_from_payload(data) -> GameEntry:
         if not isinstance(row, dict) or row.get("gave_up") not in (None, "member", "box"):
             raise Invalid(_("Each Dave line names a member, the final stake and who gave up."), field="daves")
         daves.append((_int(row.get("player"), "daves"), _int(row.get("stake"), "daves"), row.get("gave_up")))
+    deals = []
+    for row in data.get("deals") or []:
+        if not isinstance(row, dict) or not isinstance(row.get("points"), int) or isinstance(row.get("points"), bool):
+            raise Invalid(_("Each deal names a team member and their points (a whole number)."), field="deals")
+        after = row.get("after")
+        if after is not None and (not isinstance(after, int) or isinstance(after, bool) or after < 0):
+            raise Invalid(_("A deal's 'after' counts the doubles before it: 0 or more."), field="deals")
+        deals.append((_int(row.get("player"), "deals"), row["points"], after))
+    if len(deals) > MAX_DEALS:
+        raise Invalid(_("At most %(n)s deals in one game.") % {"n": MAX_DEALS}, field="deals")
     winner = data.get("winner") or None
     if winner not in (None, BOX, TEAM):
         raise Invalid(_("Say who won the game: the box or the team."), field="winner")
@@ -70,6 +82,7 @@ def entry_from_payload(data) -> GameEntry:
         automatic_doubles=automatic,
         claimed=tuple(claimed),
         daves=tuple(daves),
+        deals=tuple(deals),
     )
 
 
@@ -87,6 +100,7 @@ def payload_from_entry(entry: GameEntry) -> dict:
         "automatic_doubles": entry.automatic_doubles,
         "claimed": [{"player": p, "points": v} for p, v in entry.claimed],
         "daves": [{"player": p, "stake": v, "gave_up": g} for p, v, g in entry.daves],
+        "deals": [{"player": p, "points": v, "after": a} for p, v, a in entry.deals],
     }
 
 
@@ -141,10 +155,14 @@ def entry_from_form(data, team: list[int]) -> dict:
     partner = str(data.get("partner") or "")
     team = [member for member in team if str(member) != partner]  # the box's partner has no cube of their own
     daves = _daves_from_form(data, team)
+    deals: list[dict] = []
     if any(f"cube_{member}" in data for member in team):
-        events = _events_from_steps({m: parse_steps(data.get(f"cube_{m}", "")) for m in team}, team)
+        steps = {m: parse_steps(data.get(f"cube_{m}", "")) for m in team}
+        events = _events_from_steps(steps, team)
+        deals = _deals_from_form(data, steps, team)
     else:
         events = _legacy_events(data, team)
+        deals = _deals_from_form(data, None, team)
     member_results = []
     for member in team:
         own = data.get(f"result_{member}") or ""
@@ -162,7 +180,29 @@ def entry_from_form(data, team: list[int]) -> dict:
         if str(data.get("automatic_doubles") or "0").isdigit()
         else 0,
         "daves": daves,
+        "deals": deals,
     }
+
+
+def _deals_from_form(data, steps: dict[int, list[tuple[str, str]]] | None, team: list[int]) -> list[dict]:
+    """A member's deal (`deal_<id>`: the points they take from the box, negative when the box wins them), made
+    right after that member's own cube steps: the k-th steps of all cubes are one moment (_events_from_steps),
+    so the deal comes after the events of the moments up to the member's last step. With the older one-answer
+    fields (`steps` None) the deal comes after all the doubles."""
+    deals = []
+    for member in team:
+        text = str(data.get(f"deal_{member}") or "").strip().replace("+", "").replace("\u2212", "-")
+        if not text:
+            continue
+        if not text.lstrip("-").isdigit() or len(text) > 7:
+            raise Invalid(_("A deal is a whole number of points, e.g. 2 or -3."), field="deals")
+        if steps is None:
+            after = None
+        else:
+            own = len(steps.get(member, []))
+            after = len(_events_from_steps({m: s[:own] for m, s in steps.items()}, team))
+        deals.append({"player": member, "points": int(text), "after": after})
+    return deals
 
 
 def _daves_from_form(data, team: list[int]) -> list[dict]:
@@ -203,6 +243,9 @@ def form_from_payload(payload: dict) -> dict:
             initial[key] = f"{initial[key]} {step}" if key in initial else step
     for row in payload.get("member_results") or []:
         initial[f"result_{row.get('player')}"] = f"{row.get('winner')}:{row.get('kind', 'single')}"
+    for row in payload.get("deals") or []:
+        points = row.get("points")
+        initial[f"deal_{row.get('player')}"] = str(points) if isinstance(points, int) else ""
     for row in payload.get("daves") or []:
         initial[f"dave_{row.get('player')}"] = row.get("stake")
         initial[f"gave_up_{row.get('player')}"] = row.get("gave_up") or ""

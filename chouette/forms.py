@@ -74,10 +74,13 @@ class SessionForm(forms.Form):
     beaver = forms.BooleanField(label=_("Beavers"), required=False, initial=True)
     raccoon = forms.BooleanField(label=_("Raccoons"), required=False)
     automatic_doubles = forms.IntegerField(label=_("Automatic doubles (most)"), min_value=0, max_value=6, initial=0)
+    deals = forms.BooleanField(
+        label=_("Deals (the box settles with a member during a game)"), required=False, initial=True
+    )
 
     RULE_FIELDS = [
         "cubes", "box_keeps", "acting_captain", "box_min_takes", "partner_from", "partner_required", "max_players",
-        "partner_split", "newcomer", "jacoby", "beaver", "raccoon", "automatic_doubles",
+        "partner_split", "newcomer", "jacoby", "beaver", "raccoon", "automatic_doubles", "deals",
     ]  # fmt: skip
 
     def __init__(self, *args, players=None, **kwargs):

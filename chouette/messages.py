@@ -55,6 +55,22 @@ MESSAGES = {
     "must_take_half": gettext_lazy(
         "The box must take at least half of the initial cubes doubled at once: %(need)s of %(of)s."
     ),
+    "no_deals": gettext_lazy(
+        "This table plays without deals: enter how the member's game ended (a drop or the board's result)."
+    ),
+    "deals_at_dave_table": gettext_lazy(
+        "Deals are entered at cube tables: with Daves, enter the member's final stake and who gave up."
+    ),
+    "deal_moment": gettext_lazy("A deal comes before, between or after the %(n)s doubles: 'after' is 0 to %(n)s."),
+    "deal_not_in_team": gettext_lazy(
+        "%(player)s is not on the team this game: the box deals only with a team member still playing."
+    ),
+    "deal_after_out": gettext_lazy("%(player)s's game already ended: no deal after it."),
+    "deal_too_large": gettext_lazy(
+        "%(player)s's cube is at %(cube)s: a deal is worth at most %(limit)s points either way (a backgammon); "
+        "enter a deal from -%(limit)s to +%(limit)s."
+    ),
+    "result_after_deal": gettext_lazy("%(player)s settled with the box; their game has no result."),
     "stale_order": gettext_lazy("This game was entered for a different seating; reload the table."),
     "already_seated": gettext_lazy("%(player)s is already at the table."),
     "table_full": gettext_lazy("The table is full (%(max)s players)."),

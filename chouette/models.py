@@ -162,6 +162,8 @@ class LedgerEntry(models.Model):
     role = models.CharField(max_length=16)  # box, partner, captain, acting_captain, crew
     points = models.DecimalField(max_digits=10, decimal_places=1)
     cents = models.BigIntegerField()
+    # The member settled with the box during the game (a deal): these points are the deal, not the board's result.
+    deal = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["session", "game_number", "id"]

@@ -29,6 +29,15 @@ class Seating(NamedTuple):
     player: Player
 
 
+class TakeBack(NamedTuple):
+    """The last game of `session` about to be taken back (what chouette.take_back decides on): who entered it
+    (`entered_by_id`, a user id) and the user of its box (`box_user_id`; None for a walk-in without an account)."""
+
+    session: ChouetteSession
+    entered_by_id: int | None
+    box_user_id: int | None
+
+
 class Balance(NamedTuple):
     """A player's lifetime balance at `club` (what chouette.see_balance decides on)."""
 
@@ -67,6 +76,20 @@ def play(user, session: ChouetteSession) -> bool:
     return user.pk is not None and _SEATED.exists(session.pk, user.pk)
 
 
+@rule(
+    "chouette.take_back",
+    _("Only the player who entered the game, the box of that game or a club director can take it back."),
+)
+def take_back(user, game: TakeBack) -> bool:
+    """Two games were once taken back by a stray tap of someone else at the table: the ones who can tell the game
+    was entered wrong are whoever entered it and the box who played everyone in it (and a director, who settles
+    disputes). Anyone else at the table corrects the game instead, which shows what changes first and keeps the
+    reason."""
+    if user.pk is None:
+        return False
+    return user.pk in (game.entered_by_id, game.box_user_id) or is_director(user, game.session.club)
+
+
 @rule("chouette.see_money", _("Only the players of this table and the club's directors see its money."))
 def see_money(user, session: ChouetteSession) -> bool:
     known = getattr(session, "money_visible", None)  # answered already by selectors.visible_sessions
@@ -91,6 +114,10 @@ def may_play(user, session: ChouetteSession) -> bool:
 
 def may_see_money(user, session: ChouetteSession) -> bool:
     return access.can(user, "chouette.see_money", session)
+
+
+def may_take_back(user, game: TakeBack) -> bool:
+    return access.can(user, "chouette.take_back", game)
 
 
 def require_play(user, session: ChouetteSession) -> None:

@@ -206,6 +206,33 @@ def game_rows(session: ChouetteSession, *, last: int | None = None) -> list[dict
     ]
 
 
+def last_game(session: ChouetteSession) -> dict | None:
+    """The last current game, what taking it back removes from the ledger and who may take it back: `event`,
+    `number`, `lines` (its ledger lines with their players, box first), `entered_by` (a name), `box` (the box's
+    name) and `take_back` (permissions.TakeBack). None when no game was played. Read under the session lock by
+    the undo, and by its confirmation page."""
+    event = current_games(session).select_related("created_by__player").order_by("-game_number").first()
+    if event is None:
+        return None
+    lines = sorted(
+        LedgerEntry.objects.filter(event=event).select_related("player").order_by("id"),
+        key=lambda line: line.role != "box",
+    )
+    box = next((line for line in lines if line.role == "box"), None)
+    creator = event.created_by
+    creator_player = getattr(creator, "player", None) if creator is not None else None
+    return {
+        "event": event,
+        "number": event.game_number,
+        "lines": lines,
+        "entered_by": creator_player.name if creator_player else (creator.get_username() if creator else ""),
+        "box": box.player.name if box else "",
+        "take_back": permissions.TakeBack(
+            session, event.created_by_id, box.player.user_id if box is not None else None
+        ),
+    }
+
+
 def history(session: ChouetteSession) -> QuerySet[SessionEvent]:
     """Every event version, current and retired (the audit trail)."""
     return session.events.select_related("player", "created_by", "retired_by").order_by("seq", "version")

@@ -94,6 +94,7 @@ def _team_rows(team, names, initial=None) -> list[dict]:
             "result": initial.get(f"result_{pid}", ""),
             "dave_stake": initial.get(f"dave_{pid}", 1),
             "gave_up": initial.get(f"gave_up_{pid}", ""),
+            "deal": initial.get(f"deal_{pid}", ""),
         }
         for pid in team
     ]
@@ -210,18 +211,45 @@ def add_game(request, slug, pk):
     return redirect(session)
 
 
-@require_POST
 @login_required
+@idempotent_page
 def undo_game(request, slug, pk):
+    """Take back the last game, in two steps: this page says which game and what leaves the ledger (points per
+    player), then its "Yes, take back" (a POST with `confirm`) does it. A POST without `confirm` (an old page, a
+    script) shows the page too: a stray tap never takes a game back, with or without JavaScript."""
     session = _session(request, slug, pk)
-    attempt(
+    access.require_play(request.user, session)
+    data = request.POST if request.method == "POST" else request.GET
+    expected = _int(data.get("expected_number"))
+    confirmed = request.method == "POST" and data.get("confirm")
+    if confirmed and attempt(
         request,
-        lambda: services.undo_last_game(
-            actor=request.user, session=session, expected_number=_int(request.POST.get("expected_number"))
-        ),
-        _("Last game taken back."),
-    )
-    return redirect(session)
+        lambda: services.undo_last_game(actor=request.user, session=session, expected_number=expected),
+        _("Game %(n)s taken back.") % {"n": expected} if expected else _("Last game taken back."),
+    ):
+        return redirect(session)
+    found = selectors.last_game(session) if session.status == SessionStatus.OPEN else None
+    refusal = ""
+    if found is None:
+        refusal = _("There is no game to take back while the session is open.")
+    elif expected is not None and expected != found["number"]:
+        refusal = _(
+            "Game %(expected)s is not the last game (the last is game %(n)s): only the last game can be taken back. "
+            "Correct game %(expected)s instead; the correction shows what changes before it is saved."
+        ) % {"expected": expected, "n": found["number"]}
+    elif not access.may_take_back(request.user, found["take_back"]):
+        refusal = _(
+            "Only %(entered)s (who entered game %(n)s), %(box)s (the box of that game) or a club director can take "
+            "it back. Ask one of them, or correct game %(n)s instead."
+        ) % {"entered": found["entered_by"], "box": found["box"], "n": found["number"]}
+    context = {
+        "session": session,
+        "found": found,
+        "correct_number": expected if refusal and expected else (found["number"] if found else None),
+        "refusal": refusal,
+        "show_money": access.may_see_money(request.user, session),
+    }
+    return render(request, "chouette/take_back.html", context)
 
 
 @login_required
@@ -257,6 +285,8 @@ def correct_game(request, slug, pk, number):
         "initial": initial,
         "own_result_choices": OWN_RESULT_CHOICES,
         "has_own_results": any(key.startswith("result_") for key in initial),
+        # the stored game had cube action or a deal: show it open, as it will be saved
+        "cube_open": any(key.startswith(("cube_", "deal_")) and initial[key] != "" for key in initial),
         "kind_choices": KIND_CHOICES,
         "rules": Rules.from_dict(session.rules),
     }

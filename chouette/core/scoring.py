@@ -21,6 +21,7 @@ from chouette.core.table_options import Rules
 BOX, TEAM = "box", "team"
 TAKE, DROP, BEAVER, RACCOON = "take", "drop", "beaver", "raccoon"
 RESPONSES = (TAKE, DROP, BEAVER, RACCOON)
+DEAL = "deal"
 KINDS = tuple(str(kind) for kind in KIND_MULTIPLIER)  # single, gammon, backgammon: the games rules' own
 CUBE_LIMIT = 4096  # no real cube goes near this; a typo that would go beyond is refused
 Player = Hashable
@@ -48,6 +49,10 @@ class GameEntry:
     # With Dave stakes (Rules.dave): per member (member, final stake, who gave up: "member", "box" or None);
     # a member not listed played for the first stake, 1. There are no cube events then.
     daves: tuple[tuple[Player, int, str | None], ...] = ()
+    # Deals: (member, points, after). The box settles with a member, who leaves the game for `points` (positive:
+    # the member wins them from the box). `after` is how many of `events` happened before the deal (None: after
+    # all of them); the member's cube at that moment bounds the deal.
+    deals: tuple[tuple[Player, int, int | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class MemberResult:
     member: Player
     points: int
     cube: int
-    ended_by: str  # "drop" (member dropped), "box_drop" (box dropped), or the kind played out
+    ended_by: str  # "drop" (member dropped), "box_drop" (box dropped), "deal" (settled), or the kind played out
     owner: str | None  # who owned the member's cube at the end: BOX, TEAM or None (centred)
 
 
@@ -66,7 +71,7 @@ class ScoredGame:
     captain: Player
     members: tuple[Player, ...]
     acting_captain: Player | None  # set when the captain dropped and someone played on as captain
-    captain_dropped: bool
+    captain_dropped: bool  # the captain's game ended before the board did: a drop or a deal
     decisive: Player | None  # whose game against the box decides the rotation (captain or acting captain)
     box_beat_decisive: bool
     results: tuple[MemberResult, ...]
@@ -82,7 +87,7 @@ class _Cube:
     value: int
     owner: str | None = None
     turned: bool = False  # someone doubled and it was taken (automatic doubles do not turn it): Jacoby asks this
-    out: str | None = None  # "drop" / "box_drop" once that member's game has ended
+    out: str | None = None  # "drop" / "box_drop" / "deal" once that member's game has ended
     out_value: int = 0
 
 
@@ -103,16 +108,27 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
             max=rules.automatic_doubles,
         )
     if rules.dave:
+        if entry.deals:
+            raise _err(
+                "deals_at_dave_table",
+                "Deals are entered at cube tables: with Daves, enter the member's final stake and who gave up.",
+                "deals",
+            )
         cubes = _dave_stakes(entry, members, rules)
     else:
         if entry.daves:
             raise _err("daves_at_cube_table", "This table plays with the cube: enter the doubles, not Dave stakes.")
         start = 2**entry.automatic_doubles
         cubes = {m: _Cube(start) for m in members}
+        deals = _deals_by_moment(entry, rules)
         for number, event in enumerate(entry.events, start=1):
+            _apply_deals(deals.pop(number - 1, ()), cubes)
             _apply_event(event, number, cubes, members, rules)
+        _apply_deals(deals.pop(len(entry.events), ()), cubes)
     captain = members[0]
-    captain_dropped = cubes[captain].out == "drop"  # an ended game never comes back, so the last state tells
+    # A captain who dropped or dealt left the game before the board ended: either way someone who plays on
+    # captains (an ended game never comes back, so the last state tells).
+    captain_dropped = cubes[captain].out in ("drop", DEAL)
 
     acting = None
     still_in = [m for m in members if cubes[m].out is None]
@@ -134,6 +150,13 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
     for member, winner, kind in entry.member_results:
         if member not in cubes:
             raise _err("not_in_team", f"{member} is not on the team this game.", "member_results", player=str(member))
+        if cubes[member].out == DEAL:
+            raise _err(
+                "result_after_deal",
+                f"{member} settled with the box; their game has no result.",
+                "member_results",
+                player=str(member),
+            )
         if cubes[member].out is not None:
             raise _err(
                 "result_after_drop",
@@ -151,6 +174,9 @@ def score_game(*, box: Player, team: Sequence[Player], entry: GameEntry, rules: 
             continue
         if cube.out == "box_drop":
             results.append(MemberResult(member, cube.out_value, cube.out_value, "box_drop", TEAM))
+            continue
+        if cube.out == DEAL:
+            results.append(MemberResult(member, cube.out_value, cube.value, DEAL, cube.owner))
             continue
         board_winner, kind = overrides.get(member, (entry.winner, entry.kind))
         if board_winner not in (BOX, TEAM):
@@ -220,6 +246,64 @@ def _dave_stakes(entry: GameEntry, members: tuple, rules: Rules) -> dict:
         out = {"member": "drop", "box": "box_drop"}.get(gave_up or "")
         cubes[member] = _Cube(stake, owner=None, out=out, out_value=stake if out else 0)
     return cubes
+
+
+def _deals_by_moment(entry: GameEntry, rules: Rules) -> dict[int, list[tuple[Player, int]]]:
+    """The deals grouped by the moment they were made (how many cube events came before), refusing them at a
+    table that plays without deals and a moment that is not in the game."""
+    deals: dict[int, list[tuple[Player, int]]] = {}
+    if entry.deals and not rules.deals:
+        raise _err(
+            "no_deals",
+            "This table plays without deals: enter how the member's game ended (a drop or the board's result).",
+            "deals",
+        )
+    for member, points, after in entry.deals:
+        moment = len(entry.events) if after is None else after
+        if not 0 <= moment <= len(entry.events):
+            raise _err(
+                "deal_moment",
+                f"A deal comes before, between or after the {len(entry.events)} doubles: 'after' is 0 to "
+                f"{len(entry.events)}.",
+                "deals",
+                n=len(entry.events),
+            )
+        deals.setdefault(moment, []).append((member, points))
+    return deals
+
+
+def _apply_deals(deals, cubes: dict) -> None:
+    """The box settles with members still playing: each leaves the game for the agreed points. A deal is worth
+    at most what that member's game could still be at its cube now, a backgammon (cube × 3) either way: a
+    larger number is a typo (or a deal the cube could not have reached)."""
+    for member, points in deals:
+        if member not in cubes:
+            raise _err(
+                "deal_not_in_team",
+                f"{member} is not on the team this game: the box deals only with a team member still playing.",
+                "deals",
+                player=str(member),
+            )
+        cube = cubes[member]
+        if cube.out is not None:
+            raise _err(
+                "deal_after_out",
+                f"{member}'s game already ended ({'a deal' if cube.out == DEAL else 'a drop'}): no deal after it.",
+                "deals",
+                player=str(member),
+            )
+        limit = cube.value * KIND_MULTIPLIER["backgammon"]
+        if not isinstance(points, int) or isinstance(points, bool) or abs(points) > limit:
+            raise _err(
+                "deal_too_large",
+                f"{member}'s cube is at {cube.value}: a deal is worth at most {limit} points either way "
+                f"(a backgammon); enter a deal from -{limit} to +{limit}.",
+                "deals",
+                player=str(member),
+                cube=cube.value,
+                limit=limit,
+            )
+        cube.out, cube.out_value = DEAL, points
 
 
 def split_box_side(side: int, rules: Rules) -> tuple:

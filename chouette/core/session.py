@@ -41,6 +41,11 @@ class PlayedGame:
     scored: ScoredGame
     money: dict
 
+    @property
+    def dealt(self) -> frozenset:
+        """The members who settled with the box during this game (their points are the deal)."""
+        return frozenset(r.member for r in self.scored.results if r.ended_by == "deal")
+
 
 @dataclass
 class SessionState:

@@ -39,6 +39,10 @@ class Rules:
     beaver: bool = True
     raccoon: bool = False
     automatic_doubles: int = 0  # most automatic doubles on equal opening dice (0 = none)
+    # The box may settle ("deal") with a team member during a game: the member leaves the game for the agreed
+    # points. On by default: a deal needs the box and that member to agree, it cannot be worth more than the
+    # member's cube could (docs/chouette.md, "Deals"), and a table that does not want them turns it off.
+    deals: bool = True
     # Dave stakes instead of cubes: the progression ("geometric" or "arithmetic"), "" for the cube. Set from the
     # session's stake form (ChouetteSession.stakes), never from the rules JSON.
     dave: str = ""

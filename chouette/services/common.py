@@ -199,6 +199,7 @@ def _write(
                 role=_role(game, player),
                 points=_points(game.scored.points[player]),
                 cents=game.money[player],
+                deal=player in game.dealt,
             )
             for game in state.games
             if game.number >= from_game

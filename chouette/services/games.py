@@ -11,8 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.errors import Conflict, Invalid
+from base.errors import Conflict, Invalid, NotAllowed
 from chouette import entries, selectors
+from chouette import permissions as access
 from chouette.models import (
     ChouetteSession,
     EventKind,
@@ -61,17 +62,25 @@ def record_game(
 
 @transaction.atomic
 def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | None = None) -> SessionEvent:
-    """Take back the last game: the order and the ledger are as before it (the row stays, retired)."""
+    """Take back the last game: the order and the ledger are as before it (the row stays, retired). Only the
+    last game, and only by whoever entered it, the box of that game or a club director
+    (permissions.take_back); an older game, or anyone else, goes through the correction."""
     session = common.lock_to_play(session, actor)
     common.require_status(session, SessionStatus.OPEN, _("Games can only be taken back while the session is open."))
-    last = session.events.filter(is_current=True, kind=EventKind.GAME).order_by("-game_number").first()
-    if last is None:
+    found = selectors.last_game(session)
+    if found is None:
         raise Conflict(_("There is no game to take back."), code="nothing_to_undo")
+    last = found["event"]
     if expected_number is not None and expected_number != last.game_number:
         raise Conflict(
-            _("The last game is now game %(n)s; reload before taking it back.") % {"n": last.game_number},
+            _(
+                "Game %(expected)s is not the last game (the last is game %(n)s): only the last game can be taken "
+                "back. Correct game %(expected)s instead; the correction shows what changes before it is saved."
+            )
+            % {"expected": expected_number, "n": last.game_number},
             code="stale_game",
         )
+    require_take_back(actor, found)
     later = session.events.filter(is_current=True, seq__gt=last.seq).exists()
     if later:
         raise Conflict(
@@ -82,6 +91,23 @@ def undo_last_game(*, actor, session: ChouetteSession, expected_number: int | No
     last.save(update_fields=["is_current", "retired_reason", "retired_by", "retired_at"])
     common.rebuild(session, from_game=last.game_number)
     return last
+
+
+def require_take_back(actor, found: dict) -> None:
+    """Refuse a take-back by anyone but the game's enterer, its box and a club director, naming who may."""
+    if not access.may_take_back(actor, found["take_back"]):
+        raise NotAllowed(
+            _(
+                "Only %(entered)s (who entered game %(n)s), %(box)s (the box of that game) or a club director can "
+                "take it back. Ask one of them, or correct game %(n)s instead."
+            )
+            % {
+                "entered": found["entered_by"] or _("the player who entered it"),
+                "box": found["box"],
+                "n": found["number"],
+            },
+            code="not_allowed_to_take_back",
+        )
 
 
 @transaction.atomic

@@ -25,17 +25,22 @@ pytestmark = pytest.mark.django_db
 ACTIONS = ["game", "game", "game", "game", "undo", "correct", "join", "sit_out", "come_back", "leave"]
 
 
-def a_game(session, draw_box_double, answer, winner, kind):
-    """A game at the current seating: optionally the box doubles the captain, who answers. With everyone but the
-    box sitting out there is no captain: the game is sent without a double and must be refused."""
+def a_game(session, draw_box_double, answer, winner, kind, points=0):
+    """A game at the current seating: optionally the box doubles the captain, who answers, or the captain deals
+    (`answer` "deal": settles for `points`, after the double if there was one). With everyone but the box
+    sitting out there is no captain: the game is sent without a double and must be refused."""
     captain = session.order[1] if len(session.order) > 1 else None
     doubled = draw_box_double and captain is not None
-    events = [{"doubler": "box", "responses": [{"player": captain, "response": answer}]}] if doubled else []
-    return {"events": events, "winner": winner, "kind": kind}
+    response = "take" if answer == "deal" else answer
+    events = [{"doubler": "box", "responses": [{"player": captain, "response": response}]}] if doubled else []
+    deals = [{"player": captain, "points": points}] if answer == "deal" and captain is not None else []
+    return {"events": events, "winner": winner, "kind": kind, "deals": deals}
 
 
 def ledger_by_game(session):
-    rows = LedgerEntry.objects.filter(session=session).values_list("game_number", "player_id", "points", "cents")
+    rows = LedgerEntry.objects.filter(session=session).values_list(
+        "game_number", "player_id", "points", "cents", "deal"
+    )
     return sorted(rows)
 
 
@@ -44,7 +49,7 @@ steps = st.lists(
         st.sampled_from(ACTIONS),
         st.integers(0, 5),  # which player (seat changes) or which game (corrections)
         st.booleans(),
-        st.sampled_from(["take", "drop", "beaver"]),
+        st.sampled_from(["take", "drop", "beaver", "deal"]),
         st.sampled_from(["box", "team"]),
         st.sampled_from(["single", "gammon", "backgammon"]),
     ),
@@ -64,13 +69,13 @@ def test_the_stored_snapshot_is_what_a_replay_of_the_events_gives(club, steps, r
         player = everyone[pick % len(everyone)]
         try:
             if action == "game":
-                game = a_game(session, doubles, answer, winner, kind)
+                game = a_game(session, doubles, answer, winner, kind, points=pick - 2)
                 services.record_game(actor=director, session=session, game=game)
             elif action == "undo":
                 services.undo_last_game(actor=director, session=session)
             elif action == "correct":
                 number = 1 + pick % max(session.games_played, 1)
-                game = a_game(session, doubles, answer, winner, kind)
+                game = a_game(session, doubles, answer, winner, kind, points=pick - 2)
                 services.correct_game(actor=director, session=session, number=number, game=game, reason="typo")
             elif action == "join":
                 services.join(actor=director, session=session, player=player)

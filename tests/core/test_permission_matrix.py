@@ -350,7 +350,8 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/state.json": May(),
     "/chouette/<slug:slug>/<int:pk>/order/": May(write=PLAYERS),
     "/chouette/<slug:slug>/<int:pk>/games/": May(write=PLAYERS, body={"winner": "team"}),
-    "/chouette/<slug:slug>/<int:pk>/games/undo/": May(write=PLAYERS, body={}),
+    # its confirmation page (who may take the game back, what leaves the ledger): for the table's players
+    "/chouette/<slug:slug>/<int:pk>/games/undo/": May(read=PLAYERS, write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/games/<int:number>/correct/": May(
         read=PLAYERS, write=PLAYERS, body={"winner": "box", "reason": "misread"}
     ),

@@ -1,0 +1,13 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [("chouette", "0004_variants_session_settings")]
+
+    operations = [
+        migrations.AddField(
+            model_name="ledgerentry",
+            name="deal",
+            field=models.BooleanField(default=False),
+        ),
+    ]
