@@ -28,8 +28,10 @@ def club_panel(request, club):
 
 
 def my_home(request, _obj):
-    """The signed-in user's open chouette tables on their home page (nothing when they sit at none)."""
+    """The signed-in user's open chouette tables and what waits for their answer (invitations to accept, join
+    requests to approve) on their home page; nothing when there is neither."""
     tables = selectors.my_open_tables(user=request.user)
-    if not tables:
+    requests = list(selectors.requests_for(user=request.user)[:10])
+    if not tables and not requests:
         return None
-    return render_to_string("chouette/_my_home.html", {"tables": tables}, request=request)
+    return render_to_string("chouette/_my_home.html", {"tables": tables, "requests": requests}, request=request)

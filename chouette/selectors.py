@@ -351,7 +351,7 @@ def requests_for(*, user) -> QuerySet[TableRequest]:
     return (
         TableRequest.objects.filter(mine | to_approve, status=RequestStatus.PENDING)
         .exclude(session__status=SessionStatus.FINISHED)
-        .select_related("player", "session__club", "created_by")
+        .select_related("player", "session__club", "created_by__player")
         .order_by("-created_at", "-id")
     )
 
