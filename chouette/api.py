@@ -161,8 +161,8 @@ class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
 class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
     seats = serializers.SerializerMethodField()
     join_code = serializers.SerializerMethodField(
-        help_text="The code newcomers type (or scan as a QR code) to ask for a seat: for the table's players and "
-        "the club's directors (null for anyone else, and once the table has finished)."
+        help_text="The code newcomers type (or scan as a QR code) to ask for a seat: for the table's players (also "
+        "after leaving) and the club's directors, who see its money (null for anyone else, and once it finished)."
     )
 
     class Meta(ChouetteSessionSerializer.Meta):
@@ -170,10 +170,9 @@ class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
         read_only_fields = fields
 
     def get_join_code(self, session) -> str | None:
-        request = self.context.get("request")
-        if session.status == SessionStatus.FINISHED or request is None:
+        if session.status == SessionStatus.FINISHED:
             return None
-        return session.join_code if access.may_invite(request.user, session) else None
+        return session.join_code if self._shows_money(session) else None  # the same people, asked once
 
     @extend_schema(responses=ChouetteSeatSerializer(many=True))
     def get_seats(self, session) -> list:

@@ -176,6 +176,9 @@ def answer_invitation(*, actor, request: TableRequest, accept: bool) -> TableReq
     """The invited player accepts (and sits down: at once before the dice, as a newcomer once the table plays)
     or declines."""
     session, row = _locked_request(request)
+    if row.kind != RequestKind.INVITATION:
+        message = _("This is a join request: the player who opened the table or a director answers it.")
+        raise Conflict(message, code="not_an_invitation")
     club_access.require(actor, "chouette.answer", row)
     _still_pending(session, row)
     if accept:
