@@ -28,10 +28,9 @@ def club_panel(request, club):
 
 
 def my_home(request, _obj):
-    """The signed-in user's open chouette tables and what waits for their answer (invitations to accept, join
-    requests to approve) on their home page; nothing when there is neither."""
+    """The signed-in user's open chouette tables on their home page, with what waits for them there (an invitation
+    to accept in one tap, join requests to approve on the table's page); nothing when there is none. One query."""
     tables = selectors.my_open_tables(user=request.user)
-    requests = list(selectors.requests_for(user=request.user)[:10])
-    if not tables and not requests:
+    if not tables:
         return None
-    return render_to_string("chouette/_my_home.html", {"tables": tables, "requests": requests}, request=request)
+    return render_to_string("chouette/_my_home.html", {"tables": tables}, request=request)

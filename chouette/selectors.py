@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum, Value, prefetch_related_objects
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    prefetch_related_objects,
+)
+from django.db.models.functions import Coalesce
 
 from base.compiled import CompiledRead
 from base.numbers import parse_id
@@ -304,14 +320,38 @@ def seating_before(session: ChouetteSession, number: int) -> list[int]:
 
 
 def my_open_tables(*, user, limit: int = 5) -> list:
-    """The tables still being seated or played that the signed-in user sits at or directs (a director enters the
-    games of a table they do not play at: their home page leads there, in the same one query)."""
+    """The tables still being seated or played that the signed-in user sits at, directs, or is invited to (a
+    director enters the games of a table they do not play at: their home page leads there), in the same one
+    query: each with `invitation` (the id of the user's invitation waiting there, else None), `invited_by` (who
+    invited them) and `asking` (join requests waiting, counted where the user opened the table or directs its
+    club, else 0). Invitations come first: they wait for the user's tap."""
     directs = Q(club__in=club_selectors.directed_clubs(user=user))
+    invited = TableRequest.objects.filter(
+        session=OuterRef("pk"), player__user=user, kind=RequestKind.INVITATION, status=RequestStatus.PENDING
+    )
+    asking = (
+        TableRequest.objects.filter(session=OuterRef("pk"), kind=RequestKind.JOIN, status=RequestStatus.PENDING)
+        .values("session")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     return list(
         visible_sessions(user=user)
-        .filter(Q(seats__player__user=user) | directs, status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
+        .filter(
+            Q(seats__player__user=user) | directs | Exists(invited),
+            status__in=[SessionStatus.SEATING, SessionStatus.OPEN],
+        )
         .distinct()
-        .order_by("-created_at")[:limit]
+        .annotate(
+            invitation=Subquery(invited.values("pk")[:1]),
+            invited_by=Subquery(invited.values("created_by__player__name")[:1]),
+            asking=Case(
+                When(Q(created_by=user) | directs, then=Coalesce(Subquery(asking), 0)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by(F("invitation").desc(nulls_last=True), "-created_at")[:limit]
     )
 
 

@@ -325,6 +325,8 @@ def test_the_table_page_shows_the_code_and_qr_to_its_players_only_and_the_opener
         page = web(p["A"].user).get(url).content.decode()
         assert "Nina asks to join" in page and "Approve Nina" in page
         assert "Approve Nina" not in web(p["B"].user).get(url).content.decode()  # B only invited
+        assert "1 player asks to join" in web(p["A"].user).get("/").content.decode()  # the opener's home page
+        assert "asks to join" not in web(p["B"].user).get("/").content.decode()
     assert web(p["A"].user).post(f"/chouette/requests/{row.pk}/approve/").status_code == 302
     assert seated(session) == ["A", "Nina"]
 
