@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from base import idempotency
@@ -428,11 +429,12 @@ def invite(request, slug, pk):
     return redirect(session)
 
 
+# answer -> (the service, its yes/no argument, whether it is yes, the message), translated when shown.
 ANSWERS = {
-    "accept": (services.answer_invitation, "accept", _("You sit at the table.")),
-    "decline": (services.answer_invitation, "accept", _("You declined the invitation.")),
-    "approve": (services.answer_join_request, "approve", _("%(name)s sits at the table.")),
-    "refuse": (services.answer_join_request, "approve", _("%(name)s's request was refused.")),
+    "accept": (services.answer_invitation, "accept", True, gettext_lazy("You sit at the table.")),
+    "decline": (services.answer_invitation, "accept", False, gettext_lazy("You declined the invitation.")),
+    "approve": (services.answer_join_request, "approve", True, gettext_lazy("%(name)s sits at the table.")),
+    "refuse": (services.answer_join_request, "approve", False, gettext_lazy("%(name)s's request was refused.")),
 }
 
 
@@ -445,14 +447,13 @@ def answer_request(request, pk, answer):
     found = selectors.request_for(user=request.user, pk=pk)
     if found is None or answer not in ANSWERS:
         raise Http404(_("No such invitation or join request."))
-    call, flag, success = ANSWERS[answer]
-    yes = answer in ("accept", "approve")
+    call, argument, yes, success = ANSWERS[answer]
     attempt(
         request,
-        lambda: call(actor=request.user, request=found, **{flag: yes}),
-        success % {"name": found.player.name} if "%(name)s" in success else success,
+        lambda: call(actor=request.user, request=found, **{argument: yes}),
+        str(success) % {"name": found.player.name} if "%(name)s" in str(success) else str(success),
     )
-    if not yes and answer == "decline":
+    if answer == "decline":
         return redirect("chouette:session-list")
     return redirect(found.session)
 

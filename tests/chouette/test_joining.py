@@ -420,3 +420,15 @@ def test_the_api_refuses_codes_alike_and_needs_a_sign_in(club, api_as):
     too_long = api_as(p["B"].user).post("/api/v1/chouette/join/", {"code": "X" * 200}, format="json")
     assert too_long.status_code == 400
     assert not TableRequest.objects.filter(kind="join").exists()
+
+
+def test_the_joining_texts_read_in_german(club):
+    session, p = opened(club, ("A", "B"))
+    member = MembershipFactory(club=club).player
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    refused = web(member.user).post("/chouette/join/", {"code": "ZZZZ9"}, follow=True, **german).content.decode()
+    assert "Kein offener Tisch deiner Clubs hat diesen Code" in refused
+    home = web(p["B"].user).get("/", **german).content.decode()
+    assert "lädt dich an diesen Tisch ein" in home
+    table = web(p["A"].user).get(session.get_absolute_url(), **german).content.decode()
+    assert "An diesem Tisch mitspielen" in table and "B: eingeladen, noch keine Antwort" in table
