@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
 from base.api import JSONTypedInput, paginated_response, validated
@@ -22,8 +22,11 @@ from chouette.models import (
     ChouetteSession,
     EventKind,
     LedgerEntry,
+    RequestKind,
+    RequestStatus,
     SessionEvent,
     SessionStatus,
+    TableRequest,
     Transfer,
     TransferKind,
 )
@@ -160,10 +163,19 @@ class ChouetteSessionSerializer(HidesMoney, serializers.ModelSerializer):
 
 class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
     seats = serializers.SerializerMethodField()
+    join_code = serializers.SerializerMethodField(
+        help_text="The code newcomers type (or scan as a QR code) to ask for a seat: for the table's players (also "
+        "after leaving) and the club's directors, who see its money (null for anyone else, and once it finished)."
+    )
 
     class Meta(ChouetteSessionSerializer.Meta):
-        fields = [*ChouetteSessionSerializer.Meta.fields, "seats"]
+        fields = [*ChouetteSessionSerializer.Meta.fields, "seats", "join_code"]
         read_only_fields = fields
+
+    def get_join_code(self, session) -> str | None:
+        if session.status == SessionStatus.FINISHED:
+            return None
+        return session.join_code if self._shows_money(session) else None  # the same people, asked once
 
     @extend_schema(responses=ChouetteSeatSerializer(many=True))
     def get_seats(self, session) -> list:
@@ -173,7 +185,19 @@ class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
 
 class ChouetteSessionCreateSerializer(serializers.Serializer):
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
-    players = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), many=True)
+    players = serializers.ListField(
+        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
+        required=False,
+        max_length=20,
+        help_text="Seated at once (a director seats members; a member seats only themselves). Omitted: the caller.",
+    )
+    invite = serializers.ListField(
+        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
+        required=False,
+        max_length=20,
+        help_text="Members invited: each accepts or declines (POST /chouette/requests/{id}/accept/). A walk-in "
+        "has no account: only a director seats one (at once).",
+    )
     name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
     stake_cents = serializers.IntegerField(min_value=1, max_value=1_000_000, default=100)
     stakes = PlayerKeyedField(
@@ -379,6 +403,38 @@ class ChouetteBalanceSerializer(serializers.Serializer):
     sessions = serializers.IntegerField()
 
 
+REQUEST_KINDS = list(RequestKind.values)
+REQUEST_STATUSES = list(RequestStatus.values)
+
+
+class ChouetteRequestSerializer(serializers.ModelSerializer):
+    """An invitation (the invited player accepts or declines) or a join request (the table's opener or a
+    director of the club approves or refuses)."""
+
+    session = serializers.IntegerField(source="session_id", read_only=True)
+    club = serializers.CharField(source="session.club.slug", read_only=True)
+    table = serializers.CharField(source="session.__str__", read_only=True)
+    name = serializers.CharField(source="player.name", read_only=True)
+    kind = WordField(choices=REQUEST_KINDS, read_only=True)
+    status = WordField(choices=REQUEST_STATUSES, read_only=True)
+    asked_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = TableRequest
+        fields = ["id", "session", "club", "table", "player", "name", "kind", "status", "asked_by", "created_at"]
+        read_only_fields = fields
+
+
+class ChouetteInviteInputSerializer(serializers.Serializer):
+    players = serializers.ListField(
+        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()), allow_empty=False, max_length=20
+    )
+
+
+class ChouetteJoinInputSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=12, help_text="The table's join code (case and spaces do not matter).")
+
+
 def _game_payload(data: dict) -> dict:
     return {k: v for k, v in data.items() if k not in ("expected_number", "idempotency_key", "reason")}
 
@@ -442,7 +498,8 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         session = services.create_session(
             actor=request.user,
             club=club,
-            players=values["players"],
+            players=values.get("players") or [],
+            invite=values.get("invite") or [],
             stake_cents=values["stake_cents"],
             stakes=values.get("stakes"),
             rules=values.get("rules"),
@@ -559,6 +616,24 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         session.refresh_from_db()
         return Response(ChouetteSessionDetailSerializer(session, context={"request": request}).data)
 
+    @extend_schema(responses=ChouetteRequestSerializer(many=True))
+    # At most a table's size of pending requests (invitations are bounded by the free seats): not a page.
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def requests(self, request, pk=None):
+        """The invitations and join requests waiting for an answer at this table."""
+        return Response(ChouetteRequestSerializer(selectors.pending_requests(self.get_object()), many=True).data)
+
+    @idempotent
+    @extend_schema(request=ChouetteInviteInputSerializer, responses={201: ChouetteRequestSerializer(many=True)})
+    @action(detail=True, methods=["post"], pagination_class=None)
+    def invitations(self, request, pk=None):
+        """Invite members (the table's players and the club's directors): each accepts or declines on their
+        own phone. A director's walk-ins sit down at once (no invitation is made for them)."""
+        values = validated(ChouetteInviteInputSerializer, request)
+        session = self.get_object()
+        made = services.invite(actor=request.user, session=session, players=values["players"])
+        return Response(ChouetteRequestSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
+
     @extend_schema(methods=["get"], responses=ChouetteTransferSerializer(many=True))
     @extend_schema(methods=["post"], request=None, responses=ChouetteTransferSerializer(many=True))
     # A few transfers per player at the table (cash-outs, then the settlement): a small array, not a page.
@@ -572,6 +647,80 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         elif not access.may_see_money(request.user, session):
             raise PermissionDenied(_("Only the players of this table and the club's directors see its money."))
         return Response(ChouetteTransferSerializer(selectors.settlement(session), many=True).data)
+
+
+class RequestViewSet(viewsets.ReadOnlyModelViewSet):
+    """What waits for the caller at tables not finished: invitations to them (accept, decline), join requests
+    they may answer (approve, refuse: the table's opener and the club's directors) and their own join requests.
+    A request nobody lets the caller see is 404, whoever's it is."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ChouetteRequestSerializer
+    queryset = TableRequest.objects.none()
+
+    def get_queryset(self):
+        return selectors.requests_for(user=self.request.user)
+
+    def get_object(self):
+        found = selectors.request_for(user=self.request.user, pk=self.kwargs.get("pk"))
+        if found is None:
+            raise Http404
+        return found
+
+    def _answered(self, request, row):
+        return Response(ChouetteRequestSerializer(row).data)
+
+    @idempotent
+    @extend_schema(request=None, responses=ChouetteRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """The invited player accepts and sits down (as a newcomer once the table plays)."""
+        row = services.answer_invitation(actor=request.user, request=self.get_object(), accept=True)
+        return self._answered(request, row)
+
+    @idempotent
+    @extend_schema(request=None, responses=ChouetteRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        row = services.answer_invitation(actor=request.user, request=self.get_object(), accept=False)
+        return self._answered(request, row)
+
+    @idempotent
+    @extend_schema(request=None, responses=ChouetteRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        """The table's opener or a director of the club lets the player sit down (as a newcomer)."""
+        row = services.answer_join_request(actor=request.user, request=self.get_object(), approve=True)
+        return self._answered(request, row)
+
+    @idempotent
+    @extend_schema(request=None, responses=ChouetteRequestSerializer)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        row = services.answer_join_request(actor=request.user, request=self.get_object(), approve=False)
+        return self._answered(request, row)
+
+
+class JoinViewSet(JSONTypedInput, viewsets.ViewSet):
+    """Ask for a seat by a table's join code: a join request for the opener or a director to approve."""
+
+    permission_classes = [IsAuthenticated]
+
+    @idempotent
+    @extend_schema(
+        request=ChouetteJoinInputSerializer,
+        responses={201: ChouetteRequestSerializer, 200: ChouetteRequestSerializer},
+        description="201: a new join request. 200: the request already waiting, or (status accepted) the table "
+        "had invited the caller and they sit down now. A code that names no open table of the caller's clubs is "
+        "404 (mistyped, finished or another club's alike); a full table 409; after 10 such codes within 15 "
+        "minutes every code is refused (409 join_code_attempts) for the rest of the window.",
+    )
+    def create(self, request):
+        values = validated(ChouetteJoinInputSerializer, request)
+        row, new = services.join_by_code(actor=request.user, code=values["code"])
+        seated_now = row.status == RequestStatus.ACCEPTED
+        code = status.HTTP_201_CREATED if new and not seated_now else status.HTTP_200_OK
+        return Response(ChouetteRequestSerializer(row).data, status=code)
 
 
 class ClubBalancesViewSet(viewsets.ViewSet):

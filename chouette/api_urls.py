@@ -5,6 +5,7 @@ from chouette import api
 
 router = SimpleRouter()
 router.register("chouette/sessions", api.SessionViewSet, basename="chouette-session")
+router.register("chouette/requests", api.RequestViewSet, basename="chouette-request")
 
 urlpatterns = [
     path(
@@ -12,5 +13,6 @@ urlpatterns = [
         api.ClubBalancesViewSet.as_view({"get": "list"}),
         name="chouette-club-balances",
     ),
+    path("chouette/join/", api.JoinViewSet.as_view({"post": "create"}), name="chouette-join"),
     *router.urls,
 ]

@@ -20,7 +20,14 @@ KIND_CHOICES = [("single", _("single")), ("gammon", _("gammon")), ("backgammon",
 class SessionForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120, required=False)
     players = ModelMultipleChoiceField(
-        label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple
+        label=_("Players"), queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, required=False
+    )
+    invite = ModelMultipleChoiceField(
+        label=_("Invite"),
+        queryset=Player.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_("Each invited player accepts on their own phone; the dice are rolled once 3 players sit."),
     )
     stake_cents = forms.IntegerField(label=_("Stake per point (cents)"), min_value=1, max_value=1_000_000, initial=100)
     stake_form = forms.ChoiceField(label=_("Stakes"), choices=StakeForm.choices, initial=StakeForm.CUBE, required=False)
@@ -83,9 +90,24 @@ class SessionForm(forms.Form):
         "partner_split", "newcomer", "jacoby", "beaver", "raccoon", "automatic_doubles", "deals",
     ]  # fmt: skip
 
-    def __init__(self, *args, players=None, **kwargs):
+    def __init__(self, *args, players=None, invitees=None, seats_others=True, **kwargs):
+        """`players`: whom the user may seat at once; `invitees`: whom they may invite. A member who is no
+        director sits down themselves on opening (`seats_others` False): no players to tick, no order by hand."""
         super().__init__(*args, **kwargs)
         self.fields["players"].queryset = players if players is not None else Player.objects.none()
+        self.fields["invite"].queryset = invitees if invitees is not None else Player.objects.none()
+        if not seats_others:
+            del self.fields["players"]
+            del self.fields["order_by"]
 
     def rules(self) -> dict:
         return {name: self.cleaned_data[name] for name in self.RULE_FIELDS}
+
+
+class JoinCodeForm(forms.Form):
+    code = forms.CharField(
+        label=_("Join code"),
+        max_length=12,
+        help_text=_("The 5 characters shown on the table's page (or scan its QR code)."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "spellcheck": "false"}),
+    )

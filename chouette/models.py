@@ -43,6 +43,9 @@ class ChouetteSession(VariantFields):  # with Dave stakes a game's entry is the 
     # transaction as every change: a new game or seat change applies one event to it, so entering game 1,000
     # costs what entering game 10 does. An undo or a correction replays the events and writes it anew.
     snapshot = models.JSONField(default=dict, blank=True, editable=False)
+    # The short code a newcomer types (or scans as a QR) to ask for a seat (chouette.services.joining); unique
+    # among the tables not finished, so a code names one open table. Null only for tables made before codes.
+    join_code = models.CharField(_("join code"), max_length=8, null=True, blank=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -57,6 +60,11 @@ class ChouetteSession(VariantFields):  # with Dave stakes a game's entry is the 
                 name="chouette_session_finished_at_only_when_finished",
             ),
             *variant_constraints("chouette_session"),
+            models.UniqueConstraint(
+                fields=["join_code"],
+                condition=Q(join_code__isnull=False) & ~Q(status="finished"),
+                name="chouette_session_join_code_unique_while_open",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -194,3 +202,59 @@ class Transfer(models.Model):
             models.CheckConstraint(condition=~Q(payer=models.F("payee")), name="chouette_transfer_two_players"),
             models.CheckConstraint(condition=Q(kind__in=TransferKind.values), name="chouette_transfer_kind_known"),
         ]
+
+
+# A table's join code: 5 characters from an alphabet without look-alikes (no 0/O, 1/I/L), read aloud or typed from
+# a phone; 31^5 (28 million) codes, unique among the tables not yet finished (a finished table's code may recur).
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 5
+
+
+class RequestKind(models.TextChoices):
+    INVITATION = "invitation", _("Invitation")
+    JOIN = "join", _("Join request")
+
+
+class RequestStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Seated")
+    DECLINED = "declined", _("Declined")
+
+
+class TableRequest(models.Model):
+    """A seat offered or asked for, waiting for the other side's yes: an invitation (someone at the table invites
+    a member; the member accepts or declines from their phone) or a join request (a member who typed the table's
+    code or scanned its QR asks; the table's opener or a director of the club approves or refuses). Seating needs
+    consent on both sides: the player's own (they asked, or they accept) and the table's (it invited them, or
+    its opener or a director approves). Answered requests stay as the record of who let whom sit down."""
+
+    session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="requests")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="chouette_requests")
+    kind = models.CharField(max_length=16, choices=RequestKind.choices)
+    status = models.CharField(max_length=16, choices=RequestStatus.choices, default=RequestStatus.PENDING)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["session", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "player"],
+                condition=Q(status="pending"),
+                name="chouette_request_one_pending_per_player",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=RequestKind.values), name="chouette_request_kind_known"),
+            models.CheckConstraint(condition=Q(status__in=RequestStatus.values), name="chouette_request_status_known"),
+            models.CheckConstraint(
+                condition=Q(status="pending", decided_at__isnull=True)
+                | (~Q(status="pending") & Q(decided_at__isnull=False)),
+                name="chouette_request_decided_when_answered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player} at {self.session}"

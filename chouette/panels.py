@@ -28,7 +28,8 @@ def club_panel(request, club):
 
 
 def my_home(request, _obj):
-    """The signed-in user's open chouette tables on their home page (nothing when they sit at none)."""
+    """The signed-in user's open chouette tables on their home page, with what waits for them there (an invitation
+    to accept in one tap, join requests to approve on the table's page); nothing when there is none. One query."""
     tables = selectors.my_open_tables(user=request.user)
     if not tables:
         return None

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from base.compiled import CompiledRead
-from chouette.models import ChouetteSession, Seat, SeatStatus
+from chouette.models import ChouetteSession, RequestKind, Seat, SeatStatus, TableRequest
 from clubs import access
 from clubs.access import is_director, is_member, player_of, rule
 from clubs.models import Club, Player
@@ -104,6 +104,26 @@ def see_balance(user, balance: Balance) -> bool:
     return (player is not None and player.pk == balance.player.pk) or is_director(user, balance.club)
 
 
+@rule(
+    "chouette.invite",
+    _("Only the players at this table (not those who left) and the club's directors invite players to it."),
+)
+def invite(user, session: ChouetteSession) -> bool:
+    return play(user, session)
+
+
+@rule("chouette.approve", _("Only the player who opened this table and the club's directors approve join requests."))
+def approve(user, session: ChouetteSession) -> bool:
+    return (session.created_by_id is not None and session.created_by_id == user.pk) or is_director(user, session.club)
+
+
+@rule("chouette.answer", _("Only the invited player answers an invitation to a table."))
+def answer(user, request: TableRequest) -> bool:
+    """An invitation is the invitee's to accept or decline: nobody answers it for them (a director seats a member
+    directly if they must, but an invitation is a question to the player)."""
+    return request.kind == RequestKind.INVITATION and request.player.user_id == user.pk
+
+
 def directs(user, club: Club) -> bool:
     return access.is_director(user, club)
 
@@ -122,6 +142,18 @@ def may_take_back(user, game: TakeBack) -> bool:
 
 def require_play(user, session: ChouetteSession) -> None:
     access.require(user, "chouette.play", session)
+
+
+def may_approve(user, session: ChouetteSession) -> bool:
+    return access.can(user, "chouette.approve", session)
+
+
+def may_invite(user, session: ChouetteSession) -> bool:
+    return access.can(user, "chouette.invite", session)
+
+
+def require_invite(user, session: ChouetteSession) -> None:
+    access.require(user, "chouette.invite", session)
 
 
 def require_seat(user, club: Club, players) -> None:

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum, Value, prefetch_related_objects
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    prefetch_related_objects,
+)
+from django.db.models.functions import Coalesce
 
 from base.compiled import CompiledRead
 from base.numbers import parse_id
@@ -14,10 +30,13 @@ from chouette.models import (
     ChouetteSession,
     EventKind,
     LedgerEntry,
+    RequestKind,
+    RequestStatus,
     Seat,
     SeatStatus,
     SessionEvent,
     SessionStatus,
+    TableRequest,
     Transfer,
 )
 from clubs import access
@@ -72,13 +91,15 @@ def _member(user_id, **roles) -> Exists:
 
 
 _SESSION_FOR_USER = CompiledRead(
-    lambda pk, user_id: ChouetteSession.objects.select_related("club")
-    .filter(pk=pk)
-    .annotate(
-        member=_member(user_id),
-        directs=_member(user_id, role__in=[Role.DIRECTOR, Role.ADMIN]),
-        sat=Exists(Seat.objects.filter(session_id=OuterRef("pk"), player__user_id=user_id)),  # a seat in any status
-    )[:1]
+    lambda pk, user_id: (
+        ChouetteSession.objects.select_related("club")
+        .filter(pk=pk)
+        .annotate(
+            member=_member(user_id),
+            directs=_member(user_id, role__in=[Role.DIRECTOR, Role.ADMIN]),
+            sat=Exists(Seat.objects.filter(session_id=OuterRef("pk"), player__user_id=user_id)),  # a seat in any status
+        )[:1]
+    )
 )
 
 
@@ -326,12 +347,104 @@ def seating_before(session: ChouetteSession, number: int) -> list[int]:
 
 
 def my_open_tables(*, user, limit: int = 5) -> list:
-    """The tables still being seated or played that the signed-in user sits at or directs (a director enters the
-    games of a table they do not play at: their home page leads there, in the same one query)."""
+    """The tables still being seated or played that the signed-in user sits at, directs, or is invited to (a
+    director enters the games of a table they do not play at: their home page leads there), in the same one
+    query: each with `invitation` (the id of the user's invitation waiting there, else None), `invited_by` (who
+    invited them) and `asking` (join requests waiting, counted where the user opened the table or directs its
+    club, else 0). Invitations come first: they wait for the user's tap."""
     directs = Q(club__in=club_selectors.directed_clubs(user=user))
+    invited = TableRequest.objects.filter(
+        session=OuterRef("pk"), player__user=user, kind=RequestKind.INVITATION, status=RequestStatus.PENDING
+    )
+    asking = (
+        TableRequest.objects.filter(session=OuterRef("pk"), kind=RequestKind.JOIN, status=RequestStatus.PENDING)
+        .values("session")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     return list(
         visible_sessions(user=user)
-        .filter(Q(seats__player__user=user) | directs, status__in=[SessionStatus.SEATING, SessionStatus.OPEN])
+        .filter(
+            Q(seats__player__user=user) | directs | Exists(invited),
+            status__in=[SessionStatus.SEATING, SessionStatus.OPEN],
+        )
         .distinct()
-        .order_by("-created_at")[:limit]
+        .annotate(
+            invitation=Subquery(invited.values("pk")[:1]),
+            invited_by=Subquery(invited.values("created_by__player__name")[:1]),
+            asking=Case(
+                When(Q(created_by=user) | directs, then=Coalesce(Subquery(asking), 0)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
+        )
+        .order_by(F("invitation").desc(nulls_last=True), "-created_at")[:limit]
     )
+
+
+# --- joining: codes, invitations, join requests -------------------------------------------------------------
+
+
+def open_table_with_code(code: str) -> ChouetteSession | None:
+    """The table not finished with this join code (the database holds it unique among those), with its club."""
+    if not code:
+        return None
+    found = ChouetteSession.objects.select_related("club").exclude(status=SessionStatus.FINISHED)
+    return found.filter(join_code=code).first()
+
+
+def is_club_player(*, club: Club, player: Player) -> bool:
+    """Whether the player may sit at the club's tables: an accepted, active member or one of its walk-ins."""
+    return active_members(club=club).filter(pk=player.pk).exists()
+
+
+def pending_requests(session: ChouetteSession) -> list[TableRequest]:
+    """The table's invitations and join requests still waiting for an answer, oldest first."""
+    return list(
+        session.requests.filter(status=RequestStatus.PENDING)
+        .select_related("player", "created_by")
+        .order_by("created_at", "id")
+    )
+
+
+def requests_for(*, user) -> QuerySet[TableRequest]:
+    """What waits for the signed-in user at tables not finished: invitations to them, join requests they may
+    approve (tables they opened, and tables of clubs they direct) and their own join requests."""
+    if not getattr(user, "is_authenticated", False):
+        return TableRequest.objects.none()
+    directed = club_selectors.directed_clubs(user=user)
+    mine = Q(player__user=user)
+    to_approve = Q(kind=RequestKind.JOIN) & (Q(session__created_by=user) | Q(session__club__in=directed))
+    return (
+        TableRequest.objects.filter(mine | to_approve, status=RequestStatus.PENDING)
+        .exclude(session__status=SessionStatus.FINISHED)
+        .select_related("player", "session__club", "created_by__player")
+        .order_by("-created_at", "-id")
+    )
+
+
+def request_for(*, user, pk) -> TableRequest | None:
+    """One request the user may see (their own, or one they may approve); None otherwise."""
+    number = parse_id(pk)
+    if number is None:
+        return None
+    return requests_for(user=user).filter(pk=number).first()
+
+
+def members_to_invite(session: ChouetteSession, *, user) -> QuerySet[Player]:
+    """Whom the user may invite to the table: the club's members with an account (and, for a director, its
+    walk-ins, whom a director seats at once), not at the table and not already asked."""
+    members = active_members(club=session.club)
+    if not permissions.directs(user, session.club):
+        members = members.exclude(user=None)
+    at_table = session.seats.exclude(status=SeatStatus.LEFT).values("player_id")
+    waiting = session.requests.filter(status=RequestStatus.PENDING).values("player_id")
+    return members.exclude(pk__in=at_table).exclude(pk__in=waiting)
+
+
+def club_members_to_invite(*, user, club: Club) -> QuerySet[Player]:
+    """Whom the opener of a new table may invite: the club's members with an account but the opener."""
+    members = active_members(club=club).exclude(user=None)
+    if getattr(user, "is_authenticated", False):
+        members = members.exclude(user=user)
+    return members

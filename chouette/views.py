@@ -4,6 +4,7 @@ the settlement page. Views only call services and selectors."""
 
 import uuid
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,17 +12,22 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from base import idempotency
+from base.errors import DomainError
 from base.idempotency import idempotent_page
-from base.web import attempt
+from base.web import attempt, refusal_text
 from chouette import entries, selectors, services
 from chouette import permissions as access
 from chouette.core.order import due_to_roll
 from chouette.core.table_options import Rules
-from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, SessionForm
-from chouette.models import ChouetteSession, SessionStatus
+from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, JoinCodeForm, SessionForm
+from chouette.models import ChouetteSession, RequestStatus, SessionStatus
 from chouette.templatetags.chouette_tags import points as points_text
 from clubs import access as club_access
 from clubs import selectors as club_selectors
@@ -49,17 +55,26 @@ def session_list(request):
         sessions = sessions.filter(club__slug=club)
     page = Paginator(sessions, 30).get_page(request.GET.get("page"))
     my_clubs = selectors.clubs_to_start_at(user=request.user)
-    return render(request, "chouette/session_list.html", {"page": page, "my_clubs": my_clubs})
+    requests = list(selectors.requests_for(user=request.user)[:20])
+    return render(request, "chouette/session_list.html", {"page": page, "my_clubs": my_clubs, "requests": requests})
 
 
 @login_required
 def session_create(request, slug):
+    """A new table. A director seats players at once (and may set the order); a member sits down themselves and
+    invites the others, who accept on their own phones (services.joining)."""
     club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
     club_access.require(request.user, "chouette.start", club)
-    form = SessionForm(request.POST or None, players=selectors.seatable_players(user=request.user, club=club))
+    seats_others = access.directs(request.user, club)
+    form = SessionForm(
+        request.POST or None,
+        players=selectors.seatable_players(user=request.user, club=club),
+        invitees=selectors.club_members_to_invite(user=request.user, club=club),
+        seats_others=seats_others,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        chosen = list(data["players"])
+        chosen = list(data.get("players") or [])
         stakes = {p.pk: _int(request.POST.get(f"stake_{p.pk}")) for p in chosen}
         stakes = {pid: value for pid, value in stakes.items() if value is not None}
         session = None
@@ -70,18 +85,19 @@ def session_create(request, slug):
                 actor=request.user,
                 club=club,
                 players=chosen,
+                invite=list(data.get("invite") or []),
                 stake_cents=data["stake_cents"],
                 stakes=stakes,
                 rules=form.rules(),
                 name=data["name"],
-                order=[p.pk for p in chosen] if data["order_by"] == "hand" else None,
+                order=[p.pk for p in chosen] if data.get("order_by") == "hand" else None,
                 stake_form=data["stake_form"],
                 dave_progression=data["dave_progression"],
             )
 
         if attempt(request, create, _("The table is open.")):
             return redirect(session)
-    return render(request, "chouette/session_form.html", {"club": club, "form": form})
+    return render(request, "chouette/session_form.html", {"club": club, "form": form, "seats_others": seats_others})
 
 
 def _team_rows(team, names, initial=None) -> list[dict]:
@@ -175,7 +191,8 @@ def _table_context(request, session) -> dict:
 def session_detail(request, slug, pk):
     """The live table."""
     session = _session(request, slug, pk)
-    return render(request, "chouette/session_detail.html", _table_context(request, session))
+    context = {**_table_context(request, session), **joining_context(request, session)}
+    return render(request, "chouette/session_detail.html", context)
 
 
 def session_fragment(request, slug, pk):
@@ -383,3 +400,115 @@ def settlement(request, slug, pk):
             "history": selectors.history(session),
         },
     )
+
+
+# --- opening and joining a table: join code and QR, invitations, join requests --------------------------------
+
+
+def _join_url(request, code: str) -> str:
+    return request.build_absolute_uri(reverse("chouette:join-code", kwargs={"code": code}))
+
+
+def joining_context(request, session) -> dict:
+    """The table page's joining panel: the code and its QR for whoever may invite, the invitations and join
+    requests waiting (approve/refuse for the opener and the club's directors), the viewer's own invitation."""
+    if session.status == SessionStatus.FINISHED:
+        return {"joining": None}
+    pending = selectors.pending_requests(session)
+    may_invite = access.may_invite(request.user, session)
+    mine = next((r for r in pending if r.player.user_id == request.user.pk), None)
+    context = {
+        "pending": pending,
+        "may_invite": may_invite,
+        "may_approve": access.may_approve(request.user, session),
+        "my_request": mine,
+        "code": None,
+        "qr": "",
+        "to_invite": [],
+    }
+    if may_invite and session.join_code:
+        url = _join_url(request, session.join_code)
+        title = _("Join code %(code)s") % {"code": session.join_code}
+        context.update(
+            code=session.join_code,
+            join_url=url,
+            qr=mark_safe(segno.make(url, error="m").svg_inline(scale=4, title=title, light="#fff")),  # noqa: S308 - segno's own SVG
+            to_invite=selectors.members_to_invite(session, user=request.user),
+        )
+    return {"joining": context}
+
+
+@require_POST
+@login_required
+@idempotent_page
+def invite(request, slug, pk):
+    """Someone at the table (or a director) invites members; each accepts on their own phone."""
+    session = _session(request, slug, pk)
+    ids = [i for i in (_int(v) for v in request.POST.getlist("players")[:20]) if i is not None]
+    players = list(selectors.active_members(club=session.club).filter(pk__in=ids))
+    if len(players) != len(set(ids)) or not players:
+        messages.error(request, _("Choose members of this club to invite."))
+        return redirect(session)
+    names = ", ".join(p.name for p in players)
+    attempt(
+        request,
+        lambda: services.invite(actor=request.user, session=session, players=players),
+        _("Invited: %(names)s. Each one accepts on their own phone (a director's walk-ins sit down at once).")
+        % {"names": names},
+    )
+    return redirect(session)
+
+
+# answer -> (the service, its yes/no argument, whether it is yes, the message), translated when shown.
+ANSWERS = {
+    "accept": (services.answer_invitation, "accept", True, gettext_lazy("You sit at the table.")),
+    "decline": (services.answer_invitation, "accept", False, gettext_lazy("You declined the invitation.")),
+    "approve": (services.answer_join_request, "approve", True, gettext_lazy("%(name)s sits at the table.")),
+    "refuse": (services.answer_join_request, "approve", False, gettext_lazy("%(name)s's request was refused.")),
+}
+
+
+@require_POST
+@login_required
+@idempotent_page
+def answer_request(request, pk, answer):
+    """One tap: accept or decline an invitation (the invited player), approve or refuse a join request (the
+    table's opener or a director of the club)."""
+    found = selectors.request_for(user=request.user, pk=pk)
+    if found is None or answer not in ANSWERS:
+        raise Http404(_("No such invitation or join request."))
+    call, argument, yes, success = ANSWERS[answer]
+    attempt(
+        request,
+        lambda: call(actor=request.user, request=found, **{argument: yes}),
+        str(success) % {"name": found.player.name} if "%(name)s" in str(success) else str(success),
+    )
+    if answer == "decline":
+        return redirect("chouette:session-list")
+    return redirect(found.session)
+
+
+@login_required
+@idempotent_page
+def join_by_code(request, code=""):
+    """Ask for a seat at a table by its code (typed, or the link its QR code carries): the table's opener or a
+    director approves. Sign-in only; every refusal for a code that names no table the user may join reads the
+    same, and too many of them in a row stop the guessing for a while (services.joining)."""
+    form = JoinCodeForm(request.POST or None, initial={"code": code})
+    if request.method == "POST" and form.is_valid():
+        try:
+            row, _new = services.join_by_code(actor=request.user, code=form.cleaned_data["code"])
+        except DomainError as exc:
+            idempotency.refused(request)
+            messages.error(request, refusal_text(exc))
+        else:
+            if row.status == RequestStatus.ACCEPTED:
+                messages.success(request, _("You were invited already: you sit at the table."))
+            else:
+                messages.success(
+                    request,
+                    _("You asked to join %(table)s; the player who opened it or a director lets you sit down.")
+                    % {"table": row.session},
+                )
+            return redirect(row.session)
+    return render(request, "chouette/join.html", {"form": form})

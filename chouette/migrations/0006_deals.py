@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("chouette", "0004_variants_session_settings")]
+    dependencies = [("chouette", "0005_joining")]
 
     operations = [
         migrations.AddField(

@@ -30,6 +30,13 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
     player themselves, or seated by a director of the club."""
     session = common.lock_session(session)
     access.require_seat(actor, session.club, [player])
+    return seat_newcomer(session, actor, player, stake_cents)
+
+
+def seat_newcomer(session: ChouetteSession, actor, player: Player, stake_cents: int | None = None) -> Seat:
+    """Seat `player` at the locked `session` as a newcomer (the core's rotation decides where once the table
+    plays). The caller has the consent: the player sits down themselves, a director seats them, the player
+    accepted an invitation, or the opener or a director approved the player's own request."""
     if session.status == SessionStatus.FINISHED:
         raise Conflict(_("This session is settled; start a new one."), code="session_settled")
     common.check_member(session.club, [player], "player")
@@ -40,6 +47,8 @@ def join(*, actor, session: ChouetteSession, player: Player, stake_cents: int | 
             raise Invalid(_("%(name)s is already at the table.") % {"name": player.name}, field="player")
         if session.seats.count() > common.session_rules(session).max_players:
             raise Invalid(_("The table is full."), field="player")
+        session.revision += 1  # the phones at the table see the new player before the dice
+        session.save(update_fields=["revision"])
         hooks.seated(session, [player])
         return seat
     if not created and seat.status == SeatStatus.SITTING_OUT:

@@ -24,7 +24,7 @@ from chouette.models import (
     Transfer,
     TransferKind,
 )
-from chouette.services import common
+from chouette.services import common, joining
 from clubs import access as club_access
 from clubs.models import Club, Player
 from games.matchplay.services.play import check_variant
@@ -38,7 +38,8 @@ def create_session(
     *,
     actor,
     club: Club,
-    players: Sequence[Player],
+    players: Sequence[Player] = (),
+    invite: Sequence[Player] = (),
     stake_cents: int = 100,
     stakes: Mapping[int, int] | None = None,
     rules: Mapping | None = None,
@@ -53,7 +54,10 @@ def create_session(
     """Open a table at a club with its players, stakes (one per player, default for all) and rule options.
     With `order` (player ids, box first) the session starts at once; otherwise the players roll for it.
     `stake_form` dave: the stakes rise by Daves (`dave_progression`) instead of cubes; a game then names each
-    member's final stake and who gave up. `settings`: the variant's (backward_hits, head_doubles, six_block)."""
+    member's final stake and who gave up. `settings`: the variant's (backward_hits, head_doubles, six_block).
+
+    `invite`: members asked to the table (chouette.services.joining): each accepts or declines on their own
+    phone; a director's walk-ins among them sit down at once. Without `players` the opener sits down alone."""
     club_access.require(actor, "chouette.start", club)
     settings = check_variant(variant=variant, stakes=stake_form, dave_progression=dave_progression, **settings)
     if variant == GameVariant.LONG_NARDY:  # a chouette's games are scored by cubes or Daves, gammons included
@@ -69,9 +73,16 @@ def create_session(
     except TypeError:
         raise Invalid(_("Unknown or malformed rule options."), field="rules") from None
     players = list(dict.fromkeys(players))
+    invite = [p for p in dict.fromkeys(invite) if p not in players]
+    if not players:
+        own = club_access.player_of(actor)
+        players = [own] if own is not None else []
     # Without an order the table stays open for seating: the others sit down themselves before the dice.
     fewest = 3 if order is not None else 1
-    if not fewest <= len(players) <= rule_set.max_players:
+    if invite and order is not None:
+        message = _("Set the order once the invited players have sat down: roll or set it on the table's page.")
+        raise Invalid(message, field="order")
+    if not fewest <= len(players) <= rule_set.max_players or len(players) + len(invite) > rule_set.max_players:
         raise Invalid(_("A chouette needs 3 to %(max)s players.") % {"max": rule_set.max_players}, field="players")
     access.require_seat(actor, club, players)
     common.check_member(club, players)
@@ -81,7 +92,7 @@ def create_session(
         common.check_stake(value, "stakes")
         if player_id not in {p.pk for p in players}:
             raise Invalid(_("A stake is given for someone who is not at the table."), field="stakes")
-    session = ChouetteSession.objects.create(
+    session = joining.create_with_join_code(
         club=club,
         name=name.strip()[:120],
         rules=rule_set.as_dict(),
@@ -97,6 +108,8 @@ def create_session(
         [Seat(session=session, player=p, stake_cents=stakes.get(p.pk, stake_cents)) for p in players]
     )
     hooks.seated(session, list(players))
+    if invite:
+        joining.invite_locked(common.lock_session(session), actor, invite)
     if order is not None:
         return set_order(actor=actor, session=session, order=order)
     return session

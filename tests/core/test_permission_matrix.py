@@ -119,6 +119,16 @@ API = {
         write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}
     ),
     "GET /api/v1/chouette/sessions/{id}/settlement/": May(read=MONEY_SEEN_BY),
+    "GET /api/v1/chouette/sessions/{id}/requests/": May(),
+    "POST /api/v1/chouette/sessions/{id}/invitations/": May(write=PLAYERS, body={"players": "$free_member"}),
+    "GET /api/v1/chouette/requests/": May(read=SIGNED_IN),  # each user's own, and those they may answer
+    # The world's request is the member's join request: theirs to see, the opener's (admin) and directors' to answer.
+    "GET /api/v1/chouette/requests/{id}/": May(read=frozenset({"member"}) | DIRECTORS),
+    "POST /api/v1/chouette/requests/{id}/approve/": May(write=DIRECTORS, body={}),
+    "POST /api/v1/chouette/requests/{id}/refuse/": May(write=DIRECTORS, body={}),
+    "POST /api/v1/chouette/requests/{id}/accept/": May(write=NOBODY),  # a join request is no invitation: 409
+    "POST /api/v1/chouette/requests/{id}/decline/": May(write=NOBODY),
+    "POST /api/v1/chouette/join/": May(write=MEMBERS, body={"code": "$code"}),  # the involved: seated, 409
     "POST /api/v1/chouette/sessions/{id}/settlement/": May(write=PLAYERS, body={}),
     "GET /api/v1/clubs/": May(),
     "POST /api/v1/clubs/": May(write=SIGNED_IN),
@@ -358,6 +368,10 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/seats/": May(write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}),
     "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
+    "/chouette/<slug:slug>/<int:pk>/invite/": May(write=PLAYERS, body={"players": "$free_member"}),
+    "/chouette/join/": May(read=SIGNED_IN, write=MEMBERS),
+    "/chouette/join/<str:code>/": May(read=SIGNED_IN, write=MEMBERS),
+    "/chouette/requests/<int:pk>/<str:answer>/": May(write=DIRECTORS, body={}),  # "approve" the member's request
     "/notifications/": May(read=SIGNED_IN),  # each user's own
     "/notifications/read/": May(write=SIGNED_IN),  # marks one's own read
     "/notifications/<int:pk>/read/": May(write=SIGNED_IN),  # one's own only: another's id changes nothing
@@ -426,6 +440,8 @@ def _build_world() -> dict:
         order=[anna.pk, bernd.pk, clara.pk],
     )
     chouette_services.record_game(actor=users["admin"], session=session, game={"winner": "team"})
+    invitee = user_with_player("invitee", Role.PLAYER).player  # a member nobody has asked to the table yet
+    join_request, _new = chouette_services.join_by_code(actor=users["member"], code=session.join_code)
     hidden = Club.objects.create(name="Hidden", slug="hidden", is_public=False)
     Membership.objects.create(club=hidden, player=Player.objects.create(name=PRIVATE_NAME, created_by_club=hidden))
 
@@ -459,6 +475,10 @@ def _build_world() -> dict:
         "outsider_player": users["outsider"].player.pk,
         "seated_other": bernd.pk,
         "three_members": [p.pk for p in (anna, bernd, clara)],
+        "free_member": [invitee.pk],
+        "code": session.join_code,
+        "request": join_request.pk,
+        "answer": "approve",
     }
     return {"users": users, "ids": ids, "session": session}
 
@@ -480,6 +500,7 @@ SEGMENT = {
     "owners": "bidder",
     "chouette": "session",
     "reports": "version",
+    "requests": "request",
 }
 BY_NAME = {"bidder_id": "bidder", "bidder": "bidder", "offer_id": "number", "offer": "number", "step": "draw"}
 
