@@ -57,12 +57,25 @@
   function waiting(items) { return items.filter(function (item) { return item.state === "waiting"; }); }
 
   // --- the service worker, and one account's pages never shown to the next -----------------------------------
+  var forgetting = Promise.resolve();
   if (window.caches && localStorage.getItem("chouette-user") !== user) {
-    caches.delete("chouette-pages");
+    forgetting = caches.delete("chouette-pages");
     localStorage.setItem("chouette-user", user);
   }
   if ("serviceWorker" in navigator) {
+    var controlled = !!navigator.serviceWorker.controller;
     navigator.serviceWorker.register(panel.getAttribute("data-worker"), { scope: "/" }).catch(function () {});
+    // The first visit came before the worker: keep this page's copy now (later visits pass through the worker).
+    if (!controlled && window.caches) {
+      navigator.serviceWorker.ready.then(function () { return forgetting; }).then(function () {
+        return fetch(location.pathname, { credentials: "same-origin" });
+      }).then(function (response) {
+        if (response.status !== 200 || response.redirected) return null;
+        return caches.open("chouette-pages").then(function (cache) {
+          return cache.put(location.origin + location.pathname, response);
+        });
+      }).catch(function () {});
+    }
   }
 
   // --- the table as the server last told this phone (the seating the first waiting game was entered at) -------
