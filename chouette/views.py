@@ -235,6 +235,9 @@ def _queued_game_answer(request, session, enter) -> JsonResponse:
     except ValidationError as exc:
         idempotency.refused(request)
         return JsonResponse({"code": "invalid", "detail": refusal_text(exc)}, status=400)
+    except PermissionDenied as exc:  # no longer a player here: not worth sending again
+        idempotency.refused(request)
+        return JsonResponse({"code": "not_allowed", "detail": str(exc)}, status=403)
     except DatabaseError as exc:
         if not is_busy(exc):
             raise
