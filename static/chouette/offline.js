@@ -121,6 +121,8 @@
     var known = base();
     var team = rows(form).map(function (row) { return row.getAttribute("data-player"); });
     var number = parseInt((field(form, "expected_number") || {}).value, 10);
+    // The game before went in while this one was being filled: the form is still the one this phone seated.
+    if (reseated && reseated.form === form && reseated.number === number) return reseated.order;
     if (!known || known.games_played + 1 !== number || known.order.slice(1).join() !== team.join()) return null;
     return known.order;
   }
@@ -231,6 +233,7 @@
 
   // What the page shows of the queue: the form for the game after the waiting ones (or why there is none).
   var shownFor = null;
+  var reseated = null;         // the form this phone last seated itself: {form, number, order}
   function showForm() {
     var form = gameForm();
     if (!form) return;
@@ -268,6 +271,7 @@
         return;
       }
       shownFor = form;
+      reseated = { form: form, number: number, order: last.next };
     }
     form.hidden = false;
     note.textContent = t("seating", { box: names[last.next[0]] || "", captain: names[last.next[1]] || "" });

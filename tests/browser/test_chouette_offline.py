@@ -92,6 +92,20 @@ def test_two_games_entered_offline_wait_survive_a_reload_and_reach_every_phone(l
     assert first.locator("#live-state").inner_text() == second.locator("#live-state").inner_text()
     assert first.locator("ol.seats li .who").all_inner_texts() == ["B", "D", "A", "C"]
 
+    # Signing out forgets the kept table page: offline, the next person on this phone sees no one's table.
+    first.get_by_role("button", name="Menu").tap()
+    first.get_by_role("button", name="Sign out").tap()
+    first.wait_for_url(lambda address: "/chouette/" not in address)
+    kept = "caches.open('chouette-pages').then(c => c.keys()).then(k => k.length)"
+    for _attempt in range(50):
+        if first.evaluate(kept) == 0:
+            break
+        first.wait_for_timeout(100)
+    assert first.evaluate(kept) == 0
+    first_context.set_offline(True)
+    first.goto(f"{live_server.url}{url}")
+    expect(first.locator("body")).to_contain_text("this table was not opened on this phone before")
+
 
 @pytest.mark.parametrize("winner_first", ["A", "C"])
 def test_two_offline_phones_entered_the_same_game_the_second_to_reconnect_is_refused(
