@@ -248,8 +248,10 @@
     var serverParts = section.querySelectorAll(".last-game, .rotation-now, .rotation-next");
     if (!items.length) {
       form.hidden = false;
-      note.hidden = true;
-      serverParts.forEach(function (el) { el.hidden = false; });
+      var ours = reseated && reseated.form === form;  // sent meanwhile, the server's form not yet swapped in
+      note.hidden = !ours;
+      if (ours) note.textContent = t("seating", { box: reseated.names[reseated.order[0]] || "", captain: reseated.names[reseated.order[1]] || "" });
+      serverParts.forEach(function (el) { el.hidden = ours; });
       shownFor = null;
       return;
     }
@@ -271,7 +273,7 @@
         return;
       }
       shownFor = form;
-      reseated = { form: form, number: number, order: last.next };
+      reseated = { form: form, number: number, order: last.next, names: names };
     }
     form.hidden = false;
     note.textContent = t("seating", { box: names[last.next[0]] || "", captain: names[last.next[1]] || "" });
