@@ -155,3 +155,25 @@ def test_two_offline_phones_entered_the_same_game_the_second_to_reconnect_is_ref
     expect(status.locator("li[data-number]")).to_have_count(0)
     page.reload()
     expect(page.locator("#offline-queue li")).to_have_count(0)
+
+
+def test_after_the_captain_drops_the_phone_seats_the_acting_captain_as_the_server_does(live_server, browser, club):
+    """Game 1: the box (A) doubles everyone, B (captain) drops, C and D take; the team wins. C, the highest-ranked
+    taker, played on as acting captain and takes the box; B, then A go to the bottom: C, D, B, A."""
+    session, players, _director = table(club)
+    url = f"/chouette/{club.slug}/{session.pk}/"
+    context, page = phone(browser, live_server, players["D"].user, url)
+    context.set_offline(True)
+    enter(page, 1, "team", steps=[("B", "box:drop"), ("C", "box:take"), ("D", "box:take")])
+    expect(page.locator(".offline-seating")).to_contain_text("C is the box, D the captain")
+    assert page.locator("fieldset.cube-row").evaluate_all("rows => rows.map(r => r.dataset.name)") == ["D", "B", "A"]
+    enter(page, 2, "box")  # the box (C) beats the captain (D): C stays, D to the bottom
+    expect(page.locator("#offline-queue")).to_contain_text("2 games waiting to send")
+    context.set_offline(False)
+    expect(page.locator("#offline-queue")).not_to_contain_text("waiting")
+    assert games(session) == [(1, "team"), (2, "box")]
+    assert_zero_sum(session)
+    session.refresh_from_db()
+    names = {p.pk: name for name, p in players.items()}
+    assert [names[pid] for pid in session.order] == ["C", "B", "A", "D"]
+    expect(page.locator("ol.seats li .who")).to_have_text(["C", "B", "A", "D"])
