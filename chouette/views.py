@@ -6,7 +6,6 @@ import hashlib
 import json
 import uuid
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -415,7 +414,6 @@ def service_worker(request):
         "version": hashlib.sha256(" ".join(assets).encode()).hexdigest()[:16],
         "assets": json.dumps(assets),
         "sign_in_out": json.dumps([reverse("login"), reverse("logout")]),
-        "static_prefix": settings.STATIC_URL,
     }
     response = render(request, "chouette/sw.js", context, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

@@ -1,6 +1,7 @@
 {% load i18n %}// The chouette table's service worker (rendered by chouette.views.service_worker; registered by
 // static/chouette/offline.js). What it keeps on the phone, and why no more:
-// - the assets the table page needs (precached at install, then refreshed in the background when used);
+// - the assets the table page needs (precached at install, then refreshed in the background when used); any
+//   other request of any page passes through untouched;
 // - the last copy of each table page this phone opened (network first, the copy only when the network fails),
 //   so a reload without WiFi still shows the table; the queue of games itself lives in the page's storage.
 // It never keeps an API answer, the polled state or any other page; and it forgets the table pages when anyone
@@ -12,7 +13,6 @@ var ASSETS = "chouette-assets-" + VERSION;
 var PAGES = "chouette-pages";
 var PRECACHE = {{ assets|safe }};
 var SIGN_IN_OUT = {{ sign_in_out|safe }};
-var STATIC_PREFIX = "{{ static_prefix|escapejs }}";
 var TABLE_PAGE = /^\/chouette\/[^/]+\/\d+\/$/;
 var OFFLINE_TEXT = "{% filter escapejs %}{% translate 'You are offline, and this table was not opened on this phone before: connect to open it.' %}{% endfilter %}";
 
@@ -73,5 +73,5 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.method !== "GET") return;
   if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname)) event.respondWith(tablePage(request));
-  else if (url.pathname.indexOf(STATIC_PREFIX) === 0) event.respondWith(asset(request));
+  else if (PRECACHE.indexOf(url.pathname) >= 0) event.respondWith(asset(request));  // other pages: untouched
 });
