@@ -409,12 +409,12 @@
       return;
     }
     if (event.defaultPrevented) return;
-    event.preventDefault();
-    notice = "";
     if (items.length >= LIMIT) {
+      event.preventDefault();
       line.textContent = t("full", { n: items.length });
       return;
     }
+    notice = "";
     var fields = [];
     new FormData(form).forEach(function (v, name) {
       if (name !== "csrfmiddlewaretoken" && typeof v === "string") fields.push([name, v]);
@@ -433,7 +433,12 @@
       next: predict(order, fields),
       names: names
     });
-    save(items);
+    try {
+      save(items);
+    } catch (e) {
+      return;  // the phone's storage refused it (full, private mode): the form goes the ordinary way
+    }
+    event.preventDefault();
     render();
     sync();
   });
