@@ -4,6 +4,8 @@ from chouette import views
 
 app_name = "chouette"
 urlpatterns = [
+    path("sw.js", views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("chouette/", views.session_list, name="session-list"),
     path("chouette/<slug:slug>/new/", views.session_create, name="session-create"),
     path("chouette/join/", views.join_by_code, name="join"),

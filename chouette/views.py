@@ -2,16 +2,20 @@
 (it polls a small JSON state and swaps in fresh HTML when another phone changes something), corrections, and
 the settlement page. Views only call services and selectors."""
 
+import hashlib
+import json
 import uuid
 
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import DatabaseError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -21,6 +25,7 @@ from django.views.decorators.http import require_POST
 from base import idempotency
 from base.errors import DomainError
 from base.idempotency import idempotent_page
+from base.locks import BUSY_MESSAGE, is_busy
 from base.web import attempt, refusal_text
 from chouette import entries, selectors, services
 from chouette import permissions as access
@@ -214,18 +219,45 @@ def session_state(request, slug, pk):
 def add_game(request, slug, pk):
     session = _session(request, slug, pk)
     team = list(session.order[1:])
-    attempt(
-        request,
-        lambda: services.record_game(
+
+    def enter():
+        return services.record_game(
             actor=request.user,
             session=session,
             game=entries.entry_from_form(request.POST, team),
             expected_number=_int(request.POST.get("expected_number")),
             idempotency_key=(request.POST.get("idempotency_key") or "")[:80],
-        ),
-        _("Game entered."),
-    )
+        )
+
+    if request.headers.get("Accept") == "application/json":
+        return _queued_game_answer(request, session, enter)
+    attempt(request, enter, _("Game entered."))
     return redirect(session)
+
+
+def _queued_game_answer(request, session, enter) -> JsonResponse:
+    """The same form sent by the phone's queue (static/chouette/offline.js) answers in JSON, so the phone can tell
+    "entered" (200: the number, also for a retry with the same key) from "refused" (400/403/404/409: the reason,
+    shown beside the kept entry) from "try again later" (503 busy; a lost connection never reaches here). A
+    refusal wrote nothing (its key is not kept). The success message also goes into the page's messages, as the
+    plain form's does, for the page the phone reloads after its queue is sent."""
+    try:
+        event, _created = enter()
+    except DomainError as exc:
+        idempotency.refused(request)
+        return JsonResponse({"code": exc.code, "detail": refusal_text(exc)}, status=exc.status_code)
+    except ValidationError as exc:
+        idempotency.refused(request)
+        return JsonResponse({"code": "invalid", "detail": refusal_text(exc)}, status=400)
+    except PermissionDenied as exc:  # no longer a player here: not worth sending again
+        idempotency.refused(request)
+        return JsonResponse({"code": "not_allowed", "detail": str(exc)}, status=403)
+    except DatabaseError as exc:
+        if not is_busy(exc):
+            raise
+        idempotency.refused(request)
+        return JsonResponse({"code": "busy", "detail": str(BUSY_MESSAGE)}, status=503, headers={"Retry-After": "2"})
+    return JsonResponse({"number": event.game_number, "message": _("Game entered.")})
 
 
 @login_required
@@ -512,3 +544,54 @@ def join_by_code(request, code=""):
                 )
             return redirect(row.session)
     return render(request, "chouette/join.html", {"form": form})
+#: What the live table page loads, kept on the phone by the service worker so a reload offline still works.
+OFFLINE_ASSETS = (
+    "css/site.css",
+    "js/site.js",
+    "js/live.js",
+    "chouette/chouette.css",
+    "chouette/live.js",
+    "chouette/entry.js",
+    "chouette/offline.js",
+    "favicon.svg",
+    "chouette/icons/icon-192.png",
+)
+
+
+def service_worker(request):
+    """The service worker that keeps the live table usable offline (static/chouette/offline.js registers it).
+    Served from the site's root, not /static/, so its scope covers the table pages and it sees the sign-in and
+    sign-out posts (on which it empties its page cache). Rendered, so it names the assets' current (hashed)
+    URLs: a new release changes its text, and the browser then installs the new worker. Never cached by HTTP."""
+    assets = [static(name) for name in OFFLINE_ASSETS]
+    context = {
+        "version": hashlib.sha256(" ".join(assets).encode()).hexdigest()[:16],
+        "assets": json.dumps(assets),
+        "sign_in_out": json.dumps([reverse("login"), reverse("logout")]),
+    }
+    response = render(request, "chouette/sw.js", context, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+def manifest(request):
+    """The web app manifest: the site installs as an app on a phone's home screen, opening at the chouette
+    tables (the page most used at a board)."""
+    data = {
+        "name": _("Backgammon club"),
+        "short_name": _("Backgammon"),
+        "start_url": reverse("chouette:session-list"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": "#0b5d3b",
+        "icons": [
+            {"src": static("chouette/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("chouette/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = JsonResponse(data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "public, max-age=3600"
+    return response

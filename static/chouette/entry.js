@@ -110,6 +110,11 @@
     if (event.target.id === "id_automatic_doubles") document.querySelectorAll(".cube-row").forEach(render);
     if (event.target.id === "id_partner") partner();
   });
+  // offline.js reseated the form for the next game it keeps offline: draw every cube afresh.
+  document.addEventListener("chouette:form-reset", function () {
+    document.querySelectorAll(".cube-row").forEach(render);
+    partner();
+  });
   enhance(document);
   partner();
   new MutationObserver(function () { enhance(document); partner(); }).observe(document.body, { childList: true, subtree: true });

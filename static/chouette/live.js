@@ -60,5 +60,7 @@
   var button = document.getElementById("live-refresh");
   if (button) button.addEventListener("click", function () { refresh(true); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+  // offline.js sent its waiting games: show the server's table (the form too, unless someone is filling it).
+  document.addEventListener("chouette:refresh", function () { refresh(!dirty).catch(function () {}); });
   window.bgLive.watch([live.getAttribute("data-live-group")], poll, { poll: poll, interval: INTERVAL });
 })();

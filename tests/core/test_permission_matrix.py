@@ -353,6 +353,8 @@ PAGES = {
     "/clubs/<slug:slug>/ladders/<slug:ladder>/": May(),
     "/clubs/<slug:slug>/ladders/<slug:ladder>/join/": May(write=MEMBERS),
     "/clubs/<slug:slug>/ladders/<slug:ladder>/challenge/": May(write=MEMBERS),
+    "/sw.js": May(),  # the offline table's service worker: the same script for everyone
+    "/manifest.webmanifest": May(),
     "/chouette/": May(),
     "/chouette/<slug:slug>/new/": May(read=MEMBERS, write=MEMBERS),
     "/chouette/<slug:slug>/<int:pk>/": May(),
