@@ -22,7 +22,10 @@ def phone(browser, live_server, user, next_url):
     return page
 
 
-def test_a_player_opens_a_table_three_accept_on_their_phones_and_a_fourth_joins_by_code(live_server, browser, club):
+def test_a_player_opens_a_table_three_accept_on_their_phones_and_a_fourth_joins_by_code(
+    live_asgi_server, browser, club
+):
+    live_server = live_asgi_server  # with websockets: the opener's page hears the join request without a reload
     p = {name: MembershipFactory(club=club, player__name=name).player for name in ("Anna", "Ben", "Cleo", "Dev", "Eli")}
 
     opener = phone(browser, live_server, p["Anna"].user, f"/chouette/{club.slug}/new/")
@@ -47,7 +50,8 @@ def test_a_player_opens_a_table_three_accept_on_their_phones_and_a_fourth_joins_
     opener.reload()
     expect(opener.locator("ol.seats li .who")).to_have_count(4)
     code = opener.locator("[data-join-code]").inner_text()
-    assert code == session.join_code and opener.locator("#joining svg.segno").is_visible()
+    assert code == session.join_code
+    expect(opener.locator("#joining svg.segno")).to_be_visible()
 
     fourth = phone(browser, live_server, p["Eli"].user, "/chouette/join/")
     fourth.get_by_label("Join code").fill(code.lower())
@@ -55,7 +59,7 @@ def test_a_player_opens_a_table_three_accept_on_their_phones_and_a_fourth_joins_
     fourth.wait_for_url(f"**{table_url}")
     expect(fourth.get_by_text("You asked to join")).to_have_count(2)  # the message, and the table page's note
 
-    opener.reload()
+    # no reload: the joining panel follows the table live (the request locked the table, which pushes)
     expect(opener.locator("#joining")).to_contain_text("Eli asks to join")
     opener.get_by_role("button", name="Approve Eli").tap()
     expect(opener.get_by_text("Eli sits at the table.")).to_be_visible()
