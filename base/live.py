@@ -375,7 +375,7 @@ async def live_fragment(name: str, variant: str, push: str) -> Built | None:
     loop = asyncio.get_running_loop()
     key = (id(loop), name, variant, push)
     task = _built.get(key)
-    if task is None:
+    if task is None or task.get_loop() is not loop:  # an id of a closed loop may come again (tests make many)
         task = loop.create_task(_build_fragment(name, variant))
         _built[key] = task
         loop.call_later(FRAGMENT_MEMO_SECONDS, _built.pop, key, None)
@@ -392,7 +392,7 @@ async def current_fragment(name: str, variant: str) -> Built | None:
     loop = asyncio.get_running_loop()
     key = (id(loop), name, variant)
     task = _gathering.get(key)
-    if task is None:
+    if task is None or task.get_loop() is not loop:  # a loop closed mid-window left its entry behind
         task = loop.create_task(_gather_then_build(key, name, variant))
         _gathering[key] = task
     return await asyncio.shield(task)

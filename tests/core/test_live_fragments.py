@@ -53,6 +53,14 @@ def counted():
     request_started.disconnect(started)
 
 
+async def settled() -> None:
+    """Wait for the fragment builds this loop still runs (a push's build outlives the sockets that asked for it):
+    a build left running when the test's event loop closes would wait for the test's own thread forever."""
+    loop = asyncio.get_running_loop()
+    running = [t for t in (*live._built.values(), *live._gathering.values()) if t.get_loop() is loop and not t.done()]
+    await asyncio.gather(*running, return_exceptions=True)
+
+
 def public_page(url: str) -> tuple[str, str, int]:
     """(the page's HTML, the variant and the version its bracket region names), as an anonymous phone gets it."""
     html = Client().get(url).content.decode()
@@ -78,7 +86,7 @@ def test_a_result_renders_the_public_bracket_once_and_sends_it_to_every_open_pag
         own = Socket(f"/ws/live/?groups=user-{player.pk}", player)  # a private page: refetches
         for socket in (*pages, plain, own):
             assert await socket.connect()
-            assert (await socket.receive_json_from())["refused"] == []
+            assert (await socket.receive_json_from(timeout=30))["refused"] == []
         counted.update(renders=0, requests=0)
 
         await database_sync_to_async(win)(director_user, slot)
@@ -94,6 +102,7 @@ def test_a_result_renders_the_public_bracket_once_and_sends_it_to_every_open_pag
         assert await pages[-1].receive_nothing(timeout=0.3)
         for socket in (*pages, plain, own):
             await socket.disconnect()
+        await settled()
         return texts, renders, requests
 
     texts, renders, requests = async_to_sync(run)()
@@ -166,6 +175,7 @@ def test_pages_back_after_an_outage_get_what_is_newer_at_once_and_need_no_refetc
         answers = (await current.receive_json_from(timeout=30), await plain.receive_json_from(timeout=30))
         for socket in (*behind, current, plain):
             await socket.disconnect()
+        await settled()
         return firsts, joined, answers
 
     firsts, joined, (current_joined, plain_joined) = async_to_sync(run)()
@@ -204,7 +214,7 @@ def test_a_round_result_pushes_the_standings_and_tables_once_and_only_the_two_pl
         other = Socket(f"/ws/live/?groups=user-{bystander.pk}", bystander)
         for socket in (*pages, own, other):
             assert await socket.connect()
-            assert (await socket.receive_json_from())["refused"] == []
+            assert (await socket.receive_json_from(timeout=30))["refused"] == []
         counted.update(requests=0)
         await database_sync_to_async(report)(director_user, table, 0, loser_points=2)
         texts = {(await socket.receive_output(30))["text"] for socket in pages}
@@ -212,6 +222,7 @@ def test_a_round_result_pushes_the_standings_and_tables_once_and_only_the_two_pl
         other_quiet = await other.receive_nothing(timeout=0.3)
         for socket in (*pages, own, other):
             await socket.disconnect()
+        await settled()
         return texts, own_heard, other_quiet
 
     texts, own_heard, other_quiet = async_to_sync(run)()
@@ -253,8 +264,8 @@ def test_every_open_calcutta_board_is_sent_the_boards_data_with_each_step_not_a_
         for socket in boards:
             assert await socket.connect()
             # data goes even at the version shown (a write may change it without a step), then "joined"
-            assert (await socket.receive_json_from())["version"] == shown
-            assert (await socket.receive_json_from())["fragments"] == {group: []}
+            assert (await socket.receive_json_from(timeout=30))["version"] == shown
+            assert (await socket.receive_json_from(timeout=30))["fragments"] == {group: []}
         counted.update(requests=0)
         await database_sync_to_async(calcutta_services.place_bid)(
             actor=director_user, calcutta=calcutta, lot_number=1, bidder=paul, amount=1500
@@ -266,6 +277,7 @@ def test_every_open_calcutta_board_is_sent_the_boards_data_with_each_step_not_a_
         after_setting = await boards[0].receive_json_from(timeout=10)
         for socket in boards:
             await socket.disconnect()
+        await settled()
         return after_bid, after_setting
 
     after_bid, after_setting = async_to_sync(run)()
