@@ -14,7 +14,7 @@ from fractions import Fraction
 from backgammon.cube import may_double
 from backgammon.dave import scoring as dave_scoring
 from backgammon.dave.stake import Progression
-from backgammon.scoring import KIND_MULTIPLIER, game_points
+from backgammon.scoring import KIND_MULTIPLIER, GameKind, game_points
 from chouette.core.errors import ChouetteError
 from chouette.core.table_options import Rules
 
@@ -292,7 +292,7 @@ def _apply_deals(deals, cubes: dict) -> None:
                 "deals",
                 player=str(member),
             )
-        limit = cube.value * KIND_MULTIPLIER["backgammon"]
+        limit = cube.value * KIND_MULTIPLIER[GameKind.BACKGAMMON]
         if not isinstance(points, int) or isinstance(points, bool) or abs(points) > limit:
             raise _err(
                 "deal_too_large",

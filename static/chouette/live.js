@@ -36,6 +36,7 @@
         swap(data.html, withForm);
         revision = data.revision;
         live.setAttribute("data-revision", String(revision));
+        document.dispatchEvent(new Event("chouette:swapped"));  // offline.js learns the table's new seating
         if (withForm) { dirty = false; if (notice) notice.hidden = true; }
         else if (notice) notice.hidden = false;
       });

@@ -461,6 +461,10 @@
     if (gameForm() !== shownFor) { shownFor = null; render(); }
   }).observe(live, { childList: true });
 
+  // Another phone's game went in (the live table swapped): the seating this phone would enter offline at moved on.
+  document.addEventListener("chouette:swapped", function () {
+    if (navigator.onLine && !waiting(queue()).length) learn();
+  });
   window.addEventListener("online", function () { problem = ""; render(); sync(); });
   window.addEventListener("offline", render);
   setInterval(function () { if (navigator.onLine && waiting(queue()).length) sync(); }, RETRY);
