@@ -4,28 +4,11 @@ at the moment it was made (a backgammon: cube × 3)."""
 
 import itertools
 
-import pytest
-
 from chouette.core import rotation
 from chouette.core import session as core
-from chouette.core.errors import ChouetteError
-from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry, score_game
+from chouette.core.scoring import BOX, TEAM, CubeEvent, GameEntry
 from chouette.core.table_options import Rules
-
-TEAM3 = ["B", "C", "D"]
-DEFAULT = Rules()
-
-
-def score(entry, rules=DEFAULT, team=TEAM3):
-    return score_game(box="A", team=team, entry=entry, rules=rules)
-
-
-def refused(code, entry, rules=DEFAULT, team=TEAM3):
-    with pytest.raises(ChouetteError) as caught:
-        score(entry, rules, team)
-    assert caught.value.code == code
-    return caught.value
-
+from tests.chouette.test_core_rules import refused, score
 
 BOX_DOUBLES_C = CubeEvent(BOX, (("C", "take"),))
 

@@ -2,26 +2,18 @@
 confirmation step a page asks for before anything changes (services, pages, API)."""
 
 import pytest
-from django.test import Client
 from django.utils import translation
 
 from base.errors import Conflict, NotAllowed
 from chouette import services
 from chouette.models import LedgerEntry, SessionEvent
 from tests.chouette.factories import table
+from tests.chouette.test_views import page, signed_in
 from tests.clubs.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def page(session, tail=""):
-    return f"/chouette/{session.club.slug}/{session.pk}/{tail}"
 
 
 def api_url(session, tail=""):
