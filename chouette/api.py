@@ -427,7 +427,10 @@ class ChouetteRequestSerializer(serializers.ModelSerializer):
 
 class ChouetteInviteInputSerializer(serializers.Serializer):
     players = serializers.ListField(
-        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()), allow_empty=False, max_length=20
+        child=serializers.PrimaryKeyRelatedField(queryset=Player.objects.all()),
+        allow_empty=False,
+        min_length=1,  # said in the schema too (minItems), so a client knows an empty list is refused
+        max_length=20,
     )
 
 
@@ -701,7 +704,7 @@ class RequestViewSet(viewsets.ReadOnlyModelViewSet):
         return self._answered(request, row)
 
 
-class JoinViewSet(JSONTypedInput, viewsets.ViewSet):
+class JoinViewSet(viewsets.ViewSet):  # `validated` checks the JSON types (no DRF mixin here)
     """Ask for a seat by a table's join code: a join request for the opener or a director to approve."""
 
     permission_classes = [IsAuthenticated]

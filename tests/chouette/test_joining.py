@@ -432,3 +432,14 @@ def test_the_joining_texts_read_in_german(club):
     assert "lädt dich an diesen Tisch ein" in home
     table = web(p["A"].user).get(session.get_absolute_url(), **german).content.decode()
     assert "An diesem Tisch mitspielen" in table and "B: eingeladen, noch keine Antwort" in table
+
+
+def test_asking_what_the_join_and_invite_endpoints_take_answers_and_an_empty_invitation_list_is_refused(club, api_as):
+    """The schema fuzzer's finds: OPTIONS on the join endpoint answered 500 (a DRF mixin on a view without one), and
+    an empty list of players to invite was refused though the schema allowed it (it now says minItems 1)."""
+    p = members(club, ("A", "B"))
+    client = api_as(p["A"].user)
+    assert client.options("/api/v1/chouette/join/", {"code": "0"}, format="json").status_code == 200
+    session = services.create_session(actor=p["A"].user, club=club, players=[], invite=[p["B"]])
+    empty = client.post(f"/api/v1/chouette/sessions/{session.pk}/invitations/", {"players": []}, format="json")
+    assert empty.status_code == 400 and list(empty.json()["errors"]) == ["players"]
