@@ -87,12 +87,16 @@ class Client:
         self.connection.close()
 
 
+# A proxy's answer for an application that is not there (never the application's own).
+GATEWAY_ERRORS = (502, 504)
+
+
 class FailoverClient(Client):
     """A client of several nodes, as a phone behind a load balancer is: it talks to its first node, and when a
-    connection to it fails (refused, reset: the node is gone) it moves to the next node and sends the request
-    again there, but only a request that is safe to repeat: a GET, or a write carrying an idempotency key, whose
-    retry the server answers with the first attempt's result. Each move's moment goes to the tally's
-    `failover_times`."""
+    connection to it fails (refused, reset: the node is gone) or its proxy answers 502/504, it moves to the next
+    node and sends the request again there, but only a request that is safe to repeat: a GET, or a write carrying
+    an idempotency key, whose retry the server answers with the first attempt's result. Each move's moment goes to
+    the tally's `failover_times`."""
 
     def __init__(self, base_urls: Sequence[str], tally: Tally) -> None:
         self.nodes = [(p.hostname or "127.0.0.1", p.port or 80) for p in map(urlsplit, base_urls)]
@@ -108,15 +112,21 @@ class FailoverClient(Client):
     ) -> tuple[int, bytes, str]:
         repeatable = method == "GET" or (payload is not None and b'"idempotency_key"' in payload)
         for attempt in range(len(self.nodes)):
+            last = attempt == len(self.nodes) - 1
             try:
-                return super()._exchange(method, path, payload, headers)
+                answer = super()._exchange(method, path, payload, headers)
             except (OSError, http.client.HTTPException):
-                if not repeatable or attempt == len(self.nodes) - 1:
+                if not repeatable or last:
                     raise
-                self.connection.close()
-                self.current = (self.current + 1) % len(self.nodes)
-                self.connection = self._connect()
-                self.tally.failover_times.append(time.monotonic())
+            else:
+                # 502/504 from the node's proxy: its application is gone (killed under the request). The write
+                # may have committed before it died: only a request safe to repeat goes to the next node.
+                if answer[0] not in GATEWAY_ERRORS or not repeatable or last:
+                    return answer
+            self.connection.close()
+            self.current = (self.current + 1) % len(self.nodes)
+            self.connection = self._connect()
+            self.tally.failover_times.append(time.monotonic())
         raise AssertionError("unreachable")
 
 

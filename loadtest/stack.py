@@ -242,11 +242,16 @@ class Stack:
         """SIGKILL a web node and its workers at once, as a machine that dies does: no graceful shutdown, its
         requests in flight cut off, its sockets dropped."""
         name = self.node_name(number)
-        for named, process, _log in self.processes:
-            if named == name or named.startswith(f"{name}-"):
-                self.killed.add(named)
-                _signal_group(process, signal.SIGKILL)
-                process.wait()
+        doomed = [
+            (named, process)
+            for named, process, _log in self.processes
+            if named == name or named.startswith(f"{name}-")
+        ]
+        for named, process in doomed:  # every process of the node signalled before any is waited for
+            self.killed.add(named)
+            _signal_group(process, signal.SIGKILL)
+        for _named, process in doomed:
+            process.wait()
 
     def pids(self) -> list[int]:
         """The stack's own processes (web, worker, beat), each the root of its tree: what the watchers scenario

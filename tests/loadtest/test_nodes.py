@@ -52,6 +52,39 @@ def test_a_write_with_an_idempotency_key_moves_to_the_surviving_node(nodes):
     client.close()
 
 
+class BadGateway(Answer):
+    """A node's proxy whose application was killed under it: 502 with an empty body."""
+
+    def do_POST(self):  # noqa: N802
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(502)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def test_a_proxys_502_moves_a_keyed_write_to_the_next_node_and_a_write_without_a_key_stays_an_error(nodes):
+    """The two-node load test saw 502s from the killed node's proxy: a keyed write there may have committed before
+    the application died, so it goes again, with its key, to the other node; a write without one is not repeated."""
+    _dead, live, live_port = nodes
+    gateway = http.server.ThreadingHTTPServer(("127.0.0.1", 0), BadGateway)
+    threading.Thread(target=gateway.serve_forever, daemon=True).start()
+    proxy = f"http://127.0.0.1:{gateway.server_port}"
+    try:
+        tally = Tally("t")
+        client = FailoverClient([proxy, live], tally)
+        status, answer = client.request("POST", "/w/", body={"idempotency_key": "k1"})
+        assert (status, answer["port"], len(tally.failover_times)) == (201, live_port, 1)
+        client.close()
+        plain = Tally("p")
+        client = FailoverClient([proxy, live], plain)
+        status, _ = client.request("POST", "/w/", body={"amount": 1})
+        assert status == 502 and plain.failover_times == []
+        client.close()
+    finally:
+        gateway.shutdown()
+        gateway.server_close()
+
+
 def test_a_write_without_a_key_is_not_sent_twice(nodes):
     dead, live, _ = nodes
     tally = Tally("t")
