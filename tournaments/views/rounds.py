@@ -45,10 +45,6 @@ def flight_rounds(request, flight):
     # parse_id, not str.isdigit: "²" passes isdigit and then int() refuses it
     number = numbers.parse_id(shown) or flight.current_round
     number = min(max(number, 1), max(flight.current_round, 1))
-    player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
-    is_director = access.can(request.user, "event.direct", event)
-    projector = request.GET.get("projector") == "1"
-    mine = round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None))
     if request.GET.get("print") == "1":
         # the wall sheet: the round's tables, the same players by name (to find one's table), the standings
         context = rounds_context(flight, number=number, is_director=False, projector=False)
@@ -57,6 +53,11 @@ def flight_rounds(request, flight):
             key=lambda item: item[0].casefold(),
         )
         return render(request, "tournaments/flight_rounds_print.html", context)
+    # the viewer's own parts, which the wall sheet does not show
+    player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
+    is_director = access.can(request.user, "event.direct", event)
+    projector = request.GET.get("projector") == "1"
+    mine = round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None))
     if is_director or number != max(flight.current_round, 1):  # the current round (round 1 before it is paired)
         context = rounds_context(flight, number=number, is_director=is_director, projector=projector) | {"mine": mine}
         body = render_to_string("tournaments/_rounds_body.html", context, request=request)
