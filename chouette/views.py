@@ -183,6 +183,15 @@ def _table_context(request, session) -> dict:
         "team": _team_rows(session.order[1:], names),
         "initial": {"kind": "single"},
         "preview": _rotation_preview(session.order, names),
+        # the seating this form is for, for the phone's offline queue (static/chouette/offline.js) to work out the
+        # next game's from, with no request of its own that going offline could cut short
+        "seating": json.dumps(
+            {
+                "games_played": session.games_played,
+                "order": [str(pid) for pid in session.order],
+                "names": {str(pid): name for pid, name in names.items()},
+            }
+        ),
         "last_rotation": _last_rotation(session, names, games, can_play and is_open) if is_open else None,
     }
     if session.status == SessionStatus.SEATING:

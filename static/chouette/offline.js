@@ -80,6 +80,11 @@
 
   // --- the table as the server last told this phone (the seating the first waiting game was entered at) -------
   function base() { return read(BASE_KEY, null); }
+  // The seating the server rendered this form for (data-seating): known the moment the form is shown, so a
+  // phone that goes offline right after another phone's game still works out the seating from it.
+  function seatingOf(form) {
+    try { return JSON.parse(form.getAttribute("data-seating") || "null"); } catch (e) { return null; }
+  }
   function learn() {
     return fetch(live.getAttribute("data-state-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
@@ -118,13 +123,16 @@
   // The seating the form on screen is for: [box, team…], or null when this phone cannot tell.
   function seatingOfForm(form, items) {
     if (items.length) return items[items.length - 1].next;
-    var known = base();
+    var known = seatingOf(form);
     var team = rows(form).map(function (row) { return row.getAttribute("data-player"); });
     var number = parseInt((field(form, "expected_number") || {}).value, 10);
     // The game before went in while this one was being filled: the form is still the one this phone seated.
     if (reseated && reseated.form === form && reseated.number === number) return reseated.order;
-    if (!known || known.games_played + 1 !== number || known.order.slice(1).join() !== team.join()) return null;
-    return known.order;
+    function fits(seating) {
+      return seating && seating.games_played + 1 === number && seating.order.slice(1).join() === team.join();
+    }
+    if (!fits(known)) known = base();
+    return fits(known) ? known.order : null;
   }
 
   // After the game: who sits where (chouette/core/rotation.py next_order, scoring.py for the decisive player).
@@ -422,7 +430,7 @@
       if (name !== "csrfmiddlewaretoken" && typeof v === "string") fields.push([name, v]);
     });
     var order = seatingOfForm(form, waiting(items));
-    var known = base();
+    var known = seatingOf(form) || base();
     var names = (items.length && items[items.length - 1].names) || (known && known.names) || {};
     if (!value(fields, "idempotency_key")) fields.push(["idempotency_key", newKey()]);
     items.push({

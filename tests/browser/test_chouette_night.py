@@ -101,7 +101,7 @@ def test_a_chouette_night_from_five_phones(live_asgi_server, browser, club):
     # Back online: the games go in, in order, once; every phone shows the same ledger after five games.
     ben.context.set_offline(False)
     expect(status).not_to_contain_text("waiting")
-    assert current_games(session) == 5
+    assert current_games(session) == 5, status.inner_text()
     for page in phones.values():
         expect(page.locator("#live-state h2").first).to_have_text("After 5 games")
     ledgers = {name: page.locator("#live-state").inner_text() for name, page in phones.items()}
