@@ -28,6 +28,13 @@ from the shared cache, rendered once per version - encodes the message once, and
 asked for it gets the same text: `{"type": "fragment", "group", "version", "regions"}`, only when newer than what
 that socket shows. Every other socket keeps "changed" + refetch.
 
+A result changes a slot or two of a bracket of tens of kB, and each socket's compression of the whole region was
+what grew with the watchers. So a process keeps the last version of each region it built, split into its parts
+(base.htmlparts: the region's outermost descendants with an id); when the next version has the same skeleton, a
+socket that shows that last version is sent only the parts that changed, `{"type": "fragment", "group",
+"version", "base": <the version they apply to>, "patches": {region id: {part id: html}}}`, and a socket showing
+anything else the whole region. The patch is built and encoded once per process and push, like the region.
+
 A page that (re)connects names the versions it shows; the socket answers with the fragment of each group whose
 version is newer, then `joined` lists, per group it holds current, the region ids that are now up to date
 (`"fragments": {"flight-3": ["live-bracket"]}`), so a page back after an outage refetches only what no fragment
@@ -57,6 +64,8 @@ from redis import Redis, RedisError
 from redis.asyncio import BlockingConnectionPool
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from base import htmlparts
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +111,8 @@ FRAGMENT_MEMO_SECONDS = 30
 # when the window closes, after every sharing socket has joined its group (a change committed before a socket
 # joined is then in the build, one committed after it is pushed to the socket).
 CONNECT_GATHER_SECONDS = 0.05
+# Regions a process keeps split (the last version built of each group and variant) to patch the next one from.
+LAST_BUILT_KEPT = 256
 
 
 def register_fragment(kind: str, build: Callable[[int, str], Fragment | None]) -> None:
@@ -359,9 +370,16 @@ class Built:
     text: str
     regions: list[str]
     every_push: bool
+    patch_base: int | None = None  # the version the patch applies to, when there is one
+    patch_text: str = ""
 
     def for_page(self, shown: int) -> bool:
         return self.version > shown or (self.every_push and self.version == shown)
+
+    def text_for(self, shown: int) -> str:
+        """The message for a page that shows version `shown`: the changed parts when it shows the version they
+        apply to, else the whole region."""
+        return self.patch_text if self.patch_base is not None and shown == self.patch_base else self.text
 
 
 _built: dict[tuple, asyncio.Task] = {}
@@ -419,7 +437,45 @@ async def _build_fragment(name: str, variant: str) -> Built | None:
     message = {"type": "fragment", "group": name, "version": fragment.version, "regions": fragment.regions}
     if fragment.data is not None:
         message["data"] = fragment.data
-    return Built(fragment.version, json.dumps(message), sorted(fragment.regions), fragment.every_push)
+        return Built(fragment.version, json.dumps(message), sorted(fragment.regions), fragment.every_push)
+    text = json.dumps(message)
+    base, patches = await asyncio.to_thread(_patches, (asyncio.get_running_loop(), name, variant), fragment)
+    patch_text = ""
+    if patches is not None:
+        patch = {"type": "fragment", "group": name, "version": fragment.version, "base": base, "patches": patches}
+        patch_text = json.dumps(patch)
+        if len(patch_text) * 2 > len(text):  # most of the region changed: the whole of it is as cheap
+            base, patch_text = None, ""
+    return Built(fragment.version, text, sorted(fragment.regions), fragment.every_push, base, patch_text)
+
+
+# (event loop, group, variant) -> (version, its regions split); the loop itself, not its id, which a closed loop's
+# successor may get again (the tests make many).
+_last_built: dict[tuple, tuple[int, dict[str, htmlparts.Split | None]]] = {}
+_last_built_lock = threading.Lock()
+
+
+def _patches(key: tuple, fragment: Fragment) -> tuple[int | None, dict | None]:
+    """(the version the patch applies to, {region id: {part id: html}}) of this fragment against the last version
+    this process built of the same group and variant, or (None, None) when there is no patch (none kept, an older
+    or the same version, a skeleton that changed). Keeps the fragment's split for the next one."""
+    splits = {region: htmlparts.split(html) for region, html in fragment.regions.items()}
+    with _last_built_lock:
+        last = _last_built.get(key)
+        if last is None or last[0] < fragment.version:
+            _last_built.pop(key, None)
+            _last_built[key] = (fragment.version, splits)  # re-inserted: the oldest key is the least recent
+            while len(_last_built) > LAST_BUILT_KEPT:
+                _last_built.pop(next(iter(_last_built)))
+    if last is None or last[0] >= fragment.version or set(last[1]) != set(splits):
+        return None, None
+    patches = {}
+    for region, split in splits.items():
+        parts = htmlparts.changed_parts(last[1][region], split)
+        if parts is None:
+            return None, None
+        patches[region] = parts
+    return last[0], patches
 
 
 def requested_fragments(query_string: bytes) -> dict[str, list]:
@@ -481,8 +537,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             if built is None:
                 continue
             if built.for_page(asked[1]):
+                text = built.text_for(asked[1])
                 asked[1] = built.version
-                await self.send(text_data=built.text)
+                await self.send(text_data=text)
             current[name] = built.regions
         return current
 
@@ -531,8 +588,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "changed", "group": name})
             return
         if built.for_page(asked[1]):
+            text = built.text_for(asked[1])
             asked[1] = built.version
-            await self.send(text_data=built.text)
+            await self.send(text_data=text)
 
 
 def refusal(text: str | None, data: bytes | None) -> tuple[int | None, str]:

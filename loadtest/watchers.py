@@ -9,9 +9,9 @@ A page does what live.js does: it loads the page once, then opens one websocket 
 the page offers one; on {"type": "changed"} a 100 ms
 debounce, then a GET of the page (one keep-alive connection per page; a change heard while that GET is under way
 fetches once more after it, as the page's next debounce would). A {"type": "fragment", "regions": {...},
-"version": ...} message shows its content at once, with no GET. A closed socket comes back after live.js's
-jittered wait naming the version it shows; the server sends a newer fragment before "joined", and the page
-refetches only when "joined" does not name its region current, as live.js does after missing changes.
+"version": ...} message (or its changed parts: "patches") shows at once, with no GET. A closed socket comes back
+after live.js's jittered wait naming the version it shows; the server sends a newer fragment before "joined", and
+the page refetches only when "joined" does not name its region current, as live.js does after missing changes.
 
 "Shown" is judged from what the page holds, not from the message: the confirmed match's slot drawn as played
 (`class="slot slot-played" id="slot-<pk>"`, the bracket template's markup) in the page fetched or in a fragment's
@@ -242,7 +242,8 @@ class Page:
             return
         if message.get("type") == "fragment" and message.get("group") == self.group:
             regions = message.get("regions") or {}
-            content = "".join(str(v) for v in regions.values()).encode()
+            parts = [part for patch in (message.get("patches") or {}).values() for part in dict(patch).values()]
+            content = "".join([*(str(v) for v in regions.values()), *(str(v) for v in parts)]).encode()
             if isinstance(message.get("version"), int):
                 self.version = max(self.version, message["version"])
             self.board.look(self, content, message.get("version"))

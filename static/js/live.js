@@ -6,6 +6,8 @@
 // the server sends the region itself, rendered once per version for all watchers:
 // {"type": "fragment", "group": "flight-3", "version": 18, "regions": {"live-bracket": "<div ...>"}}. It is
 // swapped in when newer than the version shown; a region of the group the message does not carry refetches.
+// A page that shows the version before is sent only the parts of the region that changed (a bracket's slots):
+// {"type": "fragment", "group": "flight-3", "version": 18, "base": 17, "patches": {"live-bracket": {"slot-5": ...}}}.
 // A reconnect names the versions shown now: the server sends what is newer, then "joined" names the regions it
 // holds current ({"fragments": {"flight-3": ["live-bracket"]}}), and only what no fragment covers refetches.
 // A fragment may carry "data" instead of regions, for a page script that draws it (calcutta/board.js): it is
@@ -97,6 +99,41 @@
     return covered;
   }
 
+  function applyPatches(message) {
+    // Only the parts of a region that changed ({"base": 17, "version": 18, "patches": {"live-bracket":
+    // {"slot-5": "<div id=\"slot-5\" ...>"}}}), sent to a page that shows the version they apply to: each part is
+    // swapped by id, then the region takes the new version. A region at another version, or a part not found,
+    // is left as it is and not covered: its watcher refetches it.
+    var covered = {};
+    var patches = message.patches || {};
+    Object.keys(patches).forEach(function (id) {
+      covered[id] = true;
+      var current = document.getElementById(id);
+      if (!current || shownVersion(current) >= message.version) { return; }
+      if (shownVersion(current) !== message.base) { covered[id] = false; return; }
+      if (typingIn(current)) {
+        current.addEventListener("focusout", function () { window.setTimeout(function () { applyPatches(message); }, 0); }, { once: true });
+        return;
+      }
+      var parts = patches[id];
+      var fresh = {};
+      var whole = Object.keys(parts).every(function (part) {
+        var holder = document.createElement("template");
+        holder.innerHTML = parts[part];
+        fresh[part] = holder.content.firstElementChild;
+        var old = document.getElementById(part);
+        return fresh[part] && fresh[part].id === part && old && current.contains(old);
+      });
+      if (!whole) { covered[id] = false; return; }
+      Object.keys(fresh).forEach(function (part) {
+        document.getElementById(part).replaceWith(document.importNode(fresh[part], true));
+      });
+      current.setAttribute("data-live-version", String(message.version));
+      document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
+    });
+    return covered;
+  }
+
   function refetchMissed(current) {
     // Back after the socket was down: the server has just sent the fragments newer than the page's and names, per
     // group, the regions now current. A watcher all of whose groups are covered so is up to date; every other one
@@ -152,7 +189,7 @@
         return;
       }
       if (message.type === "fragment") {
-        var covered = applyFragment(message);
+        var covered = message.patches ? applyPatches(message) : applyFragment(message);
         // data for a page script that draws it itself (the Calcutta board): its watcher says it covers the group
         if (message.data) { document.dispatchEvent(new CustomEvent("live:fragment", { detail: message })); }
         // the group's other watchers (a page script's, a region without a fragment) still refetch

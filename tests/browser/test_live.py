@@ -6,6 +6,7 @@ CHANNEL_LAYER_URL is set (CI)."""
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from games.matchplay import services as match_services
 from tests.clubs.factories import ClubFactory, MembershipFactory
@@ -154,5 +155,36 @@ def test_an_open_public_bracket_shows_a_result_from_the_socket_alone_and_a_reloa
 
     bracket.reload()
     assert int(bracket.locator("#live-bracket").get_attribute("data-live-version")) == live_version
+    assert bracket.locator("#live-bracket").inner_html() == live_html
+    context.close()
+
+
+def test_results_arrive_as_the_changed_slots_and_the_bracket_is_then_the_one_a_reload_shows(live_asgi_server, browser):
+    """After the first result the socket sends only the slots a result changed (and the entries' places); the page
+    swaps them in, asks nothing over HTTP, and after three results shows exactly what a reload shows."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event, flights = drawn_event(club, director, 16, length=3)
+    flight = flights["main"]
+    context, bracket = new_page(browser)
+    frames = []
+    bracket.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+    bracket.goto(f"{live_asgi_server.url}{flight.get_absolute_url()}")
+    wait_live(bracket)
+    requests = []
+    bracket.on("request", lambda request: requests.append(request.url))
+
+    for number, slot in enumerate(ready_slots(flight)[:3]):
+        win(director, slot, number % 2)
+        expect(bracket.locator(f"#slot-{slot.pk} .side.won")).to_have_count(1, timeout=2000)
+    bracket.wait_for_timeout(700)  # past any refetch the page would have made
+    assert requests == []
+    assert sum('"patches"' in frame for frame in frames) >= 2  # the results after the first came as parts
+    assert bracket.evaluate("window.__sameDocument") is True
+    live_version = bracket.locator("#live-bracket").get_attribute("data-live-version")
+    live_html = bracket.locator("#live-bracket").inner_html()
+
+    bracket.reload()
+    assert bracket.locator("#live-bracket").get_attribute("data-live-version") == live_version
     assert bracket.locator("#live-bracket").inner_html() == live_html
     context.close()

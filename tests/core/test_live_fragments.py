@@ -15,7 +15,7 @@ from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
-from base import live
+from base import htmlparts, live
 from tests.core.test_live import Socket
 from tests.tournaments.builders import drawn_event, ready_slots, win
 
@@ -290,3 +290,53 @@ def test_every_open_calcutta_board_is_sent_the_boards_data_with_each_step_not_a_
     assert counted["requests"] == 0
     api = Client().get(f"/api/v1/calcuttas/{calcutta.pk}/board/").json()
     assert api == after_setting["data"]  # what the board API answers, pushed
+
+
+def test_a_result_sends_only_the_slots_it_changed_and_the_pages_then_show_what_a_reload_shows(
+    club, director_user, fresh_layer
+):
+    """Results on open pages: the pages' connects built the version they show, so each result sends every page
+    only the changed slots (the same text to each, a small part of the region), and the region with them swapped
+    is the one a reload serves. A page that connects showing an older version is sent the whole region."""
+    event, flights = drawn_event(club, director_user, 16, length=3)
+    flight = flights["main"]
+    first, second = ready_slots(flight)[:2]
+    group = f"flight-{flight.pk}"
+    _html, variant, shown = public_page(flight.get_absolute_url())
+    region = live._fragments["flight"](flight.pk, variant).regions["live-bracket"]
+
+    async def run():
+        pages = [Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}") for _ in range(20)]
+        for socket in pages:
+            assert await socket.connect()
+            assert (await socket.receive_json_from(timeout=30))["refused"] == []
+        pushes = []
+        for slot, side in ((first, 0), (second, 1)):
+            await database_sync_to_async(win)(director_user, slot, side)
+            pushes.append([(await socket.receive_output(30))["text"] for socket in pages])
+        late = Socket(f"/ws/live/?groups={group}&fragments={group}:{variant}:{shown}")  # a page behind
+        assert await late.connect()
+        caught_up = json.loads((await late.receive_output(30))["text"])
+        for socket in (*pages, late):
+            await socket.disconnect()
+        await settled()
+        return pushes, caught_up
+
+    pushes, caught_up = async_to_sync(run)()
+    version = shown
+    for texts in pushes:
+        assert len(set(texts)) == 1  # built and encoded once
+        patch = json.loads(texts[0])
+        assert patch["base"] == version and patch["version"] > version
+        parts = patch["patches"]["live-bracket"]
+        # the match, the slot its winner moves to, later slots whose labels name its players, the entries' places
+        assert "bracket-entries" in parts and len(parts) <= 6
+        assert len(texts[0]) * 2 < len(region)
+        region, version = htmlparts.patched(region, parts, patch["version"]), patch["version"]
+    assert f"slot-{second.pk}" in parts
+
+    html, _variant, reloaded = public_page(flight.get_absolute_url())
+    assert reloaded == version
+    assert region in html  # the region patched twice is what a reload serves
+    assert "patches" not in caught_up and caught_up["version"] == version  # the whole region for a page behind
+    assert caught_up["regions"]["live-bracket"] == region
