@@ -4,6 +4,7 @@ to every viewer, and moved by each result."""
 import pytest
 from django.utils import translation
 
+from ratings.core.fibs import favourite_win_probability
 from ratings.models import PlayerRating, RatingPool
 from tournaments import selectors, services
 from tournaments.models import Flight, Slot
@@ -74,3 +75,20 @@ def test_no_chances_for_a_flight_played_in_rounds_or_before_the_draw(club, direc
     later = services.add_flight(actor=director_user, event=event, name="Later")
     assert selectors.flight_chances(flight=later) is None
     assert Slot.objects.filter(flight=flights["main"]).exists()
+
+
+def test_an_open_matchs_page_shows_both_players_chances_and_a_finished_one_does_not(client, bracket, director_user):
+    slot = ready_slots(bracket)[0]
+    assert slot.entry_a.player == PlayerRating.objects.get(rating=1900.0).player  # first on the line
+    client.force_login(director_user)
+    with translation.override("en"):
+        html = client.get(f"/matches/{slot.match_id}/").content.decode()
+    assert 'class="match-chances-panel"' in html
+    assert "by the FIBS formula" in html
+    assert "(1900)" in html and "(1500)" in html
+    chance = round(100 * favourite_win_probability(400, slot.match.length))
+    assert f"{chance} % (1900)" in html
+    win(director_user, slot, 0)
+    with translation.override("en"):
+        html = client.get(f"/matches/{slot.match_id}/").content.decode()
+    assert 'class="match-chances-panel"' not in html
