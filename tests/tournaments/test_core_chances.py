@@ -106,3 +106,19 @@ def test_the_expected_prize_is_the_chance_of_each_paid_place_times_its_share():
     prizes = chances.expected_prizes(places, {1: 6000, 2: 4000}, {1: 1, 2: 1})
     assert prizes == {"a": pytest.approx(5500), "b": pytest.approx(4500)}
     assert sum(prizes.values()) == pytest.approx(10000)
+
+
+def test_before_the_draw_the_simulation_draws_as_the_flight_will_and_a_seeded_favourite_fares_better():
+    from tournaments.core.draw import DrawEntrant
+
+    entrants = [DrawEntrant(i, rating=2100 if i == 0 else 1500) for i in range(6)]
+    first = {}
+    for seeded in (False, True):
+        sample = chances.undrawn_knockout_sample(entrants, [7, 7, 7], seeded=seeded)
+        places = chances.simulate_places(sample, runs=1500, seed=1)
+        assert set(places) == set(range(6))
+        for row in places.values():
+            assert sum(row.values()) == pytest.approx(1.0)
+        assert chances.holders(places) == pytest.approx({1: 1, 2: 1, 3: 2, 5: 2})  # 2 byes: 2 round-1 losers
+        first[seeded] = places[0][1]
+    assert first[True] > first[False]  # seed 1 always takes a bye: two matches to win the flight, not three

@@ -10,7 +10,8 @@ the event) and independent matches; a decided match is certain.
   P(i reaches round r+1) = P(i reaches r) · Σ_j P(j reaches r) · p(i beats j), over the bracket's actual
   halves (the two feeders of each slot). A side that nobody can reach (a bye) lets the other side through.
 - `simulate_places`: the same figures by seeded Monte-Carlo for any format that can play itself out once from
-  a random source (`knockout_sample` is the knockout's; the tests hold the two to each other).
+  a random source (`knockout_sample` is the knockout's; the tests hold the two to each other;
+  `undrawn_knockout_sample` also makes the draw, by the flight's own draw core, before it is made).
 - `expected_prizes`: what each entrant can expect from a payout's lines, given their place chances.
 
 Places are the club's standard competition ranking (winner 1, finalist 2, losing semi-finalists 3, losing
@@ -25,6 +26,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ratings.core.fibs import win_probability
+from tournaments.core.draw import DrawEntrant, draw
 from tournaments.core.layout import log2
 
 Entrant = Hashable
@@ -122,9 +124,9 @@ def _play(a: Mapping[Entrant, float], b: Mapping[Entrant, float], length: int, b
     return won
 
 
-def knockout_sample(bracket: Knockout) -> Callable[[random.Random], dict[Entrant, int]]:
+def knockout_sample(bracket: Knockout, beats: _Beats | None = None) -> Callable[[random.Random], dict[Entrant, int]]:
     """One random playing-out of the bracket: each entrant's place."""
-    beats = _Beats(bracket.ratings)
+    beats = beats or _Beats(bracket.ratings)
 
     def once(rng: random.Random) -> dict[Entrant, int]:
         line = list(bracket.line)
@@ -148,6 +150,21 @@ def knockout_sample(bracket: Knockout) -> Callable[[random.Random], dict[Entrant
         if line[0] is not None:
             placed[line[0]] = 1
         return placed
+
+    return once
+
+
+def undrawn_knockout_sample(
+    entrants: Sequence[DrawEntrant], lengths: Sequence[int], *, seeded: bool = False
+) -> Callable[[random.Random], dict[Entrant, int]]:
+    """Before the draw: one random draw made as the flight will make it (tournaments.core.draw: its byes, its
+    seeding) and one random playing-out of the bracket it gives."""
+    ratings = {e.key: e.rating for e in entrants}
+    beats = _Beats(ratings)
+
+    def once(rng: random.Random) -> dict[Entrant, int]:
+        line = draw(entrants, rng_seed=rng.randrange(2**32), seeded=seeded)
+        return knockout_sample(Knockout(line=line, decided={}, lengths=lengths, ratings=ratings), beats)(rng)
 
     return once
 

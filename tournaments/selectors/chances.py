@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from base import cache
 from ratings.selectors import player_ratings
 from tournaments.core import chances as core
+from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import W, log2
-from tournaments.models import DrawStatus, Flight, FlightKind, Slot, SlotResult, TeamKind
+from tournaments.models import DrawStatus, Entry, EntryStatus, Flight, FlightKind, Seeding, Slot, SlotResult, TeamKind
 from tournaments.selectors.brackets import version_of
 
 DECIDED = (SlotResult.PLAYED, SlotResult.BYE, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT, SlotResult.EMPTY)
@@ -46,22 +47,51 @@ class FlightChances:
 
 
 def flight_chances(*, flight: Flight, bracket: list | None = None, entries: list | None = None) -> FlightChances | None:
-    """The flight's chances, or None where none are computed: before the draw is released, a team flight, or a
-    shape other than a single-elimination bracket (double elimination, a fed flight, a third-place match or a
+    """The flight's chances, or None where none are computed: a team flight, or a shape other than a
+    single-elimination bracket (double elimination, a fed flight, a third-place match or a
     playoff for 2nd, a flight played in rounds). Cached per flight version (on a hit no query when the flight
     carries its version). The bracket page passes the rounds and entries it has read (selectors.bracket,
-    flight_entries), so a miss there costs only the ratings' query; otherwise the slots' query too."""
+    flight_entries), so a miss there costs only the ratings' query; otherwise the slots' query too. Before the
+    draw is released the figures are simulated (`_simulate_undrawn`), exact after it."""
     if not _computable(flight):
         return None
     born = int(flight.event.created_at.timestamp() * 1_000_000)
     key = f"chances:{flight.pk}:{born}:{version_of(flight)}"
+    if flight.draw_status != DrawStatus.RELEASED:
+        return cache.get_or_build(key, lambda: _simulate_undrawn(flight))
     return cache.get_or_build(key, lambda: _compute(flight, bracket, entries))
+
+
+UNDRAWN_RUNS = 2000  # ±1 percentage point (one standard error) on a chance near 50 %
+
+
+def _simulate_undrawn(flight: Flight) -> FlightChances | None:
+    """Before the draw is released: the flight's entries drawn as the flight will draw them (its seeding) and
+    played out UNDRAWN_RUNS times with a seed of the flight's id and version (the same figures for everyone)."""
+    rows = list(
+        Entry.objects.filter(flight=flight)
+        .exclude(status=EntryStatus.WITHDRAWN)
+        .order_by("pk")
+        .values_list("pk", "player_id", "player__name", "is_late")
+    )
+    if len(rows) < 2:
+        return None
+    ratings_by_player = player_ratings(player_ids={player for _e, player, _n, _l in rows})
+    entrants = [DrawEntrant(e, rating=ratings_by_player[player], on_time=not late) for e, player, _n, late in rows]
+    if bracket_size(len(entrants)) - len(entrants) > sum(d.on_time for d in entrants):
+        entrants = [DrawEntrant(d.key, d.rating) for d in entrants]  # as the draw does with too few on time
+    rounds = log2(bracket_size(len(entrants)))
+    lengths = [flight.length_for(r, is_final=r == rounds) for r in range(1, rounds + 1)]
+    sample = core.undrawn_knockout_sample(entrants, lengths, seeded=flight.seeding == Seeding.RATING)
+    places = core.simulate_places(sample, runs=UNDRAWN_RUNS, seed=flight.pk * 1_000_003 + version_of(flight))
+    names = {e: (player, name) for e, player, name, _late in rows}
+    ratings = {d.key: d.rating for d in entrants}
+    return _figures(places, names, ratings, {}, method="simulated")
 
 
 def _computable(flight: Flight) -> bool:
     return (
-        flight.draw_status == DrawStatus.RELEASED
-        and not flight.is_round_based
+        not flight.is_round_based
         and flight.team_kind != TeamKind.TEAM
         and flight.kind not in (FlightKind.DOUBLE_ELIMINATION, FlightKind.SIDE_POOL)
         and flight.source_id is None
@@ -128,10 +158,14 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
         for pk, r, _p, a, b, result, _w in slots
         if result not in DECIDED and a in ratings and b in ratings
     }
+    return _figures(places, entries, ratings, matches, method="exact")
+
+
+def _figures(places: core.Places, entries: dict, ratings: dict, matches: dict, *, method: str) -> FlightChances:
     holders = {place: round(n) for place, n in core.holders(places).items()}
     entrants = sorted(
         (EntrantChances(e, entries[e][0], entries[e][1], ratings[e], row) for e, row in places.items()),
         key=lambda c: (-c.first, -sum(p for place, p in c.places.items() if place <= 3), c.name),
     )
     columns = [p for p in (1, 2, 3, 5) if holders.get(p)]
-    return FlightChances(entrants=entrants, holders=holders, columns=columns, matches=matches)
+    return FlightChances(entrants=entrants, holders=holders, columns=columns, matches=matches, method=method)

@@ -9,7 +9,6 @@ from django.db.models import Count, Sum
 from clubs.models import Player
 from tournaments.core import chances, payouts
 from tournaments.models import (
-    DrawStatus,
     Entry,
     Flight,
     FlightChange,
@@ -82,7 +81,7 @@ def _with_expected_prizes(prizes: list[FlightPrizes], by_slug: dict) -> list[Fli
             target = by_slug.get(line.share.flight, prize.flight) if line.share.flight else prize.flight
             row = amounts.setdefault(target.pk, {})
             row[line.share.place] = row.get(line.share.place, 0) + line.amount
-    paid = [p.flight for p in prizes if p.flight.pk in amounts and p.flight.draw_status == DrawStatus.RELEASED]
+    paid = [p.flight for p in prizes if p.flight.pk in amounts]
     versions = dict(
         FlightChange.objects.filter(flight__in=paid).values("flight").annotate(n=Count("id")).values_list("flight", "n")
     )
