@@ -92,3 +92,22 @@ def test_an_open_matchs_page_shows_both_players_chances_and_a_finished_one_does_
     with translation.override("en"):
         html = client.get(f"/matches/{slot.match_id}/").content.decode()
     assert 'class="match-chances-panel"' not in html
+
+
+def test_a_round_robin_is_simulated_over_its_schedule_and_ends_certain(club, director_user):
+    from tournaments.models import Entry
+
+    from .rounds_builders import play_round, swiss_event
+
+    _, flight = swiss_event(club, director_user, 5, format="round_robin")
+    services.start_round(actor=director_user, flight=flight)
+    play_round(director_user, flight)
+    figures = selectors.flight_chances(flight=Flight.objects.get(pk=flight.pk))
+    assert figures.method == "simulated" and len(figures.entrants) == 5
+    for e in figures.entrants:
+        assert sum(e.places.values()) == pytest.approx(1.0)
+    while flight.status != "finished":
+        play_round(director_user, flight, choose=lambda p: 0 if p.entry_a_id < p.entry_b_id else 1)
+    final = selectors.flight_chances(flight=Flight.objects.get(pk=flight.pk))
+    places = dict(Entry.objects.filter(flight=flight).values_list("pk", "place"))
+    assert {e.entry_id: e.places for e in final.entrants} == {pk: {place: 1.0} for pk, place in places.items()}

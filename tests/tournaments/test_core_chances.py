@@ -2,6 +2,7 @@
 agreement with a seeded simulation."""
 
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -122,3 +123,27 @@ def test_before_the_draw_the_simulation_draws_as_the_flight_will_and_a_seeded_fa
         assert chances.holders(places) == pytest.approx({1: 1, 2: 1, 3: 2, 5: 2})  # 2 byes: 2 round-1 losers
         first[seeded] = places[0][1]
     assert first[True] > first[False]  # seed 1 always takes a bye: two matches to win the flight, not three
+
+
+def test_a_round_robin_is_played_out_by_its_own_schedule_and_standings(monkeypatch):
+    from tournaments.core import standings
+
+    entrants = ["a", "b", "c", "d", "e"]
+    ratings = {"a": 2000, "b": 1500, "c": 1500, "d": 1500, "e": 1500}
+    played = [standings.Game("b", "c", winner="b", points_a=5, points_b=2)]
+    sample = chances.round_robin_sample(entrants, played=played, ratings=ratings, length=5)
+    places = chances.simulate_places(sample, runs=800, seed=2)
+    for row in places.values():
+        assert sum(row.values()) == pytest.approx(1.0)
+    assert max(places, key=lambda e: places[e].get(1, 0.0)) == "a"
+    assert places["b"].get(1, 0.0) > places["c"].get(1, 0.0)  # b already beat c
+    # a full schedule: every pair played once (ten games; the one played is not played again)
+    games = []
+    real = standings.standings
+    monkeypatch.setattr(
+        standings, "standings", lambda keys, results, order: games.append(list(results)) or real(keys, results, order)
+    )
+    sample(random.Random(1))
+    pairs = [frozenset((g.a, g.b)) for g in games[0] if g.b is not None]
+    assert len(pairs) == 10 and len(set(pairs)) == 10
+    assert sum(1 for g in games[0] if g.b is None) == 5  # five entrants: each sits out once (a bye)

@@ -11,7 +11,8 @@ the event) and independent matches; a decided match is certain.
   halves (the two feeders of each slot). A side that nobody can reach (a bye) lets the other side through.
 - `simulate_places`: the same figures by seeded Monte-Carlo for any format that can play itself out once from
   a random source (`knockout_sample` is the knockout's; the tests hold the two to each other;
-  `undrawn_knockout_sample` also makes the draw, by the flight's own draw core, before it is made).
+  `undrawn_knockout_sample` also makes the draw, by the flight's own draw core, before it is made;
+  `round_robin_sample` plays a round robin's remaining schedule and ranks by the flight's standings core).
 - `expected_prizes`: what each entrant can expect from a payout's lines, given their place chances.
 
 Places are the club's standard competition ranking (winner 1, finalist 2, losing semi-finalists 3, losing
@@ -26,6 +27,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ratings.core.fibs import win_probability
+from tournaments.core import roundrobin, standings
 from tournaments.core.draw import DrawEntrant, draw
 from tournaments.core.layout import log2
 
@@ -167,6 +169,61 @@ def undrawn_knockout_sample(
         return knockout_sample(Knockout(line=line, decided={}, lengths=lengths, ratings=ratings), beats)(rng)
 
     return once
+
+
+def round_robin_sample(
+    entrants: Sequence[Entrant],
+    *,
+    played: Sequence[standings.Game],
+    ratings: Mapping[Entrant, float],
+    length: int,
+    cycles: int = 1,
+    order: Sequence[str] = standings.DEFAULT_ORDER,
+) -> Callable[[random.Random], dict[Entrant, int]]:
+    """A round robin's rest played out once: the schedule (tournaments.core.roundrobin, the flight's own) less
+    the games already scored, each left to the FIBS chance, the loser scoring a random 0 … length−1; then the
+    flight's standings (tournaments.core.standings with its tie-breaks) give the places (a full tie shares one).
+    `entrants` in Berger-number order, as the schedule was made."""
+    beats = _Beats(ratings)
+    due: dict[tuple, int] = {}
+    byes: dict[Entrant, int] = {}
+    for rnd in roundrobin.schedule(list(entrants), cycles=cycles):
+        for game in rnd.games:
+            key = _pair(game.first, game.second)
+            due[key] = due.get(key, 0) + 1
+        if rnd.bye is not None:
+            byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
+    for game in played:
+        if game.b is None:
+            byes[game.a] = byes.get(game.a, 0) - 1
+        else:
+            key = _pair(game.a, game.b)
+            due[key] = due.get(key, 0) - 1
+    remaining = [key for key, n in due.items() for _ in range(max(0, n))]
+    owed_byes = [e for e, n in byes.items() for _ in range(max(0, n))]
+
+    def once(rng: random.Random) -> dict[Entrant, int]:
+        games = list(played)
+        for a, b in remaining:
+            a_wins = rng.random() < beats(a, b, length)
+            loser_points = rng.randrange(length) if length > 1 else 0
+            games.append(
+                standings.Game(
+                    a,
+                    b,
+                    winner=a if a_wins else b,
+                    points_a=length if a_wins else loser_points,
+                    points_b=loser_points if a_wins else length,
+                )
+            )
+        games += [standings.Game(e, None, kind=standings.BYE, winner=e) for e in owed_byes]
+        return {row.key: row.rank for row in standings.standings(list(entrants), games, order)}
+
+    return once
+
+
+def _pair(a: Entrant, b: Entrant) -> tuple:
+    return (a, b) if repr(a) <= repr(b) else (b, a)
 
 
 def simulate_places(sample: Callable[[random.Random], Mapping[Entrant, int]], *, runs: int, seed: int) -> Places:

@@ -12,8 +12,22 @@ from tournaments.core import chances as core
 from tournaments.core.draw import DrawEntrant, bracket_size
 from tournaments.core.errors import BracketError
 from tournaments.core.layout import W, log2
-from tournaments.models import DrawStatus, Entry, EntryStatus, Flight, FlightKind, Seeding, Slot, SlotResult, TeamKind
+from tournaments.format_registry import FORMATS
+from tournaments.models import (
+    SCORED_RESULTS,
+    DrawStatus,
+    Entry,
+    EntryStatus,
+    Flight,
+    FlightKind,
+    Pairing,
+    Seeding,
+    Slot,
+    SlotResult,
+    TeamKind,
+)
 from tournaments.selectors.brackets import version_of
+from tournaments.selectors.rounds import games_of, tiebreak_order
 
 DECIDED = (SlotResult.PLAYED, SlotResult.BYE, SlotResult.WALKOVER, SlotResult.DOUBLE_FORFEIT, SlotResult.EMPTY)
 
@@ -53,10 +67,13 @@ def flight_chances(*, flight: Flight, bracket: list | None = None, entries: list
     carries its version). The bracket page passes the rounds and entries it has read (selectors.bracket,
     flight_entries), so a miss there costs only the ratings' query; otherwise the slots' query too. Before the
     draw is released the figures are simulated (`_simulate_undrawn`), exact after it."""
-    if not _computable(flight):
+    robin = _single_round_robin(flight)
+    if not robin and not _computable(flight):
         return None
     born = int(flight.event.created_at.timestamp() * 1_000_000)
     key = f"chances:{flight.pk}:{born}:{version_of(flight)}"
+    if robin:
+        return cache.get_or_build(key, lambda: _simulate_robin(flight))
     if flight.draw_status != DrawStatus.RELEASED:
         return cache.get_or_build(key, lambda: _simulate_undrawn(flight))
     return cache.get_or_build(key, lambda: _compute(flight, bracket, entries))
@@ -86,6 +103,37 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
     places = core.simulate_places(sample, runs=UNDRAWN_RUNS, seed=flight.pk * 1_000_003 + version_of(flight))
     names = {e: (player, name) for e, player, name, _late in rows}
     ratings = {d.key: d.rating for d in entrants}
+    return _figures(places, names, ratings, {}, method="simulated")
+
+
+ROBIN_RUNS = 1000
+
+
+def _single_round_robin(flight: Flight) -> bool:
+    """A round robin of one group (not groups), its schedule numbered: its rest can be simulated."""
+    return FORMATS[flight.format].chances_by_schedule and flight.team_kind != TeamKind.TEAM
+
+
+def _simulate_robin(flight: Flight) -> FlightChances | None:
+    """The rest of the schedule played out ROBIN_RUNS times with a seed of the flight's id and version, ranked
+    by the flight's standings (its tie-breaks); the places are the standings' ranks."""
+    numbered = Entry.objects.filter(flight=flight, draw_position__isnull=False, group=0).order_by("draw_position")
+    rows = list(numbered.values_list("pk", "player_id", "player__name"))
+    if len(rows) < 2:
+        return None
+    played = games_of(Pairing.objects.filter(flight=flight, result__in=SCORED_RESULTS, group=0))
+    ratings_by_player = player_ratings(player_ids={player for _e, player, _n in rows})
+    ratings = {e: ratings_by_player[player] for e, player, _n in rows}
+    sample = core.round_robin_sample(
+        [e for e, _p, _n in rows],
+        played=played,
+        ratings=ratings,
+        length=flight.length,
+        cycles=flight.cycles,
+        order=tiebreak_order(flight),
+    )
+    places = core.simulate_places(sample, runs=ROBIN_RUNS, seed=flight.pk * 1_000_003 + version_of(flight))
+    names = {e: (player, name) for e, player, name in rows}
     return _figures(places, names, ratings, {}, method="simulated")
 
 
