@@ -111,3 +111,15 @@ def test_a_round_robin_is_simulated_over_its_schedule_and_ends_certain(club, dir
     final = selectors.flight_chances(flight=Flight.objects.get(pk=flight.pk))
     places = dict(Entry.objects.filter(flight=flight).values_list("pk", "place"))
     assert {e.entry_id: e.places for e in final.entrants} == {pk: {place: 1.0} for pk, place in places.items()}
+
+
+def test_a_round_robins_page_shows_its_place_chances(client, club, director_user):
+    from .rounds_builders import play_round, swiss_event
+
+    _, flight = swiss_event(club, director_user, 4, format="round_robin")
+    services.start_round(actor=director_user, flight=flight)
+    play_round(director_user, flight)
+    with translation.override("en"):
+        html = client.get(Flight.objects.get(pk=flight.pk).get_absolute_url()).content.decode()
+    assert 'class="place-chances' in html and "by the FIBS formula" in html
+    assert "Place 4" in html  # a round robin has every place

@@ -52,7 +52,7 @@ class FlightChances:
 
     entrants: list[EntrantChances]
     holders: dict[int, int]
-    columns: list[int]  # the places the page shows: 1, 2, 3, 5 (what a bracket of 8 or more has)
+    columns: list[int]  # the places the page shows: the first four there are (a knockout: 1, 2, 3, 5)
     matches: dict[int, tuple[float, float]] = field(default_factory=dict)
     method: str = "exact"
 
@@ -215,5 +215,5 @@ def _figures(places: core.Places, entries: dict, ratings: dict, matches: dict, *
         (EntrantChances(e, entries[e][0], entries[e][1], ratings[e], row) for e, row in places.items()),
         key=lambda c: (-c.first, -sum(p for place, p in c.places.items() if place <= 3), c.name),
     )
-    columns = [p for p in (1, 2, 3, 5) if holders.get(p)]
+    columns = sorted({place for row in places.values() for place in row})[:4]  # a knockout: 1, 2, 3, 5
     return FlightChances(entrants=entrants, holders=holders, columns=columns, matches=matches, method=method)
