@@ -80,3 +80,16 @@ def test_a_program_that_fails_gives_a_verdict_saying_so(tmp_path):
         runner.analyse_with_gnubg(b"", plies=1, program=str(failing))
     with pytest.raises(runner.AnalysisFailed, match="plies must be one of 0, 1, 2"):
         runner.analyse_with_gnubg(b"", plies=5, program=str(failing))
+
+
+def test_a_bear_off_with_one_obviously_best_play_has_zero_loss_for_it():
+    from backgammon.analysis import nn
+
+    opponent, mover = [0] * 25, [0] * 25
+    opponent[5] = 2  # two checkers on their 6 point: off in one roll only with doubles of 3 or more
+    mover[0] = mover[5] = 1  # on the 1 and the 6 point, rolling 6-1: both off wins at once
+    for plies in (0, 1):
+        plays = nn.play_losses([opponent, mover], 6, 1, plies=plies)
+        best = plays[0]
+        assert set(best.steps) == {(6, 0), (1, 0)} and best.loss == 0.0 and best.equity == pytest.approx(1.0)
+        assert all(p.loss > 0.2 for p in plays[1:])  # leaving a checker lets the opponent's doubles win

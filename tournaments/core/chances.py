@@ -193,11 +193,11 @@ def round_robin_sample(
             due[key] = due.get(key, 0) + 1
         if rnd.bye is not None:
             byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
-    for game in played:
-        if game.b is None:
-            byes[game.a] = byes.get(game.a, 0) - 1
+    for result in played:
+        if result.b is None:
+            byes[result.a] = byes.get(result.a, 0) - 1
         else:
-            key = _pair(game.a, game.b)
+            key = _pair(result.a, result.b)
             due[key] = due.get(key, 0) - 1
     remaining = [key for key, n in due.items() for _ in range(max(0, n))]
     owed_byes = [e for e, n in byes.items() for _ in range(max(0, n))]
