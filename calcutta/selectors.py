@@ -18,6 +18,7 @@ from django.utils.formats import number_format
 from base import numbers
 from base.compiled import CompiledRead
 from calcutta import core
+from calcutta.core import fair
 from calcutta.models import (
     ActionKind,
     Bid,
@@ -37,6 +38,7 @@ from clubs.models import Membership, Player
 from ratings.core.fibs import START_RATING
 from ratings.selectors import player_ratings
 from tournaments.models import Entry, Event, Flight, Pairing, PairingResult, Slot, SlotResult
+from tournaments.selectors import flight_chances
 
 BOARD_BIDS = 6  # the latest bids on the lot that is up, shown on the board
 
@@ -366,15 +368,14 @@ _FIXED_ENTRY_REFS = CompiledRead(
     lambda flight_id, *entrants: _entries(flight_id).filter(pk__in=entrants).values_list("pk", "player_id")
 )
 _OPEN_ENTRY_REFS = CompiledRead(
-    lambda flight_id: _entries(flight_id)
-    .exclude(status="withdrawn")
-    .filter(place__isnull=True)
-    .values_list("pk", "player_id")
+    lambda flight_id: (
+        _entries(flight_id).exclude(status="withdrawn").filter(place__isnull=True).values_list("pk", "player_id")
+    )
 )
 _LOT_MEMBERS = CompiledRead(
-    lambda calcutta_id: Lot.entries.through.objects.filter(lot__calcutta_id=calcutta_id)
-    .order_by()
-    .values_list("lot_id", "entry_id")
+    lambda calcutta_id: (
+        Lot.entries.through.objects.filter(lot__calcutta_id=calcutta_id).order_by().values_list("lot_id", "entry_id")
+    )
 )
 
 
@@ -414,10 +415,12 @@ BID_LOOKUP_FIELDS = (
 # bidder_to_bid_as's one query, compiled once per process (base.compiled): every bid sends it. Unordered, as get()
 # would send it (first() sorted by the default ordering).
 _BIDDER_TO_BID_AS = CompiledRead(
-    lambda pk, calcutta_id: Bidder.objects.select_related("calcutta__flight__event__club")
-    .only(*BID_LOOKUP_FIELDS)
-    .filter(pk=pk, calcutta_id=calcutta_id)
-    .order_by()[:1]
+    lambda pk, calcutta_id: (
+        Bidder.objects.select_related("calcutta__flight__event__club")
+        .only(*BID_LOOKUP_FIELDS)
+        .filter(pk=pk, calcutta_id=calcutta_id)
+        .order_by()[:1]
+    )
 )
 
 
@@ -568,3 +571,27 @@ def offer_rows(*, calcutta: Calcutta, user, bidder: Bidder) -> list[dict]:
             }
         )
     return rows
+
+
+def fair_values(*, calcutta: Calcutta, lots: list[Lot] | None = None) -> dict | None:
+    """Each lot's fair value: its entrants' expected share of the net pool (their place chances in the flight,
+    tournaments.selectors.flight_chances, computed once per flight version, and the payout table) times the net
+    pool at the pot so far (the lots sold). None while the flight's chances are not computed or the table is
+    not valid. {"pot", "net", "method", "lots": {lot id: {"share", "value"}}}."""
+    figures = flight_chances(flight=calcutta.flight)
+    if figures is None:
+        return None
+    try:
+        payout = core.PayoutTable.of([str(p) for p in calcutta.payout_places], str(calcutta.consolation_percent))
+        settings = core.CalcuttaSettings(payout=payout, house_take_percent=Decimal(calcutta.house_take_percent))
+    except core.CalcuttaError:
+        return None
+    shares = fair.expected_shares(payout, {e.entry_id: e.places for e in figures.entrants}, figures.holders)
+    lots = lots_in_order(calcutta) if lots is None else lots
+    pot = sum(lot.price or 0 for lot in lots)
+    net = fair.net_pool(pot, settings)
+    by_lot = {}
+    for lot in lots:
+        share = fair.lot_share([e.pk for e in lot.entries.all()], shares)
+        by_lot[lot.pk] = {"lot": lot, "share": share, "value": fair.fair_value(net, share)}
+    return {"pot": pot, "net": net, "method": figures.method, "lots": by_lot}

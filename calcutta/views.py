@@ -214,6 +214,7 @@ def auctioneer(request, pk):
     context = {
         "calcutta": calcutta,
         "board": board,
+        "fair": selectors.fair_values(calcutta=calcutta),
         "bid_form": bid_form,
         "steps": [
             (kind, ActionKind(kind).label, enabled)
@@ -283,9 +284,12 @@ def owner(request, pk, bidder):
     club_access.require(request.user, "calcutta.see_owner_report", the_bidder)
     is_director = club_access.can(request.user, "calcutta.direct", calcutta)
     is_self = request.user.is_authenticated and the_bidder.user_id == request.user.pk
+    report = selectors.owner_report(calcutta=calcutta, bidder=the_bidder)
     context = {
         "calcutta": calcutta,
-        "report": selectors.owner_report(calcutta=calcutta, bidder=the_bidder),
+        "report": report,
+        # what the holdings can expect, until the settlement says what they won
+        "fair": None if report["settlement"] else selectors.fair_values(calcutta=calcutta),
         "is_director": is_director,
         "can_change": (is_director or is_self) and calcutta.status in (CalcuttaStatus.CLOSED, CalcuttaStatus.SETTLED),
         "syndicate_form": forms.SyndicateForm(),

@@ -14,6 +14,7 @@ class RatingsConfig(AppConfig):
         "player": "ratings.panels.player_panel",
         "club": "ratings.panels.club_panel",
         "my_home": "ratings.panels.my_home",
+        "match": "ratings.panels.match_panel",
     }
 
     def ready(self) -> None:

@@ -23,3 +23,12 @@ def profit(net_cents):
     value = -int(net_cents)
     sign = "+" if value > 0 else "−" if value < 0 else ""
     return sign + number_format(Decimal(abs(value)) / 100, decimal_pos=2)
+
+
+@register.simple_tag
+def expected_value(fair, holding) -> str:
+    """A holding's share of its lot's fair value (calcutta.selectors.fair_values), as money."""
+    row = (fair or {}).get("lots", {}).get(holding.lot_id)
+    if row is None:
+        return ""
+    return money(round(row["value"] * holding.numerator / holding.denominator))

@@ -36,6 +36,13 @@ def favourite_win_probability(difference: float, length: int) -> float:
     return 1.0 - upset_probability(difference, length)
 
 
+def win_probability(rating: float, opponent_rating: float, length: int) -> float:
+    """The chance that a player rated `rating` beats one rated `opponent_rating` in a `length`-point match: the
+    same formula that rates the match (the favourite's 1 − P_upset, the underdog's P_upset)."""
+    p_upset = upset_probability(rating - opponent_rating, max(1, length))
+    return 1.0 - p_upset if rating >= opponent_rating else p_upset
+
+
 @dataclass(frozen=True)
 class FibsResult:
     """Everything that explains one rated match, from the winner's and the loser's side."""

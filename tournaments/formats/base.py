@@ -76,6 +76,8 @@ class Format:
     options: frozenset[str] = frozenset({"tiebreaks", "cut_size"})
     #: A team event may be played in it.
     team_events: bool = True
+    #: Its place chances can be simulated from its fixed schedule and standings (selectors.chances).
+    chances_by_schedule: bool = False
     #: A late entry joins after its rounds started (paired from the next round).
     late_entries_while_running: bool = False
     #: Its tables of a withdrawn player include games not yet paired (a round robin's schedule).

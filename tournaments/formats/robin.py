@@ -70,6 +70,7 @@ class RoundRobin(Format):
     key = FlightFormat.ROUND_ROBIN
     options = frozenset({"tiebreaks", "cut_size", "cycles"})
     scheduled_games = True
+    chances_by_schedule = True  # one table of everyone: its rest simulated over the schedule
     #: Everyone met everyone, so the opponents' strength says nothing and the match itself decides.
     default_tiebreaks = ROUND_ROBIN_ORDER
 
@@ -115,6 +116,7 @@ class Groups(RoundRobin):
     key = FlightFormat.GROUPS
     options = frozenset({"tiebreaks", "cycles", "group_size", "advance"})
     team_events = False  # the knockout a team event's groups would feed takes single players
+    chances_by_schedule = False  # places by rank within a group, then a knockout: not simulated yet
 
     def check_own(self, settings: Settings) -> None:
         super().check_own(settings)

@@ -25,6 +25,7 @@ from tournaments.selectors.calling import (
     open_calls,
     waiting_matches,
 )
+from tournaments.selectors.chances import EntrantChances, FlightChances, flight_chances
 from tournaments.selectors.events import (
     MatchSides,
     MatchSpot,
@@ -116,6 +117,9 @@ __all__ = [
     "events_with_flights",
     "flight_entries",
     "flight_for",
+    "flight_chances",
+    "FlightChances",
+    "EntrantChances",
     "flight_placements",
     "flights",
     "jackpot_pods",

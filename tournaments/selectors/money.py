@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Count, Sum
 
 from clubs.models import Player
-from tournaments.core import payouts
+from tournaments.core import chances, payouts
 from tournaments.models import (
     Entry,
     Flight,
+    FlightChange,
 )
+from tournaments.selectors.chances import flight_chances
 from tournaments.selectors.events import flight_placements
 
 # --- money ------------------------------------------------------------------------------------------------
@@ -23,13 +25,16 @@ class FlightPrizes:
     entries: int
     payout: object  # tournaments.core.payouts.Payout
     paid_from: tuple = ()  # names of the flights whose templates pay this flight's places
+    # (name, expected cents) per entrant, most first, while the flight's chances are computed (selectors.chances)
+    expected: tuple = ()
 
 
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
     flights whose templates pay its places. Three queries, two more per side pool or knockout with a playoff
-    for 2nd."""
+    for 2nd; the expected prizes one (the paid flights' versions) and two per paid knockout whose chances are
+    not cached for its version yet (its slots, the ratings)."""
     flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
     by_slug = {f.slug: f for f in flights}
     places: dict[tuple[int, int], list[int]] = {}
@@ -64,4 +69,33 @@ def prize_list(*, event) -> list[FlightPrizes]:
             pool=payouts.to_cents(flight.pool or 0), house_percent=event.house_percent, shares=shares, holders=holders
         )
         out.append(FlightPrizes(flight, flight.n, payout, paid_from))
+    return _with_expected_prizes(out, by_slug)
+
+
+def _with_expected_prizes(prizes: list[FlightPrizes], by_slug: dict) -> list[FlightPrizes]:
+    """Each flight's entrants' expected prize from every template line that pays one of its places (its own, or
+    another flight's template naming it): Σ P(place) · the line's amount / the place's holders."""
+    amounts: dict[int, dict[int, int]] = {}  # flight id -> place -> cents
+    for prize in prizes:
+        for line in prize.payout.lines:
+            target = by_slug.get(line.share.flight, prize.flight) if line.share.flight else prize.flight
+            row = amounts.setdefault(target.pk, {})
+            row[line.share.place] = row.get(line.share.place, 0) + line.amount
+    paid = [p.flight for p in prizes if p.flight.pk in amounts]
+    versions = dict(
+        FlightChange.objects.filter(flight__in=paid).values("flight").annotate(n=Count("id")).values_list("flight", "n")
+    )
+    for flight in paid:
+        flight.version = versions.get(flight.pk, 0)  # the chances' cache key, for all of them in one query
+    out = []
+    for prize in prizes:
+        figures = flight_chances(flight=prize.flight) if prize.flight.pk in amounts else None
+        if figures is None:
+            out.append(prize)
+            continue
+        places = {e.entry_id: e.places for e in figures.entrants}
+        expected = chances.expected_prizes(places, amounts[prize.flight.pk], figures.holders)
+        names = {e.entry_id: e.name for e in figures.entrants}
+        ranked = sorted(((names[e], round(v)) for e, v in expected.items()), key=lambda t: (-t[1], t[0]))
+        out.append(replace(prize, expected=tuple(ranked)))
     return out

@@ -21,6 +21,24 @@ def cents(value) -> str:
 
 
 @register.filter
+def percent(chance) -> str:
+    """A chance 0.4567 -> "46 %" (below 1 % but not 0: "<1 %"), in the reader's number format."""
+    try:
+        value = float(chance)
+    except (TypeError, ValueError):
+        return ""
+    if 0 < value < 0.005:
+        return "<1 %"
+    return f"{number_format(round(value * 100), decimal_pos=0)} %"
+
+
+@register.filter
+def place_chance(entrant, place) -> float:
+    """An entrant's chance of a place (tournaments.selectors.chances.EntrantChances)."""
+    return entrant.places.get(int(place), 0.0)
+
+
+@register.filter
 def tiebreak_value(row, tiebreak) -> int | str:
     """A standings line's number for a tie-break column: a live line (tournaments.core.standings.Standing) or a
     kept one (a RoundStandings row, a dict)."""

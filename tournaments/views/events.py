@@ -233,8 +233,14 @@ def _bracket_context(flight, *, is_director: bool, projector: bool, now_date: st
     drawn = selectors.bracket(flight=flight) if flight.draw_status == DrawStatus.RELEASED else []
     rounds = [r for r in drawn if r.section not in ("t", "p")]
     entries = list(selectors.flight_entries(flight=flight))
+    chances = selectors.flight_chances(flight=flight, bracket=rounds, entries=entries) if rounds else None
+    if chances is not None:
+        for r in rounds:
+            for slot in r.slots:
+                slot.chances = chances.matches.get(slot.pk)
     return {
         "event": flight.event,
+        "chances": chances,
         "flight": flight,
         "rounds": rounds,
         # below the tree, which they are not part of: the playoff for 2nd, the third-place match

@@ -95,6 +95,8 @@ def rounds_context(flight, *, number: int, is_director: bool, projector: bool) -
     standings = round_selectors.flight_standings(flight=flight)
     form = flight_formats.format_of(flight)
     groups = form.standings_groups(flight)
+    # a round robin's place chances, simulated over its schedule once per flight version (selectors.chances)
+    chances = selectors.flight_chances(flight=flight) if form.chances_by_schedule and flight.current_round else None
     tables = [g.rows for g in groups] if groups else [standings]
     crosstables = crosstable_selectors.crosstables(flight=flight, tables=tables) if flight.current_round else []
     pairings = round_selectors.round_pairings(flight=flight, round_number=number) if flight.current_round else []
@@ -105,6 +107,7 @@ def rounds_context(flight, *, number: int, is_director: bool, projector: bool) -
     paired_from = round_selectors.paired_from(flight=flight, round_number=number) if flight.current_round else None
     paired_tiebreaks = round_selectors.tiebreaks_named(paired_from.order) if paired_from else []
     return {
+        "chances": chances,
         "check_ins": check_ins,
         "checked_in_count": checked_in_count,
         "not_checked_in": len(check_ins) - checked_in_count,

@@ -1,0 +1,25 @@
+"""Analysis time of a real 11-point corpus match (tests/data/corpus/gnubg/standard_0016_11p.mat) by GNU
+Backgammon at 0 and 1 ply, through backgammon.analysis.runner (the limits, the private directory and the
+parse included), median of three runs. Measured outside the project: the program alone takes a median 0.5 s
+at 0 ply and 1.9 s at 1 ply."""
+
+import statistics
+
+from backgammon.analysis import runner
+from tests.paths import CORPUS
+
+RECORD = CORPUS / "gnubg" / "standard_0016_11p.mat"
+
+
+def main() -> None:
+    if not runner.available():
+        print("analysis_gnubg: skipped (GNU Backgammon is not installed at /usr/games/gnubg)")
+        return
+    record = RECORD.read_bytes()
+    for plies in (0, 1):
+        times = [runner.analyse_with_gnubg(record, plies=plies).seconds for _ in range(3)]
+        print(f"analysis_gnubg_{runner.program_version()}_11p_{plies}ply: {statistics.median(times):.2f} s")
+
+
+if __name__ == "__main__":
+    main()

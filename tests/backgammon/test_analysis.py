@@ -1,0 +1,95 @@
+"""Error rates from GNU Backgammon (backgammon.analysis): the statistics parser, the runner's figures against what
+the program itself prints for the same record, and the limits (a program that hangs is killed at its limit)."""
+
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from backgammon.analysis import gnubg_stats, runner
+from tests.paths import REPO
+
+CORPUS = REPO / "tests" / "data" / "corpus" / "gnubg"
+SAMPLE = REPO / "tests" / "data" / "analysis" / "gnubg_1.07_statistics_standard_0016_11p_1ply.txt"
+needs_gnubg = pytest.mark.skipif(not runner.available(), reason="GNU Backgammon is not installed at /usr/games/gnubg")
+
+
+def test_the_parser_reads_each_players_figures_as_losses_with_the_cube_apart():
+    gnubg, root = gnubg_stats.parse(SAMPLE.read_text())
+    assert (gnubg.name, root.name) == ("gnubg", "root")
+    assert (gnubg.checker_error_rate, gnubg.cube_error_rate, gnubg.error_rate) == (2.4, 4.8, 2.7)
+    assert (root.checker_error_total, root.cube_error_total, root.error_total) == (0.337, 0.010, 0.348)
+    assert (gnubg.unforced_moves, gnubg.cube_decisions, gnubg.doubtful, gnubg.very_bad) == (82, 12, 1, 0)
+    # a count with its equity in parentheses: "1 (-0.017 ( -0.082%))"
+    assert (gnubg.cube_errors, root.cube_errors) == (2, 1)
+    assert (gnubg.luck_rate, root.luck_rate) == (-31.2, 27.3)
+    assert root.pr_like == pytest.approx(500 * 0.348 / (97 + 10))
+
+
+def test_a_text_without_statistics_is_refused_with_what_is_missing():
+    with pytest.raises(gnubg_stats.StatisticsError, match="no player line"):
+        gnubg_stats.parse("gnubg: cannot open file")
+    broken = SAMPLE.read_text().replace("Overall statistics", "")
+    with pytest.raises(gnubg_stats.StatisticsError, match="Overall statistics"):
+        gnubg_stats.parse(broken)
+
+
+@needs_gnubg
+def test_the_runners_error_rates_are_what_gnubg_prints_for_the_same_record():
+    record = CORPUS / "standard_0016_11p.mat"
+    analysis = runner.analyse_with_gnubg(record.read_bytes(), plies=1)
+    assert (analysis.engine, analysis.plies) == ("gnubg", 1)
+    assert analysis.version.startswith("1.07") and "MET" in analysis.met
+    # the program run directly, its commands on standard input, its overall error rates read off its output
+    script = (
+        "set analysis chequerplay evaluation plies 1\nset analysis cubedecision evaluation plies 1\n"
+        f"import mat {record}\nanalyse match\nshow statistics match\n"
+    )
+    printed = subprocess.run(
+        [runner.GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=300, check=True
+    ).stdout
+    overall = printed[printed.index("Overall statistics") :]
+    rates = re.search(r"Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)", overall)
+    assert (analysis.players[0].error_rate, analysis.players[1].error_rate) == (
+        abs(float(rates.group(1))),
+        abs(float(rates.group(2))),
+    )
+    assert analysis.players[0].error_rate > 0 or analysis.players[1].error_rate > 0  # 1 ply finds 0-ply's slips
+
+
+def test_an_engine_that_hangs_is_killed_at_its_limit(tmp_path):
+    hang = tmp_path / "gnubg"
+    pidfile = tmp_path / "pid"
+    hang.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nsleep 60 & wait\n")
+    hang.chmod(0o755)
+    started = time.monotonic()
+    with pytest.raises(runner.AnalysisFailed, match="timed out after 1 s"):
+        runner.analyse_with_gnubg(b" 1 point match\n", plies=0, program=str(hang), time_limit=1)
+    assert time.monotonic() - started < 10
+    pid = int(pidfile.read_text())
+    assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_a_program_that_fails_gives_a_verdict_saying_so(tmp_path):
+    failing = tmp_path / "gnubg"
+    failing.write_text("#!/bin/sh\necho 'no such file' >&2\nexit 3\n")
+    failing.chmod(0o755)
+    with pytest.raises(runner.AnalysisFailed, match="exited 3: no such file"):
+        runner.analyse_with_gnubg(b"", plies=1, program=str(failing))
+    with pytest.raises(runner.AnalysisFailed, match="plies must be one of 0, 1, 2"):
+        runner.analyse_with_gnubg(b"", plies=5, program=str(failing))
+
+
+def test_a_bear_off_with_one_obviously_best_play_has_zero_loss_for_it():
+    from backgammon.analysis import nn
+
+    opponent, mover = [0] * 25, [0] * 25
+    opponent[5] = 2  # two checkers on their 6 point: off in one roll only with doubles of 3 or more
+    mover[0] = mover[5] = 1  # on the 1 and the 6 point, rolling 6-1: both off wins at once
+    for plies in (0, 1):
+        plays = nn.play_losses([opponent, mover], 6, 1, plies=plies)
+        best = plays[0]
+        assert set(best.steps) == {(6, 0), (1, 0)} and best.loss == 0.0 and best.equity == pytest.approx(1.0)
+        assert all(p.loss > 0.2 for p in plays[1:])  # leaving a checker lets the opponent's doubles win

@@ -1,0 +1,256 @@
+"""Win chances and finishing places from the players' ratings (docs/tournaments.md, "Chances").
+
+One rule: a match's chance is the FIBS formula the ratings app rates matches with
+(`ratings.core.fibs.win_probability`: D = rating difference, N = match length, the underdog wins with
+1 / (10^(D·√N/2000) + 1)). The figures assume that formula, the players' current ratings (unchanged during
+the event) and independent matches; a decided match is certain.
+
+- `match_chances`: both players' chances in one match.
+- `knockout_places`: each entrant's chance of every finishing place of a single-elimination bracket, exact by
+  P(i reaches round r+1) = P(i reaches r) · Σ_j P(j reaches r) · p(i beats j), over the bracket's actual
+  halves (the two feeders of each slot). A side that nobody can reach (a bye) lets the other side through.
+- `simulate_places`: the same figures by seeded Monte-Carlo for any format that can play itself out once from
+  a random source (`knockout_sample` is the knockout's; the tests hold the two to each other;
+  `undrawn_knockout_sample` also makes the draw, by the flight's own draw core, before it is made;
+  `round_robin_sample` plays a round robin's remaining schedule and ranks by the flight's standings core).
+- `expected_prizes`: what each entrant can expect from a payout's lines, given their place chances.
+
+Places are the club's standard competition ranking (winner 1, finalist 2, losing semi-finalists 3, losing
+quarter-finalists 5, ...): a place that several hold (3) is held by as many players as lost in that round, so
+over the entrants a place's chances add up to the number of its holders, and each entrant's to 1.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ratings.core.fibs import win_probability
+from tournaments.core import roundrobin, standings
+from tournaments.core.draw import DrawEntrant, draw
+from tournaments.core.layout import log2
+
+Entrant = Hashable
+Places = dict[Entrant, dict[int, float]]  # entrant -> place -> chance
+
+
+def match_chances(rating_a: float, rating_b: float, length: int) -> tuple[float, float]:
+    """Side a's and side b's chance to win a `length`-point match (they add up to 1)."""
+    p = win_probability(rating_a, rating_b, length)
+    return p, 1.0 - p
+
+
+@dataclass(frozen=True)
+class Knockout:
+    """A single-elimination bracket as it stands.
+
+    `line`: the round-1 line (a power of two long), an entrant or None for an empty side (a bye);
+    `decided`: (round, position) -> the winner of a decided slot (None: nobody goes on, a double forfeit);
+    `lengths`: the match length of each round (index 0 is round 1);
+    `ratings`: each entrant's rating.
+    """
+
+    line: Sequence[Entrant | None]
+    decided: Mapping[tuple[int, int], Entrant | None]
+    lengths: Sequence[int]
+    ratings: Mapping[Entrant, float]
+
+    @property
+    def rounds(self) -> int:
+        return log2(len(self.line))
+
+    def length(self, round_number: int) -> int:
+        return self.lengths[min(round_number, len(self.lengths)) - 1] if self.lengths else 1
+
+    def place_of_loser(self, round_number: int) -> int:
+        """Standard competition ranking: the loser of round r of R is placed after the 2^(R−r) players who
+        went further (the final's loser 2nd, a semi-final's 3rd, a quarter-final's 5th)."""
+        return 2 ** (self.rounds - round_number) + 1
+
+
+class _Beats:
+    """p(i beats j) in a round's length, each pair computed once."""
+
+    def __init__(self, ratings: Mapping[Entrant, float]) -> None:
+        self.ratings = ratings
+        self.memo: dict[tuple[Entrant, Entrant, int], float] = {}
+
+    def __call__(self, i: Entrant, j: Entrant, length: int) -> float:
+        key = (i, j, length)
+        p = self.memo.get(key)
+        if p is None:
+            p = self.memo[key] = win_probability(self.ratings[i], self.ratings[j], length)
+            self.memo[(j, i, length)] = 1.0 - p
+        return p
+
+
+def knockout_places(bracket: Knockout) -> Places:
+    """Every entrant's chance of every place, exact (see the module's docstring)."""
+    beats = _Beats(bracket.ratings)
+    line = bracket.line
+    # reach[p]: who can stand on side p of this round's line, with what chance (the rest: nobody)
+    reach: list[dict[Entrant, float]] = [{e: 1.0} if e is not None else {} for e in line]
+    places: Places = {e: {} for e in line if e is not None}
+    for r in range(1, bracket.rounds + 1):
+        length = bracket.length(r)
+        lost_place = bracket.place_of_loser(r)
+        nxt: list[dict[Entrant, float]] = []
+        for p in range(len(reach) // 2):
+            a, b = reach[2 * p], reach[2 * p + 1]
+            if (r, p) in bracket.decided:
+                winner = bracket.decided[(r, p)]
+                won = {winner: 1.0} if winner is not None else {}
+            else:
+                won = _play(a, b, length, beats)
+            for side in (a, b):
+                for e, chance in side.items():
+                    out = chance - won.get(e, 0.0)
+                    if out > 0.0:
+                        places[e][lost_place] = places[e].get(lost_place, 0.0) + out
+            nxt.append(won)
+        reach = nxt
+    for e, chance in reach[0].items():
+        places[e][1] = places[e].get(1, 0.0) + chance
+    return places
+
+
+def _play(a: Mapping[Entrant, float], b: Mapping[Entrant, float], length: int, beats: _Beats) -> dict:
+    """Who wins a slot whose sides are the distributions a and b: P(i) · (P(nobody there) + Σ_j P(j) p(i, j))."""
+    nobody_a = max(0.0, 1.0 - sum(a.values()))
+    nobody_b = max(0.0, 1.0 - sum(b.values()))
+    won: dict[Entrant, float] = {}
+    for mine, theirs, nobody in ((a, b, nobody_b), (b, a, nobody_a)):
+        for i, pi in mine.items():
+            won[i] = pi * (nobody + sum(pj * beats(i, j, length) for j, pj in theirs.items()))
+    return won
+
+
+def knockout_sample(bracket: Knockout, beats: _Beats | None = None) -> Callable[[random.Random], dict[Entrant, int]]:
+    """One random playing-out of the bracket: each entrant's place."""
+    beats = beats or _Beats(bracket.ratings)
+
+    def once(rng: random.Random) -> dict[Entrant, int]:
+        line = list(bracket.line)
+        placed: dict[Entrant, int] = {}
+        for r in range(1, bracket.rounds + 1):
+            length, lost_place = bracket.length(r), bracket.place_of_loser(r)
+            nxt: list[Entrant | None] = []
+            for p in range(len(line) // 2):
+                a, b = line[2 * p], line[2 * p + 1]
+                if (r, p) in bracket.decided:
+                    winner = bracket.decided[(r, p)]
+                elif a is None or b is None:
+                    winner = a if b is None else b
+                else:
+                    winner = a if rng.random() < beats(a, b, length) else b
+                for e in (a, b):
+                    if e is not None and e != winner:
+                        placed[e] = lost_place
+                nxt.append(winner)
+            line = nxt
+        if line[0] is not None:
+            placed[line[0]] = 1
+        return placed
+
+    return once
+
+
+def undrawn_knockout_sample(
+    entrants: Sequence[DrawEntrant], lengths: Sequence[int], *, seeded: bool = False
+) -> Callable[[random.Random], dict[Entrant, int]]:
+    """Before the draw: one random draw made as the flight will make it (tournaments.core.draw: its byes, its
+    seeding) and one random playing-out of the bracket it gives."""
+    ratings = {e.key: e.rating for e in entrants}
+    beats = _Beats(ratings)
+
+    def once(rng: random.Random) -> dict[Entrant, int]:
+        line = draw(entrants, rng_seed=rng.randrange(2**32), seeded=seeded)
+        return knockout_sample(Knockout(line=line, decided={}, lengths=lengths, ratings=ratings), beats)(rng)
+
+    return once
+
+
+def round_robin_sample(
+    entrants: Sequence[Entrant],
+    *,
+    played: Sequence[standings.Game],
+    ratings: Mapping[Entrant, float],
+    length: int,
+    cycles: int = 1,
+    order: Sequence[str] = standings.DEFAULT_ORDER,
+) -> Callable[[random.Random], dict[Entrant, int]]:
+    """A round robin's rest played out once: the schedule (tournaments.core.roundrobin, the flight's own) less
+    the games already scored, each left to the FIBS chance, the loser scoring a random 0 … length−1; then the
+    flight's standings (tournaments.core.standings with its tie-breaks) give the places (a full tie shares one).
+    `entrants` in Berger-number order, as the schedule was made."""
+    beats = _Beats(ratings)
+    due: dict[tuple, int] = {}
+    byes: dict[Entrant, int] = {}
+    for rnd in roundrobin.schedule(list(entrants), cycles=cycles):
+        for game in rnd.games:
+            key = _pair(game.first, game.second)
+            due[key] = due.get(key, 0) + 1
+        if rnd.bye is not None:
+            byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
+    for result in played:
+        if result.b is None:
+            byes[result.a] = byes.get(result.a, 0) - 1
+        else:
+            key = _pair(result.a, result.b)
+            due[key] = due.get(key, 0) - 1
+    remaining = [key for key, n in due.items() for _ in range(max(0, n))]
+    owed_byes = [e for e, n in byes.items() for _ in range(max(0, n))]
+
+    def once(rng: random.Random) -> dict[Entrant, int]:
+        games = list(played)
+        for a, b in remaining:
+            a_wins = rng.random() < beats(a, b, length)
+            loser_points = rng.randrange(length) if length > 1 else 0
+            games.append(
+                standings.Game(
+                    a,
+                    b,
+                    winner=a if a_wins else b,
+                    points_a=length if a_wins else loser_points,
+                    points_b=loser_points if a_wins else length,
+                )
+            )
+        games += [standings.Game(e, None, kind=standings.BYE, winner=e) for e in owed_byes]
+        return {row.key: row.rank for row in standings.standings(list(entrants), games, order)}
+
+    return once
+
+
+def _pair(a: Entrant, b: Entrant) -> tuple:
+    return (a, b) if repr(a) <= repr(b) else (b, a)
+
+
+def simulate_places(sample: Callable[[random.Random], Mapping[Entrant, int]], *, runs: int, seed: int) -> Places:
+    """Place chances by playing the rest of a flight out `runs` times with a seeded random source (the same
+    seed, the same figures)."""
+    rng = random.Random(seed)
+    counts: dict[Entrant, dict[int, int]] = {}
+    for _ in range(runs):
+        for e, place in sample(rng).items():
+            row = counts.setdefault(e, {})
+            row[place] = row.get(place, 0) + 1
+    return {e: {place: n / runs for place, n in row.items()} for e, row in counts.items()}
+
+
+def holders(places: Places) -> dict[int, float]:
+    """The expected number of holders of each place (over the entrants, the place's chances added up)."""
+    total: dict[int, float] = {}
+    for row in places.values():
+        for place, chance in row.items():
+            total[place] = total.get(place, 0.0) + chance
+    return total
+
+
+def expected_prizes(places: Places, amounts: Mapping[int, int], shared_by: Mapping[int, int]) -> dict[Entrant, float]:
+    """Each entrant's expected prize: Σ over paid places of P(place) · the place's amount / its holders
+    (`amounts`: place -> the line's whole amount; `shared_by`: place -> how many hold it when the flight ends)."""
+    out: dict[Entrant, float] = {}
+    for e, row in places.items():
+        out[e] = sum(c * amounts[p] / max(1, shared_by.get(p, 1)) for p, c in row.items() if p in amounts)
+    return out
