@@ -444,7 +444,7 @@ async def _build_fragment(name: str, variant: str) -> Built | None:
     if patches is not None:
         patch = {"type": "fragment", "group": name, "version": fragment.version, "base": base, "patches": patches}
         patch_text = json.dumps(patch)
-        if len(patch_text) * 2 > len(text):  # most of the region changed: the whole of it is as cheap
+        if len(patch_text) * 5 > len(text) * 4:  # most of the region changed: the whole of it is as cheap
             base, patch_text = None, ""
     return Built(fragment.version, text, sorted(fragment.regions), fragment.every_push, base, patch_text)
 
