@@ -60,6 +60,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "base.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages gzip-compressed when asked; after WhiteNoise, so static files keep its precompressed .br/.gz (and their
+    # ranges), before every middleware that reads or writes the body. BREACH: the CSRF token in a page is masked
+    # anew for each response, and Django adds 0-99 random bytes to each gzip header (GZipMiddleware.max_random_bytes).
+    # The websockets do not pass through here (config/asgi.py routes them apart).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "base.middleware.RequestLimitsMiddleware",  # 413 for oversized bodies, 400 for NUL in the URL

@@ -20,6 +20,9 @@
   }
 
   function render(data) {
+    // a new step is said on the page's status line (one short line, not the whole board read out again)
+    var shown = parseInt(board.getAttribute("data-version") || "-1", 10);
+    if (data.version !== shown && window.bgLive.announce) { window.bgLive.announce(); }
     setText("board-status", data.status_label);
     setText("board-total", data.total_display);
     setText("board-sold", data.sold);

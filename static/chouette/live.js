@@ -1,7 +1,8 @@
 // The live chouette table: when the server pushes "changed" (js/live.js; polled every few seconds only while the
 // socket cannot connect) check the small JSON state; when another phone changed the table (the revision grew),
 // swap in the fresh HTML without reloading. An entry being typed is not thrown away: the
-// form is only replaced when untouched, otherwise a notice offers to show the new state.
+// form is only replaced when untouched, otherwise a notice offers to show the new state. The swap keeps the focus on
+// the same control (bgLive.swap) and a changed table is announced on the page's status line (bgLive.announce).
 (function () {
   "use strict";
   var live = document.getElementById("live");
@@ -20,12 +21,16 @@
 
   function swap(html, withForm) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    var changed = false;
     ["live-state", "live-form"].forEach(function (id) {
       if (id === "live-form" && !withForm) return;
       var fresh = doc.getElementById(id);
       var old = document.getElementById(id);
-      if (fresh && old) old.replaceWith(fresh);
+      if (!fresh || !old) return;
+      changed = changed || old.textContent.replace(/\s+/g, " ") !== fresh.textContent.replace(/\s+/g, " ");
+      window.bgLive.swap(old, document.importNode(fresh, true));
     });
+    if (changed) window.bgLive.announce();
   }
 
   function refresh(withForm) {

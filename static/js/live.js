@@ -20,6 +20,12 @@
 //     data-live-poll="off" (the header's bell, on every page) is not polled while the socket is down;
 //   from a page script: bgLive.watch(["calcutta-1"], refresh, {poll: check, interval: 3000}) calls refresh() on a
 //     change; only while the socket cannot connect does it call poll() every interval instead (the old polling).
+//
+// Keyboard and screen-reader users: a swap keeps the focus where it was (the element of the same id in the fresh
+// copy, else the same control: same tag, form action, name, value and text, or link target), without scrolling,
+// and a region whose text changed says so on the page's one role=status line (#live-status in base.html; a
+// region marked data-live-announce="off", the header's bell, is swapped quietly). Page scripts that swap or
+// redraw content themselves use the same two: bgLive.swap(old, fresh) and bgLive.announce().
 (function () {
   "use strict";
   var watchers = [];
@@ -39,6 +45,71 @@
   // bring them all back in the same 100 ms.
   var JITTER = 400;
   var JITTER_MISSED = 1000;  // on top of the reconnect's own spread (up to 3 s)
+
+  function controlKey(element) {
+    var form = element.form || (element.closest && element.closest("form"));
+    return {
+      id: element.id || "", tag: element.tagName, href: element.getAttribute("href") || "",
+      name: element.getAttribute("name") || "", value: element.getAttribute("value") || "",
+      text: (element.textContent || "").replace(/\s+/g, " ").trim(),
+      action: form ? (form.getAttribute("action") || "") : null
+    };
+  }
+
+  function sameControl(element, key) {
+    if (key.href) { return element.getAttribute("href") === key.href; }
+    var form = element.form || (element.closest && element.closest("form"));
+    if ((form ? (form.getAttribute("action") || "") : null) !== key.action) { return false; }
+    return (element.getAttribute("name") || "") === key.name && (element.getAttribute("value") || "") === key.value &&
+      (element.textContent || "").replace(/\s+/g, " ").trim() === key.text;
+  }
+
+  function equivalent(root, key) {
+    if (key.id) {
+      var same = root.id === key.id ? root : root.querySelector("#" + window.CSS.escape(key.id));
+      if (same) { return same; }
+    }
+    var candidates = root.querySelectorAll(key.tag.toLowerCase());
+    for (var i = 0; i < candidates.length; i++) {
+      if (sameControl(candidates[i], key)) { return candidates[i]; }
+    }
+    return null;
+  }
+
+  function swap(current, fresh) {
+    // Replace `current` by `fresh`; focus inside it goes to the same control in the fresh copy, or, when that
+    // is gone (the result just confirmed elsewhere), to the region itself: never to <body>.
+    var active = document.activeElement;
+    var key = active && active !== document.body && current.contains(active) ? controlKey(active) : null;
+    current.replaceWith(fresh);
+    if (!key) { return; }
+    var target = equivalent(fresh, key);
+    if (!target) {
+      target = fresh;
+      if (!fresh.hasAttribute("tabindex")) { fresh.setAttribute("tabindex", "-1"); }
+    }
+    target.focus({ preventScroll: true });
+  }
+
+  var announceTimer = null;
+  function announce(text) {
+    // Emptied first, then filled a moment later: the same words twice in a row are read twice.
+    var line = document.getElementById("live-status");
+    if (!line) { return; }
+    line.textContent = "";
+    window.clearTimeout(announceTimer);
+    announceTimer = window.setTimeout(function () {
+      line.textContent = text || line.getAttribute("data-updated") || "";
+    }, 150);
+  }
+
+  function textOf(element) { return (element.textContent || "").replace(/\s+/g, " ").trim(); }
+
+  function swapRegion(current, fresh) {
+    var changed = textOf(current) !== textOf(fresh);
+    swap(current, fresh);
+    if (changed && current.getAttribute("data-live-announce") !== "off") { announce(); }
+  }
 
   function groupsOf(list) {
     return (list || []).filter(function (name) { return /^[a-z]+-[0-9]+$/.test(name); });
@@ -93,7 +164,7 @@
       holder.innerHTML = regions[id];
       var fresh = holder.content.firstElementChild;
       if (!fresh || fresh.id !== id) { covered[id] = false; return; }
-      current.replaceWith(document.importNode(fresh, true));
+      swapRegion(current, document.importNode(fresh, true));
       document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
     });
     return covered;
@@ -256,7 +327,7 @@
             current.addEventListener("focusout", function () { window.setTimeout(retry, 0); }, { once: true });
             return;
           }
-          current.replaceWith(document.importNode(fresh, true));
+          swapRegion(current, document.importNode(fresh, true));
           document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
         });
       })
@@ -295,7 +366,7 @@
     });
   }
 
-  window.bgLive = { watch: watch, isConnected: function () { return connected; } };
+  window.bgLive = { watch: watch, swap: swap, announce: announce, isConnected: function () { return connected; } };
   if (!window.fetch) { return; }
   function ready() { watchRegions(); start(); }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", ready); } else { window.setTimeout(ready, 0); }

@@ -14,7 +14,9 @@ from tournaments.models import Slot, TeamBoard
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkeypatch):
+def demo_sweep(monkeypatch) -> tuple[list[str], ChouetteSession]:
+    """The demo loaded, its open table six games on, and the pages the sweep visits as the director (the
+    accessibility sweep visits them too). Returns the URLs and the open table."""
     from tests.core.api_sweep import PASSWORD
 
     monkeypatch.setenv("DEMO_PASSWORD", PASSWORD)
@@ -28,11 +30,6 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
     calcutta = Calcutta.objects.first()
     pair_match = Slot.objects.filter(flight__event__slug=demo.DOUBLES, round=1).first().match_id  # a pair's match
     board_match = TeamBoard.objects.filter(flight__event__slug=demo.NATIONS).first().match_id  # a team's board
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "director")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
     urls = [
         "/events/",
         "/events/bc-berlin/club-championship/",
@@ -55,6 +52,22 @@ def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkey
         f"/matches/{pair_match}/",
         f"/matches/{board_match}/",
     ]
+    return urls, table
+
+
+def sign_in_as_director(page, server) -> None:
+    from tests.core.api_sweep import PASSWORD
+
+    page.goto(f"{server.url}/accounts/login/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+
+
+def test_event_chouette_and_calcutta_pages_fit_a_phone(live_server, page, monkeypatch):
+    urls, table = demo_sweep(monkeypatch)
+    sign_in_as_director(page, live_server)
     wide = {}
     for url in urls:
         response = page.goto(f"{live_server.url}{url}")
