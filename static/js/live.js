@@ -196,10 +196,14 @@
         return fresh[part] && fresh[part].id === part && old && current.contains(old);
       });
       if (!whole) { covered[id] = false; return; }
+      var changed = false;
       Object.keys(fresh).forEach(function (part) {
-        document.getElementById(part).replaceWith(document.importNode(fresh[part], true));
+        var old = document.getElementById(part);
+        changed = changed || textOf(old) !== textOf(fresh[part]);
+        swap(old, document.importNode(fresh[part], true));  // the focus stays on its control, as in swapRegion
       });
       current.setAttribute("data-live-version", String(message.version));
+      if (changed && current.getAttribute("data-live-announce") !== "off") { announce(); }
       document.dispatchEvent(new CustomEvent("live:swapped", { detail: { id: id } }));
     });
     return covered;
