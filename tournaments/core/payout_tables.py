@@ -229,7 +229,7 @@ def parse_bands(data: object) -> BandedTable:
                 band=band.label,
                 low=band.low,
             )
-        total = sum(band.percents)
+        total = sum(band.percents, Decimal(0))
         if total != HUNDRED:
             raise _refuse(
                 "band_not_100",
