@@ -164,6 +164,12 @@ API = {
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/teams/": May(write=DIRECTORS),  # each player enterable
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/boards/": May(),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payout-table/": May(write=DIRECTORS, body={"table": "club"}),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/paid/": May(write=DIRECTORS),  # no prize: 409
+    "GET /api/v1/payout-tables/{club}/": May(read=DIRECTORS),
+    "POST /api/v1/payout-tables/{club}/": May(
+        write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
+    ),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/override/": May(read=DIRECTORS),
@@ -306,6 +312,7 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/boards/slips/": May(read=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/registration/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
+    "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),

@@ -89,8 +89,8 @@ def test_a_club_table_is_read_in_any_order():
 @pytest.mark.parametrize(
     ("change", "code", "says"),
     [
-        (lambda b: b[1].update(percents=["50", "30", "15"]), "band_not_100", "add 5%"),
-        (lambda b: b[1].update(percents=["50", "40", "20"]), "band_not_100", "take away 10%"),
+        (lambda b: b[1].update(percents=["50", "30", "15"]), "band_under_100", "add 5%"),
+        (lambda b: b[1].update(percents=["50", "40", "20"]), "band_over_100", "take away 10%"),
         (lambda b: b[1].update({"from": 7}), "bands_overlap", "start the second at 9"),
         (lambda b: b[2].update({"from": 20}), "bands_gap", "start band 20+ at 17"),
         (lambda b: b[0].update({"from": 3}), "bands_start", "start at 2"),

@@ -230,15 +230,21 @@ def parse_bands(data: object) -> BandedTable:
                 low=band.low,
             )
         total = sum(band.percents, Decimal(0))
-        if total != HUNDRED:
+        if total < HUNDRED:
             raise _refuse(
-                "band_not_100",
-                "Band %(band)s totals %(total)s%%: its places must total exactly 100%% (%(hint)s).",
+                "band_under_100",
+                "Band %(band)s totals %(total)s%%: its places must total exactly 100%% (add %(diff)s%%).",
                 band=band.label,
                 total=f"{total.normalize():f}",
-                hint=f"add {(HUNDRED - total).normalize():f}%"
-                if total < HUNDRED
-                else f"take away {(total - HUNDRED).normalize():f}%",
+                diff=f"{(HUNDRED - total).normalize():f}",
+            )
+        if total > HUNDRED:
+            raise _refuse(
+                "band_over_100",
+                "Band %(band)s totals %(total)s%%: its places must total exactly 100%% (take away %(diff)s%%).",
+                band=band.label,
+                total=f"{total.normalize():f}",
+                diff=f"{(total - HUNDRED).normalize():f}",
             )
         if len(band.percents) > band.low:
             raise _refuse(

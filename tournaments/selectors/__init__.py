@@ -65,7 +65,9 @@ from tournaments.selectors.home import (
 )
 from tournaments.selectors.money import (
     FlightPrizes,
+    club_payout_tables,
     prize_list,
+    table_of,
 )
 from tournaments.selectors.stages import NextStage, next_stage, qualifying_tie_in
 from tournaments.selectors.tables import (
@@ -135,6 +137,8 @@ __all__ = [
     "open_calls",
     "own_entries",
     "prize_list",
+    "club_payout_tables",
+    "table_of",
     "qualifying_tie_in",
     "next_stage",
     "NextStage",

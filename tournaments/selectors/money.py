@@ -7,14 +7,48 @@ from dataclasses import dataclass
 from django.db.models import Count, Sum
 
 from clubs.models import Player
-from tournaments.core import payouts
-from tournaments.models import (
-    Entry,
-    Flight,
-)
+from tournaments.core import payout_tables, payouts
+from tournaments.models import ClubPayoutTable, Entry, Flight, PrizePayment
 from tournaments.selectors.events import flight_placements
 
 # --- money ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Winner:
+    player_id: int
+    name: str
+    amount: int  # cents this player wins
+    paid: int | None  # cents recorded as handed over, None while not
+
+
+@dataclass(frozen=True)
+class TableAward:
+    place: int
+    covers: tuple[int, ...]  # the paid places a tie covers (one place without a tie)
+    winners: tuple[Winner, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.covers[0]}–{self.covers[-1]}" if len(self.covers) > 1 else str(self.place)
+
+
+@dataclass(frozen=True)
+class PaidPlace:
+    place: int
+    percent: object  # Decimal, rounded for showing
+    amount: int
+
+
+@dataclass(frozen=True)
+class TablePrizes:
+    """A flight shared by a payout table that grows with the field (tournaments.core.payout_tables)."""
+
+    name: str
+    house_percent: object  # Decimal
+    pool: payout_tables.Pool
+    places: tuple[PaidPlace, ...]
+    awards: tuple[TableAward, ...]
 
 
 @dataclass(frozen=True)
@@ -23,14 +57,70 @@ class FlightPrizes:
     entries: int
     payout: object  # tournaments.core.payouts.Payout
     paid_from: tuple = ()  # names of the flights whose templates pay this flight's places
+    table: TablePrizes | None = None
+
+
+def table_of(flight: Flight) -> tuple[str, payout_tables.PayoutTable] | None:
+    """The flight's payout table and its name, None when it has none (the fixed template, if any, applies)."""
+    if flight.club_payout_table_id:
+        own = flight.club_payout_table
+        return own.name, payout_tables.parse_bands(own.bands)
+    if flight.payout_table:
+        return str(payout_tables.PRESETS[flight.payout_table][0]), payout_tables.preset(flight.payout_table)
+    return None
+
+
+def club_payout_tables(*, club) -> list[ClubPayoutTable]:
+    return list(ClubPayoutTable.objects.filter(club=club))
+
+
+def _table_prizes(flight, event, places, names, paid) -> TablePrizes | None:
+    found = table_of(flight)
+    if found is None:
+        return None
+    name, table = found
+    house_percent = flight.house_percent if flight.house_percent is not None else event.house_percent
+    pool = payout_tables.make_pool(
+        collected=payouts.to_cents(flight.pool or 0),
+        entries=flight.n,
+        house_percent=house_percent,
+        house_fixed=payouts.to_cents(flight.house_fixed),
+        added=payouts.to_cents(flight.added_money),
+    )
+    shares = table.shares(max(flight.n, 2))
+    amounts = payout_tables.split(pool.net, shares)
+    rows = tuple(
+        PaidPlace(i + 1, percent, amount)
+        for i, (percent, amount) in enumerate(zip(table.percents(max(flight.n, 2)), amounts, strict=True))
+    )
+    standings = {place: ids for (flight_id, place), ids in places.items() if flight_id == flight.pk}
+    awards = tuple(
+        TableAward(
+            a.place,
+            a.covers,
+            tuple(
+                Winner(pid, names.get(pid, "?"), each, paid.get((flight.pk, pid)))
+                for pid, each in zip(a.holders, a.each, strict=True)
+            ),
+        )
+        for a in payout_tables.award(amounts, standings)
+        if a.covers
+    )
+    return TablePrizes(name, house_percent, pool, rows, awards)
 
 
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
-    flights whose templates pay its places. Three queries, two more per side pool or knockout with a playoff
-    for 2nd."""
-    flights = list(event.flights.annotate(pool=Sum("entries__fee"), n=Count("entries")).order_by("order", "id"))
+    flights whose templates pay its places. A flight with a payout table that grows with the field also gets its
+    pool (house take, added money, return %), the table's places for its field and who won each, with the prizes
+    recorded as paid. Three queries (four when a flight has a table), two more per side pool or knockout with a
+    playoff for 2nd."""
+    flights = list(
+        event.flights.select_related("club_payout_table")
+        .annotate(pool=Sum("entries__fee"), n=Count("entries"))
+        .order_by("order", "id")
+    )
     by_slug = {f.slug: f for f in flights}
     places: dict[tuple[int, int], list[int]] = {}
     # A side pool ranks by its source, a knockout with a playoff for 2nd by the playoff: their placements are
@@ -46,7 +136,19 @@ def prize_list(*, event) -> list[FlightPrizes]:
         for placement in flight_placements(flight=pool):
             if placement.place is not None:
                 places.setdefault((pool.pk, placement.place), []).append(placement.player_id)
+    for ids in places.values():
+        ids.sort()  # a tie's odd cents go to the first named: the same one on every read
     names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
+    paid = (
+        {
+            (f, p): amount
+            for f, p, amount in PrizePayment.objects.filter(flight__event=event).values_list(
+                "flight_id", "player_id", "amount_cents"
+            )
+        }
+        if any(f.payout_table or f.club_payout_table_id for f in flights)
+        else {}
+    )
     out = []
     templates = {f.pk: payouts.validate_template(f.payout_template) if f.payout_template else [] for f in flights}
     for flight in flights:
@@ -63,5 +165,6 @@ def prize_list(*, event) -> list[FlightPrizes]:
         payout = payouts.compute(
             pool=payouts.to_cents(flight.pool or 0), house_percent=event.house_percent, shares=shares, holders=holders
         )
-        out.append(FlightPrizes(flight, flight.n, payout, paid_from))
+        table = _table_prizes(flight, event, places, names, paid)
+        out.append(FlightPrizes(flight, flight.n, payout, paid_from, table))
     return out

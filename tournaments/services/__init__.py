@@ -34,6 +34,7 @@ from tournaments.services.events import (
     update_event,
     update_flight,
 )
+from tournaments.services.money import create_payout_table, record_prize_paid, set_flight_payouts
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
 from tournaments.services.rounds import (
@@ -81,6 +82,9 @@ __all__ = [
     "result_confirmed",
     "round_result_confirmed",
     "set_payout_template",
+    "create_payout_table",
+    "record_prize_paid",
+    "set_flight_payouts",
     "swap_draft_positions",
     "start_round",
     "update_event",

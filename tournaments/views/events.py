@@ -535,11 +535,6 @@ def override(request, club, slug, flight, pk):
     return render(request, "tournaments/override.html", {"flight": found, "slot": slot, "steps": steps, "form": form})
 
 
-def prizes(request, club, slug):
-    event = _event(request, club, slug)
-    return render(request, "tournaments/prizes.html", {"event": event, "prizes": selectors.prize_list(event=event)})
-
-
 @login_required
 def next_match(request):
     player = club_selectors.player_for_user(request.user)

@@ -1,0 +1,120 @@
+"""The prize list (every flight's pool, return %, places, winners, prizes handed over) and a club's own payout
+tables. Views only call services and selectors."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from base.idempotency import idempotent_page
+from base.numbers import parse_id
+from base.web import attempt
+from clubs import access
+from clubs import selectors as club_selectors
+from tournaments import selectors, services
+from tournaments.core import payout_tables
+
+BAND_LINE = re.compile(r"^\s*(\d{1,6})\s*(?:(?:-|–|to)\s*(\d{1,6}))?\s*(\+)?\s*:\s*(.*)$")
+
+
+def _event(request, club, slug):
+    return selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
+
+
+@idempotent_page
+def prizes(request, club, slug):
+    """Anyone who sees the event sees the prize list; its directors choose each flight's table and house take
+    and record the prizes handed over (POST)."""
+    event = _event(request, club, slug)
+    if request.method == "POST":
+        found = selectors.flight_for(event=event, slug=request.POST.get("flight", ""))
+        if found is None:
+            raise Http404(_("No such flight."))
+        if request.POST.get("action") == "table":
+            attempt(
+                request,
+                lambda: services.set_flight_payouts(
+                    actor=request.user,
+                    flight=found,
+                    table=request.POST.get("table", ""),
+                    house_percent=request.POST.get("house_percent", ""),
+                    house_fixed=request.POST.get("house_fixed", "") or "0",
+                    added_money=request.POST.get("added_money", "") or "0",
+                ),
+                _("Saved."),
+            )
+        else:
+            player = parse_id(request.POST.get("player"))
+            attempt(
+                request,
+                lambda: services.record_prize_paid(actor=request.user, flight=found, player_id=player or 0),
+                _("Prize recorded as paid."),
+            )
+        return redirect("tournaments:prizes", club=event.club.slug, slug=event.slug)
+    directs = access.can(request.user, "event.direct", event)
+    return render(
+        request,
+        "tournaments/prizes.html",
+        {
+            "event": event,
+            "prizes": selectors.prize_list(event=event),
+            "directs": directs,
+            "presets": [(key, name) for key, (name, _table) in payout_tables.PRESETS.items()],
+            "club_tables": selectors.club_payout_tables(club=event.club) if directs else [],
+        },
+    )
+
+
+def read_bands(text: str) -> list[dict] | str:
+    """Bands from lines like "2-8: 65 35" and "33+: 40 20 12 12 8 8"; a message for a line it cannot read."""
+    bands = []
+    for number, line in enumerate(text.strip().splitlines()[:50], 1):
+        if not line.strip():
+            continue
+        found = BAND_LINE.match(line)
+        if found is None:
+            return _('Line %(n)s: write a band as "2-8: 65 35", or "33+: 40 20 12 12 8 8" for the last.') % {
+                "n": number
+            }
+        low, high, plus, percents = found.groups()
+        high = None if plus else (high or low)
+        bands.append({"from": low, "to": high, "percents": percents.replace(",", " ").replace("%", " ").split()})
+    return bands
+
+
+@login_required
+@idempotent_page
+def club_tables(request, club):
+    """A club's own payout tables: its directors list them and add one."""
+    found = club_selectors.visible_club(user=request.user, slug=club)
+    if found is None:
+        raise Http404(_("No such club."))
+    access.require(request.user, "event.create", found)
+    if request.method == "POST":
+        bands = read_bands(request.POST.get("bands", ""))
+        if isinstance(bands, str):
+            messages.error(request, bands)
+        elif attempt(
+            request,
+            lambda: services.create_payout_table(
+                actor=request.user, club=found, name=request.POST.get("name", ""), bands=bands
+            ),
+            _("Payout table saved."),
+        ):
+            return redirect("tournaments:payout-tables", club=found.slug)
+    tables = [(t, payout_tables.parse_bands(t.bands)) for t in selectors.club_payout_tables(club=found)]
+    return render(
+        request,
+        "tournaments/payout_tables.html",
+        {
+            "club": found,
+            "tables": tables,
+            "presets": [(name, table.describe()) for name, table in payout_tables.PRESETS.values()],
+            "typed": request.POST if request.method == "POST" else {},
+        },
+    )
