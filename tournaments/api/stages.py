@@ -55,6 +55,7 @@ class LotInputSerializer(serializers.Serializer):
     )
 
 
+
 class StageViewSet(viewsets.ViewSet):
     def get_permissions(self):
         return [AllowAny()] if self.action == "next_stage" else [IsAuthenticated()]
