@@ -27,6 +27,7 @@ def load(context) -> None:
     finished = Event.objects.filter(club=club, slug=FINISHED).first()
     if finished is None:
         finished = _finished_event(club, director, players, context)
+        _prize_money(director, finished)
         created.append(finished.name)
     running = Event.objects.filter(club=club, slug=RUNNING).first()
     if running is None:
@@ -90,6 +91,28 @@ def _finished_event(club, director, players, context):
     _date_on_event_day(event, played)
     event.refresh_from_db()
     return event
+
+
+def _prize_money(director, event):
+    """The Spring Open's prizes from payout tables that grow with the field: the main by the club's own table
+    (a euro per entry to the house, 50 added), the consolation winner-takes-all on 40 added; the main's winner
+    has been paid, the rest still wait."""
+    own = services.create_payout_table(
+        actor=director,
+        club=event.club,
+        name="Club nights",
+        bands=[
+            {"from": 2, "to": 8, "percents": ["65", "35"]},
+            {"from": 9, "to": 24, "percents": ["50", "30", "10", "10"]},
+            {"from": 25, "to": None, "percents": ["40", "25", "10", "10", "5", "5", "2.5", "2.5"]},
+        ],
+    )
+    main, cons = event.flights.get(slug="main"), event.flights.get(slug="consolation")
+    services.set_payout_template(actor=director, flight=main, template=[])
+    services.set_flight_payouts(actor=director, flight=main, table=f"club-{own.pk}", house_fixed="1", added_money="50")
+    services.set_flight_payouts(actor=director, flight=cons, table="winner", added_money="40")
+    winner = main.entries.get(place=1).player_id
+    services.record_prize_paid(actor=director, flight=main, player_id=winner)
 
 
 def _date_on_event_day(event, matches):

@@ -146,3 +146,18 @@ def test_the_club_tables_page_reads_bands_from_lines(club, director_user):
         page = client.post(url, {"name": "Gap", "bands": "2-8: 65 35\n12+: 50 50"}).content.decode()
     assert "Fields of 9 to 11 entrants have no band" in page
     assert ClubPayoutTable.objects.count() == 1
+
+
+@pytest.mark.parametrize("n", [8, 32])
+def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
+    club, director_user, django_assert_max_num_queries, n
+):
+    """Measured 9 for the director (the club's tables and the page's rights included) for 8 and 32 entries."""
+    from tests.clients import web
+
+    event, main = finished(club, director_user, n=n)
+    services.set_flight_payouts(actor=director_user, flight=main, table="top25")
+    services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
+    client = web(director_user)
+    with django_assert_max_num_queries(9):
+        assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
