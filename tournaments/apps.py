@@ -3,8 +3,9 @@ from django.utils.translation import gettext_lazy as _
 
 from base.messages import register
 from tournaments.core.errors import BracketError
+from tournaments.core.fees import FeeError
 from tournaments.core.payout_tables import PayoutTableError
-from tournaments.messages import MESSAGES, PAYOUT_TABLE_MESSAGES
+from tournaments.messages import FEE_MESSAGES, MESSAGES, PAYOUT_TABLE_MESSAGES
 
 
 class TournamentsConfig(AppConfig):
@@ -23,3 +24,4 @@ class TournamentsConfig(AppConfig):
 
         register(BracketError, MESSAGES)
         register(PayoutTableError, PAYOUT_TABLE_MESSAGES)
+        register(FeeError, FEE_MESSAGES)

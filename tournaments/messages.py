@@ -105,3 +105,21 @@ PAYOUT_TABLE_MESSAGES = {
         "The last band (%(band)s) must be open-ended: leave its 'to' empty so any larger field is paid too."
     ),
 }
+
+# An entry's fee account (tournaments.core.fees.FeeError).
+FEE_MESSAGES = {
+    "fee_kind": gettext_lazy("Record a payment, refund or waiver."),
+    "already_waived": gettext_lazy("This entry's fee is waived already."),
+    "fee_method": gettext_lazy("Pay by cash, transfer or online (a waiver is its own kind)."),
+    "fee_amount": gettext_lazy("The amount is more than 0, e.g. 20.00."),
+    "fee_reference": gettext_lazy("An online payment needs its reference (e.g. the payment id)."),
+    "refund_too_large": gettext_lazy("A refund is at most what was paid: %(paid)s."),
+}
+
+# The preset payout tables' names (tournaments.core.payout_tables.PRESETS, which speaks English), by key.
+PRESET_NAMES = {
+    "winner": gettext_lazy("Winner takes all"),
+    "club": gettext_lazy("Club standard (2 places up to 8, 3 up to 16, 4 up to 32, 6 above)"),
+    "top10": gettext_lazy("Top 10% of the field"),
+    "top25": gettext_lazy("Top 25% of the field"),
+}

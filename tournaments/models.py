@@ -227,6 +227,15 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
     )
     house_fixed = models.DecimalField(_("house take per entry"), max_digits=9, decimal_places=2, default=Decimal("0"))
     added_money = models.DecimalField(_("added money"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    # Fees: what a member of the club or a junior pays instead of the entry fee (empty: the entry fee), and whether
+    # an entry must be paid (or waived) to go into the draw.
+    member_fee = models.DecimalField(_("members' fee"), max_digits=9, decimal_places=2, null=True, blank=True)
+    junior_fee = models.DecimalField(_("juniors' fee"), max_digits=9, decimal_places=2, null=True, blank=True)
+    payment_required = models.BooleanField(
+        _("payment required before the draw"),
+        default=False,
+        help_text=_("The draw leaves out the entries not paid or waived."),
+    )
     check_in_deadline = models.DateTimeField(
         _("check-in deadline"),
         null=True,
@@ -489,6 +498,48 @@ class PrizePayment(models.Model):
         ]
 
 
+class FeeCategory(models.TextChoices):
+    STANDARD = "standard", _("Standard")
+    MEMBER = "member", _("Member")
+    JUNIOR = "junior", _("Junior")
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("Cash")
+    TRANSFER = "transfer", _("Bank transfer")
+    ONLINE = "online", _("Online")
+    WAIVED = "waived", _("Waived")
+
+
+class EntryPayment(models.Model):
+    """One line of an entry's payments, append-only: a payment (positive), a refund (negative) or a waiver
+    (amount 0, method waived). Nothing is edited: a mistake is put right by a refund or a further payment. `seq`
+    numbers an entry's lines 1, 2, …: a director records against the number they saw, so two directors recording
+    the same payment at once record it once (the second is refused, unique (entry, seq)). `key` is a client's
+    idempotency key, unique per entry."""
+
+    entry = models.ForeignKey("Entry", on_delete=models.CASCADE, related_name="payments")
+    seq = models.PositiveIntegerField()
+    method = models.CharField(_("method"), max_length=10, choices=PaymentMethod.choices)
+    amount = models.DecimalField(_("amount"), max_digits=9, decimal_places=2)
+    reference = models.CharField(_("reference"), max_length=80, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    key = models.CharField(max_length=80, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "seq"], name="entry_payment_seq_once"),
+            models.UniqueConstraint(fields=["entry", "key"], condition=~Q(key=""), name="entry_payment_key_once"),
+            models.CheckConstraint(condition=Q(method__in=PaymentMethod.values), name="entry_payment_method_known"),
+            models.CheckConstraint(
+                condition=~Q(method=PaymentMethod.WAIVED) | Q(amount=0), name="entry_payment_waiver_is_zero"
+            ),
+        ]
+
+
 class EntryStatus(models.TextChoices):
     REGISTERED = "registered", _("Registered")
     CHECKED_IN = "checked_in", _("Checked in")
@@ -506,6 +557,9 @@ class Entry(models.Model):
     )
     is_satellite = models.BooleanField(_("satellite entry"), default=False, help_text=_("Won in a satellite."))
     fee = models.DecimalField(_("fee"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    fee_category = models.CharField(
+        _("fee category"), max_length=8, choices=FeeCategory.choices, default=FeeCategory.STANDARD
+    )
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

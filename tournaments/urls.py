@@ -19,6 +19,7 @@ urlpatterns = [
     path(EVENT + "closing-time/", events.closing_time, name="event-closing-time"),
     path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
+    path(EVENT + "<slug:flight>/payments/", money.payments, name="flight-payments"),
     path(EVENT + "<slug:flight>/register/", events.register, name="flight-register"),
     path(EVENT + "<slug:flight>/day-settings/", events.flight_day_settings, name="flight-day-settings"),
     path(EVENT + "<slug:flight>/draw/<str:step>/", events.draw_step, name="flight-draw"),

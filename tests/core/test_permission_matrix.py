@@ -166,6 +166,15 @@ API = {
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payout-table/": May(write=DIRECTORS, body={"table": "club"}),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/paid/": May(write=DIRECTORS),  # no prize: 409
+    "GET /api/v1/events/my-fees/": May(read=SIGNED_IN),  # the caller's own fees
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/payments/": May(read=DIRECTORS),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/fees/": May(write=DIRECTORS, body={"payment_required": False}),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/payments/": May(
+        write=DIRECTORS, body={"method": "cash", "amount": "1.00"}
+    ),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/fee-category/": May(
+        write=DIRECTORS, body={"category": "standard"}
+    ),
     "GET /api/v1/payout-tables/{club}/": May(read=DIRECTORS),
     "POST /api/v1/payout-tables/{club}/": May(
         write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
@@ -312,6 +321,9 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/boards/slips/": May(read=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/registration/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/payments/": May(
+        read=DIRECTORS, write=DIRECTORS, body={"action": "settings"}
+    ),
     "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),

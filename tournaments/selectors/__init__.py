@@ -52,6 +52,7 @@ from tournaments.selectors.events import (
     slot_in,
     visible_events,
 )
+from tournaments.selectors.fees import EntryAccount, FlightFees, event_fees, flight_fees, player_fees, unpaid_left_out
 from tournaments.selectors.forecast import (
     FlightTimes,
     club_durations,
@@ -66,6 +67,7 @@ from tournaments.selectors.home import (
 from tournaments.selectors.money import (
     FlightPrizes,
     club_payout_tables,
+    presets,
     prize_list,
     table_of,
 )
@@ -138,6 +140,13 @@ __all__ = [
     "own_entries",
     "prize_list",
     "club_payout_tables",
+    "presets",
+    "EntryAccount",
+    "FlightFees",
+    "event_fees",
+    "flight_fees",
+    "player_fees",
+    "unpaid_left_out",
     "table_of",
     "qualifying_tie_in",
     "next_stage",

@@ -8,6 +8,7 @@ from django.db.models import Count, Sum
 
 from clubs.models import Player
 from tournaments.core import payout_tables, payouts
+from tournaments.messages import PRESET_NAMES
 from tournaments.models import ClubPayoutTable, Entry, Flight, PrizePayment
 from tournaments.selectors.events import flight_placements
 
@@ -66,8 +67,18 @@ def table_of(flight: Flight) -> tuple[str, payout_tables.PayoutTable] | None:
         own = flight.club_payout_table
         return own.name, payout_tables.parse_bands(own.bands)
     if flight.payout_table:
-        return str(payout_tables.PRESETS[flight.payout_table][0]), payout_tables.preset(flight.payout_table)
+        return str(preset_name(flight.payout_table)), payout_tables.preset(flight.payout_table)
     return None
+
+
+def preset_name(key: str):
+    """A preset's name in the reader's language."""
+    return PRESET_NAMES.get(key) or payout_tables.PRESETS[key][0]
+
+
+def presets() -> list[tuple[str, object, payout_tables.PayoutTable]]:
+    """The preset tables: (key, translated name, table)."""
+    return [(key, preset_name(key), table) for key, (_name, table) in payout_tables.PRESETS.items()]
 
 
 def club_payout_tables(*, club) -> list[ClubPayoutTable]:

@@ -18,6 +18,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.core import payout_tables
+from tournaments.models import FeeCategory
 
 BAND_LINE = re.compile(r"^\s*(\d{1,6})\s*(?:(?:-|–|to)\s*(\d{1,6}))?\s*(\+)?\s*:\s*(.*)$")
 
@@ -64,7 +65,7 @@ def prizes(request, club, slug):
             "event": event,
             "prizes": selectors.prize_list(event=event),
             "directs": directs,
-            "presets": [(key, name) for key, (name, _table) in payout_tables.PRESETS.items()],
+            "presets": [(key, name) for key, name, _table in selectors.presets()],
             "club_tables": selectors.club_payout_tables(club=event.club) if directs else [],
         },
     )
@@ -114,7 +115,76 @@ def club_tables(request, club):
         {
             "club": found,
             "tables": tables,
-            "presets": [(name, table.describe()) for name, table in payout_tables.PRESETS.values()],
+            "presets": [(name, table.describe()) for _key, name, table in selectors.presets()],
             "typed": request.POST if request.method == "POST" else {},
+        },
+    )
+
+
+def _flight(request, club, slug, flight):
+    found = selectors.flight_for(event=_event(request, club, slug), slug=flight)
+    if found is None:
+        raise Http404(_("No such flight."))
+    return found
+
+
+@login_required
+@idempotent_page
+def payments(request, club, slug, flight):
+    """A flight's entries with their fees: who has not paid, totals by method; the director records payments,
+    refunds and waivers (append-only), sets a member's or junior's fee and the flight's fee settings."""
+    found = _flight(request, club, slug, flight)
+    access.require(request.user, "event.direct", found.event)
+    if request.method == "POST":
+        action = request.POST.get("action", "record")
+        if action == "settings":
+            attempt(
+                request,
+                lambda: services.set_fee_settings(
+                    actor=request.user,
+                    flight=found,
+                    member_fee=request.POST.get("member_fee", ""),
+                    junior_fee=request.POST.get("junior_fee", ""),
+                    payment_required=request.POST.get("payment_required") == "on",
+                ),
+                _("Saved."),
+            )
+        else:
+            entry = selectors.entry_in(flight=found, pk=parse_id(request.POST.get("entry")) or 0)
+            if entry is None:
+                raise Http404(_("No such entry in this flight."))
+            if action == "category":
+                attempt(
+                    request,
+                    lambda: services.set_fee_category(
+                        actor=request.user, entry=entry, category=request.POST.get("category", "")
+                    ),
+                    _("Saved."),
+                )
+            else:
+                seen = parse_id(request.POST.get("seen"))
+                attempt(
+                    request,
+                    lambda: services.record_payment(
+                        actor=request.user,
+                        entry=entry,
+                        kind=request.POST.get("kind", "payment"),
+                        method=request.POST.get("method", "cash"),
+                        amount=request.POST.get("amount", "") or "0",
+                        reference=request.POST.get("reference", ""),
+                        seen=seen if seen is not None else 0,
+                    ),
+                    _("Recorded."),
+                )
+        return redirect("tournaments:flight-payments", club=club, slug=slug, flight=flight)
+    return render(
+        request,
+        "tournaments/payments.html",
+        {
+            "event": found.event,
+            "flight": found,
+            "fees": selectors.flight_fees(flight=found),
+            "left_out": selectors.unpaid_left_out(flight=found),
+            "categories": FeeCategory.choices,
         },
     )
