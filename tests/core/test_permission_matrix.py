@@ -290,6 +290,7 @@ PAGES = {
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
     "/invitations/": May(read=SIGNED_IN),
+    "/me/bank-account/": May(read=SIGNED_IN, write=SIGNED_IN, body={"holder": "Someone", "iban": ""}),  # one's own
     "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
     "/invitations/<int:pk>/decline/": May(write=NOBODY),
     "/claims/<int:pk>/confirm/": May(write=DIRECTORS),
@@ -389,6 +390,7 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/seats/": May(write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}),
     "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
+    "/chouette/<slug:slug>/<int:pk>/settlement/<int:transfer>/<slug:step>/": May(write=PLAYERS),  # no such transfer
     "/chouette/<slug:slug>/<int:pk>/invite/": May(write=PLAYERS, body={"players": "$free_member"}),
     "/chouette/join/": May(read=SIGNED_IN, write=MEMBERS),
     "/chouette/join/<str:code>/": May(read=SIGNED_IN, write=MEMBERS),
