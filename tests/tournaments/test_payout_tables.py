@@ -161,3 +161,25 @@ def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
     client = web(director_user)
     with django_assert_max_num_queries(9):
         assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
+
+
+def test_the_director_sees_a_transfer_code_for_each_unpaid_prize_to_a_stored_account(club, director_user):
+    from clubs import services as club_services
+
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="0")
+    first, second = (main.entries.get(place=p).player for p in (1, 2))
+    club_services.set_bank_account(actor=first.user, player=first, holder="First", iban="DE89370400440532013000")
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    page = web_page(director_user, url)
+    assert page.count('class="paycode"') == 1 and "DE89 3704 0044 0532 0130 00" in page  # second has no account
+    assert "DE89 3704" not in web_page(second.user, url) and "DE89 3704" not in web_page(None, url)
+    services.record_prize_paid(actor=director_user, flight=main, player_id=first.pk)
+    assert 'class="paycode"' not in web_page(director_user, url)  # paid: no code any more
+
+
+def web_page(user, url):
+    from tests.clients import web
+
+    with translation.override("en"):
+        return web(user).get(url).content.decode()

@@ -499,7 +499,7 @@ def dashboard(request, club, slug):
         "FeedRule": FeedRule,
         "forecasts": times,
         "late": [t for t in times if t.late],
-        "fees": selectors.event_fees(event=event),
+        "fees": selectors.event_fees(event=event, flights=flights),
         "closing_form": ClosingTimeForm(
             initial={"closes_at": timezone.localtime(event.closes_at).strftime("%Y-%m-%dT%H:%M")}
             if event.closes_at

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from base.idempotency import idempotent_page
 from base.numbers import parse_id
 from base.web import attempt
-from clubs import access
+from clubs import access, paycodes
 from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.core import payout_tables
@@ -58,17 +58,42 @@ def prizes(request, club, slug):
             )
         return redirect("tournaments:prizes", club=event.club.slug, slug=event.slug)
     directs = access.can(request.user, "event.direct", event)
+    prizes = selectors.prize_list(event=event)
     return render(
         request,
         "tournaments/prizes.html",
         {
             "event": event,
-            "prizes": selectors.prize_list(event=event),
+            "prizes": prizes,
+            "codes": prize_codes(event, prizes) if directs else [],
             "directs": directs,
             "presets": [(key, name) for key, name, _table in selectors.presets()],
             "club_tables": selectors.club_payout_tables(club=event.club) if directs else [],
         },
     )
+
+
+def prize_codes(event, prizes) -> list[tuple]:
+    """For the directors who pay them: an EPC transfer code for each prize not yet paid whose winner has stored a
+    bank account: (flight id, winner, code). One query, none without unpaid prizes."""
+    due = [
+        (p.flight, w)
+        for p in prizes
+        if p.table is not None
+        for a in p.table.awards
+        for w in a.winners
+        if w.amount > 0 and w.paid is None
+    ]
+    if not due:
+        return []
+    accounts = club_selectors.bank_accounts(player_ids={w.player_id for _f, w in due})
+    codes = []
+    for flight, winner in due:
+        text = _("Prize %(event)s %(flight)s") % {"event": event.name, "flight": flight.name}
+        code = paycodes.transfer_code(accounts.get(winner.player_id), winner.amount, text)
+        if code is not None:
+            codes.append((flight.pk, winner, code))
+    return codes
 
 
 def read_bands(text: str) -> list[dict] | str:
