@@ -152,14 +152,15 @@ def test_the_club_tables_page_reads_bands_from_lines(club, director_user):
 def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
     club, director_user, django_assert_max_num_queries, n
 ):
-    """Measured 9 for the director (the club's tables and the page's rights included) for 8 and 32 entries."""
+    """Measured 10 for the director (the club's tables, the page's rights and the winners' bank accounts for the
+    transfer codes included) for 8 and 32 entries."""
     from tests.clients import web
 
     event, main = finished(club, director_user, n=n)
     services.set_flight_payouts(actor=director_user, flight=main, table="top25")
     services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
     client = web(director_user)
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(10):
         assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
 
 
