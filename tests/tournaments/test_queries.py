@@ -79,10 +79,10 @@ def test_bracket_page_of_256_entries_renders_with_at_most_15_queries(
 def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_field_size(
     club, director_user, client, django_assert_max_num_queries, n
 ):
-    """Measured 12 (dashboard, two of them the entry fees), 12 (event page), 8 (prize list, with the club's payout tables and the rights for a
-    director's forms) for 8 and for 64 entrants; the dashboard once loaded each listed match's event and club
-    again for its override link (69 queries for 64 entrants). The
-    dashboard's finish-time forecast adds two (the club's match durations, the rounds begun), whatever the size."""
+    """Measured 12 (dashboard, two of them the entry fees), 12 (event page), 8 (prize list, with the club's
+    payout tables and the rights for a director's forms) for 8 and for 64 entrants; the dashboard once loaded each
+    listed match's event and club again for its override link (69 queries for 64 entrants). The dashboard's
+    finish-time forecast adds two (the club's match durations, the rounds begun), whatever the size."""
     event, flights = drawn_event(
         club,
         director_user,
