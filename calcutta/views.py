@@ -18,6 +18,8 @@ from base.web import attempt
 from calcutta import core, forms, selectors, services
 from calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
 from clubs import access as club_access
+from clubs import paycodes
+from clubs import selectors as club_selectors
 
 
 def _calcutta(request, pk) -> Calcutta:
@@ -388,12 +390,37 @@ def buy_back(request, pk, bidder):
 
 def settlement(request, pk):
     calcutta = _calcutta(request, pk)
+    report = selectors.settlement_report(calcutta=calcutta)
+    is_director = club_access.can(request.user, "calcutta.direct", calcutta)
     context = {
         "calcutta": calcutta,
-        "report": selectors.settlement_report(calcutta=calcutta),
-        "is_director": club_access.can(request.user, "calcutta.direct", calcutta),
+        "report": report,
+        "is_director": is_director,
+        "codes": owner_codes(request.user, calcutta, report["lines"], is_director=is_director),
     }
     return render(request, "calcutta/settlement.html", context)
+
+
+def owner_codes(user, calcutta, lines, *, is_director: bool) -> list[tuple]:
+    """What the club pays each owner who comes out ahead (their winnings, less what they have not paid in yet), as
+    an EPC transfer code to the owner's stored bank account: for the directors who pay them, and for each owner
+    their own line only. Nobody else sees an owner's IBAN. One query, none without such lines."""
+    uid = user.pk if user.is_authenticated else None
+    due = []
+    for line in lines:
+        cents = line.won if line.bidder.paid else line.won - line.paid_in
+        if cents > 0 and line.bidder.player_id and (is_director or (uid and line.bidder.user_id == uid)):
+            due.append((line, cents))
+    if not due:
+        return []
+    accounts = club_selectors.bank_accounts(player_ids={line.bidder.player_id for line, _cents in due})
+    text = _("Calcutta %(flight)s") % {"flight": calcutta.flight}
+    out = []
+    for line, cents in due:
+        code = paycodes.transfer_code(accounts.get(line.bidder.player_id), cents, text)
+        if code is not None:
+            out.append((line.bidder, code))
+    return out
 
 
 @require_POST

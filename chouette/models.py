@@ -194,6 +194,15 @@ class Transfer(models.Model):
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     cents = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Settling up: the payer (or a director) says it is paid, then the payee (or a director) confirms receipt.
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["session", "created_at", "id"]

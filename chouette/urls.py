@@ -22,4 +22,9 @@ urlpatterns = [
     path("chouette/<slug:slug>/<int:pk>/invite/", views.invite, name="session-invite"),
     path("chouette/<slug:slug>/<int:pk>/finish/", views.finish, name="session-finish"),
     path("chouette/<slug:slug>/<int:pk>/settlement/", views.settlement, name="session-settlement"),
+    path(
+        "chouette/<slug:slug>/<int:pk>/settlement/<int:transfer>/<slug:step>/",
+        views.settle_transfer,
+        name="settle-transfer",
+    ),
 ]

@@ -35,6 +35,7 @@ from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, JoinCodeForm, Sessi
 from chouette.models import ChouetteSession, RequestStatus, SessionStatus
 from chouette.templatetags.chouette_tags import points as points_text
 from clubs import access as club_access
+from clubs import paycodes
 from clubs import selectors as club_selectors
 
 
@@ -430,17 +431,72 @@ def settlement(request, slug, pk):
     session = _session(request, slug, pk)
     if not access.may_see_money(request.user, session):
         raise PermissionDenied(_("Only the players of this table and the club's directors see its money."))
+    transfers = selectors.settlement(session)
     return render(
         request,
         "chouette/settlement.html",
         {
             "session": session,
             "standings": selectors.standings(session),
-            "transfers": selectors.settlement(session),
+            "transfers": transfers,
+            "transfer_rows": _with_codes(transfers, transfer_codes(request.user, session, transfers)),
+            "mine": _own_player_id(request.user),
+            "directs": club_access.is_director(request.user, session.club),
+            "open_transfers": [t for t in transfers if t.confirmed_at is None],
             "games": selectors.game_rows(session),
             "history": selectors.history(session),
         },
     )
+
+
+def _with_codes(transfers, codes: dict) -> list[tuple]:
+    return [(t, codes.get(t.pk)) for t in transfers]
+
+
+def _own_player_id(user) -> int | None:
+    own = club_access.player_of(user)
+    return own.pk if own is not None else None
+
+
+def transfer_codes(user, session, transfers) -> dict:
+    """A GiroCode for each open transfer the viewer pays, receives or (as a club director) oversees, when the payee
+    has stored their bank account; nobody else sees a payee's IBAN. One query, none without such transfers."""
+    own = _own_player_id(user)
+    directs = club_access.is_director(user, session.club)
+    shown = [t for t in transfers if t.paid_at is None and (directs or own in (t.payer_id, t.payee_id))]
+    if not shown:
+        return {}
+    accounts = club_selectors.bank_accounts(player_ids={t.payee_id for t in shown})
+    text = _("Chouette %(table)s, %(date)s") % {"table": session, "date": session.created_at.date().isoformat()}
+    codes = {}
+    for t in shown:
+        code = paycodes.transfer_code(accounts.get(t.payee_id), t.cents, text)
+        if code is not None:
+            codes[t.pk] = code
+    return codes
+
+
+@login_required
+@require_POST
+@idempotent_page
+def settle_transfer(request, slug, pk, transfer, step):
+    """The payer marks a transfer paid; the payee confirms it arrived."""
+    session = _session(request, slug, pk)
+    if step == "paid":
+        attempt(
+            request,
+            lambda: services.mark_transfer_paid(actor=request.user, session=session, transfer_id=transfer),
+            _("Marked paid."),
+        )
+    elif step == "received":
+        attempt(
+            request,
+            lambda: services.confirm_transfer_received(actor=request.user, session=session, transfer_id=transfer),
+            _("Confirmed received."),
+        )
+    else:
+        raise Http404(_("No such step."))
+    return redirect("chouette:session-settlement", slug=slug, pk=pk)
 
 
 # --- opening and joining a table: join code and QR, invitations, join requests --------------------------------
@@ -553,6 +609,8 @@ def join_by_code(request, code=""):
                 )
             return redirect(row.session)
     return render(request, "chouette/join.html", {"form": form})
+
+
 #: What the live table page loads, kept on the phone by the service worker so a reload offline still works.
 OFFLINE_ASSETS = (
     "css/site.css",

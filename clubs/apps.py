@@ -7,3 +7,10 @@ class ClubsConfig(AppConfig):
     verbose_name = _("Clubs")
     nav_items = [(_("Clubs"), "clubs:club-list")]
     panels = {"home": "clubs.panels.home_panel"}
+
+    def ready(self) -> None:
+        from base.epc import PaymentCodeError  # noqa: PLC0415 - registered once the apps are loaded
+        from base.messages import register  # noqa: PLC0415
+        from clubs.messages import PAYMENT_CODE_MESSAGES  # noqa: PLC0415
+
+        register(PaymentCodeError, PAYMENT_CODE_MESSAGES)

@@ -3,6 +3,7 @@ the site at the board), and two walk-ins the club registered without a login (wh
 
 from django.contrib.auth import get_user_model
 
+from clubs import services
 from clubs.models import Club, Membership, Player, Role
 
 PLAYER_NAMES = [
@@ -35,6 +36,16 @@ def _user(username: str, password: str, first: str = "", last: str = ""):
         user.set_password(password)
         user.save()
     return user
+
+
+def _demo_iban(bank: str, account: int) -> str:
+    """A German IBAN with correct check digits (mod-97) for a made-up bank code and account."""
+    bban = f"{bank}{account:010d}"
+    check = 98 - int(bban + "131400") % 97  # "DE" is 13 14, then "00"
+    return f"DE{check:02d}{bban}"
+
+
+DEMO_IBANS = [_demo_iban("37040044", 532013000 + n) for n in range(16)]
 
 
 def load(context) -> None:
@@ -78,6 +89,14 @@ def load(context) -> None:
         player=visitor,
         defaults={"status": Membership.Status.INVITED, "is_active": False, "invited_by": director_user},
     )
+
+    # Bank accounts (test IBANs with valid check digits) for transfer codes: whoever owes these players money in a
+    # chouette settlement or a Calcutta sees a GiroCode to scan.
+    for player, iban in zip(players, DEMO_IBANS, strict=False):
+        if player.user_id and not hasattr(player, "bank_account"):
+            services.set_bank_account(actor=player.user, player=player, holder=player.name, iban=iban)
+    if not hasattr(director, "bank_account"):
+        services.set_bank_account(actor=director_user, player=director, holder="BC Berlin e.V.", iban=DEMO_IBANS[-1])
 
     context.club, context.director, context.players = club, director_user, players
     context.lines += [

@@ -156,3 +156,17 @@ class WalkInClaim(models.Model):
     @property
     def club(self) -> Club | None:
         return self.player.created_by_club
+
+
+class BankAccount(models.Model):
+    """Where a player is paid when settling up (chouette transfers, a Calcutta owner's net, prizes): private. Only
+    the player and those who pay them see it (as a transfer code), never a list, an export or the public API."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="bank_account")
+    holder = models.CharField(_("account holder"), max_length=70)
+    iban = models.CharField(_("IBAN"), max_length=34)
+    bic = models.CharField(_("BIC"), max_length=11, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.holder} (…{self.iban[-4:]})"

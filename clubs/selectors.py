@@ -3,7 +3,7 @@
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from clubs import access
-from clubs.models import Club, Membership, Player, Role, WalkInClaim
+from clubs.models import BankAccount, Club, Membership, Player, Role, WalkInClaim
 
 
 def player_for_user(user) -> Player | None:
@@ -163,3 +163,12 @@ def player_memberships(*, player: Player, user) -> QuerySet[Membership]:
     """The player's accepted memberships in the clubs the user can see (a player page lists no private club)."""
     accepted = player.memberships.filter(club__in=visible_clubs(user=user), status=Membership.Status.ACCEPTED)
     return accepted.select_related("club")
+
+
+def bank_accounts(*, player_ids) -> dict[int, BankAccount]:
+    """The bank accounts of these players, by player id (private: for their own transfer codes only)."""
+    return {a.player_id: a for a in BankAccount.objects.filter(player_id__in=list(player_ids))}
+
+
+def bank_account(*, player) -> BankAccount | None:
+    return BankAccount.objects.filter(player=player).first()

@@ -8,10 +8,11 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from base.errors import Conflict, Invalid
+from base import epc, messages
+from base.errors import Conflict, Invalid, NotAllowed
 from base.locks import lock
 from clubs import access, hooks
-from clubs.models import Club, Membership, Player, Role, WalkInClaim
+from clubs.models import BankAccount, Club, Membership, Player, Role, WalkInClaim
 
 User = get_user_model()
 
@@ -304,3 +305,44 @@ def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
 def create_user_with_player(*, username: str, password: str, name: str, email: str = "") -> Player:
     user = User.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name)
+
+
+# --- a player's bank account for settling up ------------------------------------------------------------------
+
+
+def _checked_iban(text: str) -> str:
+    """The IBAN checked by schwifty (country, length, bank code where known) and by mod-97."""
+    from schwifty import IBAN  # noqa: PLC0415 - a heavy import only the bank account page needs
+    from schwifty.exceptions import SchwiftyException  # noqa: PLC0415
+
+    iban = epc.normalize_iban(text)  # shape and mod-97, with the message that says what to fix
+    try:
+        return IBAN(iban).compact
+    except SchwiftyException:
+        raise Invalid(
+            _("This IBAN is not one a bank in its country could have: check the country letters and its length."),
+            field="iban",
+        ) from None
+
+
+@transaction.atomic
+def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str = "") -> BankAccount | None:
+    """The player's own account for transfer codes; an empty IBAN removes it. Only the player themselves."""
+    if actor is None or not actor.is_authenticated or player.user_id != actor.pk:
+        raise NotAllowed(_("Only the player themselves sets their bank account."))
+    iban = (iban or "").strip()
+    if not iban:
+        BankAccount.objects.filter(player=player).delete()
+        return None
+    holder = " ".join((holder or "").split())
+    if not holder or len(holder) > epc.MAX_NAME:
+        raise Invalid(_("Give the account holder's name, 1 to 70 characters."), field="holder")
+    try:
+        checked = _checked_iban(iban)
+        bic = epc.normalize_bic(bic)
+    except epc.PaymentCodeError as error:
+        raise Invalid(messages.translate(error), field=error.field) from None
+    account, _created = BankAccount.objects.update_or_create(
+        player=player, defaults={"holder": holder, "iban": checked, "bic": bic}
+    )
+    return account

@@ -10,6 +10,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/invite/", views.invite, name="invite"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("players/<int:pk>/claim/", views.claim, name="claim"),
+    path("me/bank-account/", views.bank_account, name="bank-account"),
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/<int:pk>/accept/", views.answer_invitation, {"answer": "accept"}, name="accept-invitation"),
     path("invitations/<int:pk>/decline/", views.answer_invitation, {"answer": "decline"}, name="decline-invitation"),

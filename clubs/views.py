@@ -7,6 +7,8 @@ from django.views.decorators.http import require_POST
 
 from base import panels
 from base.errors import Invalid, NotAllowed
+from base.idempotency import idempotent_page
+from base.web import attempt
 from clubs import access, selectors, services
 from clubs.forms import InviteForm, WalkInPlayerForm
 
@@ -148,3 +150,30 @@ def decide_claim(request, pk, answer):
         else:
             messages.success(request, _("The claim of %(user)s to be %(name)s was refused.") % names)
     return redirect(found.player.created_by_club or "clubs:invitations")
+
+
+@login_required
+@idempotent_page
+def bank_account(request):
+    """The signed-in player's own bank account, for the transfer codes of what others owe them. Private: shown
+    here to them only, and to their payers as a code."""
+    player = selectors.player_for_user(request.user)
+    if player is None:
+        raise PermissionDenied(_("Only a player has a bank account here."))
+    if request.method == "POST":
+        done = attempt(
+            request,
+            lambda: services.set_bank_account(
+                actor=request.user,
+                player=player,
+                holder=request.POST.get("holder", ""),
+                iban=request.POST.get("iban", ""),
+                bic=request.POST.get("bic", ""),
+            ),
+            _("Saved."),
+        )
+        if done:
+            return redirect("clubs:bank-account")
+    account = selectors.bank_account(player=player)
+    typed = request.POST if request.method == "POST" else {}
+    return render(request, "clubs/bank_account.html", {"player": player, "account": account, "typed": typed})

@@ -3,7 +3,9 @@ from django.utils.translation import gettext_lazy as _
 
 from base.messages import register
 from tournaments.core.errors import BracketError
-from tournaments.messages import MESSAGES
+from tournaments.core.fees import FeeError
+from tournaments.core.payout_tables import PayoutTableError
+from tournaments.messages import FEE_MESSAGES, MESSAGES, PAYOUT_TABLE_MESSAGES
 
 
 class TournamentsConfig(AppConfig):
@@ -21,3 +23,5 @@ class TournamentsConfig(AppConfig):
         import tournaments.formats  # noqa: F401, PLC0415 - fills the format registry the models read
 
         register(BracketError, MESSAGES)
+        register(PayoutTableError, PAYOUT_TABLE_MESSAGES)
+        register(FeeError, FEE_MESSAGES)

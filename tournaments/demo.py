@@ -27,6 +27,8 @@ def load(context) -> None:
     finished = Event.objects.filter(club=club, slug=FINISHED).first()
     if finished is None:
         finished = _finished_event(club, director, players, context)
+        _prize_money(director, finished)
+        _fees(director, finished)
         created.append(finished.name)
     running = Event.objects.filter(club=club, slug=RUNNING).first()
     if running is None:
@@ -90,6 +92,48 @@ def _finished_event(club, director, players, context):
     _date_on_event_day(event, played)
     event.refresh_from_db()
     return event
+
+
+def _prize_money(director, event):
+    """The Spring Open's prizes from payout tables that grow with the field: the main by the club's own table
+    (a euro per entry to the house, 50 added), the consolation winner-takes-all on 40 added; the main's winner
+    has been paid, the rest still wait."""
+    own = services.create_payout_table(
+        actor=director,
+        club=event.club,
+        name="Club nights",
+        bands=[
+            {"from": 2, "to": 8, "percents": ["65", "35"]},
+            {"from": 9, "to": 24, "percents": ["50", "30", "10", "10"]},
+            {"from": 25, "to": None, "percents": ["40", "25", "10", "10", "5", "5", "2.5", "2.5"]},
+        ],
+    )
+    main, cons = event.flights.get(slug="main"), event.flights.get(slug="consolation")
+    services.set_payout_template(actor=director, flight=main, template=[])
+    services.set_flight_payouts(actor=director, flight=main, table=f"club-{own.pk}", house_fixed="1", added_money="50")
+    services.set_flight_payouts(actor=director, flight=cons, table="winner", added_money="40")
+    winner = main.entries.get(place=1).player_id
+    services.record_prize_paid(actor=director, flight=main, player_id=winner)
+
+
+def _fees(director, event):
+    """The Spring Open's entry fees at the counter: most paid cash, some by transfer or online, a junior's fee
+    waived, and three still owing (the dashboard and the main's payments page list them)."""
+    main = event.flights.get(slug="main")
+    services.set_fee_settings(actor=director, flight=main, member_fee="15", junior_fee="10")
+    entries = list(main.entries.order_by("pk"))
+    for index, entry in enumerate(entries[:-3]):
+        if index == 0:
+            services.set_fee_category(actor=director, entry=entry, category="junior")
+            services.record_payment(actor=director, entry=entry, kind="waiver", note="club's junior")
+        elif index % 5 == 1:
+            services.record_payment(actor=director, entry=entry, method="transfer", amount=entry.fee)
+        elif index % 5 == 2:
+            reference = f"PAY-{2026 + index}"
+            services.record_payment(actor=director, entry=entry, method="online", amount=entry.fee, reference=reference)
+        else:
+            services.record_payment(actor=director, entry=entry, method="cash", amount=entry.fee)
+    services.record_payment(actor=director, entry=entries[-1], method="cash", amount="5")  # part paid
 
 
 def _date_on_event_day(event, matches):

@@ -73,3 +73,53 @@ MESSAGES = {
     "swiss_needs_an_end": gettext_lazy("A Swiss needs a number of rounds or “until one unbeaten”."),
     "too_many_rounds": gettext_lazy("%(entrants)s players can play at most %(most)s rounds without a rematch."),
 }
+
+# A payout table that grows with the field (tournaments.core.payout_tables.PayoutTableError).
+PAYOUT_TABLE_MESSAGES = {
+    "payout_table_unknown": gettext_lazy("No payout table %(key)s: choose one of %(known)s or one of the club's own."),
+    "band_bound": gettext_lazy("A band's %(what)s is a whole number of entrants, e.g. 8."),
+    "band_bound_range": gettext_lazy("A band's %(what)s is between 2 and %(max)s entrants."),
+    "bands_empty": gettext_lazy("Give at least one band, e.g. from 2 entrants, open-ended, paying 100%%."),
+    "bands_too_many": gettext_lazy("A table has at most %(max)s bands."),
+    "band_shape": gettext_lazy("Each band is {from, to, percents}; leave 'to' empty on the last band."),
+    "band_percents_shape": gettext_lazy("A band pays 1 to %(max)s places: give their percentages."),
+    "band_percent_range": gettext_lazy("Each place's percentage is more than 0 and at most 100, e.g. 12.5."),
+    "bands_start": gettext_lazy("The first band must start at 2 entrants (it starts at %(low)s)."),
+    "band_reversed": gettext_lazy("Band %(band)s ends before it starts: make 'to' at least %(low)s."),
+    "band_under_100": gettext_lazy(
+        "Band %(band)s totals %(total)s%%: its places must total exactly 100%% (add %(diff)s%%)."
+    ),
+    "band_over_100": gettext_lazy(
+        "Band %(band)s totals %(total)s%%: its places must total exactly 100%% (take away %(diff)s%%)."
+    ),
+    "band_too_many_places": gettext_lazy(
+        "Band %(band)s pays %(places)s places but a field of %(low)s has only %(low)s players: start it at "
+        "%(places)s or pay fewer places."
+    ),
+    "band_rising": gettext_lazy(
+        "Band %(band)s pays a lower place more than a higher one: list the percentages from 1st down, largest first."
+    ),
+    "bands_overlap": gettext_lazy("Bands %(a)s and %(b)s overlap: start the second at %(next)s."),
+    "bands_gap": gettext_lazy("Fields of %(low)s to %(high)s entrants have no band: start band %(b)s at %(low)s."),
+    "bands_open_end": gettext_lazy(
+        "The last band (%(band)s) must be open-ended: leave its 'to' empty so any larger field is paid too."
+    ),
+}
+
+# An entry's fee account (tournaments.core.fees.FeeError).
+FEE_MESSAGES = {
+    "fee_kind": gettext_lazy("Record a payment, refund or waiver."),
+    "already_waived": gettext_lazy("This entry's fee is waived already."),
+    "fee_method": gettext_lazy("Pay by cash, transfer or online (a waiver is its own kind)."),
+    "fee_amount": gettext_lazy("The amount is more than 0, e.g. 20.00."),
+    "fee_reference": gettext_lazy("An online payment needs its reference (e.g. the payment id)."),
+    "refund_too_large": gettext_lazy("A refund is at most what was paid: %(paid)s."),
+}
+
+# The preset payout tables' names (tournaments.core.payout_tables.PRESETS, which speaks English), by key.
+PRESET_NAMES = {
+    "winner": gettext_lazy("Winner takes all"),
+    "club": gettext_lazy("Club standard (2 places up to 8, 3 up to 16, 4 up to 32, 6 above)"),
+    "top10": gettext_lazy("Top 10% of the field"),
+    "top25": gettext_lazy("Top 25% of the field"),
+}

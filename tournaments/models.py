@@ -206,6 +206,36 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         blank=True,
         help_text=_('Shares of this flight\'s pool: [{"flight": "main", "place": 1, "percent": 50}, ...].'),
     )
+    # A payout table that grows with the field (tournaments.core.payout_tables): a preset's key, or a club's own
+    # table; with neither, the fixed payout_template above shares the pool.
+    payout_table = models.CharField(_("payout table"), max_length=20, blank=True)
+    club_payout_table = models.ForeignKey(
+        "ClubPayoutTable",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="flights",
+        verbose_name=_("club's payout table"),
+    )
+    house_percent = models.DecimalField(
+        _("house percentage"),
+        max_digits=5,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("Share of this flight's fees the house keeps; empty: the event's."),
+    )
+    house_fixed = models.DecimalField(_("house take per entry"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    added_money = models.DecimalField(_("added money"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    # Fees: what a member of the club or a junior pays instead of the entry fee (empty: the entry fee), and whether
+    # an entry must be paid (or waived) to go into the draw.
+    member_fee = models.DecimalField(_("members' fee"), max_digits=9, decimal_places=2, null=True, blank=True)
+    junior_fee = models.DecimalField(_("juniors' fee"), max_digits=9, decimal_places=2, null=True, blank=True)
+    payment_required = models.BooleanField(
+        _("payment required before the draw"),
+        default=False,
+        help_text=_("The draw leaves out the entries not paid or waived."),
+    )
     check_in_deadline = models.DateTimeField(
         _("check-in deadline"),
         null=True,
@@ -342,6 +372,12 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
             models.CheckConstraint(condition=Q(clock_rule__in=ClockRule.values), name="flight_clock_rule_known"),
             models.CheckConstraint(condition=Q(entry_fee__gte=0), name="flight_entry_fee_not_negative"),
             models.CheckConstraint(
+                condition=Q(house_percent__isnull=True) | Q(house_percent__gte=0, house_percent__lte=100),
+                name="flight_house_percent_range",
+            ),
+            models.CheckConstraint(condition=Q(house_fixed__gte=0), name="flight_house_fixed_not_negative"),
+            models.CheckConstraint(condition=Q(added_money__gte=0), name="flight_added_money_not_negative"),
+            models.CheckConstraint(
                 condition=Q(source__isnull=True) | ~Q(feed_rule=FeedRule.DRAW), name="flight_fed_has_feed_rule"
             ),
             models.CheckConstraint(
@@ -423,6 +459,87 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         return int(self.round_lengths.get(str(round_number), self.length))
 
 
+class ClubPayoutTable(models.Model):
+    """A club's own payout table: bands of field sizes, each with the percentages of its paid places
+    (tournaments.core.payout_tables.parse_bands checks them)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="payout_tables")
+    name = models.CharField(_("name"), max_length=80)
+    bands = models.JSONField(_("bands"), default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "name"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="club_payout_table_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PrizePayment(models.Model):
+    """A prize handed over: who won which place of which flight and how much they were paid, recorded once by a
+    director (append-only: never edited)."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="prize_payments")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="prizes_paid")
+    place = models.PositiveIntegerField()
+    amount_cents = models.BigIntegerField()
+    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    paid_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["flight", "place", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "player"], name="prize_paid_once_per_flight"),
+            models.CheckConstraint(condition=Q(amount_cents__gte=0), name="prize_amount_not_negative"),
+        ]
+
+
+class FeeCategory(models.TextChoices):
+    STANDARD = "standard", _("Standard")
+    MEMBER = "member", _("Member")
+    JUNIOR = "junior", _("Junior")
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("Cash")
+    TRANSFER = "transfer", _("Bank transfer")
+    ONLINE = "online", _("Online")
+    WAIVED = "waived", _("Waived")
+
+
+class EntryPayment(models.Model):
+    """One line of an entry's payments, append-only: a payment (positive), a refund (negative) or a waiver
+    (amount 0, method waived). Nothing is edited: a mistake is put right by a refund or a further payment. `seq`
+    numbers an entry's lines 1, 2, …: a director records against the number they saw, so two directors recording
+    the same payment at once record it once (the second is refused, unique (entry, seq)). `key` is a client's
+    idempotency key, unique per entry."""
+
+    entry = models.ForeignKey("Entry", on_delete=models.CASCADE, related_name="payments")
+    seq = models.PositiveIntegerField()
+    method = models.CharField(_("method"), max_length=10, choices=PaymentMethod.choices)
+    amount = models.DecimalField(_("amount"), max_digits=9, decimal_places=2)
+    reference = models.CharField(_("reference"), max_length=80, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    key = models.CharField(max_length=80, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entry", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "seq"], name="entry_payment_seq_once"),
+            models.UniqueConstraint(fields=["entry", "key"], condition=~Q(key=""), name="entry_payment_key_once"),
+            models.CheckConstraint(condition=Q(method__in=PaymentMethod.values), name="entry_payment_method_known"),
+            models.CheckConstraint(
+                condition=~Q(method=PaymentMethod.WAIVED) | Q(amount=0), name="entry_payment_waiver_is_zero"
+            ),
+        ]
+
+
 class EntryStatus(models.TextChoices):
     REGISTERED = "registered", _("Registered")
     CHECKED_IN = "checked_in", _("Checked in")
@@ -440,6 +557,9 @@ class Entry(models.Model):
     )
     is_satellite = models.BooleanField(_("satellite entry"), default=False, help_text=_("Won in a satellite."))
     fee = models.DecimalField(_("fee"), max_digits=9, decimal_places=2, default=Decimal("0"))
+    fee_category = models.CharField(
+        _("fee category"), max_length=8, choices=FeeCategory.choices, default=FeeCategory.STANDARD
+    )
     registered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -9,10 +9,14 @@ from tournaments import selectors
 
 
 def player_panel(request, player):
+    """The player's next tournament matches; on their own page also their entry fees (owed and paid)."""
     tables = selectors.next_matches(player=player)
-    if not tables:
+    own = request.user.is_authenticated and player.user_id == request.user.pk
+    fees = selectors.player_fees(player=player) if own else []
+    if not tables and not fees:
         return None
-    return render_to_string("tournaments/_player_panel.html", {"player": player, "tables": tables}, request)
+    context = {"player": player, "tables": tables, "fees": fees}
+    return render_to_string("tournaments/_player_panel.html", context, request)
 
 
 def my_home(request, _obj):

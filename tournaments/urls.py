@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import boards, events, rounds
+from tournaments.views import boards, events, money, rounds
 
 app_name = "tournaments"
 
@@ -14,10 +14,12 @@ urlpatterns = [
     path(EVENT + "boards/", boards.calling, name="calling"),
     path(EVENT + "boards/slips/", boards.call_slips, name="call-slips"),
     path(EVENT + "registration/", events.toggle_registration, name="event-registration"),
-    path(EVENT + "prizes/", events.prizes, name="prizes"),
+    path(EVENT + "prizes/", money.prizes, name="prizes"),
+    path("clubs/<slug:club>/payout-tables/", money.club_tables, name="payout-tables"),
     path(EVENT + "closing-time/", events.closing_time, name="event-closing-time"),
     path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
+    path(EVENT + "<slug:flight>/payments/", money.payments, name="flight-payments"),
     path(EVENT + "<slug:flight>/register/", events.register, name="flight-register"),
     path(EVENT + "<slug:flight>/day-settings/", events.flight_day_settings, name="flight-day-settings"),
     path(EVENT + "<slug:flight>/draw/<str:step>/", events.draw_step, name="flight-draw"),

@@ -164,6 +164,21 @@ API = {
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/teams/": May(write=DIRECTORS),  # each player enterable
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/boards/": May(),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payout-table/": May(write=DIRECTORS, body={"table": "club"}),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/paid/": May(write=DIRECTORS),  # no prize: 409
+    "GET /api/v1/events/my-fees/": May(read=SIGNED_IN),  # the caller's own fees
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/payments/": May(read=DIRECTORS),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/fees/": May(write=DIRECTORS, body={"payment_required": False}),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/payments/": May(
+        write=DIRECTORS, body={"method": "cash", "amount": "1.00"}
+    ),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/fee-category/": May(
+        write=DIRECTORS, body={"category": "standard"}
+    ),
+    "GET /api/v1/payout-tables/{club}/": May(read=DIRECTORS),
+    "POST /api/v1/payout-tables/{club}/": May(
+        write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
+    ),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/override/": May(read=DIRECTORS),
@@ -275,6 +290,7 @@ PAGES = {
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
     "/invitations/": May(read=SIGNED_IN),
+    "/me/bank-account/": May(read=SIGNED_IN, write=SIGNED_IN, body={"holder": "Someone", "iban": ""}),  # one's own
     "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
     "/invitations/<int:pk>/decline/": May(write=NOBODY),
     "/claims/<int:pk>/confirm/": May(write=DIRECTORS),
@@ -306,6 +322,10 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/boards/slips/": May(read=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/registration/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/payments/": May(
+        read=DIRECTORS, write=DIRECTORS, body={"action": "settings"}
+    ),
+    "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),
@@ -370,6 +390,7 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/seats/": May(write=PLAYERS, body={"player": "$seated_other", "action": "sit_out"}),
     "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
+    "/chouette/<slug:slug>/<int:pk>/settlement/<int:transfer>/<slug:step>/": May(write=PLAYERS),  # no such transfer
     "/chouette/<slug:slug>/<int:pk>/invite/": May(write=PLAYERS, body={"players": "$free_member"}),
     "/chouette/join/": May(read=SIGNED_IN, write=MEMBERS),
     "/chouette/join/<str:code>/": May(read=SIGNED_IN, write=MEMBERS),

@@ -79,11 +79,12 @@ def test_bracket_page_of_256_entries_renders_with_at_most_15_queries(
 def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_field_size(
     club, director_user, client, django_assert_max_num_queries, n
 ):
-    """Measured 7 (dashboard), 12 (event page), 6 (prize list) for 8 and for 64 entrants; the dashboard once
-    loaded each listed match's event and club again for its override link (69 queries for 64 entrants). The
-    dashboard's finish-time forecast adds two (the club's match durations, the rounds begun), whatever the size.
-    The prize list's expected prizes add one (the flights' versions) and two while the main's chances are not
-    cached yet (its slots, the ratings)."""
+    """Measured 12 (dashboard, two of them the entry fees), 12 (event page), 8 (prize list, with the club's
+    payout tables and the rights for a director's forms) for 8 and for 64 entrants; the dashboard once loaded each
+    listed match's event and club again for its override link (69 queries for 64 entrants). The dashboard's
+    finish-time forecast adds two (the club's match durations, the rounds begun), whatever the size. The prize
+    list's expected prizes add one (the flights' versions) and two while the main's chances are not cached yet
+    (its slots, the ratings)."""
     event, flights = drawn_event(
         club,
         director_user,
@@ -95,7 +96,7 @@ def test_dashboard_event_page_and_prize_list_cost_the_same_queries_whatever_the_
     for slot in ready_slots(flights["main"])[:3]:
         win(director_user, slot, 0)
     client.force_login(director_user)
-    for name, most in (("dashboard", 10), ("event-detail", 13), ("prizes", 10)):
+    for name, most in (("dashboard", 12), ("event-detail", 13), ("prizes", 11)):
         with django_assert_max_num_queries(most):
             response = client.get(reverse(f"tournaments:{name}", args=[club.slug, event.slug]))
         assert response.status_code == 200

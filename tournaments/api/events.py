@@ -488,6 +488,37 @@ class PaidLineSerializer(serializers.Serializer):
     each_cents = serializers.ListField(child=serializers.IntegerField(), source="each")
 
 
+class PrizeWinnerSerializer(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    amount_cents = serializers.IntegerField(source="amount")
+    paid_cents = serializers.IntegerField(source="paid", allow_null=True, help_text="Recorded as handed over.")
+
+
+class PrizeAwardSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    covers = serializers.ListField(child=serializers.IntegerField(), help_text="The paid places a tie shares.")
+    winners = PrizeWinnerSerializer(many=True)
+
+
+class PaidPlaceSerializer(serializers.Serializer):
+    place = serializers.IntegerField()
+    percent = DecimalField(max_digits=6, decimal_places=2)
+    amount_cents = serializers.IntegerField(source="amount")
+
+
+class TablePrizesSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    house_percent = DecimalField(max_digits=5, decimal_places=2)
+    collected_cents = serializers.IntegerField(source="pool.collected")
+    house_cents = serializers.IntegerField(source="pool.house")
+    added_cents = serializers.IntegerField(source="pool.added")
+    net_cents = serializers.IntegerField(source="pool.net")
+    return_percent = DecimalField(source="pool.return_percent", max_digits=7, decimal_places=1, allow_null=True)
+    places = PaidPlaceSerializer(many=True)
+    awards = PrizeAwardSerializer(many=True)
+
+
 class PrizeSerializer(serializers.Serializer):
     flight = serializers.CharField(source="flight.slug")
     entries = serializers.IntegerField()
@@ -495,6 +526,7 @@ class PrizeSerializer(serializers.Serializer):
     house_cents = serializers.IntegerField(source="payout.house")
     net_cents = serializers.IntegerField(source="payout.net")
     lines = PaidLineSerializer(many=True, source="payout.lines")
+    table = TablePrizesSerializer(allow_null=True, help_text="A payout table that grows with the field, if set.")
 
 
 class PayoutInputSerializer(serializers.Serializer):

@@ -53,6 +53,7 @@ from tournaments.selectors.events import (
     slot_in,
     visible_events,
 )
+from tournaments.selectors.fees import EntryAccount, FlightFees, event_fees, flight_fees, player_fees, unpaid_left_out
 from tournaments.selectors.forecast import (
     FlightTimes,
     club_durations,
@@ -66,7 +67,10 @@ from tournaments.selectors.home import (
 )
 from tournaments.selectors.money import (
     FlightPrizes,
+    club_payout_tables,
+    presets,
     prize_list,
+    table_of,
 )
 from tournaments.selectors.stages import NextStage, next_stage, qualifying_tie_in
 from tournaments.selectors.tables import (
@@ -139,6 +143,15 @@ __all__ = [
     "open_calls",
     "own_entries",
     "prize_list",
+    "club_payout_tables",
+    "presets",
+    "EntryAccount",
+    "FlightFees",
+    "event_fees",
+    "flight_fees",
+    "player_fees",
+    "unpaid_left_out",
+    "table_of",
     "qualifying_tie_in",
     "next_stage",
     "NextStage",

@@ -31,6 +31,7 @@ from tournaments.models import (
     TeamBoard,
     TeamKind,
 )
+from tournaments.selectors.fees import unpaid_left_out
 
 
 @dataclass(frozen=True)
@@ -430,8 +431,10 @@ def _spot(
 
 def drawable_entries(flight: Flight):
     """Who goes into the draw: every entry still in, or with a check-in deadline only the checked-in ones (the
-    others are the no-shows)."""
+    others are the no-shows); with "payment required before the draw" only those whose fee is paid or waived."""
     entries = flight.entries.exclude(status=EntryStatus.WITHDRAWN)
     if flight.check_in_deadline is not None:
         entries = entries.filter(status=EntryStatus.CHECKED_IN)
+    if flight.payment_required:  # the fee paid or waived (tournaments.selectors.fees)
+        entries = entries.exclude(pk__in=[e.pk for e in unpaid_left_out(flight=flight)])
     return entries

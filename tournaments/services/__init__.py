@@ -34,6 +34,8 @@ from tournaments.services.events import (
     update_event,
     update_flight,
 )
+from tournaments.services.fees import entry_account, record_payment, set_fee_category, set_fee_settings
+from tournaments.services.money import create_payout_table, record_prize_paid, set_flight_payouts
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
 from tournaments.services.rounds import (
@@ -81,6 +83,13 @@ __all__ = [
     "result_confirmed",
     "round_result_confirmed",
     "set_payout_template",
+    "create_payout_table",
+    "entry_account",
+    "record_payment",
+    "set_fee_category",
+    "set_fee_settings",
+    "record_prize_paid",
+    "set_flight_payouts",
     "swap_draft_positions",
     "start_round",
     "update_event",

@@ -259,6 +259,10 @@ def _bracket_context(flight, *, is_director: bool, projector: bool, now_date: st
         if flight.draw_status == DrawStatus.NONE
         else None,
         "no_shows": selectors.no_shows(flight=flight) if flight.draw_status != DrawStatus.NONE else [],
+        # "payment required before the draw": whom the draw would leave out (a query only with the setting)
+        "unpaid_left_out": selectors.unpaid_left_out(flight=flight)
+        if is_director and flight.draw_status in (DrawStatus.NONE, DrawStatus.DRAFT)
+        else [],
         "day_form": FlightDayForm.for_flight(flight) if is_director else None,
         "swap_form": SwapForm() if is_director and flight.draw_status == DrawStatus.DRAFT else None,
         "pods": selectors.jackpot_pods(flight=flight),
@@ -501,6 +505,7 @@ def dashboard(request, club, slug):
         "FeedRule": FeedRule,
         "forecasts": times,
         "late": [t for t in times if t.late],
+        "fees": selectors.event_fees(event=event, flights=flights),
         "closing_form": ClosingTimeForm(
             initial={"closes_at": timezone.localtime(event.closes_at).strftime("%Y-%m-%dT%H:%M")}
             if event.closes_at
@@ -539,11 +544,6 @@ def override(request, club, slug, flight, pk):
         if done:
             return redirect(found)
     return render(request, "tournaments/override.html", {"flight": found, "slot": slot, "steps": steps, "form": form})
-
-
-def prizes(request, club, slug):
-    event = _event(request, club, slug)
-    return render(request, "tournaments/prizes.html", {"event": event, "prizes": selectors.prize_list(event=event)})
 
 
 @login_required

@@ -1,0 +1,183 @@
+"""Settle-up codes: a player's IBAN (checked), the EPC GiroCode for each transfer of a chouette settlement (read
+back by a real QR reader), shown only to the payer, the payee and the club's directors; payer marks paid, payee
+confirms, and the settlement shows what is open. The IBAN never appears in the public API."""
+
+import pytest
+from django.utils import translation
+
+from base import epc
+from base.errors import Conflict, Invalid, NotAllowed
+from chouette import services
+from clubs import services as club_services
+from clubs.models import BankAccount
+from tests.chouette.factories import table
+from tests.clients import api, web
+from tests.clubs.factories import MembershipFactory
+
+pytestmark = pytest.mark.django_db
+
+IBAN = "DE89370400440532013000"
+OTHER_IBAN = "GB82WEST12345698765432"
+
+
+def decode(payload: str) -> str:
+    """The text a QR reader (zxing-cpp) reads from segno's code for this payload."""
+    import segno
+    import zxingcpp
+
+    code = segno.make(payload, error="m", micro=False, encoding="utf-8")
+    scale, border = 4, 4
+    matrix = [list(row) for row in code.matrix]
+    size = (len(matrix) + 2 * border) * scale
+    pixels = bytearray([255]) * (size * size)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                for dy in range(scale):
+                    start = ((y + border) * scale + dy) * size + (x + border) * scale
+                    pixels[start : start + scale] = bytes(scale)
+    found = zxingcpp.read_barcode(memoryview(bytes(pixels)).cast("B", (size, size)))
+    assert found is not None
+    return found.text
+
+
+def test_the_girocode_payload_field_by_field_and_read_back_by_a_qr_reader():
+    text = epc.payload(epc.Transfer("Jürgen Müller", "de89 3704 0044 0532 0130 00", 12345, text="Chouette 3 May"))
+    assert text.split("\n") == [
+        "BCD",
+        "002",
+        "1",
+        "SCT",
+        "",
+        "Jürgen Müller",
+        IBAN,
+        "EUR123.45",
+        "",
+        "",
+        "Chouette 3 May",
+    ]
+    assert decode(text) == text
+    bare = epc.payload(epc.Transfer("A", IBAN, 1, bic="COBADEFFXXX"))
+    assert bare.split("\n") == ["BCD", "002", "1", "SCT", "COBADEFFXXX", "A", IBAN, "EUR0.01"]  # nothing after
+    long = epc.payload(epc.Transfer("N" * 90, IBAN, 100, text="ü" * 140))
+    assert len(long.split("\n")[5]) == 70 and len(long.encode()) <= 331
+
+
+@pytest.mark.parametrize(
+    ("iban", "code"),
+    [
+        ("DE89370400440532013001", "iban_checksum"),
+        ("DE893704", "iban_shape"),
+        ("12DE", "iban_shape"),
+        ("", "iban_shape"),
+    ],
+)
+def test_a_bad_iban_is_refused(iban, code):
+    with pytest.raises(epc.PaymentCodeError) as refused:
+        epc.normalize_iban(iban)
+    assert refused.value.code == code
+
+
+@pytest.mark.parametrize("cents", [0, -1, 10**12, 2**63])
+def test_an_impossible_amount_makes_no_code(cents):
+    with pytest.raises(epc.PaymentCodeError):
+        epc.payload(epc.Transfer("A", IBAN, cents))
+
+
+def test_a_player_stores_their_own_iban_checked_and_nobody_else_can(club):
+    me = MembershipFactory(club=club).player
+    other = MembershipFactory(club=club, role="director").player
+    with translation.override("en"), pytest.raises(Invalid) as bad:
+        club_services.set_bank_account(actor=me.user, player=me, holder="Me", iban="DE89370400440532013001")
+    assert "check digits" in str(bad.value.message) and bad.value.field == "iban"
+    with pytest.raises(Invalid) as wrong_length:  # right mod-97, but no German IBAN has 23 characters
+        club_services.set_bank_account(actor=me.user, player=me, holder="Me", iban="DE" + "0" * 21)
+    assert wrong_length.value.field == "iban"
+    assert not BankAccount.objects.exists()
+    with pytest.raises(NotAllowed):
+        club_services.set_bank_account(actor=other.user, player=me, holder="Me", iban=IBAN)
+    account = club_services.set_bank_account(actor=me.user, player=me, holder="Me", iban="de89 3704 0044 0532 0130 00")
+    assert account.iban == IBAN
+    page = web(me.user).post("/me/bank-account/", {"holder": "Me", "iban": "XX00"})
+    assert page.status_code == 200 and BankAccount.objects.get().iban == IBAN
+
+
+def settled(club):
+    session, p, director = table(club, names=("A", "B", "C"))
+    for _ in range(3):
+        services.record_game(actor=director, session=session, game={"winner": "box"})  # A keeps the box and wins
+    services.finish_session(actor=director, session=session)
+    return session, p, director
+
+
+def test_the_settlement_shows_codes_to_payer_and_payee_only_and_the_api_never_the_iban(club):
+    session, p, director = settled(club)  # A won every game: B and C each pay A
+    winner, payer, other = p["A"], p["B"], p["C"]
+    assert {(t.payer_id, t.payee_id) for t in session.transfers.all()} == {(payer.pk, winner.pk), (other.pk, winner.pk)}
+    club_services.set_bank_account(actor=winner.user, player=winner, holder="Anna A", iban=IBAN)
+    club_services.set_bank_account(actor=payer.user, player=payer, holder="Bernd B", iban=OTHER_IBAN)
+    url = f"/chouette/{club.slug}/{session.pk}/settlement/"
+    for user in (payer.user, other.user, director, winner.user):  # who pays A, A themselves, the director
+        page = web(user).get(url).content.decode()
+        assert "DE89 3704 0044 0532 0130 00" in page and 'class="segno"' in page
+        assert "GB82" not in page  # nobody pays B: B's account shows nowhere
+    stranger = MembershipFactory(club=club).player.user
+    assert web(stranger).get(url).status_code == 403
+    for client in (api(payer.user), api(director), api(stranger), api(None)):
+        for path in (
+            f"/api/v1/chouette/sessions/{session.pk}/",
+            f"/api/v1/players/{winner.pk}/",
+            f"/api/v1/chouette/clubs/{club.slug}/balances/",
+        ):
+            body = client.get(path).content.decode()
+            assert IBAN not in body and "3704" not in body and OTHER_IBAN not in body
+
+
+def test_payer_marks_paid_payee_confirms_and_the_settlement_says_what_is_open(club):
+    session, p, _director = settled(club)
+    transfer = session.transfers.first()
+    bystander = next(x for x in p.values() if x.pk not in (transfer.payee_id, transfer.payer_id))
+    with pytest.raises(NotAllowed):
+        services.mark_transfer_paid(actor=bystander.user, session=session, transfer_id=transfer.pk)
+    url = f"/chouette/{club.slug}/{session.pk}/settlement/"
+    web(transfer.payer.user).post(url + f"{transfer.pk}/paid/")
+    transfer.refresh_from_db()
+    assert transfer.paid_at is not None and transfer.confirmed_at is None
+    with pytest.raises(Conflict):
+        services.mark_transfer_paid(actor=transfer.payer.user, session=session, transfer_id=transfer.pk)
+    with pytest.raises(NotAllowed):
+        services.confirm_transfer_received(actor=transfer.payer.user, session=session, transfer_id=transfer.pk)
+    web(transfer.payee.user).post(url + f"{transfer.pk}/received/")
+    transfer.refresh_from_db()
+    assert transfer.confirmed_at is not None
+    with translation.override("en"):
+        page = web(transfer.payee.user).get(url).content.decode()
+    left = session.transfers.filter(confirmed_at=None).count()
+    assert (f"{left} transfer" in page) if left else ("Everything is settled." in page)
+
+
+def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_line_only(club):
+    """calcutta.views.owner_codes: what the club pays an owner who comes out ahead, to their stored account."""
+    from types import SimpleNamespace
+
+    from calcutta.views import owner_codes
+
+    anna, bernd = (MembershipFactory(club=club, player__name=n).player for n in ("Anna", "Bernd"))
+    club_services.set_bank_account(actor=anna.user, player=anna, holder="Anna", iban=IBAN)
+    club_services.set_bank_account(actor=bernd.user, player=bernd, holder="Bernd", iban=OTHER_IBAN)
+
+    def line(player, paid_in, won, paid):
+        bidder = SimpleNamespace(player_id=player.pk, user_id=player.user_id, name=player.name, paid=paid)
+        return SimpleNamespace(bidder=bidder, paid_in=paid_in, won=won)
+
+    lines = [line(anna, 5000, 12000, paid=True), line(bernd, 3000, 1000, paid=False)]  # Bernd is out of pocket
+    calcutta = SimpleNamespace(flight="Main")
+    director = MembershipFactory(club=club, role="director").player.user
+    with translation.override("en"):
+        codes = owner_codes(director, calcutta, lines, is_director=True)
+    assert [(b.name, c.cents) for b, c in codes] == [("Anna", 12000)]
+    assert codes[0][1].payload.split("\n")[5:] == ["Anna", IBAN, "EUR120.00", "", "", "Calcutta Main"]
+    assert [b.name for b, _c in owner_codes(anna.user, calcutta, lines, is_director=False)] == ["Anna"]
+    assert owner_codes(bernd.user, calcutta, lines, is_director=False) == []  # never Anna's account
+    unpaid = [line(anna, 5000, 12000, paid=False)]
+    assert owner_codes(director, calcutta, unpaid, is_director=True)[0][1].cents == 7000  # less what is unpaid

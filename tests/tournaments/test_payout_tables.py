@@ -1,0 +1,186 @@
+"""Payout tables on a flight: the director picks a preset or the club's own table, the prize list shows the pool,
+its return %, each place's amount and who won it, and each prize is recorded as paid once."""
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from base.errors import Conflict, Invalid
+from tournaments import selectors, services
+from tournaments.core.payout_tables import PayoutTableError
+from tournaments.models import ClubPayoutTable, PrizePayment
+
+from .builders import drawn_event, play_all
+
+pytestmark = pytest.mark.django_db
+
+BANDS = [
+    {"from": 2, "to": 8, "percents": ["70", "30"]},
+    {"from": 9, "to": None, "percents": ["50", "30", "20"]},
+]
+
+
+def finished(club, director, n=8, **kwargs):
+    event, flights = drawn_event(club, director, n, entry_fee=10, **kwargs)
+    play_all(director, [flights["main"]])
+    return event, flights["main"]
+
+
+def test_a_preset_grows_with_the_field_and_pays_every_cent(club, director_user):
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(
+        actor=director_user, flight=main, table="club", house_percent="10", house_fixed="0.50", added_money="20"
+    )
+    prize = next(p for p in selectors.prize_list(event=event) if p.flight.pk == main.pk)
+    table = prize.table
+    assert (table.pool.collected, table.pool.house, table.pool.added, table.pool.net) == (8000, 1200, 2000, 8800)
+    assert str(table.pool.return_percent) == "110.0"
+    assert [row.amount for row in table.places] == [5720, 3080]  # 8 entries: 65/35
+    assert [w.amount for a in table.awards for w in a.winners] == [5720, 3080]
+    assert table.awards[0].winners[0].paid is None
+
+
+def test_a_club_table_is_saved_checked_and_used(club, director_user):
+    own = services.create_payout_table(actor=director_user, club=club, name="Friday", bands=BANDS)
+    event, main = finished(club, director_user, n=12)
+    services.set_flight_payouts(actor=director_user, flight=main, table=f"club-{own.pk}")
+    table = next(p for p in selectors.prize_list(event=event) if p.flight.pk == main.pk).table
+    assert table.name == "Friday" and [r.amount for r in table.places] == [6000, 3600, 2400]
+    # the two losing semi-finalists tie for 3rd: they share 3rd (20%) and 4th (nothing paid)
+    third = table.awards[2]
+    assert third.covers == (3,) and [w.amount for w in third.winners] == [1200, 1200]
+
+
+def test_bad_tables_and_amounts_are_refused_and_nothing_is_written(club, director_user):
+    with pytest.raises(PayoutTableError) as refused:
+        services.create_payout_table(
+            actor=director_user, club=club, name="Bad", bands=[{"from": 2, "to": None, "percents": ["60", "30"]}]
+        )
+    assert "add 10%" in refused.value.message
+    assert not ClubPayoutTable.objects.exists()
+    event, main = finished(club, director_user)
+    for field, value in (("house_fixed", "-1"), ("added_money", "1e999999"), ("added_money", "NaN")):
+        with pytest.raises(Invalid) as bad:
+            services.set_flight_payouts(actor=director_user, flight=main, table="club", **{field: value})
+        assert bad.value.field == field
+    with pytest.raises(Invalid):
+        services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="101")
+    with pytest.raises(PayoutTableError, match="winner, club, top10, top25"):
+        services.set_flight_payouts(actor=director_user, flight=main, table="nope")
+    main.refresh_from_db()
+    assert main.payout_table == "" and main.added_money == 0
+
+
+def test_a_prize_is_recorded_paid_once(club, director_user, member_user):
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(actor=director_user, flight=main, table="winner")
+    winner = main.entries.get(place=1).player
+    row = services.record_prize_paid(actor=director_user, flight=main, player_id=winner.pk)
+    assert row.amount_cents == 8000 and row.place == 1 and row.paid_by == director_user
+    with pytest.raises(Conflict) as again:
+        services.record_prize_paid(actor=director_user, flight=main, player_id=winner.pk)
+    assert again.value.code == "prize_already_paid"
+    loser = main.entries.get(place=2).player
+    with pytest.raises(Conflict):
+        services.record_prize_paid(actor=director_user, flight=main, player_id=loser.pk)
+    assert PrizePayment.objects.count() == 1
+    table = next(p for p in selectors.prize_list(event=event) if p.flight.pk == main.pk).table
+    assert table.awards[0].winners[0].paid == 8000
+
+
+def test_the_api_sets_the_table_and_records_a_prize(club, director_user, member_user, api_as):
+    event, main = finished(club, director_user)
+    api = api_as(director_user)
+    base = f"/api/v1/events/{club.slug}/{event.slug}/flights/{main.slug}/"
+    answer = api.post(f"/api/v1/payout-tables/{club.slug}/", {"name": "Own", "bands": BANDS}, format="json")
+    assert answer.status_code == 201, answer.content
+    key = answer.json()["key"]
+    with translation.override("en"):
+        bad = api.post(
+            f"/api/v1/payout-tables/{club.slug}/",
+            {"name": "Overlap", "bands": [{"from": 2, "to": 8, "percents": ["100"]}, {"from": 6, "percents": ["100"]}]},
+            format="json",
+        )
+    assert bad.status_code == 400 and "start the second at 9" in bad.json()["detail"]
+    answer = api.put(base + "payout-table/", {"table": key, "added_money": "10"}, format="json")
+    assert answer.status_code == 200 and answer.json()["table"] == key
+    prizes = api.get(f"/api/v1/events/{club.slug}/{event.slug}/prizes/").json()
+    table = prizes[0]["table"]
+    assert table["net_cents"] == 9000 and [p["amount_cents"] for p in table["places"]] == [6300, 2700]
+    winner = table["awards"][0]["winners"][0]["player"]
+    paid = api.post(base + f"prizes/{winner}/paid/", HTTP_IDEMPOTENCY_KEY="k1")
+    assert paid.status_code == 201 and paid.json()["amount_cents"] == 6300
+    assert api.post(base + f"prizes/{winner}/paid/", HTTP_IDEMPOTENCY_KEY="k1").status_code == 201  # replayed
+    assert api.post(base + f"prizes/{winner}/paid/").status_code == 409
+    assert PrizePayment.objects.count() == 1
+    assert api_as(member_user).put(base + "payout-table/", {"table": "winner"}, format="json").status_code == 403
+
+
+def test_prize_page_shows_pool_places_and_winners_and_records_payment(club, director_user, member_user):
+    from tests.clients import web
+
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="0")
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    with translation.override("en"):
+        page = web(member_user).get(url).content.decode()
+    assert "Pool 80.00" in page and "returns 100.0% of the fees" in page and "52.00" in page
+    assert "Record as paid" not in page
+    winner = main.entries.get(place=1).player
+    done = web(director_user).post(url, {"flight": main.slug, "player": winner.pk})
+    assert done.status_code == 302 and PrizePayment.objects.get().amount_cents == 5200
+    with translation.override("en"):
+        page = web(director_user).get(url).content.decode()
+    assert "paid 52.00" in page
+
+
+def test_the_club_tables_page_reads_bands_from_lines(club, director_user):
+    from tests.clients import web
+
+    url = reverse("tournaments:payout-tables", args=[club.slug])
+    client = web(director_user)
+    answer = client.post(url, {"name": "Ours", "bands": "2-8: 65 35\n9+: 50 30 20"})
+    assert answer.status_code == 302
+    assert ClubPayoutTable.objects.get().bands[1] == {"from": 9, "to": None, "percents": ["50", "30", "20"]}
+    with translation.override("en"):
+        page = client.post(url, {"name": "Gap", "bands": "2-8: 65 35\n12+: 50 50"}).content.decode()
+    assert "Fields of 9 to 11 entrants have no band" in page
+    assert ClubPayoutTable.objects.count() == 1
+
+
+@pytest.mark.parametrize("n", [8, 32])
+def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
+    club, director_user, django_assert_max_num_queries, n
+):
+    """Measured 10 for the director (the club's tables, the page's rights and the winners' bank accounts for the
+    transfer codes included) for 8 and 32 entries."""
+    from tests.clients import web
+
+    event, main = finished(club, director_user, n=n)
+    services.set_flight_payouts(actor=director_user, flight=main, table="top25")
+    services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
+    client = web(director_user)
+    with django_assert_max_num_queries(10):
+        assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
+
+
+def test_the_director_sees_a_transfer_code_for_each_unpaid_prize_to_a_stored_account(club, director_user):
+    from clubs import services as club_services
+
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="0")
+    first, second = (main.entries.get(place=p).player for p in (1, 2))
+    club_services.set_bank_account(actor=first.user, player=first, holder="First", iban="DE89370400440532013000")
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    page = web_page(director_user, url)
+    assert page.count('class="paycode"') == 1 and "DE89 3704 0044 0532 0130 00" in page  # second has no account
+    assert "DE89 3704" not in web_page(second.user, url) and "DE89 3704" not in web_page(None, url)
+    services.record_prize_paid(actor=director_user, flight=main, player_id=first.pk)
+    assert 'class="paycode"' not in web_page(director_user, url)  # paid: no code any more
+
+
+def web_page(user, url):
+    from tests.clients import web
+
+    with translation.override("en"):
+        return web(user).get(url).content.decode()
