@@ -16,7 +16,7 @@ from clubs.models import Club, Membership, Player, Role, WalkInClaim
 User = get_user_model()
 
 CLUB_FIELDS = {"name", "slug", "city", "country", "description", "is_public"}
-PLAYER_FIELDS = {"name", "country"}
+PLAYER_FIELDS = {"name", "country", "federation_id"}
 
 
 def _unique_slug(base: str) -> str:
@@ -90,7 +90,9 @@ def update_club(*, actor, club: Club, **fields) -> Club:
 
 
 @transaction.atomic
-def create_player(*, actor, club: Club, name: str, country: str = "", user=None, role: str = Role.PLAYER) -> Player:
+def create_player(
+    *, actor, club: Club, name: str, country: str = "", federation_id: str = "", user=None, role: str = Role.PLAYER
+) -> Player:
     """Register a walk-in player of the club (no account): the club created it, so the club edits it, and it is an
     accepted member at once. A person with an account joins by accepting an invitation instead (invite)."""
     access.require(actor, "player.create", club)
@@ -100,7 +102,9 @@ def create_player(*, actor, club: Club, name: str, country: str = "", user=None,
         raise Invalid(_("A player with an account joins by accepting an invitation."), field="user")
     if not name.strip():
         raise Invalid(_("A player needs a name."), field="name")
-    player = Player.objects.create(name=name.strip(), country=country.upper(), created_by_club=club)
+    player = Player.objects.create(
+        name=name.strip(), country=country.upper(), federation_id=federation_id.strip(), created_by_club=club
+    )
     Membership.objects.create(club=club, player=player, role=role, status=Membership.Status.ACCEPTED)
     return player
 

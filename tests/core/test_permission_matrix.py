@@ -380,6 +380,16 @@ PAGES = {
     "/notifications/preferences/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/notifications/unsubscribe/<str:token>/": May(write=ANYONE),  # the signed token is the check
     "/clubs/<slug:slug>/webhook/": May(read=ADMINS, write=ADMINS),
+    # data: CSV exports hold only what the export's page shows the role (a private club's: nothing to outsiders)
+    "/export/events/<slug:club>/<slug:slug>/results.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/federation.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.csv": May(),  # a knockout: 404 for all
+    "/export/clubs/<slug:slug>/rated-matches.csv": May(),
+    "/export/clubs/<slug:slug>/standings.csv": May(),
+    "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
+    "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
+    "/export/calcuttas/<int:pk>/settlement.csv": May(),
 }
 
 REFUSED = (401, 403, 404)

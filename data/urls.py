@@ -1,0 +1,22 @@
+from django.urls import path
+
+from data import views
+
+app_name = "data"
+
+
+def _export(route: str, key: str):
+    return path(f"export/{route}", views.export, {"key": key}, name=key)
+
+
+urlpatterns = [
+    _export("events/<slug:club>/<slug:slug>/results.csv", "event-results"),
+    _export("events/<slug:club>/<slug:slug>/federation.csv", "federation-results"),
+    _export("events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv", "flight-entries"),
+    _export("events/<slug:club>/<slug:slug>/<slug:flight>/standings.csv", "flight-standings"),
+    _export("clubs/<slug:slug>/rated-matches.csv", "club-rated-matches"),
+    _export("clubs/<slug:slug>/standings.csv", "club-standings"),
+    _export("clubs/<slug:slug>/members.csv", "club-members"),
+    _export("chouette/<slug:slug>/<int:pk>/ledger.csv", "chouette-ledger"),
+    _export("calcuttas/<int:pk>/settlement.csv", "calcutta-settlement"),
+]
