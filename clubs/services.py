@@ -187,9 +187,7 @@ def update_membership(
     # Lock the club's admin rows before checking anything: two admins demoting each other at once must not
     # leave the club without one, and the second must see that the first has already lost the right to act.
     admins = list(
-        lock(Membership.objects)
-        .filter(club=club, role=Role.ADMIN, is_active=True)
-        .values_list("pk", flat=True)
+        lock(Membership.objects).filter(club=club, role=Role.ADMIN, is_active=True).values_list("pk", flat=True)
     )
     leaving = role is None and is_active is False
     if not (leaving and access.can(actor, "membership.leave", membership)):
@@ -308,3 +306,22 @@ def decide_claim(*, actor, claim: WalkInClaim, confirm: bool) -> WalkInClaim:
 def create_user_with_player(*, username: str, password: str, name: str, email: str = "") -> Player:
     user = User.objects.create_user(username=username, password=password, email=email)
     return Player.objects.create(user=user, name=name)
+
+
+MEMBER_DETAILS = ("email", "rating", "number")
+
+
+@transaction.atomic
+def set_member_details(*, actor, membership: Membership, **details) -> Membership:
+    """A director sets what the club keeps on file for a member: e-mail, rating, membership number (a member
+    import's updates). Only the fields given change."""
+    access.require(actor, "club.direct", membership.club)
+    unknown = set(details) - set(MEMBER_DETAILS)
+    if unknown:
+        message = _("This field cannot be changed.")
+        raise Invalid(message, errors={name: [message] for name in unknown})
+    for name, value in details.items():
+        setattr(membership, name, value)
+    membership.full_clean(exclude=["club", "player", "invited_by"])
+    membership.save(update_fields=list(details))
+    return membership

@@ -10,6 +10,7 @@ def _export(route: str, key: str):
 
 
 urlpatterns = [
+    path("clubs/<slug:slug>/members/import/", views.import_members, name="import-members"),
     _export("events/<slug:club>/<slug:slug>/results.csv", "event-results"),
     _export("events/<slug:club>/<slug:slug>/federation.csv", "federation-results"),
     _export("events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv", "flight-entries"),

@@ -1,11 +1,87 @@
 """The export downloads (data.exports) and, below, the member import and the pasted entry list."""
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from data import exports
+from base.errors import Conflict, DomainError
+from clubs import access
+from clubs import selectors as club_selectors
+from data import exports, imports, services
 
 
 @require_GET
 def export(request, key: str, **names):
     """One export as a CSV download: `key` picks the class, the URL's names find its object (404/403 as its page)."""
     return exports.csv_response(exports.EXPORTS[key](request.user, request.GET, **names))
+
+
+# --- the member import -----------------------------------------------------------------------------------------
+
+
+def _directed_club(request, slug):
+    club = club_selectors.visible_club(user=request.user, slug=slug)
+    if club is None:
+        raise Http404(_("No such club."))
+    access.require(request.user, "club.direct", club, _("Only a director or admin of this club can import members."))
+    return club
+
+
+def _sent_text(request) -> str:
+    """The list pasted, or the file uploaded (read no further than the size limit), as text; refused if too big
+    or not UTF-8 (base.errors.Invalid)."""
+    upload = request.FILES.get("file")
+    if upload is not None:
+        return imports.decode(upload.read(imports.MAX_BYTES + 1))
+    return imports.decode(request.POST.get("text", "").encode("utf-8"))
+
+
+@login_required
+def import_members(request, slug):
+    """Members from a CSV file or a pasted list: a preview row by row first (what each row will do and why),
+    then, once confirmed, all of it in one transaction (data.services.import_members)."""
+    club = _directed_club(request, slug)
+    context = {"club": club, "max_rows": imports.MAX_ROWS}
+    if request.method != "POST":
+        return render(request, "data/import_members.html", context)
+    try:
+        text = _sent_text(request)
+        if request.POST.get("confirm") == "1":
+            return _apply(request, club, text)
+        plan = imports.plan(club=club, text=text)
+    except DomainError as refusal:
+        messages.error(request, str(refusal))
+        context["text"] = request.POST.get("text", "")
+        return render(request, "data/import_members.html", context, status=400)
+    context.update(plan=plan, text=plan.text)
+    return render(request, "data/import_preview.html", context)
+
+
+def _apply(request, club, text):
+    digest = request.POST.get("digest", "")
+    try:
+        plan = services.import_members(actor=request.user, club=club, text=text, digest=digest)
+    except Conflict as changed:
+        messages.error(request, str(changed))
+        plan = imports.plan(club=club, text=text)
+        context = {"club": club, "max_rows": imports.MAX_ROWS, "plan": plan, "text": plan.text}
+        return render(request, "data/import_preview.html", context, status=409)
+    done = plan.count(imports.CREATE) + plan.count(imports.INVITE) + plan.count(imports.UPDATE)
+    messages.success(
+        request,
+        ngettext("Import done: %(n)s row applied.", "Import done: %(n)s rows applied.", done) % {"n": done}
+        + " "
+        + _("%(new)s new, %(invited)s invited, %(updated)s updated, %(same)s unchanged, %(refused)s refused.")
+        % {
+            "new": plan.count(imports.CREATE),
+            "invited": plan.count(imports.INVITE),
+            "updated": plan.count(imports.UPDATE),
+            "same": plan.count(imports.UNCHANGED),
+            "refused": plan.count(imports.REFUSE),
+        },
+    )
+    return redirect(club)

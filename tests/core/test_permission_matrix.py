@@ -390,6 +390,9 @@ PAGES = {
     "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
     "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
     "/export/calcuttas/<int:pk>/settlement.csv": May(),
+    "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
+        read=DIRECTORS, write=DIRECTORS, body={"text": "name\nMatrix Import"}
+    ),
 }
 
 REFUSED = (401, 403, 404)
