@@ -189,3 +189,11 @@ def players_with_account_emails(emails) -> dict[str, list[Player]]:
 def player_by_pk(pk: int) -> Player:
     """A player by id (a member import's matched player, found by its plan in the same request)."""
     return Player.objects.get(pk=pk)
+
+
+def own_memberships(*, user) -> list[Membership]:
+    """The user's active memberships with their clubs, by club name (the calendar links page)."""
+    if not access.is_signed_in(user):
+        return []
+    rows = Membership.objects.filter(player__user=user, is_active=True).select_related("club")
+    return list(rows.order_by("club__name"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -13,6 +14,7 @@ from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import Membership
 from data import imports
+from data.models import FeedToken
 
 log = logging.getLogger(__name__)
 
@@ -54,3 +56,20 @@ def _set(actor, membership: Membership, details: dict) -> None:
     if details:
         values = {k: (float(v) if k == "rating" else v) for k, v in details.items()}
         club_services.set_member_details(actor=actor, membership=membership, **values)
+
+
+# --- calendar feed tokens --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def new_feed_token(*, actor) -> FeedToken:
+    """A new random token for the person's own calendar feed; an earlier one stops working at once."""
+    FeedToken.objects.filter(user=actor).delete()
+    return FeedToken.objects.create(user=actor, token=secrets.token_urlsafe(32))
+
+
+@transaction.atomic
+def revoke_feed_token(*, actor) -> bool:
+    """The person's feed URL stops working (a calendar app still subscribed gets 404). True if there was one."""
+    deleted, _rows = FeedToken.objects.filter(user=actor).delete()
+    return bool(deleted)

@@ -10,6 +10,9 @@ def _export(route: str, key: str):
 
 
 urlpatterns = [
+    path("feeds/clubs/<slug:slug>/events.ics", views.club_feed, name="club-feed"),
+    path("feeds/<str:token>/matches.ics", views.matches_feed, name="matches-feed"),
+    path("me/calendar/", views.calendar_links, name="calendar"),
     path("clubs/<slug:slug>/members/import/", views.import_members, name="import-members"),
     _export("events/<slug:club>/<slug:slug>/results.csv", "event-results"),
     _export("events/<slug:club>/<slug:slug>/federation.csv", "federation-results"),

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_GET
 from base.errors import Conflict, DomainError
 from clubs import access
 from clubs import selectors as club_selectors
-from data import exports, imports, services
+from data import exports, feeds, imports, selectors, services
 
 
 @require_GET
@@ -85,3 +86,61 @@ def _apply(request, club, text):
         },
     )
     return redirect(club)
+
+
+# --- calendar feeds --------------------------------------------------------------------------------------------
+
+
+@require_GET
+def club_feed(request, slug):
+    """A club's events as iCalendar: what the visitor sees, or with `?token=` what the token's person sees (a
+    calendar app signs in with nothing else); a private club's is a 404 to an outsider."""
+    token = request.GET.get("token", "")
+    user = selectors.user_of_feed_token(token) if token else request.user
+    if token and user is None:
+        raise Http404(_("This calendar link was revoked or never existed."))
+    club = club_selectors.visible_club(user=user, slug=slug)
+    if club is None:
+        raise Http404(_("No such club."))
+    calendar = feeds.club_calendar(
+        club=club, events=selectors.club_feed_events(club=club, user=user), absolute=request.build_absolute_uri
+    )
+    return feeds.ics_response(calendar, private=bool(token) or user.is_authenticated)
+
+
+@require_GET
+def matches_feed(request, token):
+    """A person's own tables (round paired, board called) as iCalendar, found by their feed token alone."""
+    user = selectors.user_of_feed_token(token)
+    if user is None:
+        raise Http404(_("This calendar link was revoked or never existed."))
+    tables = selectors.own_tables(user=user)
+    return feeds.ics_response(
+        feeds.matches_calendar(user=user, tables=tables, absolute=request.build_absolute_uri), private=True
+    )
+
+
+@login_required
+def calendar_links(request):
+    """The person's calendar links to copy, and the buttons to make a new one or revoke it."""
+    if request.method == "POST":
+        if request.POST.get("do") == "revoke":
+            services.revoke_feed_token(actor=request.user)
+            messages.success(request, _("Calendar link revoked: calendars subscribed to it get nothing more."))
+        else:
+            services.new_feed_token(actor=request.user)
+            messages.success(request, _("New calendar link made; an older one no longer works."))
+        return redirect("data:calendar")
+    row = selectors.feed_token_of(user=request.user)
+    context = {"token": row}
+    if row is not None:
+        context["matches_url"] = request.build_absolute_uri(reverse("data:matches-feed", args=[row.token]))
+    context["club_feeds"] = [
+        (
+            membership.club,
+            request.build_absolute_uri(reverse("data:club-feed", args=[membership.club.slug]))
+            + (f"?token={row.token}" if row is not None and not membership.club.is_public else ""),
+        )
+        for membership in club_selectors.own_memberships(user=request.user)
+    ]
+    return render(request, "data/calendar.html", context)

@@ -390,6 +390,9 @@ PAGES = {
     "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
     "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
     "/export/calcuttas/<int:pk>/settlement.csv": May(),
+    "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
+    "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
+    "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it
     "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
         read=DIRECTORS, write=DIRECTORS, body={"text": "name\nMatrix Import"}
     ),
