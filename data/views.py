@@ -1,15 +1,20 @@
-"""The export downloads (data.exports) and, below, the member import and the pasted entry list."""
+"""The data app's pages: export downloads, the member import, calendar feeds, a person's own data and leaving."""
+
+import json
 
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from base.errors import Conflict, DomainError
+from base.errors import Conflict, DomainError, Invalid
 from clubs import access
 from clubs import selectors as club_selectors
 from data import exports, feeds, imports, selectors, services
@@ -144,3 +149,42 @@ def calendar_links(request):
         for membership in club_selectors.own_memberships(user=request.user)
     ]
     return render(request, "data/calendar.html", context)
+
+
+# --- a person's own data: download it, or leave ------------------------------------------------------------------
+
+
+@login_required
+def my_data(request):
+    """What is stored about the person: the download link and the way out."""
+    return render(request, "data/my_data.html", {})
+
+
+@login_required
+@require_GET
+def my_data_json(request):
+    """Everything stored about the person as one JSON file."""
+    body = json.dumps(selectors.personal_data(user=request.user), cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
+    response = HttpResponse(body.encode("utf-8"), content_type="application/json; charset=utf-8")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="my-data-{stamp}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+def leave(request):
+    """Delete one's own account, confirmed with the password (data.services.leave)."""
+    if request.method != "POST":
+        return render(request, "data/leave.html", {})
+    try:
+        former = services.leave(actor=request.user, password=request.POST.get("password", ""))
+    except Invalid as refusal:
+        messages.error(request, str(refusal))
+        return render(request, "data/leave.html", {}, status=400)
+    logout(request)
+    messages.success(
+        request,
+        _("Your account is deleted. Your results stay in the clubs' records as %(former)s.") % {"former": former},
+    )
+    return redirect("home")
