@@ -41,7 +41,9 @@ def test_a_director_imports_members_and_pastes_an_entry_list_on_a_phone(live_ser
     fits(page)
     page.get_by_role("link", name="Import members (CSV or a pasted list)").click()
     fits(page)
-    page.fill("#import-text", "name;email;rating\nBen Neu;ben@example.org;1500\nBen Neu;ben@example.org;1500\nX;bad;1\n")
+    page.fill(
+        "#import-text", "name;email;rating\nBen Neu;ben@example.org;1500\nBen Neu;ben@example.org;1500\nX;bad;1\n"
+    )
     page.get_by_role("button", name="Show the preview").click()
     expect(page.get_by_role("heading", name="Import preview")).to_be_visible()
     expect(page.locator('tr[data-row="2"]')).to_contain_text("create")
