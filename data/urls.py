@@ -10,6 +10,8 @@ def _export(route: str, key: str):
 
 
 urlpatterns = [
+    path("embed/events/<slug:club>/<slug:slug>/<slug:flight>/", views.embed_flight, name="embed"),
+    path("embed/events/<slug:club>/<slug:slug>/<slug:flight>/snippet/", views.embed_snippet, name="embed-snippet"),
     path("feeds/clubs/<slug:slug>/events.ics", views.club_feed, name="club-feed"),
     path("feeds/<str:token>/matches.ics", views.matches_feed, name="matches-feed"),
     path("me/calendar/", views.calendar_links, name="calendar"),

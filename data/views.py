@@ -2,9 +2,11 @@
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -12,12 +14,17 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
+from base.csp import header_value as csp_header
 from base.errors import Conflict, DomainError, Invalid
 from clubs import access
 from clubs import selectors as club_selectors
 from data import exports, feeds, imports, selectors, services
+from tournaments import selectors as tournament_selectors
+from tournaments.views import events as tournament_event_views
+from tournaments.views import rounds as tournament_round_views
 
 
 @require_GET
@@ -188,3 +195,43 @@ def leave(request):
         _("Your account is deleted. Your results stay in the clubs' records as %(former)s.") % {"former": former},
     )
     return redirect("home")
+
+
+# --- the embeddable bracket or standings -----------------------------------------------------------------------
+
+#: The embed pages' policy: the site's own, but any site may frame them (every other page: frame-ancestors 'none').
+EMBED_POLICY = {**settings.CONTENT_SECURITY_POLICY, "frame-ancestors": ["*"]}
+
+
+@require_GET
+@xframe_options_exempt
+def embed_flight(request, club, slug, flight):
+    """A flight's bracket (or, played in rounds, its current round and standings) for another site's iframe:
+    read-only, what an anonymous visitor sees whoever is signed in (a private club's or event's is a 404), with
+    the same live updates as the public page. The one page any site may frame."""
+    event = tournament_selectors.event_for(user=AnonymousUser(), club_slug=club, slug=slug)
+    found = tournament_selectors.flight_for(event=event, slug=flight) if event is not None else None
+    if found is None:
+        raise Http404(_("No such flight, or it is not public."))
+    if found.is_round_based:
+        body = tournament_round_views.public_rounds_body(found, projector=False)
+    else:
+        body = tournament_event_views.public_bracket_body(found, projector=False)
+    context = {"event": event, "flight": found, "body": body}
+    response = render(request, "data/embed.html", context)
+    response["Content-Security-Policy"] = csp_header(EMBED_POLICY)
+    return response
+
+
+@require_GET
+def embed_snippet(request, club, slug, flight):
+    """The page with the iframe snippet to copy (and a preview of it)."""
+    event = tournament_selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
+    found = tournament_selectors.flight_for(event=event, slug=flight)
+    if found is None:
+        raise Http404(_("No such flight."))
+    url = request.build_absolute_uri(reverse("data:embed", args=[club, slug, flight]))
+    public = tournament_selectors.event_for(user=AnonymousUser(), club_slug=club, slug=slug) is not None
+    snippet = f'<iframe src="{url}" width="100%" height="600" loading="lazy" title="{found.name}"></iframe>'
+    return render(request, "data/embed_snippet.html", {"event": event, "flight": found, "snippet": snippet,
+                                                       "url": url, "public": public})  # fmt: skip

@@ -393,6 +393,8 @@ PAGES = {
     "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
     "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
     "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it
+    "/embed/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),  # what an anonymous visitor sees, framable
+    "/embed/events/<slug:club>/<slug:slug>/<slug:flight>/snippet/": May(),
     "/me/data/": May(read=SIGNED_IN),  # each person's own
     "/me/data.json": May(read=SIGNED_IN),  # each person's own data only
     "/me/leave/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own account, with one's own password

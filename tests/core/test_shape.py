@@ -19,7 +19,7 @@ from tests.paths import REPO
 APP_PACKAGES = [
     "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "config", "data", "games", "notifications",
     "points", "ratings", "tournaments",
-]
+]  # fmt: skip
 THIN_MODULES = {"views.py", "api.py", "panels.py"}
 DECLARATIVE = {"all", "none"}
 
