@@ -64,7 +64,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "country", "has_login", "club", "created_at"]
+        fields = ["id", "name", "country", "federation_id", "has_login", "club", "created_at"]
         read_only_fields = ["id", "has_login", "created_at"]
 
     def get_has_login(self, player) -> bool:

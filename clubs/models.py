@@ -70,6 +70,13 @@ class Player(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     country = models.CharField(_("country"), max_length=2, blank=True)
+    federation_id = models.CharField(
+        _("federation id"),
+        max_length=32,
+        blank=True,
+        db_default="",
+        help_text=_("The player's number at the national federation, for the results file sent there."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -103,6 +110,19 @@ class Membership(models.Model):
     )
     invited_at = models.DateTimeField(null=True, blank=True)
     joined_on = models.DateField(_("joined on"), auto_now_add=True)
+    number = models.CharField(
+        _("membership number"),
+        max_length=32,
+        blank=True,
+        db_default="",
+        help_text=_("The club's own number for this member."),
+    )
+    email = models.EmailField(
+        _("e-mail"), blank=True, db_default="", help_text=_("The address the club has for this member.")
+    )
+    rating = models.FloatField(
+        _("rating on file"), null=True, blank=True, help_text=_("A rating the club keeps for this member (imported).")
+    )
 
     class Meta:
         ordering = ["club", "player__name"]

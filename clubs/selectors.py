@@ -1,6 +1,8 @@
 """Reads for clubs, players and memberships, scoped to what the asking user may see."""
 
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import Lower
 
 from clubs import access
 from clubs.models import BankAccount, Club, Membership, Player, Role, WalkInClaim
@@ -172,3 +174,35 @@ def bank_accounts(*, player_ids) -> dict[int, BankAccount]:
 
 def bank_account(*, player) -> BankAccount | None:
     return BankAccount.objects.filter(player=player).first()
+
+
+def club_memberships_with_details(*, club: Club) -> list[Membership]:
+    """Every membership of the club in any status (invited, declined, ended too), with its player and the player's
+    account: what a member import matches its rows against. One query."""
+    return list(club.memberships.select_related("player__user").order_by("pk"))
+
+
+def players_with_account_emails(emails) -> dict[str, list[Player]]:
+    """Lower-cased e-mail -> the players whose account has that address (case ignored). One query."""
+    wanted = {e.lower() for e in emails if e}
+    if not wanted:
+        return {}
+    email_field = get_user_model().get_email_field_name()
+    found: dict[str, list[Player]] = {}
+    rows = Player.objects.annotate(address=Lower(f"user__{email_field}")).filter(address__in=wanted)
+    for player in rows.select_related("user").order_by("pk"):
+        found.setdefault(player.address, []).append(player)
+    return found
+
+
+def player_by_pk(pk: int) -> Player:
+    """A player by id (a member import's matched player, found by its plan in the same request)."""
+    return Player.objects.get(pk=pk)
+
+
+def own_memberships(*, user) -> list[Membership]:
+    """The user's active memberships with their clubs, by club name (the calendar links page)."""
+    if not access.is_signed_in(user):
+        return []
+    rows = Membership.objects.filter(player__user=user, is_active=True).select_related("club")
+    return list(rows.order_by("club__name"))

@@ -17,7 +17,7 @@ from clubs.models import BankAccount, Club, Membership, Player, Role, WalkInClai
 User = get_user_model()
 
 CLUB_FIELDS = {"name", "slug", "city", "country", "description", "is_public"}
-PLAYER_FIELDS = {"name", "country"}
+PLAYER_FIELDS = {"name", "country", "federation_id"}
 
 
 def _unique_slug(base: str) -> str:
@@ -91,7 +91,9 @@ def update_club(*, actor, club: Club, **fields) -> Club:
 
 
 @transaction.atomic
-def create_player(*, actor, club: Club, name: str, country: str = "", user=None, role: str = Role.PLAYER) -> Player:
+def create_player(
+    *, actor, club: Club, name: str, country: str = "", federation_id: str = "", user=None, role: str = Role.PLAYER
+) -> Player:
     """Register a walk-in player of the club (no account): the club created it, so the club edits it, and it is an
     accepted member at once. A person with an account joins by accepting an invitation instead (invite)."""
     access.require(actor, "player.create", club)
@@ -101,7 +103,9 @@ def create_player(*, actor, club: Club, name: str, country: str = "", user=None,
         raise Invalid(_("A player with an account joins by accepting an invitation."), field="user")
     if not name.strip():
         raise Invalid(_("A player needs a name."), field="name")
-    player = Player.objects.create(name=name.strip(), country=country.upper(), created_by_club=club)
+    player = Player.objects.create(
+        name=name.strip(), country=country.upper(), federation_id=federation_id.strip(), created_by_club=club
+    )
     Membership.objects.create(club=club, player=player, role=role, status=Membership.Status.ACCEPTED)
     return player
 
@@ -184,9 +188,7 @@ def update_membership(
     # Lock the club's admin rows before checking anything: two admins demoting each other at once must not
     # leave the club without one, and the second must see that the first has already lost the right to act.
     admins = list(
-        lock(Membership.objects)
-        .filter(club=club, role=Role.ADMIN, is_active=True)
-        .values_list("pk", flat=True)
+        lock(Membership.objects).filter(club=club, role=Role.ADMIN, is_active=True).values_list("pk", flat=True)
     )
     leaving = role is None and is_active is False
     if not (leaving and access.can(actor, "membership.leave", membership)):
@@ -346,3 +348,22 @@ def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str 
         player=player, defaults={"holder": holder, "iban": checked, "bic": bic}
     )
     return account
+
+
+MEMBER_DETAILS = ("email", "rating", "number")
+
+
+@transaction.atomic
+def set_member_details(*, actor, membership: Membership, **details) -> Membership:
+    """A director sets what the club keeps on file for a member: e-mail, rating, membership number (a member
+    import's updates). Only the fields given change."""
+    access.require(actor, "club.direct", membership.club)
+    unknown = set(details) - set(MEMBER_DETAILS)
+    if unknown:
+        message = _("This field cannot be changed.")
+        raise Invalid(message, errors={name: [message] for name in unknown})
+    for name, value in details.items():
+        setattr(membership, name, value)
+    membership.full_clean(exclude=["club", "player", "invited_by"])
+    membership.save(update_fields=list(details))
+    return membership

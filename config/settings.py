@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "points",
     "chouette",
     "notifications",  # above every app it listens to (tests/core/test_layers.py)
+    "data",  # exports, imports, calendar feeds, a player's own data: reads every app below it
     "config.apps.PipelineConfig",  # last: wires the apps into each other's hooks (config/pipeline.py)
 ]
 

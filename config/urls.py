@@ -26,6 +26,7 @@ urlpatterns = [
 ]
 urlpatterns += [path("", include(f"{app}.urls")) for app in APPS]
 urlpatterns += [path("", include("notifications.urls"))]
+urlpatterns += [path("", include("data.urls"))]
 
 if settings.DEBUG:
     from django.conf.urls.static import static

@@ -25,6 +25,7 @@ from ratings.models import (
     LadderPosition,
     PlayerRating,
     PointsAward,
+    PointsScheme,
     RatedMatch,
     RatingPool,
 )
@@ -185,6 +186,9 @@ class Standing:
         return self.wins / self.matches if self.matches else None
 
 
+#: The points schemes a leaderboard can be limited to (its page's and its export's `?scheme=`).
+POINTS_SCHEMES = frozenset(PointsScheme.values)
+
 LEADERBOARD_ORDERS = {
     "points": lambda s: (-s.points, -s.rating, s.player.name),
     "rating": lambda s: (-s.rating, s.player.name),
@@ -342,3 +346,10 @@ def my_overall_rating(*, user):
         .select_related("player")
         .first()
     )
+
+
+def club_rated_matches(*, club, user) -> list[RatedMatch]:
+    """The club pools' rated matches the user may see (public matches, and the user's own), oldest first, with
+    both players: the club's rated-matches export. One query."""
+    rows = RatedMatch.objects.filter(pool__club=club).select_related("winner", "loser", "pool")
+    return list(_visible_rows(rows, user).order_by("played_at", "match_id"))

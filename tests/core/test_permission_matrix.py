@@ -401,6 +401,27 @@ PAGES = {
     "/notifications/preferences/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/notifications/unsubscribe/<str:token>/": May(write=ANYONE),  # the signed token is the check
     "/clubs/<slug:slug>/webhook/": May(read=ADMINS, write=ADMINS),
+    # data: CSV exports hold only what the export's page shows the role (a private club's: nothing to outsiders)
+    "/export/events/<slug:club>/<slug:slug>/results.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/federation.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.csv": May(),  # a knockout: 404 for all
+    "/export/clubs/<slug:slug>/rated-matches.csv": May(),
+    "/export/clubs/<slug:slug>/standings.csv": May(),
+    "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
+    "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
+    "/export/calcuttas/<int:pk>/settlement.csv": May(),
+    "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
+    "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
+    "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it
+    "/embed/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),  # what an anonymous visitor sees, framable
+    "/embed/events/<slug:club>/<slug:slug>/<slug:flight>/snippet/": May(),
+    "/me/data/": May(read=SIGNED_IN),  # each person's own
+    "/me/data.json": May(read=SIGNED_IN),  # each person's own data only
+    "/me/leave/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own account, with one's own password
+    "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
+        read=DIRECTORS, write=DIRECTORS, body={"text": "name\nMatrix Import"}
+    ),
 }
 
 REFUSED = (401, 403, 404)

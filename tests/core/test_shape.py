@@ -17,9 +17,9 @@ from pathlib import Path
 from tests.paths import REPO
 
 APP_PACKAGES = [
-    "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "config", "games", "notifications", "points",
-    "ratings", "tournaments",
-]
+    "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "config", "data", "games", "notifications",
+    "points", "ratings", "tournaments",
+]  # fmt: skip
 THIN_MODULES = {"views.py", "api.py", "panels.py"}
 DECLARATIVE = {"all", "none"}
 

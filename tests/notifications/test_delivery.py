@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from chouette import services as chouette_services
+from data import services as data_services
 from games.matchplay import services as match_services
 from notifications import kinds, services
 from notifications.models import ClubWebhook, Delivery, Notification, WebhookDelivery
@@ -73,6 +74,12 @@ def every_event(club, on_commit):
         ladders.join_ladder(actor=a.user, ladder=ladder)
     with on_commit(execute=True):
         ladders.challenge(actor=a.user, ladder=ladder, defender=b)
+    services.set_choices(user=director.user, choices={"member_left.email": True})  # off by default
+    leaver = person(club, "Lea Leaving")
+    leaver.user.set_password("leaving-password")
+    leaver.user.save()
+    with on_commit(execute=True):  # a member deletes their account: the club's directors are told
+        data_services.leave(actor=leaver.user, password="leaving-password")
     return a, b, director, match
 
 

@@ -26,6 +26,7 @@ from tournaments.models import (
     FlightChange,
     FlightKind,
     Pairing,
+    PairingResult,
     Slot,
     SlotResult,
     TeamBoard,
@@ -438,3 +439,21 @@ def drawable_entries(flight: Flight):
     if flight.payment_required:  # the fee paid or waived (tournaments.selectors.fees)
         entries = entries.exclude(pk__in=[e.pk for e in unpaid_left_out(flight=flight)])
     return entries
+
+
+def match_tally(*, flight: Flight) -> dict[int, tuple[int, int]]:
+    """Entry id -> (matches won, matches lost) in the flight, counting only matches played out (a bye, a
+    walkover or a forfeit is no match): the federation's results file. Two queries."""
+    tally: dict[int, list[int]] = {}
+    slots = Slot.objects.filter(flight=flight, result=SlotResult.PLAYED).values_list("winner_id", "loser_id")
+    pairings = Pairing.objects.filter(flight=flight, result=PairingResult.PLAYED, entry_b__isnull=False)
+    decided = pairings.values_list("winner_id", "entry_a_id", "entry_b_id")
+    for winner, loser in slots:
+        tally.setdefault(winner, [0, 0])[0] += 1
+        tally.setdefault(loser, [0, 0])[1] += 1
+    for winner, a, b in decided:
+        if winner is None:
+            continue
+        tally.setdefault(winner, [0, 0])[0] += 1
+        tally.setdefault(b if winner == a else a, [0, 0])[1] += 1
+    return {entry: (won, lost) for entry, (won, lost) in tally.items() if entry is not None}

@@ -195,7 +195,7 @@ def _with_expected_prizes(prizes: list[FlightPrizes], by_slug: dict) -> list[Fli
             target = by_slug.get(line.share.flight, prize.flight) if line.share.flight else prize.flight
             row = amounts.setdefault(target.pk, {})
             row[line.share.place] = row.get(line.share.place, 0) + line.amount
-        for place in prize.table.rows if prize.table else ():
+        for place in prize.table.places if prize.table else ():
             row = amounts.setdefault(prize.flight.pk, {})
             row[place.place] = row.get(place.place, 0) + place.amount
     paid = [p.flight for p in prizes if p.flight.pk in amounts]

@@ -11,7 +11,7 @@ from base import locks
 
 # Order matters: later apps build on the players and matches of the earlier ones (ratings rate the demo's
 # club-night and tournament matches, then points award the finished event's points).
-DEMO_APPS = ["clubs", "games", "tournaments", "calcutta", "ratings", "points", "chouette"]
+DEMO_APPS = ["clubs", "games", "tournaments", "calcutta", "ratings", "points", "chouette", "data"]
 
 
 @dataclass

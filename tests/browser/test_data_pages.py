@@ -1,0 +1,88 @@
+"""The data app's pages on a 390-pixel phone: the member import's preview and confirmation, a pasted entry
+list's preview, the export links (a real download), and leaving (the password confirmation). None scrolls
+sideways."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from clubs.models import Membership
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.tournaments.builders import make_event
+from tournaments import services as tournament_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pw-for-tests"
+
+
+def sign_in(page, base, username):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+
+
+def fits(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.url
+
+
+def test_a_director_imports_members_and_pastes_an_entry_list_on_a_phone(live_server, page):
+    club = ClubFactory(name="Phone Club", slug="phone-club")
+    director = MembershipFactory(club=club, role="director", player__name="Dora Director").player.user
+    MembershipFactory(club=club, player__name="Anna Alt")
+    event = make_event(club, director, name="Friday Cup")
+    tournament_services.add_flight(actor=director, event=event, name="Main")
+    base = live_server.url
+    sign_in(page, base, director.username)
+
+    page.goto(f"{base}/clubs/phone-club/")
+    fits(page)
+    page.get_by_role("link", name="Import members (CSV or a pasted list)").click()
+    fits(page)
+    page.fill(
+        "#import-text", "name;email;rating\nBen Neu;ben@example.org;1500\nBen Neu;ben@example.org;1500\nX;bad;1\n"
+    )
+    page.get_by_role("button", name="Show the preview").click()
+    expect(page.get_by_role("heading", name="Import preview")).to_be_visible()
+    expect(page.locator('tr[data-row="2"]')).to_contain_text("create")
+    expect(page.locator('tr[data-row="3"]')).to_contain_text("the same as row 2")
+    expect(page.locator('tr[data-row="4"]')).to_contain_text("is no e-mail address")
+    fits(page)
+    assert not Membership.objects.filter(club=club, player__name="Ben Neu").exists()  # nothing before confirming
+    page.get_by_role("button", name="Apply these changes").click()
+    expect(page.locator(".messages")).to_contain_text("Import done: 1 row applied.")
+    assert Membership.objects.get(club=club, player__name="Ben Neu").email == "ben@example.org"
+
+    page.goto(f"{base}{event.get_absolute_url()}")
+    fits(page)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="results and places").click()
+    with open(download.value.path(), "rb") as file:
+        assert file.read(3) == b"\xef\xbb\xbf"  # UTF-8 with its byte-order mark, for Excel
+    page.fill("#id_names_main", "Anna Alt\nanna alt\nNobody Known")
+    page.get_by_role("button", name="Check the list").click()
+    expect(page.locator("main")).to_contain_text("Nobody Known")
+    fits(page)
+
+
+def test_a_member_leaves_on_a_phone(live_server, page):
+    club = ClubFactory()
+    MembershipFactory(club=club, role="director")
+    member = MembershipFactory(club=club, player__name="Lena Leaving").player
+    base = live_server.url
+    sign_in(page, base, member.user.username)
+    page.goto(f"{base}/accounts/")
+    page.get_by_role("link", name="Your data: download it or delete your account").click()
+    fits(page)
+    page.get_by_role("link", name="Delete my account…").click()
+    fits(page)
+    page.fill("#leave-password", "not the password")
+    page.get_by_role("button", name="Delete my account for good").click()
+    expect(page.locator(".messages")).to_contain_text("The password is not right")
+    page.fill("#leave-password", PASSWORD)
+    page.get_by_role("button", name="Delete my account for good").click()
+    expect(page.locator(".messages")).to_contain_text(f"Former player {member.pk}")
+    fits(page)
+    assert not get_user_model().objects.filter(pk=member.user_id).exists()
