@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from calcutta.models import Bidder, Holding
 from chouette.models import LedgerEntry, Seat
-from clubs.models import Membership, Player, Role
+from clubs.models import BankAccount, Membership, Player, Role
 from data.models import FeedToken
 from games.models.matches import Match, MatchReport
 from notifications.models import Notification, NotificationSettings
@@ -68,7 +68,8 @@ def _rows(queryset) -> list[dict]:
 def personal_data(*, user) -> dict:
     """Everything stored about the person, as rows of plain values (the JSON download): the account and its
     settings, the player, memberships, entries, matches with every report version, ratings and rated matches,
-    chouette seats and ledger lines, Calcutta bidders and holdings, notifications. A fixed number of queries."""
+    chouette seats and ledger lines, Calcutta bidders and holdings, notifications, the bank account for transfer
+    codes. A fixed number of queries."""
     data: dict = {"account": _rows(get_user_model().objects.filter(pk=user.pk))}
     data["notification_settings"] = _rows(NotificationSettings.objects.filter(user=user))
     data["notifications"] = _rows(Notification.objects.filter(recipient=user).order_by("pk"))
@@ -84,6 +85,7 @@ def personal_data(*, user) -> dict:
     data.update(
         player=_rows(Player.objects.filter(pk=player.pk)),
         memberships=_rows(Membership.objects.filter(player=player).order_by("pk")),
+        bank_account=_rows(BankAccount.objects.filter(player=player)),  # their own, for their transfer codes
         entries=_rows(Entry.objects.filter(player=player).order_by("pk")),
         matches=_rows(matches.order_by("pk")),
         match_reports=_rows(MatchReport.objects.filter(match__in=matches).order_by("match_id", "version")),

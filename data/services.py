@@ -15,7 +15,7 @@ from calcutta.models import Bidder
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs import services as club_services
-from clubs.models import Club, Membership, Player
+from clubs.models import BankAccount, Club, Membership, Player
 from data import imports, selectors
 from data.models import FeedToken
 from notifications import services as notification_services
@@ -92,9 +92,9 @@ def former_name(player_id: int) -> str:
 def leave(*, actor, password: str) -> str:
     """The person deletes their account (the password confirms it is them). Their player record stays, so other
     people's brackets, ratings, ledgers and settlements stay whole, but is anonymised ("Former player 1234":
-    no account, no country, no federation id; the clubs' e-mail, number and rating on file cleared and the
-    memberships ended); their Calcutta bidder lines take the same name. The directors of their clubs are told;
-    the departure is logged. Returns the former name."""
+    no account, no country, no federation id, no bank account; the clubs' e-mail, number and rating on file
+    cleared and the memberships ended); their Calcutta bidder lines take the same name. The directors of their
+    clubs are told; the departure is logged. Returns the former name."""
     if not getattr(actor, "is_authenticated", False):
         raise NotAllowed(_("Sign in to delete your account."), code="not_signed_in")
     if not actor.check_password(password or ""):
@@ -106,6 +106,7 @@ def leave(*, actor, password: str) -> str:
         clubs = {club.pk: club for club in Club.objects.filter(pk__in=directors)}
         Player.objects.filter(pk=player.pk).update(name=label, country="", federation_id="", user=None)
         Membership.objects.filter(player=player).update(email="", number="", rating=None, is_active=False)
+        BankAccount.objects.filter(player=player).delete()  # no transfer code names them any more
         Bidder.objects.filter(Q(user=actor) | Q(player=player)).update(name=label, user=None)
         for club_id, user_ids in directors.items():
             notification_services.notify(

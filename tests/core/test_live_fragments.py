@@ -78,6 +78,7 @@ def test_a_result_renders_the_public_bracket_once_and_sends_it_to_every_open_pag
     slot = ready_slots(flight)[0]
     group = f"flight-{flight.pk}"
     _html, variant, shown = public_page(flight.get_absolute_url())
+    shown_region = live._fragments["flight"](flight.pk, variant).regions["live-bracket"]  # from the cache
     player = slot.entry_a.player.user
 
     async def run():
@@ -111,7 +112,11 @@ def test_a_result_renders_the_public_bracket_once_and_sends_it_to_every_open_pag
     assert len(texts) == watchers and len(set(texts)) == 1  # encoded once: the very same text to every page
     message = json.loads(texts[0])
     assert message["type"] == "fragment" and message["group"] == group and message["version"] > shown
-    fragment = message["regions"]["live-bracket"]
+    if "patches" in message:  # the connects built the version the pages show: the changed parts are sent
+        assert message["base"] == shown
+        fragment = htmlparts.patched(shown_region, message["patches"]["live-bracket"], message["version"])
+    else:
+        fragment = message["regions"]["live-bracket"]
     assert slot.entry_a.player.name in fragment
 
     html, _variant, version = public_page(flight.get_absolute_url())  # a reload shows the same, from the cache

@@ -11,7 +11,7 @@ from django.utils import translation
 from calcutta.models import Bidder
 from chouette import services as chouette_services
 from chouette.models import LedgerEntry
-from clubs.models import Membership, Player
+from clubs.models import BankAccount, Membership, Player
 from data.models import FeedToken
 from games.models import Match
 from notifications.models import Notification
@@ -72,6 +72,7 @@ def test_the_download_holds_everything_stored_about_the_person_and_no_secret(clu
 def test_leaving_deletes_the_account_and_anonymises_the_player_keeping_others_records_whole(club, director_user):
     player, flight = _history(club, director_user)
     user = player.user
+    BankAccount.objects.create(player=player, holder="Own Name", iban="DE89370400440532013000")
     matches_before = Match.objects.filter(player_a=player).count() + Match.objects.filter(player_b=player).count()
     rated_before = RatedMatch.objects.count()
     entries_before = Entry.objects.filter(flight=flight).count()
@@ -89,6 +90,7 @@ def test_leaving_deletes_the_account_and_anonymises_the_player_keeping_others_re
     assert (player.user_id, player.country, player.federation_id) == (None, "", "")
     membership = Membership.objects.get(club=club, player=player)
     assert (membership.email, membership.number, membership.rating, membership.is_active) == ("", "", None, False)
+    assert not BankAccount.objects.filter(player=player).exists()
     bidder = Bidder.objects.get(player=player)
     assert (bidder.name, bidder.user_id) == (f"Former player {player.pk}", None)
     assert not FeedToken.objects.filter(user_id=user.pk).exists()

@@ -160,7 +160,7 @@ def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
     services.set_flight_payouts(actor=director_user, flight=main, table="top25")
     services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
     client = web(director_user)
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):  # and one for the flights' versions, behind the expected prizes
         assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
 
 

@@ -10,6 +10,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from base import fields
 from base.api import validated
 from base.idempotency import idempotent
 from clubs import access
@@ -50,9 +51,9 @@ class FlightPayoutsInputSerializer(serializers.Serializer):
 
 class FlightPayoutsSerializer(serializers.Serializer):
     table = serializers.SerializerMethodField()
-    house_percent = serializers.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
-    house_fixed = serializers.DecimalField(max_digits=9, decimal_places=2)
-    added_money = serializers.DecimalField(max_digits=9, decimal_places=2)
+    house_percent = fields.DecimalField(max_digits=5, decimal_places=2, allow_null=True)
+    house_fixed = fields.DecimalField(max_digits=9, decimal_places=2)
+    added_money = fields.DecimalField(max_digits=9, decimal_places=2)
 
     def get_table(self, flight) -> str:
         return f"club-{flight.club_payout_table_id}" if flight.club_payout_table_id else flight.payout_table
@@ -134,7 +135,7 @@ def _entry(flight, pk: int):
 class PaymentLineSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     method = serializers.CharField(help_text="cash, transfer, online or waived.")
-    amount = serializers.DecimalField(max_digits=9, decimal_places=2, help_text="Negative for a refund.")
+    amount = fields.DecimalField(max_digits=9, decimal_places=2, help_text="Negative for a refund.")
     reference = serializers.CharField()
     note = serializers.CharField()
     recorded_by = serializers.CharField(source="recorded_by.username", default="")
@@ -186,9 +187,9 @@ class FeeSettingsInputSerializer(serializers.Serializer):
 
 
 class FeeSettingsSerializer(serializers.Serializer):
-    entry_fee = serializers.DecimalField(max_digits=9, decimal_places=2)
-    member_fee = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
-    junior_fee = serializers.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
+    entry_fee = fields.DecimalField(max_digits=9, decimal_places=2)
+    member_fee = fields.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
+    junior_fee = fields.DecimalField(max_digits=9, decimal_places=2, allow_null=True)
     payment_required = serializers.BooleanField()
 
 
