@@ -19,6 +19,12 @@
   });
   live.addEventListener("submit", function () { dirty = false; });
 
+  function gameNumber(region) {
+    var field = region.querySelector('input[name="expected_number"]');
+    var number = field ? parseInt(field.value, 10) : NaN;
+    return isNaN(number) ? 0 : number;
+  }
+
   function swap(html, withForm) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
     var changed = false;
@@ -27,6 +33,10 @@
       var fresh = doc.getElementById(id);
       var old = document.getElementById(id);
       if (!fresh || !old) return;
+      // A refresh that left before this phone seated its form for the next game itself (a game entered offline,
+      // offline.js) must not bring back the form of the game before and lose what is being typed in the next.
+      var seated = old.querySelector("form[data-seated-offline]");
+      if (id === "live-form" && seated && gameNumber(fresh) < gameNumber(old)) return;
       changed = changed || old.textContent.replace(/\s+/g, " ") !== fresh.textContent.replace(/\s+/g, " ");
       window.bgLive.swap(old, document.importNode(fresh, true));
     });

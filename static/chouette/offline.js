@@ -233,6 +233,7 @@
       team.forEach(function (pid) { acting.add(new Option(names[pid] || pid, pid)); });
     }
     form.reset();
+    form.setAttribute("data-seated-offline", "1");  // chouette/live.js keeps it over an older server form
     field(form, "expected_number").value = String(number);
     field(form, "idempotency_key").value = newKey();
     var heading = form.querySelector("h2");
