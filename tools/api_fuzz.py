@@ -58,6 +58,11 @@ EXCLUDED: dict[tuple[str, str], str] = {
     ("POST /api/v1/matches/{id}/reports/", "positive_data_acceptance"): (
         "A report by the scoresheet (`games`) needs a scoresheet with a winner; scores must fit the match length."
     ),
+    ("POST /api/v1/payout-tables/{club}/", "positive_data_acceptance"): (
+        "A club's payout table: each band's percentages total 100, no band overlaps another, the bands cover every "
+        "field from 2 players up, the places of a band fit its smallest field: rules across the items that the "
+        "schema of one band cannot say (tournaments.core.payout_tables, 400 on `bands` saying what would work)."
+    ),
     ("POST /api/v1/matches/{id}/override/", "positive_data_acceptance"): (
         "As for reports: a director's result by the scoresheet needs a scoresheet with a winner."
     ),

@@ -5,7 +5,7 @@ take a flight uses (…/flights/<flight>/payout-table/) and a prize recorded as 
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -19,11 +19,28 @@ from tournaments import selectors, services
 from tournaments.api.events import flight_in
 
 
+BAND_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "from": {"type": "integer", "minimum": 2, "description": "The smallest field the band pays."},
+        "to": {"type": "integer", "nullable": True, "description": "The largest; null: no end."},
+        "percents": {"type": "array", "minItems": 1, "items": {"type": "string"}, "description": "Per place."},
+    },
+    "required": ["from", "percents"],
+}
+
+
+@extend_schema_field({"type": "array", "minItems": 1, "items": BAND_SCHEMA})
+class BandsField(serializers.JSONField):
+    """A table's bands: a list of objects (the schema says their shape; the service checks that each totals 100 %,
+    that none overlaps another and that they cover from 2 players up, and says what would work)."""
+
+
 class PayoutTableSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     key = serializers.SerializerMethodField(help_text='What a flight names it by: "club-<id>".')
     name = serializers.CharField()
-    bands = serializers.JSONField()
+    bands = BandsField()
 
     def get_key(self, table) -> str:
         return f"club-{table.pk}"
@@ -31,7 +48,7 @@ class PayoutTableSerializer(serializers.Serializer):
 
 class PayoutTableInputSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=200)
-    bands = serializers.JSONField(
+    bands = BandsField(
         help_text='[{"from": 2, "to": 8, "percents": ["65", "35"]}, …, {"from": 33, "to": null, "percents": […]}]'
     )
 
