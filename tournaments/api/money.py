@@ -18,7 +18,6 @@ from clubs import selectors as club_selectors
 from tournaments import selectors, services
 from tournaments.api.events import flight_in
 
-
 BAND_SCHEMA = {
     "type": "object",
     "properties": {
