@@ -15,24 +15,48 @@ from tests.tournaments.builders import drawn_event, ready_slots, win
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+# What each page's sockets and console said, by page: printed when a page does not go live, so a failure says why.
+_journal: dict[int, list[str]] = {}
+
+
 def new_page(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.set_default_timeout(15000)
+    journal = _journal.setdefault(id(page), [])
+    page.on("console", lambda message: journal.append(f"console {message.type}: {message.text}"))
+    page.on("pageerror", lambda error: journal.append(f"page error: {error}"))
+    page.on("framenavigated", lambda frame: frame == page.main_frame and journal.append(f"at {frame.url}"))
+
+    def watch(socket):
+        journal.append(f"socket {socket.url}")
+        socket.on("framereceived", lambda payload: journal.append(f"  received {str(payload)[:200]}"))
+        socket.on("socketerror", lambda error: journal.append(f"  error {error}"))
+        socket.on("close", lambda _socket: journal.append("  closed"))
+
+    page.on("websocket", watch)
     return context, page
 
 
 def sign_in(page, server, user, next_url):
+    """Signed in once the answer to the form has arrived at `next_url` (a pattern such as "**/" also matches the
+    sign-in page's own address, whose `next` ends in "/", so the address is compared whole)."""
     page.goto(f"{server.url}/accounts/login/?next={next_url}")
     page.fill("#id_username", user.username)
     page.fill("#id_password", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**{next_url}")
+    with page.expect_navigation():
+        page.click("main button[type=submit]")
+    page.wait_for_url(f"{server.url}{next_url}")
 
 
 def wait_live(page):
-    """The page's socket is open and subscribed (js/live.js marks <html data-live="on">)."""
-    page.locator("html[data-live=on]").wait_for(state="attached")
+    """The page's socket is open and subscribed (js/live.js marks <html data-live="on">); if it does not come,
+    the failure prints what the page's sockets and console said."""
+    try:
+        page.locator("html[data-live=on]").wait_for(state="attached")
+    except Exception as error:
+        journal = "\n".join(_journal.get(id(page), [])[-60:])
+        raise AssertionError(f"{page.url} never went live: {error}\n{journal}") from error
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
 
