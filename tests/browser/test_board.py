@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from clubs.models import Player
 from games.models.matches import Match, MatchContext, MatchStatus
+from tests.browser import pages
 from tests.clubs.factories import MembershipFactory
 from tests.games.matchplay.factories import MatchFactory
 
@@ -19,11 +20,7 @@ PASSWORD = "pw-for-tests"
 
 
 def sign_in(page, base, username, password=PASSWORD, next_url="/"):
-    page.goto(f"{base}/accounts/login/?next={next_url}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.locator("main button[type=submit]").click()
-    page.wait_for_url(f"**{next_url}")
+    pages.sign_in(page, base, username, next_url, password)
 
 
 def no_sideways_scroll(page) -> bool:

@@ -5,17 +5,14 @@ from playwright.sync_api import expect
 
 from chouette import services
 from chouette.models import LedgerEntry
+from tests.browser import pages
 from tests.chouette.factories import table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def sign_in(page, live_server, user, next_url):
-    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**{next_url}")
+    pages.sign_in(page, live_server.url, user.username, next_url)
 
 
 def test_a_game_entered_on_one_phone_shows_up_on_the_other_without_a_reload(live_asgi_server, browser, club):

@@ -5,6 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from chouette.models import ChouetteSession
+from tests.browser import pages
 from tests.clubs.factories import MembershipFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -14,11 +15,7 @@ def phone(browser, live_server, user, next_url):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15000)
-    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "pw-for-tests")
-    page.locator("button[type=submit]").tap()
-    page.wait_for_url(f"**{next_url}")
+    pages.sign_in(page, live_server.url, user.username, next_url, tap=True)
     return page
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from clubs.models import Membership
+from tests.browser import pages
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import make_event
 from tournaments import services as tournament_services
@@ -17,11 +18,7 @@ PASSWORD = "pw-for-tests"
 
 
 def sign_in(page, base, username):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.click("main button[type=submit]")
+    pages.sign_in(page, base, username, password=PASSWORD)
 
 
 def fits(page) -> None:

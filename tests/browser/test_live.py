@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.matchplay import services as match_services
+from tests.browser import pages
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import drawn_event, ready_slots, win
 
@@ -39,14 +40,7 @@ def new_page(browser):
 
 
 def sign_in(page, server, user, next_url):
-    """Signed in once the answer to the form has arrived at `next_url` (a pattern such as "**/" also matches the
-    sign-in page's own address, whose `next` ends in "/", so the address is compared whole)."""
-    page.goto(f"{server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "pw-for-tests")
-    with page.expect_navigation():
-        page.click("main button[type=submit]")
-    page.wait_for_url(f"{server.url}{next_url}")
+    pages.sign_in(page, server.url, user.username, next_url)
 
 
 def wait_live(page):

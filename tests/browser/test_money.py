@@ -5,6 +5,7 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import pages
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import drawn_event, play_all
 from tournaments import services
@@ -49,11 +50,7 @@ def test_the_director_reads_the_prize_list_and_records_a_prize_paid_on_a_phone(l
 
 
 def sign_in(page, live_server, user, url):
-    page.goto(f"{live_server.url}/accounts/login/?next={url}")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", "pw-for-tests")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"**{url}")
+    pages.sign_in(page, live_server.url, user.username, url)
 
 
 def test_the_director_records_a_payment_on_the_entries_payments_page_on_a_phone(live_server, page):
