@@ -55,6 +55,7 @@ from functools import cache
 from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
@@ -459,6 +460,10 @@ def _patches(key: tuple, fragment: Fragment) -> tuple[int | None, dict | None]:
     """(the version the patch applies to, {region id: {part id: html}}) of this fragment against the last version
     this process built of the same group and variant, or (None, None) when there is no patch (none kept, an older
     or the same version, a skeleton that changed). Keeps the fragment's split for the next one."""
+    with _last_built_lock:
+        last = _last_built.get(key)
+    if last is not None and last[0] >= fragment.version:  # the same version built again (pages connecting): no split
+        return None, None
     splits = {region: htmlparts.split(html) for region, html in fragment.regions.items()}
     with _last_built_lock:
         last = _last_built.get(key)
@@ -512,6 +517,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except (RedisError, OSError) as error:
             logger.warning("live socket ended: the channel layer does not answer (%s)", type(error).__name__)
+
+    async def dispatch(self, message):
+        """The handler for the message, without the thread hop channels makes before every message to close old
+        database connections: with 2,000 pages open that hop (a worker thread, the context copied there and back)
+        was the largest part of the socket process's work per push, once per socket. This consumer touches the
+        database only through database_sync_to_async (the join check, a fragment's build), which closes old
+        connections on its own thread around each call."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         requested = _requested_groups(self.scope.get("query_string", b""))
