@@ -176,7 +176,7 @@ def test_the_player_page_shows_the_running_error_rate_and_the_tally(client, djan
     with translation.override("en"), django_assert_max_num_queries(16):
         page = client.get(url).content.decode()
     assert "Error rate over analysed matches" in page
-    assert "PR-like at or under" in page
+    assert "PR-like figure at or under" in page
 
 
 def test_a_position_is_drawn_with_every_checker_and_both_pip_counts():
