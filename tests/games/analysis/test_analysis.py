@@ -186,3 +186,16 @@ def test_a_position_is_drawn_with_every_checker_and_both_pip_counts():
     assert (start.my_pips, start.their_pips) == (167, 167)
     assert sum(1 for c in start.checkers if c.mine) == sum(1 for c in start.checkers if not c.mine) == 15
     assert all(0 <= c.x <= start.width and 0 <= c.y <= start.height for c in start.checkers)
+
+
+@needs_gnubg
+@pytest.mark.django_db(transaction=True)
+def test_the_record_api_carries_the_figures_only_to_whoever_sees_the_record(api_as, settings):
+    settings.RECORD_ANALYSIS_PLIES = 0
+    match = _match()
+    record = _upload(match)
+    body = api_as(match.player_b.user).get(f"/api/v1/game-records/{record.pk}/").json()
+    (analysis,) = body["analyses"]
+    assert (analysis["engine"], analysis["plies"], analysis["status"]) == ("gnubg", 0, "done")
+    assert [p["player"] for p in analysis["players"]] == [match.player_a.pk, match.player_b.pk]
+    assert api_as(PlayerFactory().user).get(f"/api/v1/game-records/{record.pk}/").status_code == 404
