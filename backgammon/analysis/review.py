@@ -131,6 +131,7 @@ class Review:
 
 def _steps(steps) -> str:
     """gnubg's [[24, 18], [18, 13]] as "24/18 18/13" (25 the bar, 0 off)."""
+
     def point(number: int) -> str:
         return "bar" if number == 25 else "off" if number <= 0 else str(number)
 

@@ -173,7 +173,9 @@ def run_limited(
         _kill_group(child, streaming=on_line is not None)
         raise AnalysisFailed(f"timed out after {time_limit:g} s") from None
     except BaseException:
-        _kill_group(child, streaming=True)  # the progress callback failed (or the worker is stopping): the program goes too
+        _kill_group(
+            child, streaming=True
+        )  # the progress callback failed (or the worker is stopping): the program goes too
         raise
     text = out.decode("utf-8", "replace")
     if child.returncode != 0:

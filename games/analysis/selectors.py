@@ -123,7 +123,12 @@ def _games(analysis: RecordAnalysis, names: dict) -> list[dict]:
     rows = []
     for game in analysis.games or []:
         sides = game.get("sides") or []
-        rows.append({"number": game.get("number"), "sides": [{**side, "name": names.get(i, "")} for i, side in enumerate(sides)]})
+        rows.append(
+            {
+                "number": game.get("number"),
+                "sides": [{**side, "name": names.get(i, "")} for i, side in enumerate(sides)],
+            }
+        )
     return rows
 
 
@@ -133,7 +138,14 @@ def figures_for_api(*, record: GameRecord) -> list[dict]:
     out = []
     for analysis in record.analyses.all():
         if analysis.status != AnalysisStatus.DONE:
-            out.append({"engine": analysis.engine, "plies": analysis.plies, "status": analysis.status, "reason": analysis.reason})
+            out.append(
+                {
+                    "engine": analysis.engine,
+                    "plies": analysis.plies,
+                    "status": analysis.status,
+                    "reason": analysis.reason,
+                }
+            )
             continue
         out.append(
             {

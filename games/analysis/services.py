@@ -101,7 +101,9 @@ def _mine(analysis_id: int, claimed_at):
 
 def _fail(analysis: RecordAnalysis, claimed_at, reason: str) -> None:
     with transaction.atomic():
-        _mine(analysis.pk, claimed_at).update(status=AnalysisStatus.FAILED, reason=reason[:400], finished_at=timezone.now())
+        _mine(analysis.pk, claimed_at).update(
+            status=AnalysisStatus.FAILED, reason=reason[:400], finished_at=timezone.now()
+        )
         notify_group(group_name("record", analysis.record_id))
 
 
@@ -157,7 +159,9 @@ def _reloaded(analysis: RecordAnalysis) -> RecordAnalysis:
 def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review) -> None:
     players = sides_of(analysis.record)
     names = list((analysis.record.verdict or {}).get("players") or [])
-    games = [{"number": number, "sides": [vars(side) for side in sides]} for number, sides in enumerate(result.games, 1)]
+    games = [
+        {"number": number, "sides": [vars(side) for side in sides]} for number, sides in enumerate(result.games, 1)
+    ]
     errors = [
         {
             "game": d.game,

@@ -41,7 +41,9 @@ class GameRecordSerializer(serializers.ModelSerializer):
 class AnalysedPlayerSerializer(serializers.Serializer):
     side = serializers.IntegerField(help_text="0: the record's left column, 1: its right one.")
     name = serializers.CharField()
-    player = serializers.IntegerField(allow_null=True, help_text="The match's player of this side, when the names agree.")
+    player = serializers.IntegerField(
+        allow_null=True, help_text="The match's player of this side, when the names agree."
+    )
     error_rate = serializers.FloatField(help_text="mEMG per unforced decision, checker play and cube together.")
     checker_error_rate = serializers.FloatField()
     cube_error_rate = serializers.FloatField()
@@ -137,7 +139,8 @@ class GameRecordViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOn
     @idempotent
     @extend_schema(
         request={"multipart/form-data": UploadInputSerializer, "application/json": PastedRecordInputSerializer},
-        responses={201: UploadBatchSerializer})
+        responses={201: UploadBatchSerializer},
+    )
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
         is_json = request.content_type.startswith("application/json")

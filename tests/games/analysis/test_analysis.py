@@ -4,10 +4,8 @@ consent, the sweep after a dead worker, the record page with its biggest errors,
 from datetime import timedelta
 
 import pytest
-from django.test.utils import CaptureQueriesContext
-from django.db import connection
 from django.urls import reverse
-from django.utils import translation, timezone
+from django.utils import timezone, translation
 
 from backgammon.analysis import runner
 from games.analysis import selectors, services
@@ -112,7 +110,9 @@ def test_a_worker_killed_mid_analysis_is_resumed_by_the_sweep_into_one_analysis(
         raise SystemExit("worker killed")
 
     real = services.engine.review_with_gnubg
-    monkeypatch.setattr(services.engine, "review_with_gnubg", lambda data, **kw: real(data, **{**kw, "on_progress": dies}))
+    monkeypatch.setattr(
+        services.engine, "review_with_gnubg", lambda data, **kw: real(data, **{**kw, "on_progress": dies})
+    )
     with pytest.raises(SystemExit):
         services.run_analysis(analysis_id=analysis.pk)
     analysis.refresh_from_db()
@@ -123,7 +123,9 @@ def test_a_worker_killed_mid_analysis_is_resumed_by_the_sweep_into_one_analysis(
     assert services.run_analysis(analysis_id=analysis.pk) is None
     assert services.sweep_due_analyses() == 0  # not stale yet
 
-    RecordAnalysis.objects.filter(pk=analysis.pk).update(claimed_at=timezone.now() - services.stale_claim() - timedelta(seconds=1))
+    RecordAnalysis.objects.filter(pk=analysis.pk).update(
+        claimed_at=timezone.now() - services.stale_claim() - timedelta(seconds=1)
+    )
     sent.clear()
     assert services.sweep_due_analyses() == 1
     assert sent == [(analysis.pk,)]
@@ -150,7 +152,9 @@ def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkey
 
 @needs_gnubg
 @pytest.mark.django_db(transaction=True)
-def test_the_record_page_shows_the_figures_and_the_biggest_errors_with_their_positions(client, one_ply, django_assert_max_num_queries):
+def test_the_record_page_shows_the_figures_and_the_biggest_errors_with_their_positions(
+    client, one_ply, django_assert_max_num_queries
+):
     match = _match()
     record = _upload(match)
     analysis = RecordAnalysis.objects.get(record=record)
