@@ -5,7 +5,7 @@ at 0 ply and 1.9 s at 1 ply."""
 
 import statistics
 
-from backgammon.analysis import runner
+from backgammon.analysis import review, runner
 from tests.paths import CORPUS
 
 RECORD = CORPUS / "gnubg" / "standard_0016_11p.mat"
@@ -13,12 +13,16 @@ RECORD = CORPUS / "gnubg" / "standard_0016_11p.mat"
 
 def main() -> None:
     if not runner.available():
-        print("analysis_gnubg: skipped (GNU Backgammon is not installed at /usr/games/gnubg)")
-        return
+        # a bench that cannot measure the analysis must not pass as if it had: install gnubg (Debian package)
+        print("analysis_gnubg: FAILED: GNU Backgammon is not installed at /usr/games/gnubg (apt-get install gnubg)")
+        raise SystemExit(1)
     record = RECORD.read_bytes()
     for plies in (0, 1):
         times = [runner.analyse_with_gnubg(record, plies=plies).seconds for _ in range(3)]
         print(f"analysis_gnubg_{runner.program_version()}_11p_{plies}ply: {statistics.median(times):.2f} s")
+    # the whole record as the worker analyses it (per-game progress, the biggest errors' positions) at 1 ply
+    times = [review.review_with_gnubg(record, plies=1).analysis.seconds for _ in range(3)]
+    print(f"analysis_gnubg_review_11p_1ply: {statistics.median(times):.2f} s")
 
 
 if __name__ == "__main__":

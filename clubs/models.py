@@ -38,6 +38,14 @@ class Club(models.Model):
         default=False,
         help_text=_("Results decided by this club's directors count in the overall rating list."),
     )
+    analyse_records = models.BooleanField(
+        _("analyse match records"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "Let GNU Backgammon analyse the records of this club's matches (only of players who allow it too)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = ClubQuerySet.as_manager()
@@ -76,6 +84,12 @@ class Player(models.Model):
         blank=True,
         db_default="",
         help_text=_("The player's number at the national federation, for the results file sent there."),
+    )
+    analyse_records = models.BooleanField(
+        _("analyse my records"),
+        default=False,
+        db_default=False,
+        help_text=_("Let GNU Backgammon analyse the records of my matches: error rates, errors and blunders."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -37,6 +37,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "clubs.Club",  # 3. approving a club recomputes the overall rating pool (approval_changed → RatingPool)
     "chouette.ChouetteSession",  # 4. a chouette table, alone
     "games.GameRecord",  # 5. record verification and its sweep, alone
+    "games.RecordAnalysis",  # the analysis sweep, alone
     "tournaments.Flight",  # 6. registration, the draw, a withdrawal (→ the walkover's match and its slots)
     "games.Match",  # 7. a confirmation: its match, then its slot and the slots it fills (or its round's pairing),
     "tournaments.Slot",  # then the event's boards, to free the finished match's board and call the next
@@ -196,6 +197,7 @@ EVENTS: tuple[Event, ...] = (
 SWEEPERS: tuple[Step, ...] = (
     Step("accounts.services.sweep_password_reset_mails", "accounts"),
     Step("games.records.services.sweep_due_records", "games"),
+    Step("games.analysis.services.sweep_due_analyses", "games"),
     Step("ratings.services.pools.sweep_pending_pools", "ratings"),
     Step("notifications.services.sweep_due", "notifications"),
     Step("base.idempotency.sweep_idempotent_requests", "base"),  # forgets idempotency keys past their 24 h

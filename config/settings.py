@@ -349,6 +349,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
 # Work that is unfinished this long after it was sent or claimed counts as lost (its message was never sent, or
 # its worker died) and the sweep sends it again. Longer than any task may run (see games.records.tasks).
 TASK_STALE_SECONDS = env_int("TASK_STALE_SECONDS", 120)
+# Engine analysis of records (games.analysis, docs/games.md): GNU Backgammon's plies (0, 1 or 2; 1 takes about
+# 2 s for an 11-point match, 2 about 30 s) and its time limit in seconds, after which it is killed.
+RECORD_ANALYSIS_PLIES = env_int("RECORD_ANALYSIS_PLIES", 1)
+RECORD_ANALYSIS_TIME_LIMIT = env_int("RECORD_ANALYSIS_TIME_LIMIT", 300)
 # Celery beat (`make beat`, the beat service in docker-compose.yml): every BEAT_EVERY_SECONDS it sends the sweep
 # (core.sweep: send lost work again), and every HEALTH_HEARTBEAT_EVERY_SECONDS a heartbeat (core.heartbeat:
 # /health/ sees that a worker runs tasks).

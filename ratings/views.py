@@ -15,6 +15,7 @@ from base.errors import NotAllowed
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
+from games.analysis import selectors as analysis_selectors
 from ratings import selectors
 from ratings.models import PointsScheme
 from ratings.services import ladders as ladder_services
@@ -60,6 +61,7 @@ def player_rating(request, pk):
             "chart": selectors.history_chart(history),
             "pools": selectors.ratings_of_player(player=player, user=request.user),
             "opponents": sorted(opponents.items(), key=lambda item: item[1]),
+            "errors": analysis_selectors.player_error_history(player=player),
         },
     )
 

@@ -114,12 +114,15 @@ def parse(text: str) -> tuple[PlayerFigures, PlayerFigures]:
 
 
 def _names(text: str) -> tuple[str, str]:
+    seen = False  # gnubg's other messages start with "Player" too ("Player 0 is now known as `side0'.")
     for line in text.splitlines():
         if line.startswith("Player "):
             parts = line[len("Player") :].split()
             if len(parts) == 2:
                 return parts[0], parts[1]
-            raise StatisticsError("gnubg's statistics name other than two players (or a name with a space)")
+            seen = True
+    if seen:
+        raise StatisticsError("gnubg's statistics name other than two players (or a name with a space)")
     raise StatisticsError("no player line in gnubg's statistics")
 
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import queue
 import re
 import resource
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +65,7 @@ def program_version(program: str = GNUBG) -> str:
 
 
 @functools.cache
-def _no_network_prefix() -> tuple[str, ...]:
+def no_network_prefix() -> tuple[str, ...]:
     """`unshare -rn` (a network namespace with nothing in it) when this kernel lets an unprivileged user make
     one; else nothing."""
     unshare = shutil.which("unshare")
@@ -109,7 +111,7 @@ def analyse_with_gnubg(
         (Path(private) / "commands.txt").write_text(commands("match.mat", plies))
         started = time.monotonic()
         out = run_limited(
-            [*_no_network_prefix(), program, "-t", "-q", "-c", "commands.txt"],
+            [*no_network_prefix(), program, "-t", "-q", "-c", "commands.txt"],
             cwd=private,
             time_limit=time_limit,
             memory_mb=memory_mb,
@@ -131,9 +133,17 @@ def analyse_with_gnubg(
     )
 
 
-def run_limited(argv: Sequence[str], *, cwd: str, time_limit: float, memory_mb: int) -> str:
+def run_limited(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    time_limit: float,
+    memory_mb: int,
+    on_line: Callable[[str], None] | None = None,
+) -> str:
     """Run `argv` in `cwd` (also its HOME) in a process group of its own, with at most `memory_mb` of address
-    space; kill the whole group at `time_limit`. Returns what it wrote (stdout and stderr together)."""
+    space; kill the whole group at `time_limit`. Returns what it wrote (stdout and stderr together). With
+    `on_line`, each line is handed to it as it comes (in this thread), for progress."""
     limit = memory_mb * 1024 * 1024
 
     def limits() -> None:  # in the child, before the program starts
@@ -155,10 +165,18 @@ def run_limited(argv: Sequence[str], *, cwd: str, time_limit: float, memory_mb: 
     except OSError as exc:
         raise AnalysisFailed(f"could not start {argv[0]}: {exc}") from None
     try:
-        out, _ = child.communicate(timeout=time_limit)
+        if on_line is None:
+            out, _ = child.communicate(timeout=time_limit)
+        else:
+            out = _stream(child, time.monotonic() + time_limit, on_line)
     except subprocess.TimeoutExpired:
-        _kill_group(child)
+        _kill_group(child, streaming=on_line is not None)
         raise AnalysisFailed(f"timed out after {time_limit:g} s") from None
+    except BaseException:
+        _kill_group(
+            child, streaming=True
+        )  # the progress callback failed (or the worker is stopping): the program goes too
+        raise
     text = out.decode("utf-8", "replace")
     if child.returncode != 0:
         tail = " ".join(text.strip().splitlines()[-3:])[:300]
@@ -166,7 +184,39 @@ def run_limited(argv: Sequence[str], *, cwd: str, time_limit: float, memory_mb: 
     return text
 
 
-def _kill_group(child: subprocess.Popen) -> None:
+def _stream(child: subprocess.Popen, deadline: float, on_line: Callable[[str], None]) -> bytes:
+    """Read the child's output line by line (a thread reads, this one calls `on_line`) until it ends or the
+    deadline passes (subprocess.TimeoutExpired)."""
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    kept: list[bytes] = []
+
+    def read() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise subprocess.TimeoutExpired(child.args, 0)
+        try:
+            line = lines.get(timeout=remaining)
+        except queue.Empty:
+            raise subprocess.TimeoutExpired(child.args, 0) from None
+        if line is None:
+            break
+        kept.append(line)
+        on_line(line.decode("utf-8", "replace"))
+    child.wait(timeout=max(deadline - time.monotonic(), 0.1))
+    return b"".join(kept)
+
+
+def _kill_group(child: subprocess.Popen, *, streaming: bool = False) -> None:
     with contextlib.suppress(ProcessLookupError):  # its own session: the group is the child's and its children's
         os.killpg(child.pid, signal.SIGKILL)
-    child.communicate()
+    if streaming:  # the reader thread drains the pipe
+        child.wait()
+    else:
+        child.communicate()

@@ -1,7 +1,7 @@
 """REST endpoints for game records (under /api/v1/): upload, verdicts, and the progress of an upload."""
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from base.api import JSONTypedInput, validated
 from base.idempotency import idempotent
 from base.parsers import FormParser, JSONParser, MultiPartParser
+from games.analysis import selectors as analysis_selectors
 from games.matchplay import selectors as match_selectors
 from games.models import GameRecord, Match, UploadBatch
 from games.records import selectors, services
@@ -35,6 +36,46 @@ class GameRecordSerializer(serializers.ModelSerializer):
             "url",
         ]
         read_only_fields = fields
+
+
+class AnalysedPlayerSerializer(serializers.Serializer):
+    side = serializers.IntegerField(help_text="0: the record's left column, 1: its right one.")
+    name = serializers.CharField()
+    player = serializers.IntegerField(
+        allow_null=True, help_text="The match's player of this side, when the names agree."
+    )
+    error_rate = serializers.FloatField(help_text="mEMG per unforced decision, checker play and cube together.")
+    checker_error_rate = serializers.FloatField()
+    cube_error_rate = serializers.FloatField()
+    errors = serializers.IntegerField()
+    blunders = serializers.IntegerField()
+    luck_rate = serializers.FloatField(help_text="mEMG per roll; positive: lucky.")
+    pr_like = serializers.FloatField(allow_null=True, help_text="500 × the mean error in EMG; not eXtreme Gammon's PR.")
+    unforced_decisions = serializers.IntegerField()
+
+
+class RecordAnalysisSerializer(serializers.Serializer):
+    engine = serializers.CharField()
+    version = serializers.CharField(required=False)
+    plies = serializers.IntegerField()
+    met = serializers.CharField(required=False, help_text="The match equity table the engine used.")
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    reason = serializers.CharField(allow_blank=True, help_text="Why the analysis failed.")
+    players = AnalysedPlayerSerializer(many=True, required=False)
+
+
+class GameRecordWithAnalysesSerializer(GameRecordSerializer):
+    """A record with its engine analyses (only ever shown to whoever may see the record)."""
+
+    analyses = serializers.SerializerMethodField()
+
+    class Meta(GameRecordSerializer.Meta):
+        fields = [*GameRecordSerializer.Meta.fields, "analyses"]
+        read_only_fields = fields
+
+    @extend_schema_field(RecordAnalysisSerializer(many=True))
+    def get_analyses(self, record) -> list[dict]:
+        return analysis_selectors.figures_for_api(record=record)
 
 
 class UploadBatchSerializer(serializers.ModelSerializer):
@@ -86,17 +127,20 @@ def _read(upload) -> services.UploadedFile:
 
 
 class GameRecordViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    serializer_class = GameRecordSerializer
+    serializer_class = GameRecordWithAnalysesSerializer
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser, FormParser, JSONParser]  # base.parsers: NUL refused
 
     def get_queryset(self):
-        return selectors.visible_records(user=self.request.user)
+        return selectors.visible_records(user=self.request.user).prefetch_related(
+            analysis_selectors.analyses_prefetch()
+        )
 
     @idempotent
     @extend_schema(
         request={"multipart/form-data": UploadInputSerializer, "application/json": PastedRecordInputSerializer},
-        responses={201: UploadBatchSerializer})
+        responses={201: UploadBatchSerializer},
+    )
     def create(self, request, *args, **kwargs):
         """Upload records: a file, several files, a zip, or pasted text. Each is verified in the background."""
         is_json = request.content_type.startswith("application/json")

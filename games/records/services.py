@@ -26,6 +26,7 @@ from base.locks import lock
 from base.queue import enqueue_many_on_commit
 from base.text import clean_text
 from clubs import access
+from games.analysis import services as analysis
 from games.models import GameRecord, Match, RecordStatus, UploadBatch
 from games.models.records import RECORD_TRANSITIONS
 from games.models.variants import GameVariant, StakeForm
@@ -401,6 +402,8 @@ def verify_record(*, record_id: int) -> GameRecord | None:
         record.save(update_fields=["status", "verdict", "verified_at"])
         batches = (group_name("batch", pk) for pk in record.batches.values_list("pk", flat=True))
         notify_group(group_name("record", record.pk), *batches)  # its page and its upload's progress refetch
+        if record.status == RecordStatus.VALID:
+            analysis.analyse_if_allowed(record=record)  # only with everyone's consent (games.analysis)
     return record
 
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from base.errors import Invalid, NotAllowed
 from base.idempotency import idempotent_page
+from games.analysis import selectors as analysis_selectors
 from games.matchplay import selectors as match_selectors
 from games.messages import VERIFICATION
 from games.records import selectors, services
@@ -109,6 +110,7 @@ def record_detail(request, pk):
             "record": record,
             "verdict": record.verdict or {},
             **page,
+            **analysis_selectors.analysis_panel(record=record),
             "pending": record.status in ("pending", "verifying"),
             "title": _("Game record %(name)s") % {"name": record.name},
         },

@@ -299,6 +299,9 @@ PAGES = {
     "/records/upload/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/records/uploads/<int:pk>/": May(read=frozenset({"admin", "staff"})),
     "/records/<int:pk>/": May(read=frozenset({"admin", "staff"})),
+    # asking for a record's analysis: whoever sees the record (the service then needs everyone's consent)
+    "/records/<int:pk>/analyse/": May(write=frozenset({"admin", "staff"})),
+    "/records/analysis/settings/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own switch (a club's: its admins)
     "/matches/": May(),
     "/matches/new/": May(read=SIGNED_IN, write=SIGNED_IN),
     "/matches/<int:pk>/lateness/": May(write=DIRECTORS),

@@ -1,0 +1,1 @@
+"""Engine analysis of verified game records: consent, the task, its sweep, the record and player pages."""

@@ -1,0 +1,227 @@
+"""Reads for engine analyses: whether a record may be analysed (and why not), the record page's figures and
+biggest errors, and a player's running error rate with the BMAB-style tally (docs/games.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from backgammon.analysis.drawing import drawing
+from backgammon.matchfiles.ids import IdFormatError
+from clubs import selectors as clubs
+from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis, RecordStatus
+
+ANALYSED_GAMES = ("standard", "nackgammon")  # what GNU Backgammon analyses
+SHOWN_ERRORS = 5
+# BMAB-style tally: an analysed match counts when its PR-like figure is at or under the threshold. BMAB's own
+# thresholds (on eXtreme Gammon's PR) are 2.5 / 4 / 6.5 / 10 / 16; these figures are gnubg's, on a PR-like scale.
+PR_THRESHOLDS = (2.5, 4.0, 6.5, 10.0, 16.0)
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(str(a).casefold().split()) == " ".join(str(b).casefold().split())
+
+
+def sides_of(record: GameRecord) -> tuple:
+    """The match's players as the record's side 0 and side 1 (the record's left and right columns), matched by
+    name; (None, None) when the names are not the match's players' (no figure is put on the wrong person)."""
+    match = record.match
+    names = list((record.verdict or {}).get("players") or [])
+    if match is None or len(names) != 2:
+        return (None, None)
+    a, b = match.player_a, match.player_b
+    if _same_name(names[0], a.name) and _same_name(names[1], b.name):
+        return (a, b)
+    if _same_name(names[0], b.name) and _same_name(names[1], a.name):
+        return (b, a)
+    return (None, None)
+
+
+def refusal(record: GameRecord) -> str:
+    """Why the record may not be analysed, in the reader's language; "" when it may. Nothing is analysed without
+    the consent of both players of its match and of the match's club."""
+    verdict = record.verdict or {}
+    if record.status != RecordStatus.VALID:
+        return _("Not analysed: only records verified valid are analysed.")
+    if record.format != "mat" or verdict.get("variant", "standard") not in ANALYSED_GAMES:
+        return _("Not analysed: the engine reads .mat records of backgammon or nackgammon only.")
+    if not verdict.get("match_length"):
+        return _("Not analysed: the engine analyses matches, not money sessions.")
+    match = record.match
+    if match is None:
+        return _("Not analysed: the record belongs to no match, so its players cannot be asked for consent.")
+    for player in (match.player_a, match.player_b):
+        if not player.analyse_records:
+            return _("Not analysed: %(name)s has not allowed the analysis of their records.") % {"name": player.name}
+    if match.club_id and not match.club.analyse_records:
+        return _("Not analysed: %(club)s does not analyse the records of its matches.") % {"club": match.club.name}
+    return ""
+
+
+def record_analyses(*, record: GameRecord) -> list[RecordAnalysis]:
+    """The record's analyses, newest first, with both sides' figures (two queries)."""
+    return list(
+        RecordAnalysis.objects.filter(record=record)
+        .prefetch_related(Prefetch("players", queryset=PlayerAnalysis.objects.order_by("side")))
+        .order_by("-plies", "-requested_at")
+    )
+
+
+@dataclass(frozen=True)
+class ShownError:
+    game: int
+    side: int
+    player: str
+    dice: str
+    played: str
+    best: str
+    loss: float
+    score: tuple[int, int]
+    board: object  # backgammon.analysis.drawing.Drawing, or None for a position that cannot be read
+
+
+def analysis_panel(*, record: GameRecord) -> dict:
+    """What the record page shows: the analysis to show (the deepest done one, else the latest), its players'
+    figures and biggest errors with their positions drawn, and why the record is not analysed when it is not."""
+    analyses = record_analyses(record=record)
+    done = [a for a in analyses if a.status == AnalysisStatus.DONE]
+    shown = done[0] if done else (analyses[0] if analyses else None)
+    players = list(shown.players.all()) if shown is not None else []
+    names = {p.side: p.name for p in players} or dict(enumerate((record.verdict or {}).get("players") or []))
+    errors = []
+    if shown is not None and shown.status == AnalysisStatus.DONE:
+        for item in shown.biggest_errors[:SHOWN_ERRORS]:
+            try:
+                board = drawing(item.get("position", ""))
+            except IdFormatError:
+                board = None
+            errors.append(
+                ShownError(
+                    game=item["game"],
+                    side=item["side"],
+                    player=names.get(item["side"], ""),
+                    dice="".join(str(d) for d in item.get("dice") or ()),
+                    played=item.get("played", ""),
+                    best=item.get("best", ""),
+                    loss=item["loss"],
+                    score=tuple(item.get("score") or (0, 0)),
+                    board=board,
+                )
+            )
+    return {
+        "analysis": shown,
+        "analysis_players": players,
+        "analysis_errors": errors,
+        "analysis_refusal": "" if shown is not None else refusal(record),
+        "analysis_games": _games(shown, names) if shown is not None else [],
+    }
+
+
+def _games(analysis: RecordAnalysis, names: dict) -> list[dict]:
+    rows = []
+    for game in analysis.games or []:
+        sides = game.get("sides") or []
+        rows.append(
+            {
+                "number": game.get("number"),
+                "sides": [{**side, "name": names.get(i, "")} for i, side in enumerate(sides)],
+            }
+        )
+    return rows
+
+
+def figures_for_api(*, record: GameRecord) -> list[dict]:
+    """The record's done analyses as the API shows them (the caller has checked that the user sees the record;
+    `analyses` prefetched by records_for_api, else two queries)."""
+    out = []
+    for analysis in record.analyses.all():
+        if analysis.status != AnalysisStatus.DONE:
+            out.append(
+                {
+                    "engine": analysis.engine,
+                    "plies": analysis.plies,
+                    "status": analysis.status,
+                    "reason": analysis.reason,
+                }
+            )
+            continue
+        out.append(
+            {
+                "engine": analysis.engine,
+                "version": analysis.version,
+                "plies": analysis.plies,
+                "met": analysis.met,
+                "status": analysis.status,
+                "reason": "",
+                "players": [
+                    {
+                        "side": p.side,
+                        "name": p.name,
+                        "player": p.player_id,
+                        "error_rate": p.error_rate,
+                        "checker_error_rate": p.checker_error_rate,
+                        "cube_error_rate": p.cube_error_rate,
+                        "errors": p.errors,
+                        "blunders": p.blunders,
+                        "luck_rate": p.luck_rate,
+                        "pr_like": p.pr_like,
+                        "unforced_decisions": p.unforced_decisions,
+                    }
+                    for p in analysis.players.all()
+                ],
+            }
+        )
+    return out
+
+
+def analyses_prefetch() -> Prefetch:
+    return Prefetch(
+        "analyses",
+        queryset=RecordAnalysis.objects.order_by("-plies", "-requested_at").prefetch_related(
+            Prefetch("players", queryset=PlayerAnalysis.objects.order_by("side"))
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class ErrorHistory:
+    engine: str
+    plies: int
+    rows: list  # (PlayerAnalysis, running error rate in mEMG over the matches so far), newest first
+    left_out: int  # analyses of other engines or plies, never mixed in
+    tally: list[tuple[float, int]]  # (threshold, matches at or under it)
+
+
+def player_error_history(*, player) -> ErrorHistory | None:
+    """A player's analysed matches of the engine and ply they have most of (figures of different engines or
+    plies are never mixed), oldest first, with the BMAB-style tally. One query."""
+    rows = list(
+        PlayerAnalysis.objects.filter(player=player, analysis__status=AnalysisStatus.DONE)
+        .select_related("analysis__record")
+        .defer("analysis__games", "analysis__biggest_errors", "analysis__record__verdict")
+        .order_by("analysis__finished_at", "pk")
+    )
+    if not rows:
+        return None
+    counts: dict[tuple[str, int], int] = {}
+    for row in rows:
+        key = (row.analysis.engine, row.analysis.plies)
+        counts[key] = counts.get(key, 0) + 1
+    engine, plies = max(counts, key=lambda key: (counts[key], key[1]))
+    kept = [r for r in rows if (r.analysis.engine, r.analysis.plies) == (engine, plies)]
+    tally = [(t, sum(1 for r in kept if r.pr_like is not None and r.pr_like <= t)) for t in PR_THRESHOLDS]
+    running, total, decisions = [], 0.0, 0
+    for row in kept:  # the running rate weighs each match by its decisions, as gnubg's own rate does
+        total, decisions = total + row.error_total, decisions + row.unforced_decisions
+        running.append((row, 1000.0 * total / decisions if decisions else 0.0))
+    return ErrorHistory(engine=engine, plies=plies, rows=running[::-1], left_out=len(rows) - len(kept), tally=tally)
+
+
+def consent_page(*, user) -> dict:
+    """The analysis settings page: the user's own player switch and the clubs whose switch they may turn."""
+    return {
+        "player": clubs.player_for_user(user),
+        "clubs": [club for club in clubs.directed_clubs(user=user) if clubs.is_club_admin(user=user, club=club)],
+    }

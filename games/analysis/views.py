@@ -1,0 +1,47 @@
+"""Pages of engine analyses: the consent switches, and asking for a record's analysis."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from base.idempotency import idempotent_page
+from base.web import attempt
+from clubs import selectors as club_selectors
+from games.analysis import selectors, services
+from games.records import selectors as record_selectors
+
+
+@login_required
+@idempotent_page
+def analysis_settings(request):
+    page = selectors.consent_page(user=request.user)
+    if request.method == "POST":
+        allowed = request.POST.get("allowed") == "on"
+        slug = request.POST.get("club")
+        if slug:
+            club = club_selectors.visible_club(user=request.user, slug=slug)
+            if club is not None:
+                attempt(
+                    request,
+                    lambda: services.set_club_consent(actor=request.user, club=club, allowed=allowed),
+                    _("Saved."),
+                )
+        elif page["player"] is not None:
+            player = page["player"]
+            attempt(
+                request,
+                lambda: services.set_player_consent(actor=request.user, player=player, allowed=allowed),
+                _("Saved."),
+            )
+        return redirect("games:analysis-settings")
+    return render(request, "games/analysis/settings.html", page)
+
+
+@login_required
+@require_POST
+@idempotent_page
+def analyse_record(request, pk):
+    record = get_object_or_404(record_selectors.visible_records(user=request.user), pk=pk)
+    attempt(request, lambda: services.request_analysis(record=record), _("The analysis is queued."))
+    return redirect(record.get_absolute_url() + "#analysis")
