@@ -398,6 +398,8 @@ async def live_fragment(name: str, variant: str, push: str) -> Built | None:
         task = loop.create_task(_build_fragment(name, variant))
         _built[key] = task
         loop.call_later(FRAGMENT_MEMO_SECONDS, _built.pop, key, None)
+    if task.done():  # built: every socket but the first few (a shield per socket cost a future and two callbacks)
+        return task.result()
     return await asyncio.shield(task)
 
 
