@@ -26,6 +26,7 @@ from django.test.utils import CaptureQueriesContext
 from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from clubs.models import Club, Membership, Player, Role
+from data.models import EventTemplate
 from games.models import GameRecord, Match
 from ratings.models import Ladder
 from tests.clients import api, web
@@ -178,6 +179,15 @@ API = {
     "GET /api/v1/payout-tables/{club}/": May(read=DIRECTORS),
     "POST /api/v1/payout-tables/{club}/": May(
         write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
+    ),
+    # a club's event templates: its directors list, save, rename, delete and start from them
+    "GET /api/v1/clubs/{club}/event-templates/": May(read=DIRECTORS),
+    "POST /api/v1/clubs/{club}/event-templates/": May(write=DIRECTORS, body={"event": "$event", "name": "Matrix"}),
+    "GET /api/v1/clubs/{club}/event-templates/{id}/": May(read=DIRECTORS),
+    "PATCH /api/v1/clubs/{club}/event-templates/{id}/": May(write=DIRECTORS, body={"name": "Matrix renamed"}),
+    "DELETE /api/v1/clubs/{club}/event-templates/{id}/": May(write=DIRECTORS),
+    "POST /api/v1/clubs/{club}/event-templates/{id}/start/": May(
+        write=DIRECTORS, body={"name": "Matrix night", "starts_on": "2030-01-01"}
     ),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),
@@ -419,6 +429,8 @@ PAGES = {
     "/me/data/": May(read=SIGNED_IN),  # each person's own
     "/me/data.json": May(read=SIGNED_IN),  # each person's own data only
     "/me/leave/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own account, with one's own password
+    "/clubs/<slug:slug>/event-templates/": May(read=DIRECTORS, write=DIRECTORS, body={"event": "$event", "name": "M"}),
+    "/clubs/<slug:slug>/event-templates/<int:pk>/": May(read=DIRECTORS, write=DIRECTORS),
     "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
         read=DIRECTORS, write=DIRECTORS, body={"text": "name\nMatrix Import"}
     ),
@@ -523,6 +535,7 @@ def _build_world() -> dict:
         "code": session.join_code,
         "request": join_request.pk,
         "answer": "approve",
+        "template": EventTemplate.objects.filter(club=club).values_list("pk", flat=True).first() or 999999,
     }
     return {"users": users, "ids": ids, "session": session}
 
@@ -545,6 +558,7 @@ SEGMENT = {
     "chouette": "session",
     "reports": "version",
     "requests": "request",
+    "event-templates": "template",
 }
 BY_NAME = {"bidder_id": "bidder", "bidder": "bidder", "offer_id": "number", "offer": "number", "step": "draw"}
 

@@ -6,7 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from base.errors import Conflict, Invalid, NotAllowed
+from django.core.exceptions import PermissionDenied
+
+from base.errors import Conflict, Invalid
 from data import services
 from data.models import EventTemplate
 from tests.clients import web
@@ -161,12 +163,97 @@ def test_another_clubs_template_is_refused(club, director_user):
     event = make_event(other, other_director, name="Theirs")
     tournament_services.add_flight(actor=other_director, event=event, name="Main")
     theirs = services.save_event_template(actor=other_director, event=event, name="Theirs")
-    with pytest.raises(NotAllowed):
+    with pytest.raises(PermissionDenied):
         services.start_event_from_template(actor=director_user, template=theirs, name="Mine",
                                            starts_on=datetime.date(2026, 6, 1))  # fmt: skip
-    with pytest.raises(NotAllowed):
+    with pytest.raises(PermissionDenied):
         services.save_event_template(actor=director_user, event=event, name="Stolen")
     # the pages find a template within the club of the URL: another club's id is a 404 there
     url = reverse("data:event-template", kwargs={"slug": club.slug, "pk": theirs.pk})
     assert web(director_user).get(url).status_code == 404
     assert Event.objects.filter(name="Mine").count() == 0
+
+
+# --- the pages, the API, the demo ------------------------------------------------------------------------------
+
+
+def test_the_pages_save_list_start_rename_and_delete(club, director_user, member_user):
+    old = club_night(club, director_user)
+    client = web(director_user)
+    listing = reverse("data:event-templates", kwargs={"slug": club.slug})
+    saved = client.post(listing, {"event": old.slug, "name": "Thursday night"})
+    template = EventTemplate.objects.get(club=club)
+    assert saved.status_code == 302 and saved["Location"] == reverse(
+        "data:event-template", kwargs={"slug": club.slug, "pk": template.pk}
+    )
+    with translation.override("en"):
+        assert "Save as a template" in client.get(old.get_absolute_url()).content.decode()
+        page = client.get(listing).content.decode()
+        assert "Thursday night" in page and "Main, Consolation, Swiss" in page
+    url = reverse("data:event-template", kwargs={"slug": club.slug, "pk": template.pk})
+    started = client.post(url, {"action": "start", "event_name": "Thursday 2", "starts_on": "2026-05-08"})
+    new = Event.objects.get(club=club, slug="thursday-2")
+    assert started["Location"] == new.get_absolute_url() and new.starts_on == datetime.date(2026, 5, 8)
+    assert_same_setup(old, new)
+    with translation.override("en"):
+        refused = client.post(url, {"action": "start", "event_name": "X", "starts_on": "next week"}, follow=True)
+        assert "Give the first day as a date." in refused.content.decode()
+        refused = client.post(url, {"action": "rename", "name": ""}, follow=True)
+        assert "1 to 80 characters" in refused.content.decode()
+    client.post(url, {"action": "rename", "name": "Thursdays"})
+    assert EventTemplate.objects.get(pk=template.pk).name == "Thursdays"
+    assert web(member_user).get(url).status_code == 403
+    client.post(url, {"action": "delete"})
+    assert not EventTemplate.objects.exists() and Event.objects.filter(pk=new.pk).exists()
+
+
+def test_the_api_saves_starts_and_refuses(club, director_user, api_as):
+    old = club_night(club, director_user)
+    client = api_as(director_user)
+    base = f"/api/v1/clubs/{club.slug}/event-templates/"
+    made = client.post(base, {"event": old.slug, "name": "Night"}, format="json", HTTP_IDEMPOTENCY_KEY="save-1")
+    assert made.status_code == 201, made.content
+    again = client.post(base, {"event": old.slug, "name": "Night"}, format="json", HTTP_IDEMPOTENCY_KEY="save-1")
+    assert again.status_code == 201 and EventTemplate.objects.count() == 1  # the retry replays, saves nothing
+    pk = made.json()["id"]
+    assert [f["slug"] for f in made.json()["flights"]] == ["main", "consolation", "swiss", "swiss-cut"]
+    start = client.post(f"{base}{pk}/start/", {"name": "Night 2", "starts_on": "2026-05-08"}, format="json",
+                        HTTP_IDEMPOTENCY_KEY="start-1")  # fmt: skip
+    assert start.status_code == 201, start.content
+    assert start.json()["flights"] == ["main", "consolation", "swiss", "swiss-cut"]
+    assert_same_setup(old, Event.objects.get(club=club, slug=start.json()["slug"]))
+    with translation.override("en"):
+        bad = client.post(f"{base}{pk}/start/", {"name": "", "starts_on": "2026-05-08"}, format="json")
+        assert bad.status_code == 400
+        bad = client.patch(f"{base}{pk}/", {"name": "x" * 81}, format="json")
+        assert bad.status_code == 400 and "1 to 80" in bad.content.decode()
+    other = ClubFactory()
+    other_director = MembershipFactory(club=other, role="director").player.user
+    theirs_event = make_event(other, other_director, name="Theirs")
+    tournament_services.add_flight(actor=other_director, event=theirs_event, name="Main")
+    theirs = services.save_event_template(actor=other_director, event=theirs_event, name="Theirs")
+    assert client.post(f"{base}{theirs.pk}/start/", {"name": "Mine", "starts_on": "2026-05-08"},
+                       format="json").status_code == 404  # fmt: skip
+    assert client.delete(f"{base}{pk}/").status_code == 204
+
+
+def test_the_demo_club_night_template_starts_the_spring_opens_flights_in_one_step():
+    from django.core.management import call_command
+
+    from clubs.models import Club, Membership
+
+    call_command("load_demo")
+    club = Club.objects.get(slug="bc-berlin")
+    director = Membership.objects.get(club=club, player__user__username="director").player.user
+    template = EventTemplate.objects.get(club=club, name="Club night")
+    url = reverse("data:event-template", kwargs={"slug": club.slug, "pk": template.pk})
+    day = datetime.date.today() + datetime.timedelta(days=7)
+    response = web(director).post(url, {"event_name": "Club night next week", "starts_on": day.isoformat()})
+    new = Event.objects.get(club=club, name="Club night next week")
+    assert response["Location"] == new.get_absolute_url()
+    assert [(f.slug, f.kind) for f in tournament_selectors.flights(event=new)] == [
+        ("main", "main"), ("consolation", "consolation"), ("last-chance", "last_chance")
+    ]  # fmt: skip
+    assert_same_setup(Event.objects.get(club=club, slug="spring-open"), new)
+    call_command("load_demo")  # again: the one template
+    assert EventTemplate.objects.filter(club=club).count() == 1
