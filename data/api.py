@@ -141,4 +141,3 @@ class EventTemplateViewSet(viewsets.ViewSet):
             actor=request.user, template=found, name=data["name"], starts_on=data["starts_on"], slug=data["slug"]
         )
         return Response(StartedEventSerializer(event).data, status=status.HTTP_201_CREATED)
-

@@ -279,9 +279,7 @@ def event_templates_page(request, slug):
         if attempt(request, save, _("Template saved: start the next event from it here.")):
             return redirect("data:event-template", slug=club.slug, pk=saved["template"].pk)
         return redirect(event)
-    templates = [
-        (t, event_templates.flight_names(t.setup)) for t in selectors.club_event_templates(club=club)
-    ]
+    templates = [(t, event_templates.flight_names(t.setup)) for t in selectors.club_event_templates(club=club)]
     return render(request, "data/event_templates.html", {"club": club, "templates": templates})
 
 

@@ -3,10 +3,9 @@
 import datetime
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import translation
-
-from django.core.exceptions import PermissionDenied
 
 from base.errors import Conflict, Invalid
 from data import services
