@@ -33,9 +33,11 @@ from tournaments.views import rounds as tournament_round_views
 
 
 @require_GET
-def export(request, key: str, **names):
-    """One export as a CSV download: `key` picks the class, the URL's names find its object (404/403 as its page)."""
-    return exports.csv_response(exports.EXPORTS[key](request.user, request.GET, **names))
+def export(request, key: str, workbook: bool = False, **names):
+    """One export as a CSV (or, `workbook`, XLSX) download: `key` picks the class, the URL's names find its
+    object (404/403 as its page)."""
+    found = exports.EXPORTS[key](request.user, request.GET, **names)
+    return exports.xlsx_response(found) if workbook else exports.csv_response(found)
 
 
 # --- the member import -----------------------------------------------------------------------------------------

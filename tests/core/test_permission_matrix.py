@@ -413,14 +413,23 @@ PAGES = {
     "/clubs/<slug:slug>/webhook/": May(read=ADMINS, write=ADMINS),
     # data: CSV exports hold only what the export's page shows the role (a private club's: nothing to outsiders)
     "/export/events/<slug:club>/<slug:slug>/results.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/results.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/federation.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/federation.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.csv": May(),  # a knockout: 404 for all
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/rated-matches.csv": May(),
+    "/export/clubs/<slug:slug>/rated-matches.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/standings.csv": May(),
+    "/export/clubs/<slug:slug>/standings.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
+    "/export/clubs/<slug:slug>/members.xlsx": May(read=DIRECTORS),  # the same rows as the CSV
     "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
+    "/export/chouette/<slug:slug>/<int:pk>/ledger.xlsx": May(read=MONEY_SEEN_BY),  # the same rows as the CSV
     "/export/calcuttas/<int:pk>/settlement.csv": May(),
+    "/export/calcuttas/<int:pk>/settlement.xlsx": May(),  # the same rows as the CSV
     "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
     "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
     "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it
