@@ -206,6 +206,16 @@ class Export:
     def rows(self) -> Iterator[list]:
         raise NotImplementedError
 
+    #: Whether the requester directs what is exported (its event or club): they get players' own names, everyone
+    #: else the public names (a display name a player chose), as on the pages.
+    sees_real_names = False
+
+    def player_name(self, player) -> str:
+        return player.name if self.sees_real_names else player.public_name
+
+    def entry_name(self, entry) -> str:
+        return entry.real_name if self.sees_real_names else entry.name
+
 
 EXPORTS: dict[str, type[Export]] = {}
 
@@ -225,6 +235,7 @@ class EventExport(Export):
     def __init__(self, user, query=None, **names):
         super().__init__(user, query, **names)
         self.event = tournament_selectors.event_or_404(user=user, club_slug=names["club"], slug=names["slug"])
+        self.sees_real_names = club_access.can(user, "event.direct", self.event)
 
     def filename(self) -> str:
         return f"{self.event.club.slug}-{self.event.slug}-{slugify(str(self.title))}-{_stamp()}"
@@ -252,7 +263,7 @@ class FlightEntries(FlightExport):
     def rows(self) -> Iterator[list]:
         for entry in tournament_selectors.flight_entries(flight=self.flight):
             yield [
-                entry.player.name,
+                self.player_name(entry.player),
                 entry.team_name,
                 entry.get_status_display(),
                 entry.seed,
@@ -282,7 +293,7 @@ class EventResults(EventExport):
 
     def rows(self) -> Iterator[list]:
         for flight, place, entry, (won, lost) in self.lines():
-            yield [flight.name, place, entry.name, won, lost]
+            yield [flight.name, place, self.entry_name(entry), won, lost]
 
 
 @register
@@ -300,8 +311,8 @@ class FederationResults(EventResults):
     def rows(self) -> Iterator[list]:
         for flight, place, entry, (won, lost) in self.lines():
             yield [
-                entry.player.name, entry.player.federation_id, self.event.name, self.event.starts_on, flight.name,
-                place, won, lost,
+                self.player_name(entry.player), entry.player.federation_id, self.event.name, self.event.starts_on,
+                flight.name, place, won, lost,
             ]  # fmt: skip
 
 
@@ -323,7 +334,7 @@ class FlightStandings(FlightExport):
     def rows(self) -> Iterator[list]:
         for row in round_selectors.flight_standings(flight=self.flight):
             line = row.line
-            fixed = [line.rank, row.entry.name, row.withdrawn, line.wins, line.losses, line.byes]
+            fixed = [line.rank, self.entry_name(row.entry), row.withdrawn, line.wins, line.losses, line.byes]
             yield fixed + [getattr(line, t.key, None) for t in self.columns]
 
 
@@ -336,6 +347,7 @@ class ClubExport(Export):
         if club is None:
             raise Http404(_("No such club."))
         self.club = club
+        self.sees_real_names = club_access.can(user, "club.direct", club)
 
     def filename(self) -> str:
         return f"{self.club.slug}-{slugify(str(self.title))}-{_stamp()}"
@@ -355,7 +367,8 @@ class ClubRatedMatches(ClubExport):
     def rows(self) -> Iterator[list]:
         for row in ratings_selectors.club_rated_matches(club=self.club, user=self.user):
             yield [
-                row.played_at, row.pool.get_variant_display(), row.winner.name, row.loser.name, row.length,
+                row.played_at, row.pool.get_variant_display(), self.player_name(row.winner),
+                self.player_name(row.loser), row.length,
                 Number(row.winner_rating, 2), Number(row.loser_rating, 2), Number(row.winner_change, 2),
                 Number(row.loser_change, 2),
             ]  # fmt: skip
@@ -396,8 +409,8 @@ class ClubStandings(ClubExport):
         for rank, row in enumerate(standings, start=1):
             share = None if row.win_share is None else row.win_share * 100
             yield [
-                rank, row.player.name, season, Number(row.points, 2), row.events, Number(row.rating, 2), row.matches,
-                row.wins, Number(share, 1),
+                rank, self.player_name(row.player), season, Number(row.points, 2), row.events,
+                Number(row.rating, 2), row.matches, row.wins, Number(share, 1),
             ]  # fmt: skip
 
 

@@ -110,7 +110,7 @@ def leave(*, actor, password: str) -> str:
     if player is not None:
         directors = selectors.clubs_directed_for_notice(player=player)
         clubs = {club.pk: club for club in Club.objects.filter(pk__in=directors)}
-        Player.objects.filter(pk=player.pk).update(name=label, country="", federation_id="", user=None)
+        Player.objects.filter(pk=player.pk).update(name=label, display_name="", country="", federation_id="", user=None)
         Membership.objects.filter(player=player).update(email="", number="", rating=None, is_active=False)
         BankAccount.objects.filter(player=player).delete()  # no transfer code names them any more
         Bidder.objects.filter(Q(user=actor) | Q(player=player)).update(name=label, user=None)

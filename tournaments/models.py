@@ -611,7 +611,13 @@ class Entry(models.Model):
 
     @property
     def name(self) -> str:
-        """What lists show for the entry: the pair's or team's name, else the player's."""
+        """What lists show for the entry: the pair's or team's name, else the player's public name (the display
+        name they chose, if any: brackets, standings and embeds are public)."""
+        return self.team_name or self.player.public_name
+
+    @property
+    def real_name(self) -> str:
+        """The entry as the directors' pages show it: the pair's or team's name, else the player's own name."""
         return self.team_name or self.player.name
 
 

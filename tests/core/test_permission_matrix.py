@@ -300,6 +300,7 @@ PAGES = {
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
     "/invitations/": May(read=SIGNED_IN),
+    "/me/display-name/": May(read=SIGNED_IN, write=SIGNED_IN, body={"display_name": "Matrix"}),  # one's own
     "/me/bank-account/": May(read=SIGNED_IN, write=SIGNED_IN, body={"holder": "Someone", "iban": ""}),  # one's own
     "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
     "/invitations/<int:pk>/decline/": May(write=NOBODY),
