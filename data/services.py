@@ -19,7 +19,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from clubs import services as club_services
 from clubs.models import BankAccount, Club, Membership, Player
-from data import event_templates, imports, selectors
+from data import event_templates, imports, rating_lists, selectors
 from data.models import EventTemplate, FeedToken
 from notifications import services as notification_services
 from notifications.models import Notification, NotificationSettings
@@ -59,6 +59,28 @@ def import_members(*, actor, club, text: str, digest: str) -> imports.Plan:
         "member import at %s by user %s: %s created, %s invited, %s updated, %s unchanged, %s refused",
         club.slug, actor.pk, plan.count(imports.CREATE), plan.count(imports.INVITE), plan.count(imports.UPDATE),
         plan.count(imports.UNCHANGED), plan.count(imports.REFUSE),
+    )  # fmt: skip
+    return plan
+
+
+@transaction.atomic
+def import_seeding_ratings(*, actor, flight, text: str, digest: str) -> rating_lists.RatingPlan:
+    """A rating list's ratings as the flight's entries' seeding ratings, all or none: planned again inside the
+    transaction and applied only if it is the plan the director confirmed (`digest`), else a Conflict (the
+    entries changed meanwhile)."""
+    access.require(actor, "event.direct", flight.event, _("Only a director of this event can import ratings."))
+    plan = rating_lists.plan(flight=flight, text=text)
+    if plan.digest != digest:
+        raise Conflict(
+            _("The flight's entries changed since the preview; check the new preview and confirm again."),
+            code="import_changed",
+        )
+    if plan.ratings:
+        tournament_services.set_seeding_ratings(actor=actor, flight=flight, ratings=plan.ratings)
+    log.info(
+        "rating list for flight %s by user %s: %s set, %s unchanged, %s not entered, %s refused",
+        flight.pk, actor.pk, plan.count(rating_lists.SET), plan.count(rating_lists.UNCHANGED),
+        plan.count(rating_lists.NOT_ENTERED), plan.count(rating_lists.REFUSE),
     )  # fmt: skip
     return plan
 

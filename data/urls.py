@@ -24,6 +24,11 @@ urlpatterns = [
     path("me/data.json", views.my_data_json, name="my-data-json"),
     path("me/leave/", views.leave, name="leave"),
     path("clubs/<slug:slug>/members/import/", views.import_members, name="import-members"),
+    path(
+        "events/<slug:club>/<slug:slug>/<slug:flight>/seeding-ratings/",
+        views.import_seeding_ratings,
+        name="seeding-ratings",
+    ),
     path("clubs/<slug:slug>/event-templates/", views.event_templates_page, name="event-templates"),
     path("clubs/<slug:slug>/event-templates/<int:pk>/", views.event_template_page, name="event-template"),
     *_export("events/<slug:club>/<slug:slug>/results.csv", "event-results"),

@@ -25,7 +25,7 @@ from base.idempotency import idempotent_page
 from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from data import event_templates, exports, feeds, imports, selectors, services
+from data import event_templates, exports, feeds, imports, rating_lists, selectors, services
 from tournaments import selectors as tournament_selectors
 from tournaments.models import FlightFormat, FlightKind
 from tournaments.views import events as tournament_event_views
@@ -338,3 +338,44 @@ def _flight_lines(setup: dict) -> list[dict]:
         lines.append({"name": row.get("name", ""), "kind": kind, "format": form, "length": row.get("length"),
                       "fee": row.get("entry_fee"), "source": row.get("source") or ""})  # fmt: skip
     return lines
+
+
+# --- seeding ratings from a rating list ----------------------------------------------------------------------------
+
+
+@login_required
+def import_seeding_ratings(request, club, slug, flight):
+    """A rating list (federation id, name, rating) as the flight's seeding ratings: a preview row by row, then,
+    once confirmed, all of it (data.services.import_seeding_ratings). The event's directors only."""
+    event = tournament_selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
+    found = tournament_selectors.flight_for(event=event, slug=flight)
+    if found is None:
+        raise Http404(_("No such flight."))
+    access.require(request.user, "event.direct", event, _("Only a director of this event can import ratings."))
+    context = {"event": event, "flight": found, "max_rows": imports.MAX_ROWS}
+    if request.method != "POST":
+        return render(request, "data/seeding_ratings.html", context)
+    try:
+        text = _sent_text(request)
+        if request.POST.get("confirm") == "1":
+            plan = services.import_seeding_ratings(
+                actor=request.user, flight=found, text=text, digest=request.POST.get("digest", "")
+            )
+            messages.success(
+                request,
+                ngettext("Seeding rating set for %(n)s entry.", "Seeding ratings set for %(n)s entries.",
+                         plan.count_set) % {"n": plan.count_set},
+            )  # fmt: skip
+            return redirect(found)
+        plan = rating_lists.plan(flight=found, text=text)
+    except Conflict as changed:
+        messages.error(request, str(changed))
+        plan = rating_lists.plan(flight=found, text=text)
+        context.update(plan=plan, text=plan.text)
+        return render(request, "data/seeding_ratings_preview.html", context, status=409)
+    except DomainError as refusal:
+        messages.error(request, str(refusal))
+        context["text"] = request.POST.get("text", "")
+        return render(request, "data/seeding_ratings.html", context, status=400)
+    context.update(plan=plan, text=plan.text)
+    return render(request, "data/seeding_ratings_preview.html", context)

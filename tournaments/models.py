@@ -565,6 +565,12 @@ class Entry(models.Model):
     )
     seed = models.PositiveIntegerField(null=True, blank=True)
     rating = models.FloatField(null=True, blank=True, help_text=_("Rating used for seeding."))
+    seeding_rating = models.FloatField(
+        _("seeding rating"),
+        null=True,
+        blank=True,
+        help_text=_("From a rating list the director imported (e.g. the federation's): the draw seeds by it."),
+    )
     draw_position = models.PositiveIntegerField(
         null=True, blank=True, help_text=_("Place on the round-1 line (0-based); the round-1 slot is this // 2.")
     )

@@ -4,15 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0004_member_numbers_and_federation_id'),
+        ("clubs", "0004_member_numbers_and_federation_id"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='display_name',
-            field=models.CharField(blank=True, db_default='', help_text='Shown instead of the name on public pages (brackets, standings, embeds, public downloads).', max_length=40, verbose_name='display name'),
+            model_name="player",
+            name="display_name",
+            field=models.CharField(
+                blank=True,
+                db_default="",
+                help_text="Shown instead of the name on public pages (brackets, standings, embeds, public downloads).",
+                max_length=40,
+                verbose_name="display name",
+            ),
         ),
     ]

@@ -6,28 +6,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0004_member_numbers_and_federation_id'),
-        ('data', '0001_feed_tokens'),
+        ("clubs", "0004_member_numbers_and_federation_id"),
+        ("data", "0001_feed_tokens"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='EventTemplate',
+            name="EventTemplate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80, verbose_name='name')),
-                ('setup', models.JSONField(default=dict, verbose_name='setup')),
-                ('made_from', models.CharField(blank=True, help_text="The event's name.", max_length=120, verbose_name='made from')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='event_templates', to='clubs.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=80, verbose_name="name")),
+                ("setup", models.JSONField(default=dict, verbose_name="setup")),
+                (
+                    "made_from",
+                    models.CharField(
+                        blank=True, help_text="The event's name.", max_length=120, verbose_name="made from"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="event_templates", to="clubs.club"
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', 'name', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'name'), name='event_template_unique_name_per_club')],
+                "ordering": ["club", "name", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("club", "name"), name="event_template_unique_name_per_club")
+                ],
             },
         ),
     ]

@@ -439,6 +439,9 @@ PAGES = {
     "/me/data/": May(read=SIGNED_IN),  # each person's own
     "/me/data.json": May(read=SIGNED_IN),  # each person's own data only
     "/me/leave/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own account, with one's own password
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/seeding-ratings/": May(  # a preview: writes nothing
+        read=DIRECTORS, write=DIRECTORS, body={"text": "federation_id;name;rating\nX-1;Matrix Player;1500"}
+    ),
     "/clubs/<slug:slug>/event-templates/": May(read=DIRECTORS, write=DIRECTORS, body={"event": "$event", "name": "M"}),
     "/clubs/<slug:slug>/event-templates/<int:pk>/": May(read=DIRECTORS, write=DIRECTORS),
     "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
