@@ -43,12 +43,17 @@ def export(request, key: str, workbook: bool = False, **names):
 # --- the member import -----------------------------------------------------------------------------------------
 
 
-def _directed_club(request, slug):
+def _club_for(request, slug, rule: str, message: str):
+    """The URL's club if the person sees it (else 404) and `rule` lets them act on it (else 403 with `message`)."""
     club = club_selectors.visible_club(user=request.user, slug=slug)
     if club is None:
         raise Http404(_("No such club."))
-    access.require(request.user, "club.direct", club, _("Only a director or admin of this club can import members."))
+    access.require(request.user, rule, club, message)
     return club
+
+
+def _directed_club(request, slug):
+    return _club_for(request, slug, "club.direct", _("Only a director or admin of this club can import members."))
 
 
 def _sent_text(request) -> str:
@@ -248,11 +253,7 @@ def embed_snippet(request, club, slug, flight):
 
 
 def _template_club(request, slug):
-    club = club_selectors.visible_club(user=request.user, slug=slug)
-    if club is None:
-        raise Http404(_("No such club."))
-    access.require(request.user, "event.create", club, _("Only a director or admin of the club can use templates."))
-    return club
+    return _club_for(request, slug, "event.create", _("Only a director or admin of the club can use templates."))
 
 
 def _first_day(text: str):
