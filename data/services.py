@@ -232,6 +232,14 @@ def start_event_from_template(*, actor, template: EventTemplate, name: str, star
     if not isinstance(starts_on, datetime.date):
         raise Invalid(_("Give the first day as a date."), field="starts_on")
     kept = setup["event"]
+    tables = {table.pk for table in tournament_selectors.club_payout_tables(club=club)}
+    for row in setup["flights"]:
+        if row.get("club_payout_table") and row["club_payout_table"] not in tables:
+            message = _(
+                "%(flight)s of this template is paid out by a payout table the club has deleted since: save the "
+                "template again from an event."
+            )
+            raise Invalid(message % {"flight": row["name"]}, field="template")
     event = tournament_services.create_event(
         actor=actor,
         club=club,

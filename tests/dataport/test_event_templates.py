@@ -15,7 +15,7 @@ from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import make_event
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Event
+from tournaments.models import ClubPayoutTable, Event
 
 pytestmark = pytest.mark.django_db
 
@@ -154,6 +154,17 @@ def test_bad_input_is_refused_with_a_message_and_nothing_made(club, director_use
             services.start_event_from_template(actor=director_user, template=template, name="Source",
                                                starts_on=datetime.date(2026, 6, 1))  # fmt: skip
     assert Event.objects.filter(club=club).count() == 1
+
+
+def test_a_template_whose_club_payout_table_was_deleted_is_refused_with_a_message(club, director_user):
+    old = club_night(club, director_user)
+    template = services.save_event_template(actor=director_user, event=old, name="Nights")
+    tournament_services.set_flight_payouts(actor=director_user, flight=old.flights.get(slug="main"), table="winner")
+    ClubPayoutTable.objects.filter(club=club).delete()
+    with translation.override("en"), pytest.raises(Invalid, match="Main of this template"):
+        services.start_event_from_template(actor=director_user, template=template, name="Later",
+                                           starts_on=datetime.date(2026, 6, 1))  # fmt: skip
+    assert not Event.objects.filter(name="Later").exists()
 
 
 def test_another_clubs_template_is_refused(club, director_user):
