@@ -101,8 +101,6 @@ def event_detail(request, club, slug):
         "own_entries": [e for e in mine if e.status != EntryStatus.WITHDRAWN],
         "registers": registers,
         "open_register": request.GET.get("register", ""),
-        # the club's directors save the event's setup as a template of the club (docs/data.md)
-        "saves_templates": is_director and access.can(request.user, "event.create", event.club),
     }
     return render(request, "tournaments/event_detail.html", context)
 
