@@ -4,12 +4,14 @@ an event, renamed, deleted, and an event started from one. The services check wh
 from __future__ import annotations
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from base.api import validated
+from base.errors import Invalid
 from base.idempotency import idempotent
 from clubs import access
 from clubs import selectors as club_selectors
@@ -46,15 +48,15 @@ class EventTemplateSerializer(serializers.Serializer):
 
 class SaveTemplateInputSerializer(serializers.Serializer):
     event = serializers.SlugField(max_length=60, help_text="The short name of the club's event to save.")
-    name = serializers.CharField(max_length=200, allow_blank=True, help_text="1 to 80 characters.")
+    name = serializers.CharField(max_length=80, help_text="1 to 80 characters, no control characters.")
 
 
 class RenameTemplateInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, allow_blank=True, help_text="1 to 80 characters.")
+    name = serializers.CharField(max_length=80, help_text="1 to 80 characters, no control characters.")
 
 
 class StartEventInputSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, allow_blank=True, help_text="The new event's name.")
+    name = serializers.CharField(max_length=120, help_text="The new event's name.")
     starts_on = serializers.DateField(help_text="Its first day.")
     slug = serializers.SlugField(max_length=60, required=False, allow_blank=True, default="",
                                  help_text="Its short name; empty: made from the name.")  # fmt: skip
@@ -104,7 +106,7 @@ class EventTemplateViewSet(viewsets.ViewSet):
         data = validated(SaveTemplateInputSerializer, request)
         event = tournament_selectors.event_for(user=request.user, club_slug=found.slug, slug=data["event"])
         if event is None:
-            raise Http404("The club has no such event.")
+            raise Invalid(_("The club has no such event."), field="event")
         template = services.save_event_template(actor=request.user, event=event, name=data["name"])
         return Response(EventTemplateSerializer(template).data, status=status.HTTP_201_CREATED)
 

@@ -236,7 +236,11 @@ def test_the_api_saves_starts_and_refuses(club, director_user, api_as):
         bad = client.post(f"{base}{pk}/start/", {"name": "", "starts_on": "2026-05-08"}, format="json")
         assert bad.status_code == 400
         bad = client.patch(f"{base}{pk}/", {"name": "x" * 81}, format="json")
-        assert bad.status_code == 400 and "1 to 80" in bad.content.decode()
+        assert bad.status_code == 400 and "name" in bad.content.decode()
+        bad = client.patch(f"{base}{pk}/", {"name": "a\u0007b"}, format="json")
+        assert bad.status_code == 400 and "1 to 80 characters" in bad.content.decode()
+        missing = client.post(base, {"event": "no-such-event", "name": "N"}, format="json")
+        assert missing.status_code == 400 and "no such event" in missing.content.decode()
     other = ClubFactory()
     other_director = MembershipFactory(club=other, role="director").player.user
     theirs_event = make_event(other, other_director, name="Theirs")
