@@ -64,8 +64,11 @@ class PlayerSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "country", "federation_id", "has_login", "club", "created_at"]
+        fields = ["id", "name", "display_name", "country", "federation_id", "has_login", "club", "created_at"]
         read_only_fields = ["id", "has_login", "created_at"]
+        # written, never read back: the list is public, and a pseudonym next to the name would undo it
+        extra_kwargs = {"display_name": {"write_only": True, "help_text": "Shown instead of the name on public "
+                        "pages; empty: the name. 1 to 40 visible characters."}}  # fmt: skip
 
     def get_has_login(self, player) -> bool:
         return player.user_id is not None
@@ -104,7 +107,11 @@ class PlayerViewSet(JSONTypedInput, mixins.CreateModelMixin, mixins.UpdateModelM
             raise serializers.ValidationError({"club": ["Name the club (its slug) the new player joins."]})
         if not selectors.can_see_club(user=self.request.user, club=club):
             raise serializers.ValidationError({"club": ["No such club."]})
-        serializer.instance = services.create_player(actor=self.request.user, club=club, **data)
+        display_name = data.pop("display_name", None)
+        player = services.create_player(actor=self.request.user, club=club, **data)
+        if display_name:
+            player = services.update_player(actor=self.request.user, player=player, display_name=display_name)
+        serializer.instance = player
 
     def perform_update(self, serializer):
         data = dict(serializer.validated_data)

@@ -4,3 +4,7 @@ from base.hooks import Hook
 
 # approval_changed(club): a club's is_approved flag changed, inside the transaction that changed it.
 approval_changed = Hook()
+
+# player_renamed(player): a player's name or display name changed, inside the transaction that changed it (the
+# pages that show it, cached, render again).
+player_renamed = Hook()

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, NullIf
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -15,6 +16,8 @@ class Role(models.TextChoices):
 
 
 ROLE_RANK = {Role.PLAYER: 1, Role.DIRECTOR: 2, Role.ADMIN: 3}
+#: The longest display name (a pseudonym for public pages) a player may choose.
+DISPLAY_NAME_MAX = 40
 
 
 class ClubQuerySet(models.QuerySet):
@@ -91,6 +94,13 @@ class Player(models.Model):
         db_default=False,
         help_text=_("Let GNU Backgammon analyse the records of my matches: error rates, errors and blunders."),
     )
+    display_name = models.CharField(
+        _("display name"),
+        max_length=DISPLAY_NAME_MAX,
+        blank=True,
+        db_default="",
+        help_text=_("Shown instead of the name on public pages (brackets, standings, embeds, public downloads)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -101,6 +111,19 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("clubs:player-detail", kwargs={"pk": self.pk})
+
+    @property
+    def public_name(self) -> str:
+        """What public pages show: the display name the player chose, else the name. The one place that says
+        so for a loaded player; `public_name_of` is the same rule in a query. The club's directors' pages and
+        files show `name`."""
+        return self.display_name or self.name
+
+
+def public_name_of(prefix: str = ""):
+    """Player.public_name as a query expression, for reads that take names without loading players
+    (`values_list`): `prefix` leads to the player ("entry_a__player__")."""
+    return Coalesce(NullIf(F(f"{prefix}display_name"), Value("")), F(f"{prefix}name"))
 
 
 class Membership(models.Model):

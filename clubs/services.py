@@ -1,6 +1,8 @@
 """Writes for clubs, players and memberships. Every function checks the actor's rights first, so the API,
 the web pages and scripts share one set of rules."""
 
+import unicodedata
+
 from django.contrib.admin.utils import NestedObjects
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -12,12 +14,12 @@ from base import epc, messages
 from base.errors import Conflict, Invalid, NotAllowed
 from base.locks import lock
 from clubs import access, hooks
-from clubs.models import BankAccount, Club, Membership, Player, Role, WalkInClaim
+from clubs.models import DISPLAY_NAME_MAX, BankAccount, Club, Membership, Player, Role, WalkInClaim
 
 User = get_user_model()
 
 CLUB_FIELDS = {"name", "slug", "city", "country", "description", "is_public"}
-PLAYER_FIELDS = {"name", "country", "federation_id"}
+PLAYER_FIELDS = {"name", "country", "federation_id", "display_name"}
 
 
 def _unique_slug(base: str) -> str:
@@ -117,11 +119,37 @@ def update_player(*, actor, player: Player, **fields) -> Player:
     if unknown:
         message = _("This field cannot be changed.")
         raise Invalid(message, errors={name: [message] for name in unknown})
+    if "display_name" in fields:
+        fields["display_name"] = clean_display_name(fields["display_name"])
+    shown_before = (player.name, player.display_name)
     for name, value in fields.items():
         setattr(player, name, value.upper() if name == "country" else value)
     player.full_clean(exclude=["user"])
     player.save()
+    if (player.name, player.display_name) != shown_before:
+        hooks.player_renamed(player)
     return player
+
+
+def clean_display_name(value) -> str:
+    """A display name as kept: "" (or None) for none (public pages show the name); otherwise 1 to 40 visible
+    characters with no control or direction-changing characters (a name that shows as nothing, or that turns the
+    text around it, is refused), spaces at the ends removed."""
+    if value is None or value == "":
+        return ""
+    text = str(value).strip()
+    if not text:
+        raise Invalid(_("A display name cannot be only spaces: leave it empty to show your name."),
+                      field="display_name")  # fmt: skip
+    if len(text) > DISPLAY_NAME_MAX:
+        raise Invalid(_("A display name has at most %(n)s characters.") % {"n": DISPLAY_NAME_MAX},
+                      field="display_name")  # fmt: skip
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in text):
+        raise Invalid(_("A display name cannot hold line breaks, tabs or invisible characters."),
+                      field="display_name")  # fmt: skip
+    if not any(c.isalnum() for c in text):
+        raise Invalid(_("A display name needs a letter or a digit."), field="display_name")
+    return text
 
 
 @transaction.atomic

@@ -11,6 +11,7 @@ urlpatterns = [
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("players/<int:pk>/claim/", views.claim, name="claim"),
     path("me/bank-account/", views.bank_account, name="bank-account"),
+    path("me/display-name/", views.display_name, name="display-name"),
     path("invitations/", views.invitations, name="invitations"),
     path("invitations/<int:pk>/accept/", views.answer_invitation, {"answer": "accept"}, name="accept-invitation"),
     path("invitations/<int:pk>/decline/", views.answer_invitation, {"answer": "decline"}, name="decline-invitation"),

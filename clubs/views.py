@@ -177,3 +177,27 @@ def bank_account(request):
     account = selectors.bank_account(player=player)
     typed = request.POST if request.method == "POST" else {}
     return render(request, "clubs/bank_account.html", {"player": player, "account": account, "typed": typed})
+
+
+@login_required
+@idempotent_page
+def display_name(request):
+    """The signed-in player's display name: shown instead of their name on public pages (brackets, standings,
+    embeds, public downloads); their clubs' directors still see the name. "Show my name" clears it."""
+    player = selectors.player_for_user(request.user)
+    if player is None:
+        raise PermissionDenied(_("Only a player has a display name here."))
+    if request.method == "POST":
+        clear = request.POST.get("action") == "clear"
+        typed = "" if clear else request.POST.get("display_name", "")
+        if not clear and not typed.strip():
+            typed = " "  # an empty box is a refusal with a message; the button clears
+        done = attempt(
+            request,
+            lambda: services.update_player(actor=request.user, player=player, display_name=typed),
+            _("Public pages show your name again.") if clear else _("Saved: public pages show your display name."),
+        )
+        if done:
+            return redirect("clubs:display-name")
+    typed = request.POST if request.method == "POST" else {}
+    return render(request, "clubs/display_name.html", {"player": player, "typed": typed})

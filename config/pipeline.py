@@ -179,6 +179,12 @@ EVENTS: tuple[Event, ...] = (
         held=("clubs.Club",),
         steps=(Step("ratings.services.pools.on_club_approval_changed", "ratings", locks=("ratings.RatingPool",)),),
     ),
+    # A player's name or display name changed: the brackets they are in render again.
+    Event(
+        "clubs.hooks.player_renamed",
+        held=(),
+        steps=(Step("tournaments.services.common.player_renamed", "tournaments"),),
+    ),
     # Players sat down at a chouette table.
     Event(
         "chouette.hooks.seated",

@@ -10,6 +10,7 @@ APPS = ["clubs", "games", "tournaments", "calcutta", "ratings", "points", "choue
 
 api_v1 = [path("", include("accounts.api_urls"))]
 api_v1 += [path("", include(f"{app}.api_urls")) for app in APPS]
+api_v1 += [path("", include("data.api_urls"))]
 
 urlpatterns = [
     path("", core_views.home, name="home"),

@@ -1,11 +1,14 @@
-"""CSV exports: one class per export behind one interface (`Export`), one writer (`csv_response`).
+"""CSV and XLSX exports: one class per export behind one interface (`Export`), one writer per format
+(`csv_response`, `xlsx_response`) over the same header and rows.
 
 An export is built from the request's user and the URL's names, and finds its object through the owning app's
 selector that already decides who may see it (a private club's event, table or Calcutta is a 404 for an
 outsider; a chouette table's money a 403 for anyone but its players and the club's directors), so an export
 never holds a row its page would not show. Cells are typed: text is the club's or a player's own words and is
 escaped against spreadsheet formulas; numbers, money and dates are written in the active language's format
-(German: decimal comma, and `;` between cells so Excel splits the columns).
+(German: decimal comma, and `;` between cells so Excel splits the columns). In a workbook numbers and money are
+numbers, dates are dates (with the language's display format), and text is a text cell: a name like `=1+1` is
+stored as text and never run as a formula.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from django.utils import formats, timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Font
 
 from calcutta import selectors as calcutta_selectors
 from calcutta.models import Calcutta
@@ -102,6 +108,71 @@ def write_csv(header: list[str], rows: Iterable[list]) -> str:
     return out.getvalue()
 
 
+# --- the workbook ------------------------------------------------------------------------------------------------
+
+#: The display format of a date and of a date and time in a workbook, per decimal separator (the language).
+XLSX_DATES = {",": ("DD.MM.YYYY", "DD.MM.YYYY HH:MM"), ".": ("D MMM YYYY", "D MMM YYYY HH:MM")}
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def xlsx_cell(value) -> tuple[object, str | None]:
+    """One cell of a workbook: its value and display format. Numbers and money stay numbers (as many places
+    as the CSV shows), dates and times dates (local time, no zone: a spreadsheet has none), a flag the same
+    yes/no text as the CSV, text as it is (written as a text cell, so nothing runs: see write_xlsx)."""
+    if value is None:
+        return None, None
+    if isinstance(value, bool):
+        return (_("yes") if value else _("no")), None
+    if isinstance(value, Money):
+        return xlsx_cell(Number(None if value.cents is None else Decimal(value.cents) / 100, 2))
+    if isinstance(value, Number):
+        if value.value is None:
+            return None, None
+        places = "0." + "0" * value.places if value.places else "0"
+        return round(Decimal(str(value.value)), value.places), places
+    if isinstance(value, int):
+        return value, None
+    date_format, moment_format = XLSX_DATES.get(decimal_separator(), XLSX_DATES["."])
+    if isinstance(value, datetime.datetime):
+        return timezone.localtime(value).replace(tzinfo=None), moment_format
+    if isinstance(value, datetime.date):
+        return value, date_format
+    return str(value), None
+
+
+def write_xlsx(title: str, header: list[str], rows: Iterable[list]) -> bytes:
+    """The workbook's bytes: one sheet, the header in bold, then the rows. Every text cell is typed as text
+    ("s"), so a cell starting with `=` is shown as written and never evaluated (openpyxl would otherwise take
+    it for a formula); no apostrophe is needed as in the CSV."""
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(title=(slugify(title) or "export")[:31])
+    bold = Font(bold=True)
+
+    def make(value, number_format=None, font=None):
+        made = WriteOnlyCell(sheet, value=value)
+        if isinstance(value, str):
+            made.data_type = "s"  # text, never a formula
+        if number_format:
+            made.number_format = number_format
+        if font is not None:
+            made.font = font
+        return made
+
+    sheet.append([make(str(name), font=bold) for name in header])
+    for row in rows:
+        sheet.append([make(*xlsx_cell(value)) for value in row])
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def xlsx_response(export: Export) -> HttpResponse:
+    response = HttpResponse(write_xlsx(str(export.title), export.header(), export.rows()), content_type=XLSX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{export.filename()}.xlsx"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 def csv_response(export: Export) -> HttpResponse:
     response = HttpResponse(
         write_csv(export.header(), export.rows()).encode("utf-8"), content_type="text/csv; charset=utf-8"
@@ -135,6 +206,16 @@ class Export:
     def rows(self) -> Iterator[list]:
         raise NotImplementedError
 
+    #: Whether the requester directs what is exported (its event or club): they get players' own names, everyone
+    #: else the public names (a display name a player chose), as on the pages.
+    sees_real_names = False
+
+    def player_name(self, player) -> str:
+        return player.name if self.sees_real_names else player.public_name
+
+    def entry_name(self, entry) -> str:
+        return entry.real_name if self.sees_real_names else entry.name
+
 
 EXPORTS: dict[str, type[Export]] = {}
 
@@ -154,6 +235,7 @@ class EventExport(Export):
     def __init__(self, user, query=None, **names):
         super().__init__(user, query, **names)
         self.event = tournament_selectors.event_or_404(user=user, club_slug=names["club"], slug=names["slug"])
+        self.sees_real_names = club_access.can(user, "event.direct", self.event)
 
     def filename(self) -> str:
         return f"{self.event.club.slug}-{self.event.slug}-{slugify(str(self.title))}-{_stamp()}"
@@ -181,7 +263,7 @@ class FlightEntries(FlightExport):
     def rows(self) -> Iterator[list]:
         for entry in tournament_selectors.flight_entries(flight=self.flight):
             yield [
-                entry.player.name,
+                self.player_name(entry.player),
                 entry.team_name,
                 entry.get_status_display(),
                 entry.seed,
@@ -211,7 +293,7 @@ class EventResults(EventExport):
 
     def rows(self) -> Iterator[list]:
         for flight, place, entry, (won, lost) in self.lines():
-            yield [flight.name, place, entry.name, won, lost]
+            yield [flight.name, place, self.entry_name(entry), won, lost]
 
 
 @register
@@ -229,8 +311,8 @@ class FederationResults(EventResults):
     def rows(self) -> Iterator[list]:
         for flight, place, entry, (won, lost) in self.lines():
             yield [
-                entry.player.name, entry.player.federation_id, self.event.name, self.event.starts_on, flight.name,
-                place, won, lost,
+                self.player_name(entry.player), entry.player.federation_id, self.event.name, self.event.starts_on,
+                flight.name, place, won, lost,
             ]  # fmt: skip
 
 
@@ -252,7 +334,7 @@ class FlightStandings(FlightExport):
     def rows(self) -> Iterator[list]:
         for row in round_selectors.flight_standings(flight=self.flight):
             line = row.line
-            fixed = [line.rank, row.entry.name, row.withdrawn, line.wins, line.losses, line.byes]
+            fixed = [line.rank, self.entry_name(row.entry), row.withdrawn, line.wins, line.losses, line.byes]
             yield fixed + [getattr(line, t.key, None) for t in self.columns]
 
 
@@ -265,6 +347,7 @@ class ClubExport(Export):
         if club is None:
             raise Http404(_("No such club."))
         self.club = club
+        self.sees_real_names = club_access.can(user, "club.direct", club)
 
     def filename(self) -> str:
         return f"{self.club.slug}-{slugify(str(self.title))}-{_stamp()}"
@@ -284,7 +367,8 @@ class ClubRatedMatches(ClubExport):
     def rows(self) -> Iterator[list]:
         for row in ratings_selectors.club_rated_matches(club=self.club, user=self.user):
             yield [
-                row.played_at, row.pool.get_variant_display(), row.winner.name, row.loser.name, row.length,
+                row.played_at, row.pool.get_variant_display(), self.player_name(row.winner),
+                self.player_name(row.loser), row.length,
                 Number(row.winner_rating, 2), Number(row.loser_rating, 2), Number(row.winner_change, 2),
                 Number(row.loser_change, 2),
             ]  # fmt: skip
@@ -325,8 +409,8 @@ class ClubStandings(ClubExport):
         for rank, row in enumerate(standings, start=1):
             share = None if row.win_share is None else row.win_share * 100
             yield [
-                rank, row.player.name, season, Number(row.points, 2), row.events, Number(row.rating, 2), row.matches,
-                row.wins, Number(share, 1),
+                rank, self.player_name(row.player), season, Number(row.points, 2), row.events,
+                Number(row.rating, 2), row.matches, row.wins, Number(share, 1),
             ]  # fmt: skip
 
 

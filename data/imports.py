@@ -117,9 +117,10 @@ def decode(raw: bytes) -> str:
         ) from None
 
 
-def _heading(cell: str) -> str | None:
+def heading(cell: str, known: dict[str, tuple[str, ...]]) -> str | None:
+    """The column a heading cell names (compared lower-cased, spaces and dashes dropped), or None."""
     compact = "".join(c for c in cell.casefold() if c.isalnum())
-    for column, names in COLUMNS.items():
+    for column, names in known.items():
         if compact in names:
             return column
     return None
@@ -131,33 +132,72 @@ def _delimiter(first_line: str) -> str:
     return best if counts[best] else ","
 
 
-def read_rows(text: str) -> list[Row]:
-    """The rows of the text with their values read (bad values refused row by row), before any matching."""
+@dataclass
+class Table:
+    """A file or pasted list read into cells: the heading row found (if any) and the rows after it, each with
+    its line number, its cells by column, and whether it has more cells than columns."""
+
+    header_line: int
+    header: list[str]
+    named: bool  # the first row named the columns
+    columns: list[str | None]  # the column of each cell, by the heading or by `order`
+    records: list[tuple[int, dict[str, str], bool]]
+
+
+def read_table(text: str, known: dict[str, tuple[str, ...]], order: tuple[str, ...]) -> Table:
+    """The rows of a CSV file or pasted list (the member import's and the rating list's rules: cells split on
+    `;`, a tab or `,`, whichever the first row holds most of; a first row naming any of `known` columns names
+    them, else the columns are `order`; at most MAX_ROWS rows; cells an export escaped read back)."""
     lines = text.splitlines()
     if not any(line.strip() for line in lines):
         raise Invalid(_("The file or list is empty: give at least one row with a name."), field="text")
     first = next(line for line in lines if line.strip())
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
-    records = [(reader.line_num, cells) for cells in reader]
-    records = [(line, cells) for line, cells in records if any(c.strip() for c in cells)]
-    header_line, header = records[0]
-    columns = [_heading(cell) for cell in header]
-    if any(columns):
-        if "name" not in columns:
-            raise Invalid(
-                _("Row %(row)s names the columns %(found)s but no name column: call one column \u201cname\u201d.")
-                % {"row": header_line, "found": ", ".join(c.strip() for c in header if c.strip())},
-                field="text",
-            )
-        records = records[1:]
+    rows = [(reader.line_num, cells) for cells in reader]
+    rows = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
+    header_line, header = rows[0]
+    columns = [heading(cell, known) for cell in header]
+    named = any(columns)
+    if named:
+        rows = rows[1:]
     else:
-        columns = list(ORDER)
-    if len(records) > MAX_ROWS:
+        columns = list(order)
+    if len(rows) > MAX_ROWS:
         raise Invalid(
-            _("The file has %(n)s rows; at most 5,000 are read at once: split it.") % {"n": len(records)},
+            _("The file has %(n)s rows; at most 5,000 are read at once: split it.") % {"n": len(rows)},
             field="text",
         )
-    return [_row(line, cells, columns) for line, cells in records]
+    records = []
+    for line, cells in rows:
+        values = {column: unescape(cell.strip()) for column, cell in zip(columns, cells, strict=False) if column}
+        extra = len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :])
+        records.append((line, values, extra))
+    return Table(header_line=header_line, header=header, named=named, columns=columns, records=records)
+
+
+def read_rows(text: str) -> list[Row]:
+    """The rows of the text with their values read (bad values refused row by row), before any matching."""
+    table = read_table(text, COLUMNS, ORDER)
+    if table.named and "name" not in table.columns:
+        raise Invalid(
+            _("Row %(row)s names the columns %(found)s but no name column: call one column \u201cname\u201d.")
+            % {"row": table.header_line, "found": ", ".join(c.strip() for c in table.header if c.strip())},
+            field="text",
+        )
+    return [_row(line, values, extra) for line, values, extra in table.records]
+
+
+def parse_rating(text: str) -> tuple[Decimal | None, str]:
+    """A rating cell: the value (decimal comma or point, two places) and the problem, if any."""
+    if not text:
+        return None, ""
+    try:
+        value = Decimal(text.replace(" ", "").replace(",", ".")).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        return None, _("the rating \u201c%(value)s\u201d is not a number (e.g. 1612,5)") % {"value": text}
+    if not 0 <= value <= MAX_RATING:
+        return None, _("the rating %(value)s is not between 0 and 5000") % {"value": text}
+    return value, ""
 
 
 def unescape(cell: str) -> str:
@@ -167,8 +207,7 @@ def unescape(cell: str) -> str:
     return cell
 
 
-def _row(line: int, cells: list[str], columns: list[str | None]) -> Row:
-    values = {column: unescape(cell.strip()) for column, cell in zip(columns, cells, strict=False) if column}
+def _row(line: int, values: dict[str, str], extra: bool) -> Row:
     row = Row(line=line, name=" ".join(values.get("name", "").split()), email=values.get("email", "").lower())
     row.number = values.get("number", "")
     problems = []
@@ -183,16 +222,10 @@ def _row(line: int, cells: list[str], columns: list[str | None]) -> Row:
             problems.append(_("\u201c%(email)s\u201d is no e-mail address") % {"email": row.email})
     if len(row.number) > 32:
         problems.append(_("the membership number is longer than 32 characters"))
-    rating = values.get("rating", "")
-    if rating:
-        try:
-            row.rating = Decimal(rating.replace(" ", "").replace(",", ".")).quantize(Decimal("0.01"))
-        except InvalidOperation:
-            problems.append(_("the rating \u201c%(value)s\u201d is not a number (e.g. 1612,5)") % {"value": rating})
-        else:
-            if not 0 <= row.rating <= MAX_RATING:
-                problems.append(_("the rating %(value)s is not between 0 and 5000") % {"value": rating})
-    if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns) :]):
+    row.rating, problem = parse_rating(values.get("rating", ""))
+    if problem:
+        problems.append(problem)
+    if extra:
         problems.append(_("more cells than columns"))
     if problems:
         row.reason = "; ".join(problems)

@@ -1,4 +1,4 @@
-"""Reads of the data app: feed tokens and what the calendar feeds show."""
+"""Reads of the data app: feed tokens and what the calendar feeds show, a person's own data, event templates."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 from calcutta.models import Bidder, Holding
 from chouette.models import LedgerEntry, Seat
 from clubs.models import BankAccount, Membership, Player, Role
-from data.models import FeedToken
+from data.models import EventTemplate, FeedToken
 from games.models.matches import Match, MatchReport
 from notifications.models import Notification, NotificationSettings
 from ratings.models import PlayerRating, RatedMatch
@@ -107,3 +107,16 @@ def clubs_directed_for_notice(*, player) -> dict[int, list[int]]:
     for club_id, user_id in directors.values_list("club_id", "player__user_id"):
         found[club_id].append(user_id)
     return found
+
+
+# --- event templates ----------------------------------------------------------------------------------------
+
+
+def club_event_templates(*, club) -> list[EventTemplate]:
+    """The club's event templates by name."""
+    return list(EventTemplate.objects.filter(club=club).order_by("name", "id"))
+
+
+def event_template(*, club, pk) -> EventTemplate | None:
+    """One of the club's templates; None for another club's (or none): a template never crosses clubs."""
+    return EventTemplate.objects.filter(club=club, pk=pk).select_related("club").first() if pk else None

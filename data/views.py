@@ -1,5 +1,7 @@
-"""The data app's pages: export downloads, the member import, calendar feeds, a person's own data and leaving."""
+"""The data app's pages: export downloads, the member import, calendar feeds, a person's own data and leaving,
+event templates."""
 
+import datetime
 import json
 
 from django.conf import settings
@@ -19,29 +21,39 @@ from django.views.decorators.http import require_GET
 
 from base.csp import header_value as csp_header
 from base.errors import Conflict, DomainError, Invalid
+from base.idempotency import idempotent_page
+from base.web import attempt
 from clubs import access
 from clubs import selectors as club_selectors
-from data import exports, feeds, imports, selectors, services
+from data import event_templates, exports, feeds, imports, rating_lists, selectors, services
 from tournaments import selectors as tournament_selectors
+from tournaments.models import FlightFormat, FlightKind
 from tournaments.views import events as tournament_event_views
 from tournaments.views import rounds as tournament_round_views
 
 
 @require_GET
-def export(request, key: str, **names):
-    """One export as a CSV download: `key` picks the class, the URL's names find its object (404/403 as its page)."""
-    return exports.csv_response(exports.EXPORTS[key](request.user, request.GET, **names))
+def export(request, key: str, workbook: bool = False, **names):
+    """One export as a CSV (or, `workbook`, XLSX) download: `key` picks the class, the URL's names find its
+    object (404/403 as its page)."""
+    found = exports.EXPORTS[key](request.user, request.GET, **names)
+    return exports.xlsx_response(found) if workbook else exports.csv_response(found)
 
 
 # --- the member import -----------------------------------------------------------------------------------------
 
 
-def _directed_club(request, slug):
+def _club_for(request, slug, rule: str, message: str):
+    """The URL's club if the person sees it (else 404) and `rule` lets them act on it (else 403 with `message`)."""
     club = club_selectors.visible_club(user=request.user, slug=slug)
     if club is None:
         raise Http404(_("No such club."))
-    access.require(request.user, "club.direct", club, _("Only a director or admin of this club can import members."))
+    access.require(request.user, rule, club, message)
     return club
+
+
+def _directed_club(request, slug):
+    return _club_for(request, slug, "club.direct", _("Only a director or admin of this club can import members."))
 
 
 def _sent_text(request) -> str:
@@ -235,3 +247,136 @@ def embed_snippet(request, club, slug, flight):
     snippet = f'<iframe src="{url}" width="100%" height="600" loading="lazy" title="{found.name}"></iframe>'
     return render(request, "data/embed_snippet.html", {"event": event, "flight": found, "snippet": snippet,
                                                        "url": url, "public": public})  # fmt: skip
+
+
+# --- event templates -------------------------------------------------------------------------------------------
+
+
+def _template_club(request, slug):
+    return _club_for(request, slug, "event.create", _("Only a director or admin of the club can use templates."))
+
+
+def _first_day(text: str):
+    """The date a date field sent (ISO), or the text as it came: the service refuses what is not a date."""
+    try:
+        return datetime.date.fromisoformat((text or "").strip())
+    except ValueError:
+        return text
+
+
+@login_required
+@idempotent_page
+def event_templates_page(request, slug):
+    """The club's event templates (GET); POST saves an event of the club as a new one (the event page's form)."""
+    club = _template_club(request, slug)
+    if request.method == "POST":
+        event = tournament_selectors.event_or_404(user=request.user, club_slug=club.slug,
+                                                  slug=request.POST.get("event", ""))  # fmt: skip
+        saved = {}
+
+        def save():
+            saved["template"] = services.save_event_template(
+                actor=request.user, event=event, name=request.POST.get("name", "")
+            )
+
+        if attempt(request, save, _("Template saved: start the next event from it here.")):
+            return redirect("data:event-template", slug=club.slug, pk=saved["template"].pk)
+        return redirect(event)
+    templates = [(t, event_templates.flight_names(t.setup)) for t in selectors.club_event_templates(club=club)]
+    return render(request, "data/event_templates.html", {"club": club, "templates": templates})
+
+
+@login_required
+@idempotent_page
+def event_template_page(request, slug, pk):
+    """One template: its flights, and the forms to start an event from it (a name and a first day), to rename
+    it and to delete it. Another club's template is a 404 here."""
+    club = _template_club(request, slug)
+    template = selectors.event_template(club=club, pk=pk)
+    if template is None:
+        raise Http404(_("The club has no such template."))
+    if request.method == "POST":
+        action = request.POST.get("action", "start")
+        if action == "delete":
+            if attempt(request, lambda: services.delete_event_template(actor=request.user, template=template),
+                       _("Template deleted.")):  # fmt: skip
+                return redirect("data:event-templates", slug=club.slug)
+        elif action == "rename":
+            attempt(request, lambda: services.rename_event_template(actor=request.user, template=template,
+                                                                    name=request.POST.get("name", "")),
+                    _("Template renamed."))  # fmt: skip
+        else:
+            started = {}
+
+            def start():
+                started["event"] = services.start_event_from_template(
+                    actor=request.user,
+                    template=template,
+                    name=request.POST.get("event_name", ""),
+                    starts_on=_first_day(request.POST.get("starts_on", "")),
+                    slug=request.POST.get("event_slug", ""),
+                )
+
+            if attempt(request, start, _("Event started from the template: add the players.")):
+                return redirect(started["event"])
+        return redirect("data:event-template", slug=club.slug, pk=template.pk)
+    context = {
+        "club": club,
+        "template": template,
+        "flights": _flight_lines(template.setup),
+        "days": template.setup.get("event", {}).get("days", 0) + 1,
+        "next_week": timezone.localdate() + datetime.timedelta(days=7),
+    }
+    return render(request, "data/event_template.html", context)
+
+
+def _flight_lines(setup: dict) -> list[dict]:
+    """A template's flights as its page lists them: name, kind and format in words, match length, entry fee."""
+    lines = []
+    for row in setup.get("flights", []):
+        kind = FlightKind(row["kind"]).label if row.get("kind") in FlightKind.values else row.get("kind", "")
+        form = FlightFormat(row["format"]).label if row.get("format") in FlightFormat.values else row.get("format")
+        lines.append({"name": row.get("name", ""), "kind": kind, "format": form, "length": row.get("length"),
+                      "fee": row.get("entry_fee"), "source": row.get("source") or ""})  # fmt: skip
+    return lines
+
+
+# --- seeding ratings from a rating list ----------------------------------------------------------------------------
+
+
+@login_required
+def import_seeding_ratings(request, club, slug, flight):
+    """A rating list (federation id, name, rating) as the flight's seeding ratings: a preview row by row, then,
+    once confirmed, all of it (data.services.import_seeding_ratings). The event's directors only."""
+    event = tournament_selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
+    found = tournament_selectors.flight_for(event=event, slug=flight)
+    if found is None:
+        raise Http404(_("No such flight."))
+    access.require(request.user, "event.direct", event, _("Only a director of this event can import ratings."))
+    context = {"event": event, "flight": found, "max_rows": imports.MAX_ROWS}
+    if request.method != "POST":
+        return render(request, "data/seeding_ratings.html", context)
+    try:
+        text = _sent_text(request)
+        if request.POST.get("confirm") == "1":
+            plan = services.import_seeding_ratings(
+                actor=request.user, flight=found, text=text, digest=request.POST.get("digest", "")
+            )
+            messages.success(
+                request,
+                ngettext("Seeding rating set for %(n)s entry.", "Seeding ratings set for %(n)s entries.",
+                         plan.count_set) % {"n": plan.count_set},
+            )  # fmt: skip
+            return redirect(found)
+        plan = rating_lists.plan(flight=found, text=text)
+    except Conflict as changed:
+        messages.error(request, str(changed))
+        plan = rating_lists.plan(flight=found, text=text)
+        context.update(plan=plan, text=plan.text)
+        return render(request, "data/seeding_ratings_preview.html", context, status=409)
+    except DomainError as refusal:
+        messages.error(request, str(refusal))
+        context["text"] = request.POST.get("text", "")
+        return render(request, "data/seeding_ratings.html", context, status=400)
+    context.update(plan=plan, text=plan.text)
+    return render(request, "data/seeding_ratings_preview.html", context)

@@ -66,6 +66,18 @@ EXCLUDED: dict[tuple[str, str], str] = {
     ("POST /api/v1/matches/{id}/override/", "positive_data_acceptance"): (
         "As for reports: a director's result by the scoresheet needs a scoresheet with a winner."
     ),
+    # A club's event templates (data.api): a name is refused when it is only spaces or holds control characters,
+    # or when the club's templates have it already; a started event's short name, made from its name when not
+    # given, may be taken by an event started before (409).
+    ("POST /api/v1/clubs/{club}/event-templates/", "positive_data_acceptance"): (
+        "A template's name: no control characters, not only spaces, not a name the club has (see above)."
+    ),
+    ("PATCH /api/v1/clubs/{club}/event-templates/{id}/", "positive_data_acceptance"): (
+        "A template's name: no control characters, not only spaces, not a name the club has (see above)."
+    ),
+    ("POST /api/v1/clubs/{club}/event-templates/{id}/start/", "positive_data_acceptance"): (
+        "The new event's name must not be only spaces and its short name must be free in the club (see above)."
+    ),
 }
 
 #: Ids in a request body that name other rows (a player, a club, a bidder): the fuzzer cannot know which exist or
@@ -83,6 +95,7 @@ REFERENCES: dict[str, set[str]] = {
     "POST /api/v1/chouette/sessions/{id}/seats/": {"player"},
     "POST /api/v1/chouette/sessions/{id}/invitations/": {"players"},
     "POST /api/v1/chouette/sessions/{id}/order/": {"order", "rolls"},  # player ids: the order, the rolls' keys
+    "POST /api/v1/clubs/{club}/event-templates/": {"event"},  # an event of the club
     "POST /api/v1/events/": {"club"},
     "POST /api/v1/game-records/": {"match"},
     "POST /api/v1/matches/": {"club", "player_a", "player_b"},

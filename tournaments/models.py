@@ -565,6 +565,12 @@ class Entry(models.Model):
     )
     seed = models.PositiveIntegerField(null=True, blank=True)
     rating = models.FloatField(null=True, blank=True, help_text=_("Rating used for seeding."))
+    seeding_rating = models.FloatField(
+        _("seeding rating"),
+        null=True,
+        blank=True,
+        help_text=_("From a rating list the director imported (e.g. the federation's): the draw seeds by it."),
+    )
     draw_position = models.PositiveIntegerField(
         null=True, blank=True, help_text=_("Place on the round-1 line (0-based); the round-1 slot is this // 2.")
     )
@@ -611,7 +617,13 @@ class Entry(models.Model):
 
     @property
     def name(self) -> str:
-        """What lists show for the entry: the pair's or team's name, else the player's."""
+        """What lists show for the entry: the pair's or team's name, else the player's public name (the display
+        name they chose, if any: brackets, standings and embeds are public)."""
+        return self.team_name or self.player.public_name
+
+    @property
+    def real_name(self) -> str:
+        """The entry as the directors' pages show it: the pair's or team's name, else the player's own name."""
         return self.team_name or self.player.name
 
 

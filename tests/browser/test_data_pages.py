@@ -89,3 +89,49 @@ def test_a_member_leaves_on_a_phone(live_server, page):
     expect(page.locator(".messages")).to_contain_text(f"Former player {member.pk}")
     fits(page)
     assert not get_user_model().objects.filter(pk=member.user_id).exists()
+
+
+def test_a_director_saves_a_template_and_starts_next_week_s_event_on_a_phone(live_server, page):
+    club = ClubFactory(name="Template Club", slug="template-club")
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director, name="Club night 12")
+    main = tournament_services.add_flight(actor=director, event=event, name="Main", entry_fee="10", length=5)
+    tournament_services.add_flight(actor=director, event=event, name="Consolation", kind="consolation", source=main)
+    base = live_server.url
+    sign_in(page, base, director.username)
+
+    page.goto(f"{base}{event.get_absolute_url()}")
+    page.get_by_text("Save as a template for the next event").click()
+    page.fill("#template-name", "Club night")
+    fits(page)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save the template").click()
+    expect(page.get_by_role("heading", name="Club night", exact=True)).to_be_visible()
+    expect(page.locator("main table")).to_contain_text("Consolation")
+    fits(page)
+    page.fill("#event-name", "Club night 13")
+    page.fill("#event-day", "2026-05-08")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start the event").click()
+    expect(page.get_by_role("heading", name="Club night 13")).to_be_visible()
+    expect(page.locator("table.flights")).to_contain_text("Consolation")
+    fits(page)
+    page.goto(f"{base}/clubs/template-club/")
+    page.get_by_role("link", name="Event templates").click()
+    expect(page.get_by_role("heading", name="Club night")).to_be_visible()
+    fits(page)
+
+
+def test_a_player_chooses_a_display_name_on_a_phone(live_server, page):
+    member = MembershipFactory(player__name="Petra Private").player
+    base = live_server.url
+    sign_in(page, base, member.user.username)
+    page.goto(f"{base}/accounts/")
+    page.get_by_role("link", name="Display name on public pages").click()
+    fits(page)
+    page.fill("#display-name", "Nightowl")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("public pages show your display name")
+    expect(page.locator("main")).to_contain_text("Public pages show: Nightowl.")
+    fits(page)

@@ -26,6 +26,7 @@ from django.test.utils import CaptureQueriesContext
 from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from clubs.models import Club, Membership, Player, Role
+from data.models import EventTemplate
 from games.models import GameRecord, Match
 from ratings.models import Ladder
 from tests.clients import api, web
@@ -179,6 +180,15 @@ API = {
     "POST /api/v1/payout-tables/{club}/": May(
         write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
     ),
+    # a club's event templates: its directors list, save, rename, delete and start from them
+    "GET /api/v1/clubs/{club}/event-templates/": May(read=DIRECTORS),
+    "POST /api/v1/clubs/{club}/event-templates/": May(write=DIRECTORS, body={"event": "$event", "name": "Matrix"}),
+    "GET /api/v1/clubs/{club}/event-templates/{id}/": May(read=DIRECTORS),
+    "PATCH /api/v1/clubs/{club}/event-templates/{id}/": May(write=DIRECTORS, body={"name": "Matrix renamed"}),
+    "DELETE /api/v1/clubs/{club}/event-templates/{id}/": May(write=DIRECTORS),
+    "POST /api/v1/clubs/{club}/event-templates/{id}/start/": May(
+        write=DIRECTORS, body={"name": "Matrix night", "starts_on": "2030-01-01"}
+    ),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/placements/": May(),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/reentries/": May(write=SIGNED_IN),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/slots/{id}/override/": May(read=DIRECTORS),
@@ -290,6 +300,7 @@ PAGES = {
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
     "/invitations/": May(read=SIGNED_IN),
+    "/me/display-name/": May(read=SIGNED_IN, write=SIGNED_IN, body={"display_name": "Matrix"}),  # one's own
     "/me/bank-account/": May(read=SIGNED_IN, write=SIGNED_IN, body={"holder": "Someone", "iban": ""}),  # one's own
     "/invitations/<int:pk>/accept/": May(write=NOBODY),  # the invitee's own answer (none is open here)
     "/invitations/<int:pk>/decline/": May(write=NOBODY),
@@ -406,14 +417,23 @@ PAGES = {
     "/clubs/<slug:slug>/webhook/": May(read=ADMINS, write=ADMINS),
     # data: CSV exports hold only what the export's page shows the role (a private club's: nothing to outsiders)
     "/export/events/<slug:club>/<slug:slug>/results.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/results.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/federation.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/federation.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.csv": May(),
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/entries.xlsx": May(),  # the same rows as the CSV
     "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.csv": May(),  # a knockout: 404 for all
+    "/export/events/<slug:club>/<slug:slug>/<slug:flight>/standings.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/rated-matches.csv": May(),
+    "/export/clubs/<slug:slug>/rated-matches.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/standings.csv": May(),
+    "/export/clubs/<slug:slug>/standings.xlsx": May(),  # the same rows as the CSV
     "/export/clubs/<slug:slug>/members.csv": May(read=DIRECTORS),  # e-mail addresses
+    "/export/clubs/<slug:slug>/members.xlsx": May(read=DIRECTORS),  # the same rows as the CSV
     "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
+    "/export/chouette/<slug:slug>/<int:pk>/ledger.xlsx": May(read=MONEY_SEEN_BY),  # the same rows as the CSV
     "/export/calcuttas/<int:pk>/settlement.csv": May(),
+    "/export/calcuttas/<int:pk>/settlement.xlsx": May(),  # the same rows as the CSV
     "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
     "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
     "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it
@@ -422,6 +442,11 @@ PAGES = {
     "/me/data/": May(read=SIGNED_IN),  # each person's own
     "/me/data.json": May(read=SIGNED_IN),  # each person's own data only
     "/me/leave/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own account, with one's own password
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/seeding-ratings/": May(  # a preview: writes nothing
+        read=DIRECTORS, write=DIRECTORS, body={"text": "federation_id;name;rating\nX-1;Matrix Player;1500"}
+    ),
+    "/clubs/<slug:slug>/event-templates/": May(read=DIRECTORS, write=DIRECTORS, body={"event": "$event", "name": "M"}),
+    "/clubs/<slug:slug>/event-templates/<int:pk>/": May(read=DIRECTORS, write=DIRECTORS),
     "/clubs/<slug:slug>/members/import/": May(  # the body is a preview: it writes nothing, even for directors
         read=DIRECTORS, write=DIRECTORS, body={"text": "name\nMatrix Import"}
     ),
@@ -526,6 +551,7 @@ def _build_world() -> dict:
         "code": session.join_code,
         "request": join_request.pk,
         "answer": "approve",
+        "template": EventTemplate.objects.filter(club=club).values_list("pk", flat=True).first() or 999999,
     }
     return {"users": users, "ids": ids, "session": session}
 
@@ -548,6 +574,7 @@ SEGMENT = {
     "chouette": "session",
     "reports": "version",
     "requests": "request",
+    "event-templates": "template",
 }
 BY_NAME = {"bidder_id": "bidder", "bidder": "bidder", "offer_id": "number", "offer": "number", "step": "draw"}
 

@@ -34,7 +34,7 @@ def _history(club, director_user):
     entry = flights["main"].entries.get(place=1)
     player = entry.player
     Membership.objects.filter(club=club, player=player).update(email="p@example.org", number="M-1", rating=1600)
-    player.country, player.federation_id = "DE", "DBGV-1"
+    player.country, player.federation_id, player.display_name = "DE", "DBGV-1", "Nightowl"
     player.save()
     session, players, actor = table(club, names=("Box", "Crew", "Mate"))
     chouette_services.record_game(actor=actor, session=session, game={"winner": "team"})
@@ -59,7 +59,7 @@ def test_the_download_holds_everything_stored_about_the_person_and_no_secret(clu
     data = json.loads(response.content)
     assert data["account"][0]["username"] == user.username
     assert "password" not in data["account"][0]
-    assert data["player"][0]["federation_id"] == "DBGV-1"
+    assert data["player"][0]["federation_id"] == "DBGV-1" and data["player"][0]["display_name"] == "Nightowl"
     assert data["memberships"][0]["number"] == "M-1"
     assert len(data["entries"]) == 1 and data["entries"][0]["place"] == 1
     assert len(data["matches"]) == 2 and len(data["match_reports"]) >= 2  # every version of every report
@@ -87,7 +87,7 @@ def test_leaving_deletes_the_account_and_anonymises_the_player_keeping_others_re
     player.refresh_from_db()
     # The personal columns checked after leaving:
     assert player.name == f"Former player {player.pk}"
-    assert (player.user_id, player.country, player.federation_id) == (None, "", "")
+    assert (player.user_id, player.country, player.federation_id, player.display_name) == (None, "", "", "")
     membership = Membership.objects.get(club=club, player=player)
     assert (membership.email, membership.number, membership.rating, membership.is_active) == ("", "", None, False)
     assert not BankAccount.objects.filter(player=player).exists()

@@ -321,7 +321,9 @@ class FlightUpdateSerializer(KnockoutOptionsSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.CharField(
+        source="player.public_name", read_only=True, help_text="The display name the player chose, else the name."
+    )
     status = one_of(EntryStatus.choices, read_only=True)
 
     class Meta:

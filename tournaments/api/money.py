@@ -160,7 +160,7 @@ class PaymentLineSerializer(serializers.Serializer):
 
 class EntryAccountSerializer(serializers.Serializer):
     entry = serializers.IntegerField(source="entry.pk")
-    player = serializers.CharField(source="entry.name")
+    player = serializers.CharField(source="entry.real_name")
     status = serializers.CharField(source="entry.status")
     fee_category = serializers.CharField(source="entry.fee_category")
     due_cents = serializers.IntegerField(source="account.due")

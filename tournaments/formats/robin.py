@@ -131,6 +131,7 @@ class Groups(RoundRobin):
         entries = _active(flight)
         core_groups.check(len(entries), flight.group_size or 0, flight.advance or 0)
         ratings = player_ratings(player_ids=[e.player_id for e in entries])
+        ratings.update({e.player_id: e.seeding_rating for e in entries if e.seeding_rating is not None})
         seeded = sorted(entries, key=lambda e: (-ratings.get(e.player_id, 0.0), e.pk))
         split = core_groups.split(seeded, group_size=flight.group_size or 0, advance=flight.advance or 0)
         numbered = 0  # draw positions are unique in the flight: a group's Berger number k is its k-th position

@@ -82,6 +82,8 @@ BRACKET_COLUMNS = (
     "winner__player_id",
     "entry_a__player__name",
     "entry_b__player__name",
+    "entry_a__player__display_name",
+    "entry_b__player__display_name",
     "entry_a__team_name",
     "entry_b__team_name",
     "match__status",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from base import cache
+from clubs.models import public_name_of
 from ratings.selectors import player_ratings
 from tournaments.core import chances as core
 from tournaments.core.draw import DrawEntrant, bracket_size
@@ -90,7 +91,8 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
         Entry.objects.filter(flight=flight)
         .exclude(status=EntryStatus.WITHDRAWN)
         .order_by("pk")
-        .values_list("pk", "player_id", "player__name", "is_late")
+        .annotate(shown=public_name_of("player__"))
+        .values_list("pk", "player_id", "shown", "is_late")
     )
     if len(rows) < 2:
         return None
@@ -120,7 +122,7 @@ def _simulate_robin(flight: Flight) -> FlightChances | None:
     """The rest of the schedule played out ROBIN_RUNS times with a seed of the flight's id and version, ranked
     by the flight's standings (its tie-breaks); the places are the standings' ranks."""
     numbered = Entry.objects.filter(flight=flight, draw_position__isnull=False, group=0).order_by("draw_position")
-    rows = list(numbered.values_list("pk", "player_id", "player__name"))
+    rows = list(numbered.annotate(shown=public_name_of("player__")).values_list("pk", "player_id", "shown"))
     if len(rows) < 2:
         return None
     played = games_of(Pairing.objects.filter(flight=flight, result__in=SCORED_RESULTS, group=0))
@@ -156,6 +158,7 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
         rows = (
             Slot.objects.filter(flight=flight, section=W)
             .order_by("round", "position")
+            .annotate(a_shown=public_name_of("entry_a__player__"), b_shown=public_name_of("entry_b__player__"))
             .values_list(
                 "pk",
                 "round",
@@ -165,9 +168,9 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
                 "result",
                 "winner_id",
                 "entry_a__player_id",
-                "entry_a__player__name",
+                "a_shown",
                 "entry_b__player_id",
-                "entry_b__player__name",
+                "b_shown",
             )
         )
         slots = []

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, Q
+from django.db.models import F, Prefetch, Q, Value
+from django.db.models.functions import Coalesce, NullIf
 
+from clubs.models import public_name_of
 from tournaments.core import standings as core
 from tournaments.core.tiebreaks import TIEBREAKS, Tiebreak
 from tournaments.format_registry import FORMATS
@@ -148,7 +150,16 @@ def pending_in_round(*, flight_id: int, round_number: int) -> int:
     return Pairing.objects.filter(flight_id=flight_id, round=round_number, result=PairingResult.PENDING).count()
 
 
-def paired_from(*, flight: Flight, round_number: int) -> RoundStandings | None:
-    """The standings `round_number` was paired from, as they were then (one query; None for a round not paired,
-    or paired before they were kept)."""
-    return RoundStandings.objects.filter(flight=flight, round=round_number).first()
+def paired_from(*, flight: Flight, round_number: int, names: dict[int, str] | None = None) -> RoundStandings | None:
+    """The standings `round_number` was paired from, as they were then (None for a round not paired, or paired
+    before they were kept), but with each entry's name as it is now (`names` by entry id, or one more query): a
+    player who chose a display name since is not shown by their name here either."""
+    kept = RoundStandings.objects.filter(flight=flight, round=round_number).first()
+    if kept is None:
+        return None
+    if names is None:
+        shown = Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__"))
+        names = dict(Entry.objects.filter(flight=flight).annotate(shown=shown).values_list("pk", "shown"))
+    for row in kept.rows:
+        row["player"] = names.get(row.get("entry"), row.get("player", ""))
+    return kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clubs.models import public_name_of
 from tournaments.core.groups import label as group_label
 from tournaments.models import Entry, FeedRule, Flight, FlightStatus, QualifyingTie
 
@@ -37,7 +38,7 @@ def next_stage(*, flight: Flight) -> NextStage:
     cut = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
     rows = list(QualifyingTie.objects.filter(flight=flight).select_related("decided_by", "match"))
     ids = {e for row in rows for e in row.tied}
-    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    names = dict(Entry.objects.filter(pk__in=ids).annotate(shown=public_name_of("player__")).values_list("pk", "shown"))
     ties = []
     for row in rows:
         decided = row.order[: row.places] if row.order else []

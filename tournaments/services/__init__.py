@@ -10,6 +10,7 @@ from tournaments.services.draws import (
     draw_flight,
     fresh_draw_ready,
     release_draw,
+    set_seeding_ratings,
     swap_draft_positions,
 )
 from tournaments.services.entries import (
@@ -90,6 +91,7 @@ __all__ = [
     "set_fee_settings",
     "record_prize_paid",
     "set_flight_payouts",
+    "set_seeding_ratings",
     "swap_draft_positions",
     "start_round",
     "update_event",

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from base.locks import lock
 from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from tournaments.core import consequences, teams
-from tournaments.models import Flight, FlightChange, Pairing, Slot, SlotResult, TeamBoard
+from tournaments.models import Entry, EntryMember, Flight, FlightChange, Pairing, Slot, SlotResult, TeamBoard
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -85,4 +85,13 @@ def team_result(boards) -> teams.TeamResult:
             )
             for b in boards
         ]
+    )
+
+
+def player_renamed(player) -> None:
+    """A player's name or display name changed: a new version of every flight they have an entry in (or play in
+    a pair or team of), so the cached brackets and standings show the new name."""
+    flights_changed(
+        set(Entry.objects.filter(player=player).values_list("flight_id", flat=True))
+        | set(EntryMember.objects.filter(player=player).values_list("flight_id", flat=True))
     )

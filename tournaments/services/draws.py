@@ -80,6 +80,8 @@ def draw_locked(flight: Flight, *, seed: int | None = None) -> Flight:
         ratings = {e.player_id: float(-(e.seed or 0)) for e in entries}
     elif flight.seeding == Seeding.RATING:
         ratings = player_ratings(player_ids=[e.player_id for e in entries])
+        # an imported list's rating (the federation's) before the club's own (docs/data.md, "Seeding ratings")
+        ratings.update({e.player_id: e.seeding_rating for e in entries if e.seeding_rating is not None})
     clubs = _home_clubs([e.player_id for e in entries]) if flight.separate_clubs else {}
     fresh = flight.feed_rule == FeedRule.FRESH_DRAW
     drawn = [
@@ -224,3 +226,28 @@ def fresh_draw_ready(*, flight: Flight) -> bool:
         status=EntryStatus.WITHDRAWN
     )
     return not pending.exists() and not unplayed.exists()
+
+
+@transaction.atomic
+def set_seeding_ratings(*, actor, flight: Flight, ratings: dict[int, float]) -> int:
+    """Entries' seeding ratings from an imported list (entry id -> rating): the draw seeds by them. Only before
+    the draw is confirmed (a draft is drawn again with them), and for the flight's own entries. Returns how
+    many changed."""
+    access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    if flight.draw_status in (DrawStatus.CONFIRMED, DrawStatus.RELEASED) or flight.current_round:
+        message = _("The draw of %(flight)s is confirmed: seeding ratings change only before it.")
+        raise Conflict(message % {"flight": flight.name}, code="draw_confirmed")
+    entries = {e.pk: e for e in Entry.objects.filter(flight=flight, pk__in=list(ratings))}
+    if set(ratings) - set(entries):
+        raise Invalid(_("No such entry in this flight."), field="ratings")
+    changed = []
+    for pk, rating in ratings.items():
+        entry = entries[pk]
+        if rating is not None and not 0 <= float(rating) <= 5000:
+            raise Invalid(_("A rating is between 0 and 5000."), field="ratings")
+        if entry.seeding_rating != rating:
+            entry.seeding_rating = None if rating is None else float(rating)
+            changed.append(entry)
+    Entry.objects.bulk_update(changed, ["seeding_rating"])
+    return len(changed)

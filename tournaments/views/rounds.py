@@ -104,7 +104,10 @@ def rounds_context(flight, *, number: int, is_director: bool, projector: bool) -
     checking_in = not flight.current_round and flight.status != FlightStatus.FINISHED
     check_ins = selectors.check_in_entries(flight=flight) if checking_in else []
     checked_in_count = sum(1 for e in check_ins if e.status == EntryStatus.CHECKED_IN)
-    paired_from = round_selectors.paired_from(flight=flight, round_number=number) if flight.current_round else None
+    names = {row.entry.pk: row.entry.name for row in standings}
+    paired_from = (
+        round_selectors.paired_from(flight=flight, round_number=number, names=names) if flight.current_round else None
+    )
     paired_tiebreaks = round_selectors.tiebreaks_named(paired_from.order) if paired_from else []
     return {
         "chances": chances,
