@@ -166,6 +166,12 @@ EVENTS: tuple[Event, ...] = (
         held=("tournaments.Flight",),
         steps=(Step("notifications.receivers.draw_released", "notifications"),),
     ),
+    # A capped flight's waiting list offered a freed place (tournaments.services.waiting, the flight locked).
+    Event(
+        "tournaments.hooks.place_offered",
+        held=("tournaments.Flight",),
+        steps=(Step("notifications.receivers.place_offered", "notifications"),),
+    ),
     # A tournament match can be played (board None), or was called to a board (after that call committed).
     Event(
         "tournaments.hooks.match_called",
@@ -198,6 +204,7 @@ SWEEPERS: tuple[Step, ...] = (
     Step("games.records.services.sweep_due_records", "games"),
     Step("ratings.services.pools.sweep_pending_pools", "ratings"),
     Step("notifications.services.sweep_due", "notifications"),
+    Step("tournaments.services.waiting.sweep_offers", "tournaments"),  # passes on waiting-list offers past due
     Step("base.idempotency.sweep_idempotent_requests", "base"),  # forgets idempotency keys past their 24 h
 )
 

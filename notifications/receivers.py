@@ -154,3 +154,11 @@ def challenge_created(challenge) -> None:
     key, url = f"challenge:{challenge.pk}", ladder.get_absolute_url()
     services.notify("ladder_challenge", key, {challenge.defender.user_id: params}, url=url)
     services.notify_club(ladder.club_id, "ladder_challenge", key, params, url=url)
+
+
+def place_offered(spot) -> None:
+    """The player a waiting list offers a freed place hears it, with the hours they have to accept."""
+    flight = spot.flight
+    name = f"{flight.event.name} – {flight.name}"
+    params = {"flight": name, "hours": flight.offer_hours}
+    services.notify("place_offered", f"waiting:{spot.pk}", {spot.player.user_id: params}, url=flight.get_absolute_url())
