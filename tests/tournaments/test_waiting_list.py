@@ -242,3 +242,52 @@ def test_any_interleaving_never_overfills_and_never_skips_anyone(capped, script)
             newly = [s.pk for s in was_waiting if s.status == SpotStatus.OFFERED]
             assert newly == [s.pk for s in was_waiting[: len(newly)]]
         transaction.set_rollback(True)
+
+
+# --- the API and the pages ------------------------------------------------------------------------------------
+
+
+def test_the_waiting_list_api(capped, api_as):
+    director, flight, (a, b, c, d, *_rest) = capped
+    base = f"/api/v1/events/{flight.event.club.slug}/{flight.event.slug}/flights/{flight.slug}/"
+    boss = api_as(director)
+    assert boss.put(base + "cap/", {"cap": 2, "offer_hours": 6}, format="json").json()["offer_hours"] == 6
+    for p in (a, b):
+        assert api_as(p.user).post(base + "entries/", {}, format="json").status_code == 201
+    full = api_as(c.user).post(base + "entries/", {}, format="json")
+    assert (full.status_code, full.json()["code"]) == (409, "flight_full")
+    joined = api_as(c.user).post(base + "waiting-list/", {}, format="json", HTTP_IDEMPOTENCY_KEY="join-c")
+    assert (joined.status_code, joined.json()["place"], joined.json()["status"]) == (201, 1, "waiting")
+    api_as(d.user).post(base + "waiting-list/", {}, format="json")
+    mine = api_as(d.user).get(base + "waiting-list/").json()
+    assert [s["player"] for s in mine["spots"]] == [d.name] and mine["spots"][0]["place"] == 2
+    assert [s["player"] for s in boss.get(base + "waiting-list/").json()["spots"]] == [c.name, d.name]
+    spot_d = mine["spots"][0]["id"]
+    refused = api_as(c.user).post(base + f"waiting-list/{spot_d}/move/", {"to_place": 1, "reason": "x"}, format="json")
+    assert refused.status_code == 403
+    moved = boss.post(base + f"waiting-list/{spot_d}/move/", {"to_place": 1, "reason": "Champion"}, format="json")
+    assert moved.json()["place"] == 1
+    low = boss.put(base + "cap/", {"cap": 1}, format="json")
+    assert (low.status_code, low.json()["field"]) == (400, "cap")
+    assert boss.put(base + "cap/", {"cap": 3}, format="json").status_code == 200
+    accepted = api_as(d.user).post(base + f"waiting-list/{spot_d}/accept/", format="json")
+    assert accepted.status_code == 201
+    spot_c = spot_of(flight, c).pk
+    assert api_as(c.user).post(base + f"waiting-list/{spot_c}/decline/", format="json").json()["status"] == "left"
+    assert boss.post(base + "waiting-list/close/", format="json").json()["waiting_closed"] is True
+
+
+def test_the_waiting_list_page_and_the_flight_page(capped, client):
+    director, flight, (a, b, c, *_rest) = capped
+    sign_up(director, flight, a)
+    sign_up(director, flight, b)
+    client.force_login(c.user)
+    event = flight.event
+    register = f"/events/{event.club.slug}/{event.slug}/{flight.slug}/register/"
+    with override("en"):
+        page = client.post(register, follow=True)
+        assert "you are number 1 on its waiting list" in page.content.decode()
+        flight_page = client.get(flight.get_absolute_url()).content.decode()
+        assert "You are number 1 on the waiting list." in flight_page
+        home = client.get("/").content.decode()
+        assert "My waiting lists" in home

@@ -160,6 +160,19 @@ def join(*, actor, flight: Flight, player=None) -> WaitingSpot:
     return spot
 
 
+@transaction.atomic
+def sign_up(*, actor, flight: Flight, player=None):
+    """A sign-up as the pages make it: the entry, or, when the flight is full and its list open, a place at the
+    end of its waiting list (the WaitingSpot)."""
+    try:
+        with transaction.atomic():
+            return entries.register(actor=actor, flight=flight, player=player)
+    except Conflict as refusal:
+        if refusal.code != "flight_full" or Flight.objects.filter(pk=flight.pk, waiting_closed=True).exists():
+            raise
+    return join(actor=actor, flight=flight, player=player)
+
+
 def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSpot]:
     access.require(actor, rule, spot)  # before the lock
     flight = lock_flight(spot.flight)
