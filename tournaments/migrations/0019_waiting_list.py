@@ -6,117 +6,190 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clubs', '0004_member_numbers_and_federation_id'),
-        ('tournaments', '0018_entry_fees_and_payments'),
+        ("clubs", "0004_member_numbers_and_federation_id"),
+        ("tournaments", "0018_entry_fees_and_payments"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WaitingMove',
+            name="WaitingMove",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('from_place', models.PositiveIntegerField()),
-                ('to_place', models.PositiveIntegerField()),
-                ('reason', models.CharField(max_length=200, verbose_name='reason')),
-                ('moved_at', models.DateTimeField(auto_now_add=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("from_place", models.PositiveIntegerField()),
+                ("to_place", models.PositiveIntegerField()),
+                ("reason", models.CharField(max_length=200, verbose_name="reason")),
+                ("moved_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['spot', 'id'],
+                "ordering": ["spot", "id"],
             },
         ),
         migrations.CreateModel(
-            name='WaitingSpot',
+            name="WaitingSpot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('status', models.CharField(choices=[('waiting', 'Waiting'), ('offered', 'Offered a place'), ('accepted', 'Accepted'), ('declined', 'Declined'), ('expired', 'Offer expired'), ('left', 'Left the list'), ('closed', 'List closed')], default='waiting', max_length=10)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('offered_at', models.DateTimeField(blank=True, null=True)),
-                ('offer_expires_at', models.DateTimeField(blank=True, null=True)),
-                ('answered_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("waiting", "Waiting"),
+                            ("offered", "Offered a place"),
+                            ("accepted", "Accepted"),
+                            ("declined", "Declined"),
+                            ("expired", "Offer expired"),
+                            ("left", "Left the list"),
+                            ("closed", "List closed"),
+                        ],
+                        default="waiting",
+                        max_length=10,
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                ("offered_at", models.DateTimeField(blank=True, null=True)),
+                ("offer_expires_at", models.DateTimeField(blank=True, null=True)),
+                ("answered_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['flight', 'position', 'id'],
+                "ordering": ["flight", "position", "id"],
             },
         ),
         migrations.AddField(
-            model_name='flight',
-            name='cap',
-            field=models.PositiveIntegerField(blank=True, help_text='At most this many entries; more join the waiting list.', null=True, verbose_name='entry cap'),
+            model_name="flight",
+            name="cap",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="At most this many entries; more join the waiting list.",
+                null=True,
+                verbose_name="entry cap",
+            ),
         ),
         migrations.AddField(
-            model_name='flight',
-            name='offer_hours',
-            field=models.PositiveSmallIntegerField(default=24, help_text='A player offered a freed place has this long to accept it before it passes on.', verbose_name='hours to accept a place'),
+            model_name="flight",
+            name="offer_hours",
+            field=models.PositiveSmallIntegerField(
+                default=24,
+                help_text="A player offered a freed place has this long to accept it before it passes on.",
+                verbose_name="hours to accept a place",
+            ),
         ),
         migrations.AddField(
-            model_name='flight',
-            name='waiting_closed',
-            field=models.BooleanField(default=False, verbose_name='waiting list closed'),
+            model_name="flight",
+            name="waiting_closed",
+            field=models.BooleanField(default=False, verbose_name="waiting list closed"),
         ),
         migrations.AddConstraint(
-            model_name='flight',
-            constraint=models.CheckConstraint(condition=models.Q(('cap__isnull', True), ('cap__gte', 1), _connector='OR'), name='flight_cap_at_least_1'),
+            model_name="flight",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("cap__isnull", True), ("cap__gte", 1), _connector="OR"),
+                name="flight_cap_at_least_1",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='flight',
-            constraint=models.CheckConstraint(condition=models.Q(('offer_hours__gte', 1), ('offer_hours__lte', 336)), name='flight_offer_hours_1_to_336'),
+            model_name="flight",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("offer_hours__gte", 1), ("offer_hours__lte", 336)),
+                name="flight_offer_hours_1_to_336",
+            ),
         ),
         migrations.AddField(
-            model_name='waitingmove',
-            name='moved_by',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="waitingmove",
+            name="moved_by",
+            field=models.ForeignKey(
+                null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddField(
-            model_name='waitingspot',
-            name='entry',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='waiting_spot', to='tournaments.entry'),
+            model_name="waitingspot",
+            name="entry",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="waiting_spot",
+                to="tournaments.entry",
+            ),
         ),
         migrations.AddField(
-            model_name='waitingspot',
-            name='flight',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='waiting_spots', to='tournaments.flight'),
+            model_name="waitingspot",
+            name="flight",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="waiting_spots", to="tournaments.flight"
+            ),
         ),
         migrations.AddField(
-            model_name='waitingspot',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='waiting_spots', to='clubs.player'),
+            model_name="waitingspot",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="waiting_spots", to="clubs.player"
+            ),
         ),
         migrations.AddField(
-            model_name='waitingspot',
-            name='registered_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="waitingspot",
+            name="registered_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='waitingmove',
-            name='spot',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='tournaments.waitingspot'),
+            model_name="waitingmove",
+            name="spot",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="moves", to="tournaments.waitingspot"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingspot',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['waiting', 'offered'])), fields=('flight', 'position'), name='waiting_spot_unique_position'),
+            model_name="waitingspot",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status__in", ["waiting", "offered"])),
+                fields=("flight", "position"),
+                name="waiting_spot_unique_position",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingspot',
-            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['waiting', 'offered'])), fields=('flight', 'player'), name='waiting_spot_once_per_player'),
+            model_name="waitingspot",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("status__in", ["waiting", "offered"])),
+                fields=("flight", "player"),
+                name="waiting_spot_once_per_player",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingspot',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['waiting', 'offered', 'accepted', 'declined', 'expired', 'left', 'closed'])), name='waiting_spot_status_known'),
+            model_name="waitingspot",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("status__in", ["waiting", "offered", "accepted", "declined", "expired", "left", "closed"])
+                ),
+                name="waiting_spot_status_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingspot',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'offered'), _negated=True), models.Q(('offer_expires_at__isnull', False), ('offered_at__isnull', False)), _connector='OR'), name='waiting_spot_offer_has_deadline'),
+            model_name="waitingspot",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "offered"), _negated=True),
+                    models.Q(("offer_expires_at__isnull", False), ("offered_at__isnull", False)),
+                    _connector="OR",
+                ),
+                name="waiting_spot_offer_has_deadline",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingmove',
-            constraint=models.CheckConstraint(condition=models.Q(('to_place__lt', models.F('from_place'))), name='waiting_move_goes_up'),
+            model_name="waitingmove",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("to_place__lt", models.F("from_place"))), name="waiting_move_goes_up"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='waitingmove',
-            constraint=models.CheckConstraint(condition=models.Q(('reason', ''), _negated=True), name='waiting_move_has_reason'),
+            model_name="waitingmove",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("reason", ""), _negated=True), name="waiting_move_has_reason"
+            ),
         ),
     ]
