@@ -190,6 +190,12 @@ EVENTS: tuple[Event, ...] = (
         held=("chouette.ChouetteSession",),
         steps=(Step("notifications.receivers.seated", "notifications"),),
     ),
+    # A settle-up transfer is still open a day after the table settled (the periodic sweep, once per transfer).
+    Event(
+        "chouette.hooks.transfer_open",
+        held=(),
+        steps=(Step("notifications.receivers.transfer_open", "notifications"),),
+    ),
     # A ladder challenge was created.
     Event(
         "ratings.hooks.challenge_created",
@@ -205,6 +211,7 @@ SWEEPERS: tuple[Step, ...] = (
     Step("ratings.services.pools.sweep_pending_pools", "ratings"),
     Step("notifications.services.sweep_due", "notifications"),
     Step("tournaments.services.waiting.sweep_offers", "tournaments"),  # passes on waiting-list offers past due
+    Step("chouette.services.settling.sweep_transfer_reminders", "chouette"),  # settle-up transfers still open
     Step("base.idempotency.sweep_idempotent_requests", "base"),  # forgets idempotency keys past their 24 h
 )
 
