@@ -203,6 +203,8 @@ class Transfer(models.Model):
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # when the sweep reminded the payer (or the payee) of the transfer still open: once
+    reminded_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["session", "created_at", "id"]

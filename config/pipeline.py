@@ -167,6 +167,12 @@ EVENTS: tuple[Event, ...] = (
         held=("tournaments.Flight",),
         steps=(Step("notifications.receivers.draw_released", "notifications"),),
     ),
+    # A capped flight's waiting list offered a freed place (tournaments.services.waiting, the flight locked).
+    Event(
+        "tournaments.hooks.place_offered",
+        held=("tournaments.Flight",),
+        steps=(Step("notifications.receivers.place_offered", "notifications"),),
+    ),
     # A tournament match can be played (board None), or was called to a board (after that call committed).
     Event(
         "tournaments.hooks.match_called",
@@ -191,6 +197,12 @@ EVENTS: tuple[Event, ...] = (
         held=("chouette.ChouetteSession",),
         steps=(Step("notifications.receivers.seated", "notifications"),),
     ),
+    # A settle-up transfer is still open a day after the table settled (the periodic sweep, once per transfer).
+    Event(
+        "chouette.hooks.transfer_open",
+        held=(),
+        steps=(Step("notifications.receivers.transfer_open", "notifications"),),
+    ),
     # A ladder challenge was created.
     Event(
         "ratings.hooks.challenge_created",
@@ -206,6 +218,8 @@ SWEEPERS: tuple[Step, ...] = (
     Step("games.analysis.services.sweep_due_analyses", "games"),
     Step("ratings.services.pools.sweep_pending_pools", "ratings"),
     Step("notifications.services.sweep_due", "notifications"),
+    Step("tournaments.services.waiting.sweep_offers", "tournaments"),  # passes on waiting-list offers past due
+    Step("chouette.services.settling.sweep_transfer_reminders", "chouette"),  # settle-up transfers still open
     Step("base.idempotency.sweep_idempotent_requests", "base"),  # forgets idempotency keys past their 24 h
 )
 

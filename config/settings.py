@@ -126,6 +126,9 @@ DATABASE_POOL_TIMEOUT = env_int("DATABASE_POOL_TIMEOUT", 3)
 DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 1)
 DATABASE_POOL_MAX_IDLE_SECONDS = env_int("DATABASE_POOL_MAX_IDLE_SECONDS", 2)
 DATABASE_HEADROOM = env_int("DATABASE_HEADROOM", 3)
+# A settle-up transfer still open this many hours after the table settled is reminded once (the payer while it is
+# not marked paid, else the payee to confirm it): chouette.services.settling.sweep_transfer_reminders.
+TRANSFER_REMINDER_HOURS = env_int("TRANSFER_REMINDER_HOURS", 24)
 # Seconds to reach PostgreSQL before a connection attempt fails (libpq's connect_timeout), so nothing, /health/
 # included, hangs on a server that does not answer.
 DATABASE_CONNECT_TIMEOUT_SECONDS = env_int("DATABASE_CONNECT_TIMEOUT_SECONDS", 3)

@@ -37,6 +37,8 @@ KINDS = {
         Kind("dispute_for_director", gettext_lazy("A dispute waits for a director")),
         Kind("chouette_seated", gettext_lazy("You were seated at a chouette table")),
         Kind("ladder_challenge", gettext_lazy("A ladder challenge came in"), public=True),
+        Kind("place_offered", gettext_lazy("A place came free for you on a waiting list")),
+        Kind("transfer_reminder", gettext_lazy("A settle-up transfer is still open")),
         Kind("member_left", gettext_lazy("A member of your club deleted their account"), email_default=False),
     )
 }
@@ -68,6 +70,12 @@ def personal(kind: str, p: dict) -> str:
         return _("You were seated at the chouette table %(table)s.") % p
     if kind == "ladder_challenge":
         return _("%(challenger)s challenged you on the ladder %(ladder)s.") % p
+    if kind == "place_offered":
+        return _("A place in %(flight)s came free for you: accept it within %(hours)s hours, or it passes on.") % p
+    if kind == "transfer_reminder" and p.get("role") == "payee":
+        return _("%(other)s marked %(amount)s to you paid (%(table)s): confirm you received it.") % p
+    if kind == "transfer_reminder":
+        return _("You still owe %(other)s %(amount)s from %(table)s: pay it and mark it paid.") % p
     if kind == "member_left":
         return (
             _("A member of %(club)s deleted their account; their results stay in the club's records as %(former)s.") % p

@@ -4,6 +4,7 @@ inside the caller's transaction, so a rolled-back change tells nobody, and they 
 whatever the number of people told (the players' names and users in one query, the club's directors in one)."""
 
 from base.compiled import CompiledRead
+from base.numbers import format_cents
 from clubs.models import Membership, Player, Role
 from games.models.matches import Match, MatchOutcome
 from notifications import services
@@ -154,3 +155,24 @@ def challenge_created(challenge) -> None:
     key, url = f"challenge:{challenge.pk}", ladder.get_absolute_url()
     services.notify("ladder_challenge", key, {challenge.defender.user_id: params}, url=url)
     services.notify_club(ladder.club_id, "ladder_challenge", key, params, url=url)
+
+
+def place_offered(spot) -> None:
+    """The player a waiting list offers a freed place hears it, with the hours they have to accept."""
+    flight = spot.flight
+    name = f"{flight.event.name} – {flight.name}"
+    params = {"flight": name, "hours": flight.offer_hours}
+    services.notify("place_offered", f"waiting:{spot.pk}", {spot.player.user_id: params}, url=flight.get_absolute_url())
+
+
+def transfer_open(transfer) -> None:
+    """A settle-up transfer still open a day on: the payer is reminded to pay, or, once they marked it paid, the
+    payee to confirm it arrived."""
+    session = transfer.session
+    table = session.name or f"#{session.pk}"
+    if transfer.paid_at is None:
+        user, other, role = transfer.payer.user_id, transfer.payee.name, "payer"
+    else:
+        user, other, role = transfer.payee.user_id, transfer.payer.name, "payee"
+    params = {"other": other, "amount": format_cents(transfer.cents), "table": table, "role": role}
+    services.notify("transfer_reminder", f"transfer:{transfer.pk}", {user: params}, url=session.get_absolute_url())

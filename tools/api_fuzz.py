@@ -63,6 +63,14 @@ EXCLUDED: dict[tuple[str, str], str] = {
         "field from 2 players up, the places of a band fit its smallest field: rules across the items that the "
         "schema of one band cannot say (tournaments.core.payout_tables, 400 on `bands` saying what would work)."
     ),
+    ("PUT /api/v1/events/{club}/{slug}/flights/{flight}/cap/", "positive_data_acceptance"): (
+        "A flight's cap must hold the entries already in and the places already offered: a rule on the flight's "
+        "state, not the body (tournaments.services.waiting, 400 on `cap` naming the lowest cap that works)."
+    ),
+    ("POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/{id}/move/", "positive_data_acceptance"): (
+        "A move-up goes to a place above the player's own on the list, with a reason that is more than blanks: "
+        "the list's state decides which places work (400 on `to_place` or `reason` saying which)."
+    ),
     ("POST /api/v1/matches/{id}/override/", "positive_data_acceptance"): (
         "As for reports: a director's result by the scoresheet needs a scoresheet with a winner."
     ),
@@ -97,6 +105,7 @@ REFERENCES: dict[str, set[str]] = {
     "POST /api/v1/chouette/sessions/{id}/order/": {"order", "rolls"},  # player ids: the order, the rolls' keys
     "POST /api/v1/clubs/{club}/event-templates/": {"event"},  # an event of the club
     "POST /api/v1/events/": {"club"},
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/": {"player"},
     "POST /api/v1/game-records/": {"match"},
     "POST /api/v1/matches/": {"club", "player_a", "player_b"},
     "POST /api/v1/matches/{id}/confirm/": {"version"},

@@ -17,6 +17,7 @@ from tournaments.services import boards as board_services
 
 FINISHED, RUNNING, SWISS = "spring-open", "club-championship", "swiss-night"
 DOUBLES, NATIONS = "doubles-cup", "nations-cup"
+CAPPED = "summer-cup"
 
 
 def load(context) -> None:
@@ -27,8 +28,8 @@ def load(context) -> None:
     finished = Event.objects.filter(club=club, slug=FINISHED).first()
     if finished is None:
         finished = _finished_event(club, director, players, context)
+        _fees(director, finished)  # first: the fees paid make the pool, and a prize handed over is the pool's share
         _prize_money(director, finished)
-        _fees(director, finished)
         created.append(finished.name)
     running = Event.objects.filter(club=club, slug=RUNNING).first()
     if running is None:
@@ -43,6 +44,9 @@ def load(context) -> None:
     if not Event.objects.filter(club=club, slug=NATIONS).exists():
         _nations_cup(club, director, players[:12])
         created.append("Nations Cup")
+    if not Event.objects.filter(club=club, slug=CAPPED).exists():
+        _capped_event(club, director, players[:12])
+        created.append("Summer Cup")
     context.finished_event, context.running_event = finished, running
     demo_nardy.load(context, players[4:12])
     if created:
@@ -114,6 +118,27 @@ def _prize_money(director, event):
     services.set_flight_payouts(actor=director, flight=cons, table="winner", added_money="40")
     winner = main.entries.get(place=1).player_id
     services.record_prize_paid(actor=director, flight=main, player_id=winner)
+
+
+def _capped_event(club, director, players):
+    """A coming event whose main is capped at 8 and full: three more signed up onto its waiting list, one of them
+    moved up by the director (recorded with the reason), and a withdrawal offered the freed place to the first
+    waiting, who has 48 hours to accept it."""
+    event = services.create_event(
+        actor=director,
+        club=club,
+        name="Summer Cup",
+        slug=CAPPED,
+        starts_on=datetime.date.today() + datetime.timedelta(days=14),
+        registration_open=True,
+    )
+    main = services.add_flight(actor=director, event=event, name="Main", slug="main", entry_fee=15, length=5)
+    services.set_cap(actor=director, flight=main, cap=8, offer_hours=48)
+    entered = [services.register(actor=director, flight=main, player=p) for p in players[:8]]
+    spots = [services.join_waiting_list(actor=director, flight=main, player=p) for p in players[8:11]]
+    services.move_up(actor=director, spot=spots[2], to_place=2, reason="Last year's winner")
+    services.withdraw(actor=director, entry=entered[-1])
+    return event
 
 
 def _fees(director, event):

@@ -43,3 +43,7 @@ draw_released = Hook()
 match_called = Hook()
 on_match_called = match_called.register
 remove_match_called_callback = match_called.remove
+
+# Called as place_offered(spot) when a capped flight's waiting list offers a freed place (the flight is locked):
+# the player is to be told, with how long they have to accept it.
+place_offered = Hook()

@@ -330,6 +330,17 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
         default=1,
         help_text=_("1 for singles, 2 for doubles and consultation, a team's boards."),
     )
+    # A cap on the entries (empty: none): sign-ups past it join the waiting list (WaitingSpot), whose next player
+    # is offered a freed place for `offer_hours` hours; `waiting_closed` ends the list (nobody more joins).
+    cap = models.PositiveIntegerField(
+        _("entry cap"), null=True, blank=True, help_text=_("At most this many entries; more join the waiting list.")
+    )
+    offer_hours = models.PositiveSmallIntegerField(
+        _("hours to accept a place"),
+        default=24,
+        help_text=_("A player offered a freed place has this long to accept it before it passes on."),
+    )
+    waiting_closed = models.BooleanField(_("waiting list closed"), default=False)
     qualifying_ties = models.CharField(
         _("ties at the qualifying line"),
         max_length=8,
@@ -406,6 +417,10 @@ class Flight(VariantFields):  # the variant and stakes its matches are played in
                 | Q(team_kind__in=[TeamKind.DOUBLES, TeamKind.CONSULTATION], team_size=2)
                 | Q(team_kind=TeamKind.TEAM, team_size__gte=2, team_size__lte=9),
                 name="flight_team_size_fits_kind",
+            ),
+            models.CheckConstraint(condition=Q(cap__isnull=True) | Q(cap__gte=1), name="flight_cap_at_least_1"),
+            models.CheckConstraint(
+                condition=Q(offer_hours__gte=1, offer_hours__lte=336), name="flight_offer_hours_1_to_336"
             ),
             *variant_constraints("flight"),
         ]
@@ -984,3 +999,75 @@ class Call(models.Model):
         """The fields that name `row` (a Slot, a Pairing or a TeamBoard) in a new call."""
         field = {Slot: "slot", Pairing: "pairing", TeamBoard: "team_board"}[type(row)]
         return {field: row}
+
+
+class SpotStatus(models.TextChoices):
+    WAITING = "waiting", _("Waiting")
+    OFFERED = "offered", _("Offered a place")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    EXPIRED = "expired", _("Offer expired")
+    LEFT = "left", _("Left the list")
+    CLOSED = "closed", _("List closed")
+
+
+OPEN_SPOT = [SpotStatus.WAITING, SpotStatus.OFFERED]
+
+
+class WaitingSpot(models.Model):
+    """A place on a capped flight's waiting list (tournaments.services.waiting). `position` orders the open spots
+    (waiting or offered): unique among them, so two sign-ups at once cannot share a place in the queue, and a
+    player holds one open spot per flight. An offer carries its deadline; accepting it makes the entry
+    (`entry`). A spot is never deleted: declined, expired, left and closed spots are the list's history."""
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="waiting_spots")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="waiting_spots")
+    position = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=SpotStatus.choices, default=SpotStatus.WAITING)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    registered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    offered_at = models.DateTimeField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    # the entry an accepted offer made (emptied if that entry is withdrawn before the draw and deleted)
+    entry = models.OneToOneField(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="waiting_spot")
+
+    class Meta:
+        ordering = ["flight", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["flight", "position"], condition=Q(status__in=OPEN_SPOT), name="waiting_spot_unique_position"
+            ),
+            models.UniqueConstraint(
+                fields=["flight", "player"], condition=Q(status__in=OPEN_SPOT), name="waiting_spot_once_per_player"
+            ),
+            models.CheckConstraint(condition=Q(status__in=SpotStatus.values), name="waiting_spot_status_known"),
+            models.CheckConstraint(
+                condition=~Q(status=SpotStatus.OFFERED) | Q(offered_at__isnull=False, offer_expires_at__isnull=False),
+                name="waiting_spot_offer_has_deadline",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting for {self.flight}"
+
+
+class WaitingMove(models.Model):
+    """A director moved a waiting player up the list, and why (append-only: the list's order is kept except for
+    these)."""
+
+    spot = models.ForeignKey(WaitingSpot, on_delete=models.CASCADE, related_name="moves")
+    from_place = models.PositiveIntegerField()
+    to_place = models.PositiveIntegerField()
+    reason = models.CharField(_("reason"), max_length=200)
+    moved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    moved_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["spot", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(to_place__lt=F("from_place")), name="waiting_move_goes_up"),
+            models.CheckConstraint(condition=~Q(reason=""), name="waiting_move_has_reason"),
+        ]

@@ -24,6 +24,7 @@ def my_home(request, _obj):
     context = {
         "tables": selectors.my_next_tables(user=request.user),
         "entries": selectors.my_entries(user=request.user),
+        "waiting": selectors.my_spots(user=request.user),
         "directed": selectors.directed_events(user=request.user)
         if getattr(request.user, "directs_open_events", False)
         else [],

@@ -54,6 +54,12 @@ def withdraw(user, entry) -> bool:
     return _own_or_directed(user, entry)
 
 
+@rule("waiting.answer", _("Players answer their own place on a waiting list; a director answers for anyone."))
+def answer_waiting(user, spot) -> bool:
+    """Accepting an offered place enters the player, and leaving gives their turn away: only they or a director."""
+    return _own_or_directed(user, spot)
+
+
 @rule("entry.lineup", _("A team's captain sets its lineup; a director sets anyone's."))
 def lineup(user, entry) -> bool:
     """The board order is the team's own choice: its captain (Entry.player) or a director."""

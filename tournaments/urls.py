@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import boards, events, money, rounds
+from tournaments.views import boards, events, money, rounds, waiting
 
 app_name = "tournaments"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
     path(EVENT + "<slug:flight>/payments/", money.payments, name="flight-payments"),
+    path(EVENT + "<slug:flight>/waiting-list/", waiting.waiting_list, name="flight-waiting-list"),
     path(EVENT + "<slug:flight>/register/", events.register, name="flight-register"),
     path(EVENT + "<slug:flight>/day-settings/", events.flight_day_settings, name="flight-day-settings"),
     path(EVENT + "<slug:flight>/draw/<str:step>/", events.draw_step, name="flight-draw"),

@@ -3,11 +3,15 @@ confirms they received it. The settlement page shows what is still open."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from base.errors import Conflict, NotAllowed, NotFound
+from chouette import hooks
 from chouette.models import Transfer
 from chouette.services.common import lock_session
 from clubs.access import is_director, player_of
@@ -56,3 +60,19 @@ def confirm_transfer_received(*, actor, session, transfer_id: int) -> Transfer:
         fields += ["paid_at", "paid_by"]
     transfer.save(update_fields=fields)
     return transfer
+
+
+def sweep_transfer_reminders() -> int:
+    """The periodic sweep (config/pipeline.py, SWEEPERS): each transfer still not confirmed TRANSFER_REMINDER_HOURS
+    after it was made is reminded once (`hooks.transfer_open`: the payer, or the payee once it is marked paid).
+    Each is claimed by setting `reminded_at` where it is still empty, so two sweeps at once remind once."""
+    due = timezone.now() - timedelta(hours=settings.TRANSFER_REMINDER_HOURS)
+    open_ones = Transfer.objects.filter(confirmed_at__isnull=True, reminded_at__isnull=True, created_at__lte=due)
+    reminded = 0
+    for transfer in open_ones.select_related("session", "payer", "payee").order_by("pk")[:500]:
+        with transaction.atomic():
+            claimed = Transfer.objects.filter(pk=transfer.pk, reminded_at__isnull=True, confirmed_at__isnull=True)
+            if claimed.update(reminded_at=timezone.now()):
+                hooks.transfer_open(transfer)
+                reminded += 1
+    return reminded

@@ -181,3 +181,30 @@ def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_l
     assert owner_codes(bernd.user, calcutta, lines, is_director=False) == []  # never Anna's account
     unpaid = [line(anna, 5000, 12000, paid=False)]
     assert owner_codes(director, calcutta, unpaid, is_director=True)[0][1].cents == 7000  # less what is unpaid
+
+
+def test_a_transfer_still_open_after_a_day_is_reminded_once_payer_first_then_payee(club, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chouette.models import Transfer
+    from chouette.services.settling import sweep_transfer_reminders
+    from notifications import kinds
+    from notifications.models import Notification
+
+    settings.TRANSFER_REMINDER_HOURS = 24
+    session, _p, _director = settled(club)
+    unpaid, marked = list(session.transfers.order_by("pk"))
+    services.mark_transfer_paid(actor=marked.payer.user, session=session, transfer_id=marked.pk)
+    assert sweep_transfer_reminders() == 0  # not a day old yet
+    session.transfers.update(created_at=timezone.now() - timedelta(hours=25))
+    assert sweep_transfer_reminders() == 2
+    assert sweep_transfer_reminders() == 0  # once
+    to_payer = Notification.objects.get(kind="transfer_reminder", recipient=unpaid.payer.user)
+    to_payee = Notification.objects.get(kind="transfer_reminder", recipient=marked.payee.user)
+    with translation.override("en"):
+        assert "pay it and mark it paid" in kinds.personal(to_payer.kind, to_payer.params)
+        assert "confirm you received it" in kinds.personal(to_payee.kind, to_payee.params)
+    confirmed = Transfer.objects.filter(reminded_at__isnull=False).count()
+    assert confirmed == 2

@@ -176,6 +176,14 @@ API = {
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/fee-category/": May(
         write=DIRECTORS, body={"category": "standard"}
     ),
+    "PUT /api/v1/events/{club}/{slug}/flights/{flight}/cap/": May(write=DIRECTORS, body={"cap": None}),
+    "GET /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/": May(read=SIGNED_IN),  # a player: own place
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/": May(write=SIGNED_IN),  # no cap: 409
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/close/": May(write=DIRECTORS, body={}),
+    # nobody waits on the demo's first flight: no spot to answer or move (404 for everyone)
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/{id}/accept/": May(write=NOBODY),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/{id}/decline/": May(write=NOBODY),
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/{id}/move/": May(write=NOBODY),
     "GET /api/v1/payout-tables/{club}/": May(read=DIRECTORS),
     "POST /api/v1/payout-tables/{club}/": May(
         write=DIRECTORS, body={"name": "Matrix", "bands": [{"from": 2, "to": None, "percents": ["100"]}]}
@@ -338,6 +346,9 @@ PAGES = {
     "/events/<slug:club>/<slug:slug>/prizes/": May(write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/payments/": May(
         read=DIRECTORS, write=DIRECTORS, body={"action": "settings"}
+    ),
+    "/events/<slug:club>/<slug:slug>/<slug:flight>/waiting-list/": May(
+        read=SIGNED_IN, write=DIRECTORS, body={"action": "close"}
     ),
     "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),

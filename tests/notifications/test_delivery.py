@@ -10,6 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from chouette import services as chouette_services
+from chouette.models import Transfer
 from data import services as data_services
 from games.matchplay import services as match_services
 from notifications import kinds, services
@@ -64,7 +65,19 @@ def every_event(club, on_commit):
     with on_commit(execute=True):
         released_draw(club, director.user, [a, b, person(club, "Carla Cron"), person(club, "Emil Ernst")])
     with on_commit(execute=True):
-        chouette_services.create_session(actor=director.user, club=club, players=[a, b, director], stake_cents=100)
+        session = chouette_services.create_session(
+            actor=director.user, club=club, players=[a, b, director], stake_cents=100
+        )
+    with on_commit(execute=True):  # the table settles; a day on, its transfers still open are reminded
+        transfer = Transfer.objects.create(session=session, kind="settlement", payer=b, payee=a, cents=500)
+        Transfer.objects.filter(pk=transfer.pk).update(created_at=timezone.now() - timedelta(days=2))
+        chouette_services.sweep_transfer_reminders()
+    with on_commit(execute=True):  # a capped flight's place comes free: the first waiting is offered it
+        capped = tournament_services.add_flight(actor=director.user, event=make_event(club, director.user), name="C")
+        tournament_services.set_cap(actor=director.user, flight=capped, cap=1)
+        first = tournament_services.register(actor=director.user, flight=capped, player=a)
+        tournament_services.join_waiting_list(actor=director.user, flight=capped, player=b)
+        tournament_services.withdraw(actor=director.user, entry=first)
     services.set_choices(user=b.user, choices={"match_invitation.email": True})  # off by default
     with on_commit(execute=True):  # an invitation to a casual match: Bernd is told, never the club's webhook
         match_services.create_match(actor=a.user, player_a=a, player_b=b, length=3)

@@ -74,3 +74,27 @@ def test_demo_has_a_finished_doubles_cup_and_nations_cup():
     assert (teams.team_kind, teams.team_size, teams.entries.count()) == ("team", 3, 4)
     assert sorted(e.name for e in teams.entries.all()) == ["East", "North", "South", "West"]
     assert TeamBoard.objects.filter(flight=teams).count() == 9  # three team matches of three boards
+
+
+def test_demo_prizes_handed_over_are_their_places_amounts_and_a_capped_flight_has_a_waiting_list():
+    from tournaments.models import SpotStatus, WaitingMove, WaitingSpot
+
+    call_command("load_demo")
+    paid = [
+        (w.amount, w.paid)
+        for event in Event.objects.all()
+        for prizes in selectors.prize_list(event=event)
+        if prizes.table is not None
+        for award in prizes.table.awards
+        for w in award.winners
+        if w.paid is not None
+    ]
+    assert paid and all(amount == handed for amount, handed in paid)  # e.g. 156.50 paid as 156.50, not 161.00
+    main = Event.objects.get(slug=demo.CAPPED).flights.get(slug="main")
+    places = selectors.flight_places(flight=main)
+    assert (places.cap, places.entered, places.offered) == (8, 7, 1)
+    spots = selectors.waiting_list(flight=main).spots
+    assert [s.status for s in spots] == [SpotStatus.OFFERED, SpotStatus.WAITING, SpotStatus.WAITING]
+    assert (
+        WaitingSpot.objects.filter(flight=main).count() == 3 and WaitingMove.objects.filter(spot__flight=main).exists()
+    )

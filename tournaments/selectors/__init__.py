@@ -82,8 +82,15 @@ from tournaments.selectors.tables import (
     player_tables,
     round_label,
 )
+from tournaments.selectors.waiting import WaitingList, flight_places, my_spots, own_spot, spot_in, waiting_list
 
 __all__ = [
+    "WaitingList",
+    "flight_places",
+    "my_spots",
+    "own_spot",
+    "spot_in",
+    "waiting_list",
     "Table",
     "call_table",
     "event_tables",

@@ -49,8 +49,21 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.rounds import result_confirmed as round_result_confirmed
 from tournaments.services.stages import decide_by_lot, playoff_confirmed
+from tournaments.services.waiting import accept as accept_place
+from tournaments.services.waiting import close as close_waiting_list
+from tournaments.services.waiting import decline as decline_place
+from tournaments.services.waiting import join as join_waiting_list
+from tournaments.services.waiting import move_up, set_cap, sign_up, sweep_offers
 
 __all__ = [
+    "accept_place",
+    "close_waiting_list",
+    "decline_place",
+    "join_waiting_list",
+    "move_up",
+    "set_cap",
+    "sign_up",
+    "sweep_offers",
     "decide_by_lot",
     "playoff_confirmed",
     "OPTION_FIELDS",

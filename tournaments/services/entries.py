@@ -28,7 +28,7 @@ from tournaments.models import (
     TeamKind,
 )
 from tournaments.permissions import EntryDraft
-from tournaments.services import jackpots, rounds
+from tournaments.services import jackpots, rounds, waiting
 from tournaments.services.common import DECIDED, lock_flight
 from tournaments.services.progression import BracketStore
 
@@ -104,11 +104,17 @@ def set_lineup(*, actor, entry: Entry, players: list[Player]) -> list[EntryMembe
     return list(entry.members.select_related("player").order_by("order"))
 
 
-def _enter(*, actor, flight: Flight, player: Player, **fields) -> Entry:
+def enter_offered(*, actor, flight: Flight, player: Player) -> Entry:
+    """The entry of a player who accepted a place their flight's waiting list offered them (services.waiting;
+    the flight is locked): the offer holds the place, so neither the cap nor closed registration refuses it."""
+    return _enter(actor=actor, flight=flight, player=player, by_offer=True)
+
+
+def _enter(*, actor, flight: Flight, player: Player, by_offer: bool = False, **fields) -> Entry:
     """The registration itself once the actor may enter the player and the flight is locked."""
     event = flight.event
     is_director = access.can(actor, "event.direct", event)
-    if not is_director and not event.registration_open:
+    if not is_director and not event.registration_open and not by_offer:
         raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
     if flight.kind == FlightKind.SIDE_POOL:
         return _join_side_pool(actor=actor, flight=flight, player=player)
@@ -127,6 +133,8 @@ def _enter(*, actor, flight: Flight, player: Player, **fields) -> Entry:
         )
     if flight.status == FlightStatus.FINISHED:
         raise Conflict(_("This flight is finished."), code="flight_finished")
+    if not by_offer:
+        waiting.refuse_if_full(flight)
     if flight.is_round_based:
         # A Swiss takes a late entry before any round: it is paired from the next round on, with no wins.
         rounds.check_late_entry(flight)
@@ -334,12 +342,19 @@ def undo_check_in(*, actor, entry: Entry) -> Entry:
 @transaction.atomic
 def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     """Before the draw the entry is removed; after it the opponent wins by walkover (now, or as soon as one
-    arrives). Returns None when the entry was removed."""
+    arrives). Returns None when the entry was removed. A capped flight offers the freed place to its waiting
+    list (services.waiting)."""
     access.require(actor, "entry.withdraw", entry)  # before the lock, which counts a new version of the flight
     flight = lock_flight(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
+    withdrawn = _withdraw_locked(actor=actor, flight=flight, entry=entry, comment=comment)
+    waiting.after_withdrawal(flight)
+    return withdrawn
+
+
+def _withdraw_locked(*, actor, flight: Flight, entry: Entry, comment: str) -> Entry | None:
     if flight.is_round_based and flight.current_round:
         return rounds.drop(actor=actor, entry=entry, score_remaining=True, comment=comment)
     if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:

@@ -32,7 +32,7 @@ from tournaments.forms import (
     SwapForm,
     checklist,
 )
-from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind
+from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind, WaitingSpot
 from tournaments.views import rounds as views_rounds
 
 
@@ -204,11 +204,27 @@ def flight_bracket(request, club, slug, flight):
         html = render_to_string("tournaments/_bracket_body.html", context, request=request)
     else:
         html = public_bracket_body(found, projector=projector)
-    mine = []
+    mine, waiting = [], None
     if request.user.is_authenticated and not projector:  # the signed-in player's own table, never cached
         mine = selectors.player_tables(user=request.user, flight=found, limit=1)
-    context = {"event": event, "flight": found, "projector": projector, "body": html, "mine": mine}
+        waiting = own_waiting_spot(request, found)
+    context = {
+        "event": event,
+        "flight": found,
+        "projector": projector,
+        "body": html,
+        "mine": mine,
+        "waiting": waiting,
+        "is_director": is_director,
+    }
     return render(request, "tournaments/flight_bracket.html", context)
+
+
+def own_waiting_spot(request, flight):
+    """The signed-in player's place on a capped flight's waiting list (no query for a flight without a cap)."""
+    if flight.cap is None or not request.user.is_authenticated:
+        return None
+    return selectors.own_spot(flight=flight, player=club_selectors.player_for_user(request.user))
 
 
 def public_bracket_body(flight, *, projector: bool) -> str:
@@ -318,6 +334,15 @@ def _wants_a_list(request) -> bool:
     return bool(post.getlist("players") or post.getlist("player") or post.get("names", "").strip())
 
 
+def _signed_up(result) -> str:
+    """A sign-up's message: entered, or the place on the waiting list of a full flight."""
+    if isinstance(result, WaitingSpot):
+        spot = selectors.own_spot(flight=result.flight, player=result.player)
+        message = _("%(flight)s is full: you are number %(n)s on its waiting list.")
+        return message % {"flight": result.flight.name, "n": spot.place if spot else "?"}
+    return _("You are entered.")
+
+
 @login_required
 @require_POST
 def register(request, club, slug, flight):
@@ -333,7 +358,7 @@ def register(request, club, slug, flight):
             preview = services.late_entry_preview(flight=found, count=1)
             context = {"flight": found, "event": found.event, "players": [], "preview": preview}
             return render(request, "tournaments/register_confirm.html", context)
-        attempt(request, lambda: services.register(actor=request.user, flight=found), _("You are entered."))
+        attempt(request, lambda: services.sign_up(actor=request.user, flight=found), _signed_up)
         return redirect(found.event)
     access.require(request.user, "event.direct", found.event)
     form, box = _entry_list_form(request, found)

@@ -146,7 +146,7 @@ def club_tables(request, club):
     )
 
 
-def _flight(request, club, slug, flight):
+def flight_of(request, club, slug, flight):
     found = selectors.flight_for(event=_event(request, club, slug), slug=flight)
     if found is None:
         raise Http404(_("No such flight."))
@@ -158,7 +158,7 @@ def _flight(request, club, slug, flight):
 def payments(request, club, slug, flight):
     """A flight's entries with their fees: who has not paid, totals by method; the director records payments,
     refunds and waivers (append-only), sets a member's or junior's fee and the flight's fee settings."""
-    found = _flight(request, club, slug, flight)
+    found = flight_of(request, club, slug, flight)
     access.require(request.user, "event.direct", found.event)
     if request.method == "POST":
         action = request.POST.get("action", "record")

@@ -63,7 +63,11 @@ def flight_rounds(request, flight):
         body = render_to_string("tournaments/_rounds_body.html", context, request=request)
     else:
         body = public_rounds_body(flight, projector=projector)
-    page = {"event": event, "flight": flight, "projector": projector, "mine": mine, "body": body}
+    waiting = None
+    if flight.cap is not None and player is not None:
+        waiting = selectors.own_spot(flight=flight, player=player)
+    page = {"event": event, "flight": flight, "projector": projector, "mine": mine, "body": body, "waiting": waiting}
+    page["is_director"] = is_director
     return render(request, "tournaments/flight_rounds.html", page)
 
 

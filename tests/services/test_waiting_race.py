@@ -1,0 +1,97 @@
+"""Waiting-list offers answered at the same instant, on PostgreSQL. An offer accepted twice at once (two phones,
+or the player and a director) makes one entry; two players accepting the last place at once never overfill the
+flight. Every answer runs under the flight's row lock (tournaments.services.waiting); the controls take the lock
+away and show the race then happens."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.clubs.factories import ClubFactory, MembershipFactory
+from tests.services.concurrency import post_at_once, then_meet, then_wait
+from tests.tournaments.builders import make_event, members
+from tournaments import services
+from tournaments.models import Entry, Flight, SpotStatus, WaitingSpot
+from tournaments.services import waiting as waiting_services
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def offered():
+    """A flight capped at 2, full, with c and d waiting; one withdrawal offered c the freed place."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    flight = services.add_flight(actor=director, event=event, name="Main", entry_fee=20)
+    services.set_cap(actor=director, flight=flight, cap=2)
+    a, b, c, d = members(club, 4)
+    first = services.register(actor=director, flight=flight, player=a)
+    services.register(actor=director, flight=flight, player=b)
+    for player in (c, d):
+        services.join_waiting_list(actor=director, flight=flight, player=player)
+    services.withdraw(actor=director, entry=first)
+    base = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/waiting-list/"
+    return director, flight, (c, d), base
+
+
+def _unlocked(flight):
+    return Flight.objects.select_related("event__club").get(pk=flight.pk)
+
+
+def test_an_offer_accepted_twice_at_once_is_taken_once(offered, monkeypatch):
+    director, flight, (c, _d), base = offered
+    spot = WaitingSpot.objects.get(flight=flight, player=c, status=SpotStatus.OFFERED)
+    monkeypatch.setattr(waiting_services, "lock_flight", then_wait(waiting_services.lock_flight))
+    url = f"{base}{spot.pk}/accept/"
+    answers = post_at_once((c.user, url, {}), (director, url, {}))
+    assert [status for status, _body in answers] == [201, 201]
+    assert answers[0][1]["id"] == answers[1][1]["id"]  # the same entry, made once
+    assert Entry.objects.filter(flight=flight, player=c).count() == 1
+    assert Entry.objects.filter(flight=flight).count() == 2
+
+
+def test_control_without_the_lock_the_second_accept_collides(offered, monkeypatch):
+    director, flight, (c, _d), base = offered
+    spot = WaitingSpot.objects.get(flight=flight, player=c, status=SpotStatus.OFFERED)
+    monkeypatch.setattr(waiting_services, "lock_flight", then_meet(_unlocked))
+    url = f"{base}{spot.pk}/accept/"
+    try:
+        statuses = sorted(status for status, _body in post_at_once((c.user, url, {}), (director, url, {})))
+    except Exception:  # noqa: BLE001 - the database's error raised through the test client
+        statuses = ["raised"]
+    # both read the offer open and made the entry: the unique index refuses the second (a 409 or an error), where
+    # under the lock the second answers the entry the first made
+    assert statuses != [201, 201]
+    assert Entry.objects.filter(flight=flight, player=c).count() == 1
+
+
+def _two_offers_for_one_place(flight, d):
+    """d offered a place too, beyond what the cap leaves (as if a stale offer stood): the accept's own check under
+    the lock is then all that keeps the flight to its cap."""
+    now = timezone.now()
+    WaitingSpot.objects.filter(flight=flight, player=d).update(
+        status=SpotStatus.OFFERED, offered_at=now, offer_expires_at=now + timedelta(hours=1)
+    )
+
+
+def test_two_players_accepting_the_last_place_at_once_never_overfill(offered, monkeypatch):
+    _director, flight, (c, d), base = offered
+    _two_offers_for_one_place(flight, d)
+    spots = {s.player_id: s.pk for s in WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED)}
+    monkeypatch.setattr(waiting_services, "lock_flight", then_wait(waiting_services.lock_flight))
+    answers = post_at_once(*((p.user, f"{base}{spots[p.pk]}/accept/", {}) for p in (c, d)))
+    assert sorted(status for status, _body in answers) == [201, 409]
+    assert next(body for status, body in answers if status == 409)["code"] == "flight_full"
+    assert Entry.objects.filter(flight=flight).count() == 2  # the cap
+
+
+def test_control_without_the_lock_both_take_the_last_place(offered, monkeypatch):
+    _director, flight, (c, d), base = offered
+    _two_offers_for_one_place(flight, d)
+    spots = {s.player_id: s.pk for s in WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED)}
+    monkeypatch.setattr(waiting_services, "lock_flight", then_meet(_unlocked))
+    answers = post_at_once(*((p.user, f"{base}{spots[p.pk]}/accept/", {}) for p in (c, d)))
+    assert [status for status, _body in answers] == [201, 201]
+    assert Entry.objects.filter(flight=flight).count() == 3  # overfilled: what the lock prevents

@@ -1,0 +1,120 @@
+"""REST endpoints of a capped flight's waiting list (…/flights/<flight>/waiting-list/): the list (all of it for a
+director, one's own place for a player), joining it, answering an offered place, a director's move-up, closing
+it, and the flight's cap (…/flights/<flight>/cap/). The services check who may."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from base.api import validated
+from base.idempotency import idempotent
+from clubs import access
+from clubs import selectors as club_selectors
+from tournaments import selectors, services
+from tournaments.api.events import EntrySerializer, PlayerInputSerializer, flight_in
+
+
+class SpotSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    player = serializers.CharField(source="player.name")
+    place = serializers.IntegerField(help_text="1: the next to be offered a place.")
+    status = serializers.CharField(help_text="waiting or offered (open spots); later accepted, declined, expired, ….")
+    offer_expires_at = serializers.DateTimeField(allow_null=True, help_text="An offer's deadline to accept.")
+
+
+class WaitingListSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(source="places.cap", allow_null=True)
+    entered = serializers.IntegerField(source="places.entered")
+    offered = serializers.IntegerField(source="places.offered")
+    closed = serializers.BooleanField(source="flight.waiting_closed")
+    offer_hours = serializers.IntegerField(source="flight.offer_hours")
+    spots = SpotSerializer(many=True, help_text="A director sees everyone; a player only their own place.")
+
+
+class CapInputSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(allow_null=True, min_value=1, max_value=100_000, help_text="null: no cap.")
+    offer_hours = serializers.IntegerField(required=False, min_value=1, max_value=336)
+
+
+class CapSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(allow_null=True)
+    offer_hours = serializers.IntegerField()
+    waiting_closed = serializers.BooleanField()
+
+
+class MoveInputSerializer(serializers.Serializer):
+    to_place = serializers.IntegerField(min_value=1, max_value=100_000, help_text="1: first of the list.")
+    reason = serializers.CharField(max_length=200, help_text="Recorded with the move.")
+
+
+def _spot(flight, pk: int):
+    spot = selectors.spot_in(flight=flight, pk=pk)
+    if spot is None:
+        raise Http404("No such place on this waiting list.")
+    return spot
+
+
+class WaitingListViewSet(viewsets.ViewSet):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=WaitingListSerializer, description="The flight's places and its waiting list.")
+    def show(self, request, club, slug, flight):
+        found = flight_in(request, club, slug, flight)
+        data = selectors.waiting_list(flight=found)
+        if not access.can(request.user, "event.direct", found.event):
+            own = club_selectors.player_for_user(request.user)
+            data.spots[:] = [s for s in data.spots if own is not None and s.player_id == own.pk]
+        return Response(WaitingListSerializer(data).data)
+
+    @idempotent
+    @extend_schema(request=PlayerInputSerializer, responses={201: SpotSerializer})
+    def join(self, request, club, slug, flight):
+        """Join the list of a full flight (yourself; a director: a player of the club)."""
+        found = flight_in(request, club, slug, flight)
+        data = validated(PlayerInputSerializer, request)
+        spot = services.join_waiting_list(actor=request.user, flight=found, player=data.get("player"))
+        own = selectors.own_spot(flight=found, player=spot.player)
+        return Response(SpotSerializer(own or spot).data, status=status.HTTP_201_CREATED)
+
+    @idempotent
+    @extend_schema(request=None, responses={201: EntrySerializer}, description="Take the place offered.")
+    def accept(self, request, club, slug, flight, pk):
+        entry = services.accept_place(actor=request.user, spot=_spot(flight_in(request, club, slug, flight), pk))
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    @idempotent
+    @extend_schema(request=None, responses=SpotSerializer, description="Decline the offer, or leave the list.")
+    def decline(self, request, club, slug, flight, pk):
+        spot = services.decline_place(actor=request.user, spot=_spot(flight_in(request, club, slug, flight), pk))
+        spot.place = 0
+        return Response(SpotSerializer(spot).data)
+
+    @idempotent
+    @extend_schema(request=MoveInputSerializer, responses=SpotSerializer, description="Move a player up (director).")
+    def move(self, request, club, slug, flight, pk):
+        found = flight_in(request, club, slug, flight)
+        data = validated(MoveInputSerializer, request)
+        spot = services.move_up(
+            actor=request.user, spot=_spot(found, pk), to_place=data["to_place"], reason=data["reason"]
+        )
+        return Response(SpotSerializer(selectors.own_spot(flight=found, player=spot.player) or spot).data)
+
+    @idempotent
+    @extend_schema(request=None, responses=CapSerializer, description="Close the list (director).")
+    def close(self, request, club, slug, flight):
+        updated = services.close_waiting_list(actor=request.user, flight=flight_in(request, club, slug, flight))
+        return Response(CapSerializer(updated).data)
+
+    @idempotent
+    @extend_schema(request=CapInputSerializer, responses=CapSerializer, description="The flight's cap (director).")
+    def cap(self, request, club, slug, flight):
+        found = flight_in(request, club, slug, flight)
+        data = validated(CapInputSerializer, request)
+        updated = services.set_cap(
+            actor=request.user, flight=found, cap=data["cap"], offer_hours=data.get("offer_hours")
+        )
+        return Response(CapSerializer(updated).data)

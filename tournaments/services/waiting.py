@@ -1,0 +1,282 @@
+"""A capped flight and its waiting list: the cap, joining the list, offers of a freed place, accepting, declining,
+the offers' deadlines (a periodic sweep), a director's move-up and closing the list.
+
+Every change runs under the flight's row lock (`lock_flight`), the same lock a registration and a withdrawal take,
+so the places are counted and handed out one change at a time: an offer accepted twice at once is taken once, and
+two players accepting the last place at once never overfill the flight (tests/services/test_waiting_race.py).
+Whenever a place may have come free (a withdrawal, a declined or expired offer, a higher cap), `fill` offers it to
+the next waiting player in list order (tournaments.core.waiting counts the places): the list is never skipped,
+except where a director moved someone up, which is recorded with its reason (WaitingMove).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from base.errors import Conflict, Invalid
+from clubs import access
+from clubs import selectors as club_selectors
+from tournaments import hooks
+from tournaments.core import waiting as core
+from tournaments.models import (
+    OPEN_SPOT,
+    EntryStatus,
+    FeedRule,
+    Flight,
+    FlightKind,
+    FlightStatus,
+    SpotStatus,
+    WaitingMove,
+    WaitingSpot,
+)
+from tournaments.permissions import EntryDraft
+from tournaments.services import entries
+from tournaments.services.common import lock_flight
+
+logger = logging.getLogger(__name__)
+
+MAX_REASON = 200
+MAX_CAP = 100_000
+
+
+def places(flight: Flight) -> core.Places:
+    """The flight's places as they stand (a re-entry and a withdrawn entry hold none)."""
+    entered = flight.entries.exclude(status=EntryStatus.WITHDRAWN).filter(is_reentry=False).count()
+    offered = WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED).count()
+    return core.Places(cap=flight.cap, entered=entered, offered=offered)
+
+
+def refuse_if_full(flight: Flight) -> None:
+    """A registration (the flight locked) past the cap, or ahead of players waiting, is refused: the player
+    joins the waiting list instead."""
+    if flight.cap is None:
+        return
+    queued = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists()
+    if places(flight).full or queued:
+        if flight.waiting_closed:
+            message = _("%(flight)s is full (%(cap)s entries) and its waiting list is closed.")
+        else:
+            message = _("%(flight)s is full (%(cap)s entries): join its waiting list instead.")
+        raise Conflict(message % {"flight": flight.name, "cap": flight.cap}, code="flight_full")
+
+
+def _check_cappable(flight: Flight) -> None:
+    if flight.kind in (FlightKind.JACKPOT, FlightKind.SIDE_POOL) or flight.feed_rule != FeedRule.DRAW:
+        message = _(
+            "Only a flight players sign up for has a cap: a jackpot's sign-up list is already the waiting list its "
+            "pods are filled from, and a side pool or a fed flight takes its players from another flight."
+        )
+        raise Invalid(message, field="cap")
+
+
+def fill(flight: Flight, *, now=None) -> list[WaitingSpot]:
+    """The flight is locked: end the offers past their deadline, then offer each free place to the next waiting
+    player in list order, each told through `hooks.place_offered`. Returns the new offers."""
+    now = now or timezone.now()
+    WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED, offer_expires_at__lte=now).update(
+        status=SpotStatus.EXPIRED, answered_at=now
+    )
+    if flight.status == FlightStatus.FINISHED:
+        return []
+    waiting = WaitingSpot.objects.filter(flight=flight, status=SpotStatus.WAITING).order_by("position", "pk")
+    due = core.offers_due(places(flight), waiting.count())
+    offered = list(waiting.select_related("player")[:due])
+    expires = now + timedelta(hours=flight.offer_hours)
+    for spot in offered:
+        spot.status, spot.offered_at, spot.offer_expires_at = SpotStatus.OFFERED, now, expires
+        spot.save(update_fields=["status", "offered_at", "offer_expires_at"])
+        spot.flight = flight
+        hooks.place_offered(spot)
+    return offered
+
+
+@transaction.atomic
+def set_cap(*, actor, flight: Flight, cap: int | None, offer_hours: int | None = None) -> Flight:
+    """The flight's cap (None: none) and the hours a player has to accept a freed place. A cap below the entries
+    already in (and the places already offered) is refused, naming the lowest that works; a higher cap offers its
+    new places to the waiting list at once."""
+    access.require(actor, "event.direct", flight.event)
+    if cap is not None and not 1 <= cap <= MAX_CAP:
+        raise Invalid(_("A cap is a whole number from 1 to 100000, or empty for none."), field="cap")
+    if offer_hours is not None and not 1 <= offer_hours <= 336:
+        raise Invalid(_("Give the hours to accept a place as a whole number from 1 to 336."), field="offer_hours")
+    flight = lock_flight(flight)
+    if cap is not None:
+        _check_cappable(flight)
+        now = places(flight)
+        if cap < core.lowest_cap(now):
+            message = _(
+                "%(entered)s entries are in and %(offered)s places are offered: a cap of at least %(lowest)s works "
+                "(or withdraw entries first)."
+            ) % {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
+            raise Invalid(message, field="cap")
+    flight.cap = cap
+    if offer_hours is not None:
+        flight.offer_hours = offer_hours
+    flight.save(update_fields=["cap", "offer_hours"])
+    fill(flight)
+    return flight
+
+
+@transaction.atomic
+def join(*, actor, flight: Flight, player=None) -> WaitingSpot:
+    """A player (or a director for them) joins the waiting list of a full flight, at its end. Joining again
+    answers the spot they hold."""
+    if player is None:
+        player = club_selectors.player_for_user(actor)
+    if player is None:
+        raise Invalid(_("Choose the player to put on the waiting list."), field="player")
+    access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
+    flight = lock_flight(flight)
+    held = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
+    if held is not None:
+        return held
+    if flight.is_team_event:
+        raise Conflict(_("Pairs and teams are entered by a director at the desk."), code="no_waiting_list")
+    if not access.can(actor, "event.direct", flight.event) and not flight.event.registration_open:
+        raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
+    if flight.cap is None:
+        raise Conflict(_("%(flight)s has no cap: enter it directly.") % {"flight": flight.name}, code="not_full")
+    if flight.waiting_closed:
+        raise Conflict(_("The waiting list of %(flight)s is closed.") % {"flight": flight.name}, code="list_closed")
+    if flight.status == FlightStatus.FINISHED:
+        raise Conflict(_("This flight is finished."), code="flight_finished")
+    if flight.entries.filter(player=player, is_reentry=False).exclude(status=EntryStatus.WITHDRAWN).exists():
+        message = _("%(player)s is already entered in %(flight)s.")
+        raise Conflict(message % {"player": player, "flight": flight.name}, code="already_entered")
+    if not places(flight).full and not WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists():
+        message = _("%(flight)s has a free place: enter it directly.")
+        raise Conflict(message % {"flight": flight.name}, code="not_full")
+    last = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).aggregate(m=Max("position"))["m"] or 0
+    spot = WaitingSpot.objects.create(flight=flight, player=player, position=last + 1, registered_by=actor)
+    fill(flight)
+    spot.refresh_from_db()
+    return spot
+
+
+@transaction.atomic
+def sign_up(*, actor, flight: Flight, player=None):
+    """A sign-up as the pages make it: the entry, or, when the flight is full and its list open, a place at the
+    end of its waiting list (the WaitingSpot)."""
+    try:
+        with transaction.atomic():
+            return entries.register(actor=actor, flight=flight, player=player)
+    except Conflict as refusal:
+        if refusal.code != "flight_full" or Flight.objects.filter(pk=flight.pk, waiting_closed=True).exists():
+            raise
+    return join(actor=actor, flight=flight, player=player)
+
+
+def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSpot]:
+    access.require(actor, rule, spot)  # before the lock
+    flight = lock_flight(spot.flight)
+    return flight, WaitingSpot.objects.select_related("player").get(pk=spot.pk)
+
+
+@transaction.atomic
+def accept(*, actor, spot: WaitingSpot):
+    """The offered player takes the place: their entry is made (a late entry after the draw, as a registration
+    would be), whatever registration says. Accepted already: the same entry (accepted twice, taken once)."""
+    flight, spot = _locked_spot(actor, spot, "waiting.answer")
+    if spot.status == SpotStatus.ACCEPTED and spot.entry_id is not None:
+        return spot.entry
+    if spot.status != SpotStatus.OFFERED:
+        raise Conflict(_("No place is offered to you on this list now."), code="no_offer")
+    if spot.offer_expires_at <= timezone.now():
+        raise Conflict(_("The offer has expired: the place went to the next on the list."), code="offer_expired")
+    now = places(flight)
+    if flight.cap is not None and now.entered >= flight.cap:  # the offer's own place: never past the cap
+        raise Conflict(_("The flight is full."), code="flight_full")
+    entry = entries.enter_offered(actor=actor, flight=flight, player=spot.player)
+    spot.status, spot.entry, spot.answered_at = SpotStatus.ACCEPTED, entry, timezone.now()
+    spot.save(update_fields=["status", "entry", "answered_at"])
+    return entry
+
+
+@transaction.atomic
+def decline(*, actor, spot: WaitingSpot) -> WaitingSpot:
+    """The player gives up an offered place (declined) or their place on the list (left); an offered place
+    passes to the next waiting player at once."""
+    flight, spot = _locked_spot(actor, spot, "waiting.answer")
+    if spot.status not in OPEN_SPOT:
+        return spot
+    spot.status = SpotStatus.DECLINED if spot.status == SpotStatus.OFFERED else SpotStatus.LEFT
+    spot.answered_at = timezone.now()
+    spot.save(update_fields=["status", "answered_at"])
+    fill(flight)
+    return spot
+
+
+@transaction.atomic
+def move_up(*, actor, spot: WaitingSpot, to_place: int, reason: str) -> WaitingSpot:
+    """A director moves a waiting player up to `to_place` (1: first of the list), with the reason, recorded;
+    everyone between moves down one. If that puts them where a free place is, they are offered it."""
+    access.require(actor, "event.direct", spot.flight.event)
+    reason = (reason or "").strip()
+    if not reason:
+        raise Invalid(_("Say why this player moves up: the list keeps its order otherwise."), field="reason")
+    if len(reason) > MAX_REASON:
+        raise Invalid(_("A reason has at most 200 characters."), field="reason")
+    flight = lock_flight(spot.flight)
+    spot = WaitingSpot.objects.get(pk=spot.pk)
+    if spot.status != SpotStatus.WAITING:
+        raise Conflict(_("Only a player still waiting can be moved up."), code="not_waiting")
+    order = list(WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).order_by("position", "pk"))
+    current = next(i for i, s in enumerate(order, 1) if s.pk == spot.pk)
+    if not 1 <= to_place < current:
+        message = _("This player is number %(n)s: move them to a place from 1 to %(last)s.")
+        raise Invalid(message % {"n": current, "last": current - 1}, field="to_place")
+    order.insert(to_place - 1, order.pop(current - 1))
+    # (flight, position) is unique among the open spots: move them all out of the way first, then into order.
+    open_spots = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT)
+    open_spots.update(position=F("position") + MAX_CAP * 10)
+    for number, moved in enumerate(order, 1):
+        WaitingSpot.objects.filter(pk=moved.pk).update(position=number)
+    WaitingMove.objects.create(spot=spot, from_place=current, to_place=to_place, reason=reason, moved_by=actor)
+    fill(flight)
+    spot.refresh_from_db()
+    return spot
+
+
+@transaction.atomic
+def close(*, actor, flight: Flight) -> Flight:
+    """A director closes the list: nobody more joins, the players still waiting are told it closed (their spots
+    end), and the offers already made stand until answered or expired. A place freed later is open to anyone."""
+    access.require(actor, "event.direct", flight.event)
+    flight = lock_flight(flight)
+    flight.waiting_closed = True
+    flight.save(update_fields=["waiting_closed"])
+    WaitingSpot.objects.filter(flight=flight, status=SpotStatus.WAITING).update(
+        status=SpotStatus.CLOSED, answered_at=timezone.now()
+    )
+    return flight
+
+
+def after_withdrawal(flight: Flight) -> None:
+    """A withdrawal (the flight locked) frees a place: offer it on."""
+    if flight.cap is not None:
+        fill(flight)
+
+
+def sweep_offers() -> int:
+    """The periodic sweep (config/pipeline.py, SWEEPERS): each flight with an offer past its deadline, in its own
+    transaction under its lock, ends those offers and offers the places on. Returns the offers made."""
+    due = (
+        WaitingSpot.objects.filter(status=SpotStatus.OFFERED, offer_expires_at__lte=timezone.now())
+        .values_list("flight_id", flat=True)
+        .distinct()
+    )
+    made = 0
+    for flight in Flight.objects.filter(pk__in=list(due)):
+        try:
+            with transaction.atomic():
+                made += len(fill(lock_flight(flight)))
+        except Exception:  # noqa: BLE001 - one flight's failure must not stop the others'; the next sweep tries again
+            logger.exception("waiting list of flight %s: expired offers not passed on", flight.pk)
+    return made
