@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0004_member_numbers_and_federation_id"),
-        ("tournaments", "0018_entry_fees_and_payments"),
+        ("tournaments", "0019_entry_seeding_rating"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
