@@ -9,7 +9,7 @@ from tests.ratings.builders import played
 
 pytestmark = pytest.mark.django_db
 
-QUERIES = {"rating": 9, "list": 4, "ladder": 9}  # session and user included
+QUERIES = {"rating": 10, "list": 4, "ladder": 9}  # session and user included; the rating page reads the analysed matches too
 
 
 @pytest.mark.parametrize("matches", [2, 12])
