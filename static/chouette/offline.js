@@ -24,6 +24,8 @@
   var LIMIT = 50;              // games one phone keeps unsent, at most
   var SEND_TIMEOUT = 15000;    // a send that has not answered by then is treated as lost (it is retried by key)
   var RETRY = 10000;           // how often a waiting queue is tried while the phone thinks it is online
+  var SOON = 1000;             // after a send that failed although the phone said it was online: again after 1 s,
+  var soon = SOON;             // then 2, 4, 8 s (the network often answers a moment after the "online" event)
   var user = panel.getAttribute("data-user");
   var table = panel.getAttribute("data-session");
   var addPath = new URL(panel.getAttribute("data-add-url"), location.href).pathname;
@@ -397,6 +399,12 @@
     }
     return Promise.resolve(next()).then(function () {
       sending = false;
+      if (problem === "no-connection" && navigator.onLine && soon < RETRY) {
+        setTimeout(sync, soon);
+        soon *= 2;
+      } else if (!problem) {
+        soon = SOON;
+      }
       if (changed) {
         return learn().then(function () {
           render();

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from chouette.models import ChouetteSession
+from games.models import GameRecord
 from tournaments import demo
 from tournaments.models import Slot, TeamBoard
 
@@ -30,6 +31,7 @@ def demo_sweep(monkeypatch) -> tuple[list[str], ChouetteSession]:
     calcutta = Calcutta.objects.first()
     pair_match = Slot.objects.filter(flight__event__slug=demo.DOUBLES, round=1).first().match_id  # a pair's match
     board_match = TeamBoard.objects.filter(flight__event__slug=demo.NATIONS).first().match_id  # a team's board
+    record = GameRecord.objects.order_by("pk").first()
     urls = [
         "/events/",
         "/events/bc-berlin/club-championship/",
@@ -51,6 +53,12 @@ def demo_sweep(monkeypatch) -> tuple[list[str], ChouetteSession]:
         f"/events/bc-berlin/{demo.NATIONS}/teams/",  # team matches with their board links
         f"/matches/{pair_match}/",
         f"/matches/{board_match}/",
+        f"/calcuttas/{calcutta.pk}/settlement/",  # the owners' nets with their settle-up codes
+        "/events/bc-berlin/spring-open/main/payments/",
+        f"/events/bc-berlin/{demo.CAPPED}/main/waiting-list/",
+        "/clubs/bc-berlin/event-templates/",
+        f"/records/{record.pk}/",  # with its engine analysis section
+        "/records/analysis/settings/",
     ]
     return urls, table
 
