@@ -93,9 +93,8 @@ def test_a_socket_stays_up_through_a_redis_read_that_waits_longer_than_five_seco
 
 
 def test_a_thousand_sockets_closing_at_once_leave_no_member_in_their_group(monkeypatch, caplog):
-    """1,000 sockets of one process join one group: the layer counts the process once (its hub's channel), not each
-    socket. Then all close at the same moment: afterwards the group has no member, neither in the layer's own
-    membership nor in the record of who watches, and nothing failed."""
+    """1,000 sockets of one process join one group, then all close at the same moment: afterwards the group has no
+    member, neither in the layer's own membership nor in the record of who watches, and nothing failed."""
     caplog.set_level(logging.WARNING, logger="base.live")
     layer = site_layer(monkeypatch)
     group, count = f"{KIND}-2", 1000
@@ -110,7 +109,7 @@ def test_a_thousand_sockets_closing_at_once_leave_no_member_in_their_group(monke
         assert {a["type"] for a in answers} == {"websocket.accept"}
         joined = await asyncio.gather(*(s.receive_json_from(30) for s in sockets))
         assert all(j["groups"] == [group] for j in joined)
-        assert (client.zcard(members), client.zcard(watching)) == (1, 1)  # one process, one member
+        assert (client.zcard(members), client.zcard(watching)) == (count, count)
         for socket in sockets:
             await socket.send_input({"type": "websocket.disconnect", "code": 1001})
         started = time.monotonic()
