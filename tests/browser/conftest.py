@@ -106,8 +106,14 @@ def live_asgi_server(transactional_db):
     from types import SimpleNamespace
 
     import uvicorn
+    from channels.layers import channel_layers
     from django.test.utils import modify_settings
 
+    # A channel layer of this server's own: channels_redis lets one event loop at a time receive on a layer object,
+    # and a server of an earlier test whose loop was still ending (a page kept its socket open) made every socket
+    # here fail with "Two event loops are trying to receive() on one channel layer at once!" (seen in CI: the
+    # page's socket opened, said "joined" and closed, over and over, and the test waited for it to go live).
+    channel_layers.backends.clear()
     with modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}):
         from config.asgi import build_application
 
@@ -124,5 +130,9 @@ def live_asgi_server(transactional_db):
         assert server.started, "uvicorn did not start"
         yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
         server.should_exit = True
-        thread.join(10)
+        thread.join(5)
+        if thread.is_alive():  # a connection that does not close holds a graceful shutdown: end it
+            server.force_exit = True
+            thread.join(10)
         sock.close()
+        channel_layers.backends.clear()
