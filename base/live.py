@@ -497,6 +497,158 @@ def requested_fragments(query_string: bytes) -> dict[str, list]:
     return asked
 
 
+class _Watched:
+    """A group's sockets in one process, and the lock that keeps its joining and leaving the layer in order."""
+
+    def __init__(self) -> None:
+        self.sockets: set[LiveConsumer] = set()
+        self.lock = asyncio.Lock()
+        self.waiting = 0  # joins and leaves queued on the lock: the record stays while any is
+        self.told = 0.0  # when the layer last heard this process joined (monotonic)
+
+
+class _Hub:
+    """The live sockets of one process (one event loop) and the groups they watch, with ONE channel of the layer:
+    the layer counts the process as the group's member once, whatever the number of its sockets, and a push
+    reaches the process as one message, which the hub hands to each of its sockets in the group.
+
+    Why: with every socket a member, channels_redis sent a group's push to a process as one message naming all
+    its sockets, then put a copy in each socket's queue, and each socket's own reading loop woke, made its next
+    read a task and waited on it again: with 2,000 pages that machinery, per socket and push, was most of what
+    the socket process did besides the sends themselves. The sockets now have no channel of their own.
+
+    The hub reads only while it has a group: the first join starts its reader (on a new channel), the last leave
+    stops it and waits until it has stopped, as channels stops a consumer's own reader when its socket closes. So
+    a hub never outlives its sockets: an event loop whose sockets have all closed has nothing of the hub left on
+    it (tests run many loops one after another on one layer, and channels_redis lets one loop at a time receive).
+
+    The layer hears a join when a group gets its first socket here, and again at least every third of its group
+    expiry (a process watching a group for a day stays a member); it hears the leave when the last socket goes.
+    If the layer stops answering, every socket of the hub is closed: their pages poll, reconnect and refetch what
+    they missed, as when each socket read for itself."""
+
+    def __init__(self, layer, loop: asyncio.AbstractEventLoop) -> None:
+        self.layer, self.loop = layer, loop
+        self.groups: dict[str, _Watched] = {}
+        self.channel: str | None = None
+        self.readers: list[asyncio.Task] = []  # the reader and the renewal, while the hub has a group
+        self.starting = asyncio.Lock()  # starting and stopping the reader, one at a time
+        self.tasks: set[asyncio.Task] = set()  # pushes being handed to sockets
+        self.dead = False
+        self.refresh = max(1.0, float(getattr(layer, "group_expiry", 86400)) / 3)
+
+    async def _start(self) -> str:
+        """The channel the hub reads, starting the reader if it is not running."""
+        async with self.starting:
+            if not self.readers:
+                self.channel = await self.layer.new_channel("live.")
+                self.readers = [self.loop.create_task(work) for work in (self._read(self.channel), self._refresh())]
+            assert self.channel is not None
+            return self.channel
+
+    async def _stop_reading(self) -> None:
+        """The last group is gone: stop the reader and the renewal, and wait until they have stopped (a receive
+        cancelled on its own loop, as channels does for a consumer's reader)."""
+        async with self.starting:
+            if self.groups or not self.readers:
+                return  # a join came in meanwhile: it reads on
+            readers, self.readers, self.channel = self.readers, [], None
+            for task in readers:
+                task.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    def _keep(self, task: asyncio.Task) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def join(self, socket: "LiveConsumer", name: str) -> None:
+        watched = self.groups.setdefault(name, _Watched())
+        watched.waiting += 1
+        try:
+            async with watched.lock:
+                if self.dead:
+                    raise RedisConnectionError("the live pushes of this process stopped")
+                channel = await self._start()
+                if not watched.sockets or time.monotonic() - watched.told > self.refresh:
+                    await self.layer.group_add(name, channel)
+                    watched.told = time.monotonic()
+                watched.sockets.add(socket)
+        finally:
+            watched.waiting -= 1
+            await self._forget_if_empty(name, watched)
+
+    async def leave(self, socket: "LiveConsumer", name: str) -> None:
+        watched = self.groups.get(name)
+        if watched is None or socket not in watched.sockets:
+            return
+        watched.waiting += 1
+        try:
+            async with watched.lock:
+                watched.sockets.discard(socket)
+                if not watched.sockets and not self.dead and self.channel is not None:
+                    await self.layer.group_discard(name, self.channel)
+        finally:
+            watched.waiting -= 1
+            await self._forget_if_empty(name, watched)
+
+    async def _forget_if_empty(self, name: str, watched: _Watched) -> None:
+        if not watched.sockets and not watched.waiting and self.groups.get(name) is watched:
+            del self.groups[name]
+            if not self.groups:
+                await self._stop_reading()
+
+    async def _read(self, channel: str) -> None:
+        try:
+            while True:
+                message = await self.layer.receive(channel)
+                watched = self.groups.get(message.get("group", ""))
+                for socket in list(watched.sockets) if watched else ():
+                    socket.deliver(message)
+        except (RedisError, OSError) as error:
+            logger.warning("live pushes stopped: the channel layer does not answer (%s)", type(error).__name__)
+            self._keep(self.loop.create_task(self._stop()))
+
+    async def _refresh(self) -> None:
+        while not self.dead:
+            await asyncio.sleep(self.refresh / 2)
+            for name, watched in list(self.groups.items()):
+                if watched.sockets and self.channel and time.monotonic() - watched.told > self.refresh / 2:
+                    try:
+                        await self.layer.group_add(name, self.channel)
+                        watched.told = time.monotonic()
+                    except RedisError as error:
+                        logger.warning("live group %s not renewed (%s)", name, type(error).__name__)
+
+    async def _stop(self) -> None:
+        """Close every socket: its page reconnects to a hub of its own (or polls while the layer is away)."""
+        self.dead = True
+        if _hubs.get(self.loop) is self:
+            del _hubs[self.loop]
+        readers, self.readers = self.readers, []
+        for task in readers:
+            task.cancel()
+        sockets = {socket for watched in self.groups.values() for socket in watched.sockets}
+        for socket in sockets:
+            try:
+                await socket.close()
+            except Exception:  # noqa: BLE001 - a socket already gone
+                logger.debug("live socket already closed", exc_info=True)
+
+
+# event loop -> its hub (one per process and channel layer; tests make many loops and layers)
+_hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
+
+
+async def _hub() -> _Hub:
+    loop, layer = asyncio.get_running_loop(), get_channel_layer()
+    hub = _hubs.get(loop)
+    if hub is None or hub.layer is not layer or hub.dead:
+        hub = _hubs[loop] = _Hub(layer, loop)
+        for old in [key for key in _hubs if key.is_closed()]:
+            del _hubs[old]
+    return hub
+
+
 def _loop_running() -> bool:
     try:
         asyncio.get_running_loop()
@@ -508,7 +660,10 @@ def _loop_running() -> bool:
 class LiveConsumer(AsyncJsonWebsocketConsumer):
     """One socket per page: `/ws/live/?groups=flight-3,user-5`. Answers {"type": "joined", "groups": [...],
     "refused": [...], "fragments": {group: [region ids current]}} once (after the fragments newer than the page's),
-    then {"type": "changed", "group": name} or a fragment for every change."""
+    then {"type": "changed", "group": name} or a fragment for every change. Pushes come through the process's
+    hub (_Hub), so the socket has no channel of the layer of its own."""
+
+    channel_layer_alias = None  # no channel of its own: the hub reads the process's one
 
     async def __call__(self, scope, receive, send):
         """While Redis is away, a socket cannot join its groups (a page asking) nor hear them (a page open when it
@@ -535,12 +690,34 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         requested = _requested_groups(self.scope.get("query_string", b""))
         user = self.scope.get("user")
         joined, refused = await _check(user, requested)
-        self.joined = joined
-        for name in joined:
-            await self.channel_layer.group_add(name, self.channel_name)
+        self.pending: list[dict] | None = []  # pushes that arrive before "joined" has gone: sent after it
+        self.hub, self.joined = await _hub(), []
+        try:
+            for name in joined:
+                await self.hub.join(self, name)
+                self.joined.append(name)
+        except BaseException:  # the layer went away mid-join: the socket ends, leaving nothing behind in the hub
+            await self.disconnect(None)
+            raise
         await self.accept()
         current = await self._send_current_fragments(joined)
         await self.send_json({"type": "joined", "groups": joined, "refused": refused, "fragments": current})
+        pending, self.pending = self.pending, None
+        for event in pending:
+            await self.live_changed(event)
+
+    def deliver(self, event: dict) -> None:
+        """A push from the hub: handled on a task of its own (a page slow to read holds up only itself)."""
+        if self.pending is not None:
+            self.pending.append(event)
+            return
+        self.hub._keep(self.hub.loop.create_task(self._handle(event)))
+
+    async def _handle(self, event: dict) -> None:
+        try:
+            await self.live_changed(event)
+        except Exception:  # noqa: BLE001 - a socket closing meanwhile; its page reconnects
+            logger.debug("live push to a closing socket dropped", exc_info=True)
 
     async def _send_current_fragments(self, joined: list[str]) -> dict[str, list[str]]:
         """Each asked fragment of a joined group that is newer than the version the page shows is sent now;
@@ -566,7 +743,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         member left behind is sent every push until its group expires."""
         for name in getattr(self, "joined", []):
             try:
-                await self.channel_layer.group_discard(name, self.channel_name)
+                await self.hub.leave(self, name)
             except RedisError as error:
                 logger.warning("live socket could not leave %s (%s)", name, type(error).__name__)
 

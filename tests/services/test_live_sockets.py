@@ -7,6 +7,7 @@ read and dropped 3-9 sockets per run; 1,000-2,000 sockets closing at once logged
 and stayed in their group until it expired. Both tests fail on that configuration (the stock pool and timeout)."""
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -93,8 +94,9 @@ def test_a_socket_stays_up_through_a_redis_read_that_waits_longer_than_five_seco
 
 
 def test_a_thousand_sockets_closing_at_once_leave_no_member_in_their_group(monkeypatch, caplog):
-    """1,000 sockets of one process join one group, then all close at the same moment: afterwards the group has no
-    member, neither in the layer's own membership nor in the record of who watches, and nothing failed."""
+    """1,000 sockets of one process join one group: the layer counts the process once (its hub's channel), not each
+    socket. Then all close at the same moment: afterwards the group has no member, neither in the layer's own
+    membership nor in the record of who watches, and nothing failed."""
     caplog.set_level(logging.WARNING, logger="base.live")
     layer = site_layer(monkeypatch)
     group, count = f"{KIND}-2", 1000
@@ -109,7 +111,7 @@ def test_a_thousand_sockets_closing_at_once_leave_no_member_in_their_group(monke
         assert {a["type"] for a in answers} == {"websocket.accept"}
         joined = await asyncio.gather(*(s.receive_json_from(30) for s in sockets))
         assert all(j["groups"] == [group] for j in joined)
-        assert (client.zcard(members), client.zcard(watching)) == (count, count)
+        assert (client.zcard(members), client.zcard(watching)) == (1, 1)  # one process, one member
         for socket in sockets:
             await socket.send_input({"type": "websocket.disconnect", "code": 1001})
         started = time.monotonic()
@@ -128,3 +130,73 @@ def test_a_thousand_sockets_closing_at_once_leave_no_member_in_their_group(monke
     assert left == (0, 0)
     assert "live socket" not in caplog.text, caplog.text[:2000]
     assert took < 15
+
+
+def test_when_redis_goes_away_every_open_socket_is_closed_and_a_new_one_hears_pushes_once_it_is_back(
+    monkeypatch, slow_redis, caplog
+):
+    """The process's sockets hear their groups through one reader (base.live's hub). When Redis stops, that reader
+    fails, and every socket of the process is closed, so each page reconnects and refetches what it missed,
+    instead of staying open and deaf; with Redis back, a new socket joins and hears the next push."""
+    caplog.set_level(logging.WARNING, logger="base.live")
+    address = f"redis://127.0.0.1:{PORT}/0"
+    layer = site_layer(monkeypatch, address)
+    redis = PrivateRedis(PORT, "--enable-debug-command", "local")
+
+    async def run():
+        sockets = [Socket(f"/ws/live/?groups={KIND}-{n % 2 + 1}") for n in range(4)]
+        for socket in sockets:
+            assert await socket.connect()
+            await socket.receive_json_from()  # joined
+        await asyncio.to_thread(redis.stop)
+        closed = await asyncio.gather(*(s.receive_output(20) for s in sockets))
+        await asyncio.to_thread(redis.start)
+        for _ in range(50):  # the layer's pool reconnects on its own; a refused socket's page tries again
+            again = Socket(f"/ws/live/?groups={KIND}-1")
+            with contextlib.suppress(TimeoutError):  # refused: the consumer ended without an answer
+                if await again.connect():
+                    break
+            await asyncio.sleep(0.2)
+        await again.receive_json_from()
+        await layer.group_send(f"{KIND}-1", {"type": "live.changed", "group": f"{KIND}-1"})
+        heard = await again.receive_json_from(timeout=10)
+        await again.disconnect()
+        await layer.close_pools()
+        return closed, heard
+
+    closed, heard = async_to_sync(run)()
+    assert [answer["type"] for answer in closed] == ["websocket.close"] * 4
+    assert heard == {"type": "changed", "group": f"{KIND}-1"}
+    assert "live pushes stopped" in caplog.text
+
+
+def test_a_hub_reads_only_while_it_has_sockets_so_nothing_of_it_outlives_them(monkeypatch):
+    """The process's one reader (base.live's hub) starts with the first socket and stops with the last: once every
+    socket of an event loop has closed, nothing of the hub is left receiving on the layer (channels_redis lets one
+    event loop at a time receive on a layer; a reader left behind on a finished loop would refuse every later
+    loop's). A socket opened afterwards starts a new reader and hears the next push."""
+    layer = site_layer(monkeypatch)
+
+    async def run():
+        sockets = [Socket(f"/ws/live/?groups={KIND}-{n % 2 + 1}") for n in range(3)]
+        for socket in sockets:
+            assert await socket.connect()
+            await socket.receive_json_from()  # joined
+        hub = live._hubs[asyncio.get_running_loop()]
+        reading = (len(hub.readers), sorted(hub.groups), layer.receive_count)
+        for socket in sockets:
+            await socket.disconnect()
+        stopped = (hub.readers, hub.groups, hub.channel, layer.receive_count)
+        again = Socket(f"/ws/live/?groups={KIND}-1")
+        assert await again.connect()
+        await again.receive_json_from()
+        await layer.group_send(f"{KIND}-1", {"type": "live.changed", "group": f"{KIND}-1"})
+        heard = await again.receive_json_from(timeout=5)
+        await again.disconnect()
+        await layer.close_pools()
+        return reading, stopped, heard
+
+    reading, stopped, heard = async_to_sync(run)()
+    assert reading == (2, [f"{KIND}-1", f"{KIND}-2"], 1)  # one reader (and its renewal) for both groups
+    assert stopped == ([], {}, None, 0)
+    assert heard == {"type": "changed", "group": f"{KIND}-1"}
