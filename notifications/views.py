@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpResponseNotAllowed
+from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -107,8 +108,18 @@ def club_webhook(request, slug: str):
     return render(request, "notifications/webhook.html", context, status=status)
 
 
+@csrf_exempt
 def set_language(request):
-    """Django's language switch, which also remembers the choice for the person's notifications."""
+    """Django's language switch, which also remembers the choice for the person's notifications.
+
+    A reader who is not signed in switches without a CSRF token: the choice is only a cookie of their own browser,
+    and a page without a token is the same for every such reader, so it is served whole from the cache
+    (base.pagecache). A signed-in person's switch also changes what is stored for them, so it is checked as
+    every other form is."""
+    if request.user.is_authenticated:
+        refused = CsrfViewMiddleware(lambda _request: None).process_view(request, None, (), {})
+        if refused is not None:
+            return refused
     response = i18n.set_language(request)
     language = request.POST.get("language")
     if request.method == "POST" and request.user.is_authenticated and language:

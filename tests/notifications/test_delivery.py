@@ -14,7 +14,7 @@ from chouette.models import Transfer
 from data import services as data_services
 from games.matchplay import services as match_services
 from notifications import kinds, services
-from notifications.models import ClubWebhook, Delivery, Notification, WebhookDelivery
+from notifications.models import ClubWebhook, Delivery, Notification, NotificationSettings, WebhookDelivery
 from notifications.tasks import send_email, send_webhook
 from ratings.services import ladders
 from tests.games.matchplay.factories import MatchFactory
@@ -208,6 +208,24 @@ def test_a_german_recipient_gets_german_text(club, smtp, django_capture_on_commi
     assert german["Subject"] == "Dein Match ist bereit"
     assert "Dein Match gegen Bernd Berg ist bereit: Brett 3." in text(german)
     assert "Your match against Anna Alt is ready: board 3." in text(english)
+
+
+def test_a_reader_switches_language_without_a_token_but_a_signed_in_persons_switch_is_checked(club):
+    """The readers' pages carry no CSRF token (they are served whole from the cache: base.pagecache), so the switch
+    takes none from someone not signed in (it only sets their own cookie); a signed-in person's switch changes
+    what is stored for them and is refused without the token."""
+    reader = Client(enforce_csrf_checks=True)
+    answer = reader.post("/i18n/setlang/", {"language": "de", "next": "/"})
+    assert answer.status_code == 302 and answer.cookies["django_language"].value == "de"
+    anna = person(club, "Anna Alt")
+    signed_in = Client(enforce_csrf_checks=True)
+    signed_in.force_login(anna.user)
+    assert signed_in.post("/i18n/setlang/", {"language": "de", "next": "/"}).status_code == 403
+    assert not NotificationSettings.objects.filter(user=anna.user, language="de").exists()
+    token = signed_in.get("/").content.decode().split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    form = {"language": "de", "next": "/", "csrfmiddlewaretoken": token}
+    assert signed_in.post("/i18n/setlang/", form).status_code == 302
+    assert NotificationSettings.objects.get(user=anna.user).language == "de"
 
 
 def test_switching_the_language_on_the_site_sets_the_language_of_the_mails(club):

@@ -2,11 +2,16 @@
 change counts a new version, so the next read shows it (never the stale rendering); a cached read costs two
 queries; a director's own forms never reach anyone else; and a cache that is down only makes pages slower."""
 
+import contextlib
 import logging
 
 import pytest
+from django.contrib import messages
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import connection
-from django.test import Client, override_settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
 from base import cache as base_cache
@@ -51,6 +56,21 @@ def queries(call) -> int:
 def bracket(club, director_user):
     event, flights = drawn_event(club, director_user, 8)
     return Flight.objects.select_related("event__club").get(pk=flights["main"].pk)  # its URLs cost no query
+
+
+@contextlib.contextmanager
+def patch_render():
+    """The names of the templates rendered meanwhile (Django's template_rendered signal)."""
+    names: list[str] = []
+
+    def heard(sender, template, context, **kwargs):
+        names.append(template.name)
+
+    template_rendered.connect(heard)
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(heard)
 
 
 def versions(flight) -> int:
@@ -152,7 +172,42 @@ def test_a_directors_forms_never_reach_another_viewer(client, director_user, mem
     assert withdraw_form in page(director, bracket)
     assert withdraw_form not in page(member, bracket)
     assert withdraw_form in page(director, bracket)
-    assert page(client, bracket).count("csrfmiddlewaretoken") == 1  # the language switch's own, none cached
+    assert page(client, bracket).count("csrfmiddlewaretoken") == 0  # a reader's language switch takes none
+
+
+def test_an_anonymous_reader_gets_the_whole_page_rendered_once_per_version_in_their_language(
+    client, director_user, bracket, django_assert_max_num_queries
+):
+    """The page a reader who is not signed in gets is the same for every such reader: no CSRF token, no cookie
+    set; after the first it is served whole from the cache (base.pagecache) in the reader's language, and a
+    result makes the next read show it."""
+    first = client.get(bracket.get_absolute_url())
+    assert "csrftoken" not in first.cookies and "csrfmiddlewaretoken" not in first.content.decode()
+    with CaptureQueriesContext(connection) as read, patch_render() as rendered:
+        again = client.get(bracket.get_absolute_url())
+    assert again.content == first.content
+    assert (len(read), rendered) == (2, [])  # the event and the flight; no template rendered
+    german = Client(headers={"accept-language": "de"}).get(bracket.get_absolute_url()).content.decode()
+    assert '<html lang="de">' in german and "Anmelden" in german
+    assert '<html lang="en">' in page(client, bracket)
+    slot = ready_slots(bracket)[0]
+    win(director_user, slot, 0)
+    assert won(slot.entry_a.player.name) in page(client, bracket)
+
+
+def test_a_reader_with_a_flash_message_or_a_session_gets_a_page_of_their_own(client, bracket):
+    """A flash message is shown once, to its reader: a request that carries one (the messages cookie) is rendered
+    for itself, and neither the message nor its page is kept for anyone else."""
+    page(client, bracket)  # the readers' page is cached
+    request = RequestFactory().get("/")
+    storage = CookieStorage(request)
+    storage.add(messages.SUCCESS, "You have left the club.")
+    carrier = HttpResponse()
+    storage.update(carrier)
+    reader = Client()
+    reader.cookies["messages"] = carrier.cookies["messages"].value
+    assert "You have left the club." in page(reader, bracket)
+    assert "You have left the club." not in page(client, bracket)
 
 
 def test_every_kind_of_write_counts_a_version(club, director_user, bracket):
@@ -193,7 +248,7 @@ def cache_down(caplog):
 def test_a_cache_that_is_down_renders_the_bracket_uncached(client, director_user, bracket, cache_down):
     slot = ready_slots(bracket)[0]
     assert slot.entry_a.player.name in page(client, bracket)
-    assert "cache read of bracket:page" in cache_down.text
+    assert "cache read of bracket:" in cache_down.text
     win(director_user, slot, 0)
     assert won(slot.entry_a.player.name) in page(client, bracket)
     assert api(client, bracket)["rounds"][0]["slots"][0]["result"] == "played"

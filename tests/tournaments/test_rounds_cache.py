@@ -115,3 +115,31 @@ def test_a_players_own_table_is_theirs_alone_above_the_shared_body(club, directo
     assert html.index('id="live-my-table"') < html.index('id="live-rounds"')
     assert f"your table is {table.table}" not in page(theirs, flight)
     assert "your table is" not in page(Client(), flight)  # a visitor has none, and the shared body names no one's
+
+
+def test_a_reader_not_signed_in_gets_the_whole_current_round_page_from_the_cache(
+    club, director_user, django_assert_max_num_queries
+):
+    """Someone not signed in reads the same page as every such reader (base.pagecache): after the first read the
+    whole page comes from the cache, with no template rendered and no token; an earlier round and a result show
+    as before."""
+    event, flight = swiss_event(club, director_user, 6, rounds=2)
+    services.start_round(actor=director_user, flight=flight)
+    visitor = Client()
+    first = page(visitor, flight)
+    layouts = []
+
+    def rendered(sender, template, **kwargs):
+        layouts.append(template.name)
+
+    template_rendered.connect(rendered)
+    try:
+        with django_assert_max_num_queries(2):  # the event and the flight with its version
+            again = page(visitor, flight)
+    finally:
+        template_rendered.disconnect(rendered)
+    assert (again, layouts) == (first, [])
+    assert "csrfmiddlewaretoken" not in first
+    table = open_tables(flight)[0]
+    report(director_user, table)
+    assert page(visitor, flight) != first  # the result counts a version: the next read shows it

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from base import panels
+from base import pagecache, panels
 from base.errors import Conflict, DomainError, Invalid
 from base.idempotency import idempotent_page
 from base.web import attempt, refusal_text
@@ -196,8 +196,17 @@ def flight_bracket(request, club, slug, flight):
     if found.is_round_based:
         return views_rounds.flight_rounds(request, found)
     event = found.event
-    is_director = access.can(request.user, "event.direct", event)
     projector = request.GET.get("projector") == "1"
+    if pagecache.serves(request):  # the whole page, the same for every anonymous reader: rendered once per version
+
+        def readers_page() -> dict:
+            body = public_bracket_body(found, projector=projector)
+            return {"event": event, "flight": found, "projector": projector, "mine": [], "body": body}
+
+        return views_rounds.anonymous_page(
+            request, found, projector=projector, template="tournaments/flight_bracket.html", context=readers_page
+        )
+    is_director = access.can(request.user, "event.direct", event)
     if is_director:
         now_date = date_format(timezone.localdate(), "DATE_FORMAT")
         context = _bracket_context(found, is_director=True, projector=projector, now_date=now_date)

@@ -4,10 +4,12 @@ pages: pair the next round, re-pair the current one (preview with the rematches,
 earlier round's result (preview of what changes, then confirm) and drop a player. Views only call services and
 selectors."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -16,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from base import numbers
+from base import numbers, pagecache
 from base.api import Conflict
 from base.errors import DomainError
 from base.web import attempt, refusal_text
@@ -53,10 +55,19 @@ def flight_rounds(request, flight):
             key=lambda item: item[0].casefold(),
         )
         return render(request, "tournaments/flight_rounds_print.html", context)
+    projector = request.GET.get("projector") == "1"
+    if pagecache.serves(request) and number == max(flight.current_round, 1):
+
+        def readers_page() -> dict:
+            body = public_rounds_body(flight, projector=projector)
+            return {"event": event, "flight": flight, "projector": projector, "mine": None, "body": body}
+
+        return anonymous_page(
+            request, flight, projector=projector, template="tournaments/flight_rounds.html", context=readers_page
+        )
     # the viewer's own parts, which the wall sheet does not show
     player = club_selectors.player_for_user(request.user) if request.user.is_authenticated else None
     is_director = access.can(request.user, "event.direct", event)
-    projector = request.GET.get("projector") == "1"
     mine = round_selectors.player_pairing(flight=flight, player_id=getattr(player, "pk", None))
     if is_director or number != max(flight.current_round, 1):  # the current round (round 1 before it is paired)
         context = rounds_context(flight, number=number, is_director=is_director, projector=projector) | {"mine": mine}
@@ -69,6 +80,18 @@ def flight_rounds(request, flight):
     page = {"event": event, "flight": flight, "projector": projector, "mine": mine, "body": body, "waiting": waiting}
     page["is_director"] = is_director
     return render(request, "tournaments/flight_rounds.html", page)
+
+
+def anonymous_page(request, flight, *, projector: bool, template: str, context: Callable[[], dict]) -> HttpResponse:
+    """A flight's public page for a reader who is not signed in (base.pagecache.serves): the whole page, the same
+    for every such reader, rendered once per flight version, language, full path and day and then served from the
+    cache. `context()` builds the page's context on a miss."""
+    shown = pagecache.variant(request, projector, timezone.localdate(), flight.event.name, flight.name)
+
+    def page() -> str:
+        return render_to_string(template, context() | {"waiting": None, "is_director": False}, request=request)
+
+    return HttpResponse(selectors.cached_rendering(flight=flight, kind="anonymous", build=page, variant=shown))
 
 
 def public_rounds_body(flight, *, projector: bool) -> str:
