@@ -29,6 +29,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from ratings.core.fibs import win_probability
 from tournaments.core import roundrobin, standings, swiss
@@ -314,10 +315,11 @@ class TripleRule(SwissRule):
 
 
 #: Fields up to this size pair every simulated round with the flight's own pairing core (swiss.pair_round, a
-#: weighted matching: ~35 ms a round at 256 players); a larger field with `quick_pairs`, which keeps what decides
-#: places (score groups top down, no rematch while the next player down allows one, the bye to the lowest without
-#: one) without the matching's float optimisation.
-PAIR_EXACT_UP_TO = 32
+#: weighted matching: 1–2 ms a round at 8–12 players, ~35 ms at 256; a pairing once made is remembered for the
+#: runs that reach the same state); a larger field with `quick_pairs`, which keeps what decides places (score
+#: groups top down, no rematch while one of the next players down allows it, the bye to the lowest without one)
+#: without the matching's float optimisation.
+PAIR_EXACT_UP_TO = 12
 
 
 def quick_pairs(players: Sequence[swiss.SwissPlayer]) -> list[swiss.Pair]:
@@ -337,6 +339,24 @@ def quick_pairs(players: Sequence[swiss.SwissPlayer]) -> list[swiss.Pair]:
         pairs.append((first.key, rest[at].key))
         free = rest[:at] + rest[at + 1 :]
     return pairs + bye
+
+
+def swiss_run_ms(players: int, rounds_left: int) -> float:
+    """About what one run of `swiss_sample` costs (ms, measured on the shared machine): a round paired by the
+    matching ~0.6 ms in a small field, by `quick_pairs` 0.02 ms per player; the rounds' results 0.02 ms per
+    player and round; the final standings with every tie-break ~0.08 ms per player (20 ms at 256)."""
+    per_round = 0.6 if players <= PAIR_EXACT_UP_TO else 0.02 * players
+    return rounds_left * (per_round + 0.02 * players) + 0.08 * players
+
+
+class _Row(NamedTuple):
+    """A standings line as a simulated round of a large field is paired from (what a rule reads of it)."""
+
+    key: Entrant
+    rank: int
+    wins: int
+    losses: int
+    byes: int
 
 
 def swiss_sample(
@@ -361,6 +381,7 @@ def swiss_sample(
     paired so far (the current one included); withdrawn players are not paired again."""
     beats = _Beats(ratings)
     keys = list(entrants)
+    paired: dict[tuple, list[swiss.Pair]] = {}  # the same state, the same pairing: made once for every run
     limit = played_rounds + 2 * len(keys) + 3  # a Swiss until one unbeaten, a triple elimination: always far less
 
     def play(a: Entrant, b: Entrant, rng: random.Random, games: list) -> Entrant:
@@ -371,27 +392,43 @@ def swiss_sample(
         games.append(standings.Game(a, b, winner=winner, points_a=points[0], points_b=points[1]))
         return b if a_wins else a
 
+    start = standings.standings(keys, list(played), order)
+    start_rank = {row.key: row.rank for row in start}
+    exact = sum(1 for k in keys if k not in withdrawn) <= PAIR_EXACT_UP_TO
+
     def once(rng: random.Random) -> dict[Entrant, int]:
         games = list(played)
         opponents = {k: set(met.get(k, ())) for k in keys}
         out = dict(out_round or {})
-        losses = dict.fromkeys(keys, 0)
-        for game in games:
-            if game.b is not None:
-                for side in (game.a, game.b):
-                    if side != game.winner:
-                        losses[side] += 1
+        wins = {row.key: row.wins for row in start}
+        losses = {row.key: row.losses for row in start}
+        byes = {row.key: row.byes for row in start}
         number = played_rounds
 
-        def lost(e: Entrant) -> None:
-            losses[e] += 1
-            if losses[e] == swiss.TRIPLE_OUT:
-                out.setdefault(e, number)
+        def result(a: Entrant, b: Entrant | None) -> None:
+            if b is None:
+                games.append(standings.Game(a, None, kind=standings.BYE, winner=a))
+                wins[a] += 1
+                byes[a] += 1
+                return
+            loser = play(a, b, rng, games)
+            wins[b if loser == a else a] += 1
+            losses[loser] += 1
+            if losses[loser] == swiss.TRIPLE_OUT:
+                out.setdefault(loser, number)
+
+        def table() -> list[Any]:
+            """The standings the next round is paired from: the flight's own (tie-breaks and all) for a field
+            paired exactly; for a larger one the wins and losses so far, ranked within a score group as they
+            stood when the simulation started (the tie-breaks move little over a few rounds)."""
+            if exact:
+                return standings.standings(keys, games, order)
+            return [_Row(k, start_rank[k], wins[k], losses[k], byes[k]) for k in keys]
 
         for a, b in open_tables:
-            lost(play(a, b, rng, games))
-        table = standings.standings(keys, games, order)
-        while not rule.is_over(table, number, withdrawn) and number < limit:
+            result(a, b)
+        now = table()
+        while not rule.is_over(now, number, withdrawn) and number < limit:
             number += 1
             players = [
                 swiss.SwissPlayer(
@@ -401,30 +438,39 @@ def swiss_sample(
                     opponents=frozenset(opponents[row.key]),
                     rank=row.rank,
                 )
-                for row in table
+                for row in now
                 if row.key not in withdrawn and rule.still_in(row)
             ]
             if len(players) < 2:
                 break
-            if len(players) <= PAIR_EXACT_UP_TO:
-                pairs = swiss.pair_round(players, rng_seed=pair_seed, round_number=number)
+            if exact:
+                state = (number, *players)
+                pairs = paired.get(state) or paired.setdefault(
+                    state, swiss.pair_round(players, rng_seed=pair_seed, round_number=number)
+                )
             else:
                 pairs = quick_pairs(players)
             for a, b in pairs:
-                if b is None:
-                    games.append(standings.Game(a, None, kind=standings.BYE, winner=a))
-                    continue
-                opponents[a].add(b)
-                opponents[b].add(a)
-                lost(play(a, b, rng, games))
-            table = standings.standings(keys, games, order)
-        return rule.places(table, out, withdrawn)
+                if b is not None:
+                    opponents[a].add(b)
+                    opponents[b].add(a)
+                result(a, b)
+            now = table()
+        final = now if exact else standings.standings(keys, games, order)
+        return rule.places(final, out, withdrawn)
 
     return once
 
 
 def _pair(a: Entrant, b: Entrant) -> tuple:
     return (a, b) if repr(a) <= repr(b) else (b, a)
+
+
+def runs_for(ms_per_run: float, *, budget_ms: float = 800.0, least: int = 20, most: int = 1000) -> int:
+    """How many runs a simulation gets: as many as `budget_ms` (what one cache miss may cost) allows at the
+    format's estimate of one run, between `least` and `most`. One standard error on a chance p is
+    √(p(1−p)/runs): ±1.6 points at 50 % with 1,000 runs, ±11 with 20 (a 256-player Swiss far from its end)."""
+    return max(least, min(most, int(budget_ms / max(ms_per_run, 1e-6))))
 
 
 def simulate_places(sample: Callable[[random.Random], Mapping[Entrant, int]], *, runs: int, seed: int) -> Places:

@@ -152,13 +152,13 @@ class Format:
         state = chances_read.round_state(flight)
         if state is None:
             return None
-        sample, rounds_left = self.chances_sample(flight, state)
-        return chances_read.simulated_rounds(flight, state, sample, rounds_left=rounds_left)
+        sample, ms_per_run = self.chances_sample(flight, state)
+        return chances_read.simulated_rounds(flight, state, sample, ms_per_run=ms_per_run)
 
-    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, int]:
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
         """How the rest of the flight plays out once from `state` (a pure `tournaments.core.chances` sampler:
         played results fixed, open and future matches by the FIBS chance, later rounds paired and ranked by the
-        format's own cores), and about how many rounds that rest is (the simulation's work per run)."""
+        format's own cores), and about what one run costs in milliseconds (how many runs a miss can afford)."""
         raise NotImplementedError
 
     # --- the next stage ---------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ class RoundRobin(Format):
     def last_round(self, flight) -> int | None:
         return self.total_rounds(flight) or None  # known once round 1 numbered the players
 
-    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, int]:
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
         """The rest of its schedule (the flight's own Berger table and cycles) less the games scored, ranked by
         the flight's standings with its tie-breaks."""
         members = state.groups.get(0, [])
@@ -114,11 +114,13 @@ class RoundRobin(Format):
             cycles=flight.cycles,
             order=rounds_read.tiebreak_order(flight),
         )
-        return sample, self._rounds_left(flight, [members])
+        return sample, self._run_ms(flight, [members])
 
-    def _rounds_left(self, flight, groups) -> int:
+    def _run_ms(self, flight, groups) -> float:
+        """About what one run costs (ms): the games left, and a standings table of each group."""
         last = max((flight.cycles * roundrobin.rounds_in_cycle(len(g)) for g in groups if len(g) >= 2), default=0)
-        return max(1, last - flight.current_round + 1)
+        players = sum(len(g) for g in groups)
+        return 0.01 * players * max(1, last - flight.current_round + 1) + 0.02 * players
 
     def describe(self, flight) -> list[str]:
         once = (
@@ -159,7 +161,7 @@ class Groups(RoundRobin):
                 entry.draw_position, entry.group = numbered, index
         Entry.objects.bulk_update(entries, ["draw_position", "group"])
 
-    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, int]:
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
         """Every group's round robin played out, places by rank in the group (as `places`)."""
         groups = [members for _group, members in sorted(state.groups.items()) if _group]
         sample = core_chances.groups_sample(
@@ -170,7 +172,7 @@ class Groups(RoundRobin):
             cycles=flight.cycles,
             order=rounds_read.tiebreak_order(flight),
         )
-        return sample, self._rounds_left(flight, groups)
+        return sample, self._run_ms(flight, groups)
 
     def places(self, flight) -> dict[int, int | None]:
         """Place by rank in the group: 1 + everyone, in any group, ranked better in theirs."""

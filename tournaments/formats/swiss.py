@@ -46,7 +46,7 @@ class _PairedByScore(Format):
     def chances_rule(self, flight) -> core_chances.SwissRule:
         raise NotImplementedError
 
-    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, int]:
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
         """The current round's open tables, then each later round paired as `pairs` pairs it (the score groups
         from the standings with the flight's tie-breaks, its stored seed), until the format's end."""
         sample = core_chances.swiss_sample(
@@ -64,8 +64,8 @@ class _PairedByScore(Format):
             pair_seed=flight.random_seed or 0,
         )
         last = self.last_round(flight)
-        left = last - flight.current_round + 1 if last else len(state.entrants).bit_length()
-        return sample, max(1, left)
+        left = max(1, last - flight.current_round if last else len(state.entrants).bit_length())
+        return sample, core_chances.swiss_run_ms(len(state.entrants), left)
 
 
 class Swiss(_PairedByScore):

@@ -358,9 +358,7 @@ def entry_ratings(*, flight: Flight, entry_ids, players: dict[int, int] | None =
 # --- flights played in rounds ----------------------------------------------------------------------------------
 
 
-ROUND_RUNS = 1000
-ROUND_MATCHES = 60_000  # the work of one miss: fewer runs for a long rest of a large field (at least ROUND_MIN_RUNS)
-ROUND_MIN_RUNS = 40
+ROUND_BUDGET_MS = 800.0  # what one cache miss of a round-based flight may cost (core.runs_for: 20 to 1,000 runs)
 
 
 @dataclass(frozen=True)
@@ -382,12 +380,6 @@ class RoundState:
     @property
     def games(self) -> list:
         return [g for group in self.played.values() for g in group]
-
-    def rounds_left(self, flight: Flight, last: int | None) -> int:
-        """Rounds still to play (an estimate where the end depends on the results: a field's log2)."""
-        if last is not None:
-            return max(1, last - flight.current_round + 1)
-        return max(1, len(self.entrants).bit_length())
 
 
 def round_state(flight: Flight) -> RoundState | None:
@@ -459,11 +451,10 @@ def _out_rounds(rows: list, pairings: list[Pairing]) -> dict[int, int]:
 DECIDED_PAIRINGS = (PairingResult.PLAYED, PairingResult.FORFEIT, PairingResult.DOUBLE_FORFEIT)
 
 
-def simulated_rounds(flight: Flight, state: RoundState, sample: core.Sample, *, rounds_left: int) -> FlightChances:
+def simulated_rounds(flight: Flight, state: RoundState, sample: core.Sample, *, ms_per_run: float) -> FlightChances:
     """A round-based flight's figures: its format's `sample` played out with a seed of the flight's id and
-    version, as many runs as ROUND_MATCHES allows for the rest (ROUND_RUNS at most, ROUND_MIN_RUNS at least)."""
-    work = max(1, len(state.entrants) * rounds_left // 2)
-    runs = max(ROUND_MIN_RUNS, min(ROUND_RUNS, ROUND_MATCHES // work))
+    version, as many runs as ROUND_BUDGET_MS allows at the format's estimate of one run (core.runs_for)."""
+    runs = core.runs_for(ms_per_run, budget_ms=ROUND_BUDGET_MS)
     places = core.simulate_places(sample, runs=runs, seed=flight.pk * 1_000_003 + version_of(flight))
     return _figures(places, state.names, state.ratings, {}, method="simulated")
 
