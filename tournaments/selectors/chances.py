@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce, NullIf
+
 from base import cache
 from clubs.models import public_name_of
 from ratings.selectors import player_ratings
@@ -103,7 +106,7 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
         Entry.objects.filter(flight=flight)
         .exclude(status=EntryStatus.WITHDRAWN)
         .order_by("pk")
-        .annotate(shown=public_name_of("player__"))
+        .annotate(shown=Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__")))
         .values_list("pk", "player_id", "shown", "is_late")
     )
     if len(rows) < 2:
@@ -465,7 +468,10 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
         rows = (
             Slot.objects.filter(flight=flight, section=W)
             .order_by("round", "position")
-            .annotate(a_shown=public_name_of("entry_a__player__"), b_shown=public_name_of("entry_b__player__"))
+            .annotate(
+                a_shown=Coalesce(NullIf(F("entry_a__team_name"), Value("")), public_name_of("entry_a__player__")),
+                b_shown=Coalesce(NullIf(F("entry_b__team_name"), Value("")), public_name_of("entry_b__player__")),
+            )
             .values_list(
                 "pk",
                 "round",
