@@ -145,7 +145,7 @@ def knockout_chances(flight: Flight, bracket: list | None, entries: list | None)
 
 
 LINKED_RULES = (FeedRule.FIRST_PLAYED, FeedRule.PROGRESSIVE, FeedRule.FRESH_DRAW)
-BRACKET_MATCHES = 64_000  # the work of one miss, as before the draw: runs × the matches a run plays
+BRACKET_BUDGET_MS = 800.0  # what one cache miss of an event-wide simulation may cost (core.runs_for)
 
 
 def linked_flights(flight: Flight) -> list[Flight]:
@@ -307,8 +307,7 @@ def _simulate_event(flight: Flight) -> FlightChances | None:
     sample = chances_bracket.bracket_sample(
         event, flight=name, entrants=entrant_of, ratings=ratings_by_player, length_of=length_of
     )
-    matches_in_run = sum(len(f.sides) for f in event.flights.values()) or 1
-    runs = max(300, min(UNDRAWN_RUNS, BRACKET_MATCHES // matches_in_run))
+    runs = core.runs_for(chances_bracket.run_ms(event), budget_ms=BRACKET_BUDGET_MS, most=UNDRAWN_RUNS)
     places = core.simulate_places(sample, runs=runs, seed=flight.pk * 1_000_003 + version_of(flight))
     places = {e: row for e, row in places.items() if row.get(core.NOT_THERE, 0.0) < 1.0}
     if len(places) < 2:
