@@ -70,7 +70,7 @@ def test_the_prize_list_shows_expected_prizes_that_add_up_to_what_is_paid_out(cl
     assert "Expected prize of each entrant" in html
 
 
-def test_no_chances_for_a_flight_played_in_rounds_or_before_the_draw(club, director_user):
+def test_no_chances_for_a_flight_before_anyone_entered_it(club, director_user):
     event, flights = drawn_event(club, director_user, 4)
     later = services.add_flight(actor=director_user, event=event, name="Later")
     assert selectors.flight_chances(flight=later) is None
@@ -209,6 +209,7 @@ def test_a_consolation_is_fed_by_the_mains_losers_chances_and_follows_each_main_
     assert len(figures.entrants) == 8  # everyone may lose their first match and play on there
     assert sum(e.places.get(0, 0.0) for e in figures.entrants) == pytest.approx(4)  # four never get there
     assert sum(e.first for e in figures.entrants) == pytest.approx(1)
+    assert figures.columns == [1, 2, 3] and figures.holders == {1: 1, 2: 1, 3: 2}  # "not there" is no place
     slot = ready_slots(main)[0]
     win(director_user, slot, 0)  # a main result adds no change to the consolation, but moves its chances
     moved = selectors.flight_chances(flight=Flight.objects.get(pk=cons.pk))

@@ -527,10 +527,13 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
 
 
 def _figures(places: core.Places, entries: dict, ratings: dict, matches: dict, *, method: str) -> FlightChances:
-    holders = {place: round(n) for place, n in core.holders(places).items()}
+    """The figures as the pages read them; "not there" (a fed flight's possible entrant who does not get in, place
+    0) is neither a place held nor a column."""
+    holders = {place: round(n) for place, n in core.holders(places).items() if place != core.NOT_THERE}
     entrants = sorted(
         (EntrantChances(e, entries[e][0], entries[e][1], ratings[e], row) for e, row in places.items()),
-        key=lambda c: (-c.first, -sum(p for place, p in c.places.items() if place <= 3), c.name),
+        key=lambda c: (-c.first, -sum(p for place, p in c.places.items() if 1 <= place <= 3), c.name),
     )
-    columns = sorted({place for row in places.values() for place in row})[:4]  # a knockout: 1, 2, 3, 5
+    held = {place for row in places.values() for place in row if place != core.NOT_THERE}
+    columns = sorted(held)[:4]  # a knockout: 1, 2, 3, 5
     return FlightChances(entrants=entrants, holders=holders, columns=columns, matches=matches, method=method)
