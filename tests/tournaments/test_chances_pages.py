@@ -184,7 +184,7 @@ def services_places(flight):
     "options",
     [{"kind": "double_elimination"}, {"kind": "double_elimination", "grand_final_reset": True}, {"third_place": True}],
 )
-def test_a_bracket_of_another_shape_is_simulated_and_ends_certain(club, director_user, options):
+def test_a_bracket_of_another_shape_is_simulated_and_ends_certain(client, club, director_user, options):
     from .builders import play_all
 
     event, flights = drawn_event(club, director_user, 8, **options)
@@ -193,6 +193,9 @@ def test_a_bracket_of_another_shape_is_simulated_and_ends_certain(club, director
     _assert_adds_up(figures)
     assert len(figures.entrants) == 8 and len(figures.matches) == 4
     assert figures.holders[1] == 1
+    with translation.override("en"):
+        html = client.get(main.get_absolute_url()).content.decode()
+    assert html.count('class="match-chances"') == 4 and "by the FIBS formula" in html
     play_all(director_user, [main], choose=lambda slot: 1)
     main.refresh_from_db()
     assert main.status == "finished"
@@ -247,3 +250,16 @@ def test_a_team_knockout_is_played_at_its_members_mean_rating(club, director_use
     assert figures.of_entry(entries[0].pk).rating == 1800.0
     assert figures.entrants[0].entry_id == entries[0].pk
     assert figures.entrants[0].name == "Team 1"
+
+
+def test_a_swiss_prize_list_shows_expected_prizes_that_add_up_to_what_is_paid_out(club, director_user):
+    from .rounds_builders import swiss_event
+
+    payout = [{"place": 1, "percent": 60}, {"place": 2, "percent": 40}]
+    _, flight = swiss_event(club, director_user, 6, entry_fee=10, payout_template=payout)
+    services.start_round(actor=director_user, flight=flight)
+    prizes = {p.flight.pk: p for p in selectors.prize_list(event=flight.event)}[flight.pk]
+    assert len(prizes.expected) == 6
+    # what everyone can expect adds up to the pool, a place shared in some runs only split by its expected holders
+    assert sum(cents for _name, cents in prizes.expected) == pytest.approx(prizes.payout.net, abs=6)
+    assert max(cents for _name, cents in prizes.expected) < 0.6 * prizes.payout.net  # nobody is sure of 1st yet

@@ -494,10 +494,12 @@ def holders(places: Places) -> dict[int, float]:
     return total
 
 
-def expected_prizes(places: Places, amounts: Mapping[int, int], shared_by: Mapping[int, int]) -> dict[Entrant, float]:
+def expected_prizes(places: Places, amounts: Mapping[int, int], shared_by: Mapping[int, float]) -> dict[Entrant, float]:
     """Each entrant's expected prize: Σ over paid places of P(place) · the place's amount / its holders
-    (`amounts`: place -> the line's whole amount; `shared_by`: place -> how many hold it when the flight ends)."""
+    (`amounts`: place -> the line's whole amount; `shared_by`: place -> how many hold it when the flight ends; for
+    a simulated format whose place is shared in some runs only, the expected number of holders, so that over the
+    entrants each line adds up to its amount: an expectation of a ratio taken as a ratio of expectations)."""
     out: dict[Entrant, float] = {}
     for e, row in places.items():
-        out[e] = sum(c * amounts[p] / max(1, shared_by.get(p, 1)) for p, c in row.items() if p in amounts)
+        out[e] = sum(c * amounts[p] / (shared_by.get(p, 1) or 1) for p, c in row.items() if p in amounts)
     return out

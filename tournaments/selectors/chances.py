@@ -66,6 +66,9 @@ class FlightChances:
     columns: list[int]  # the places the page shows: the first four there are (a knockout: 1, 2, 3, 5)
     matches: dict[int, tuple[float, float]] = field(default_factory=dict)
     method: str = "exact"
+    #: each place's expected number of holders, unrounded: a simulated format's place may be shared in some
+    #: runs only, and its amount divided by this adds up to the line over the entrants (the prize list)
+    expected_holders: dict[int, float] = field(default_factory=dict)
 
     def of_entry(self, entry_id: int) -> EntrantChances | None:
         return next((e for e in self.entrants if e.entry_id == entry_id), None)
@@ -529,11 +532,19 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
 def _figures(places: core.Places, entries: dict, ratings: dict, matches: dict, *, method: str) -> FlightChances:
     """The figures as the pages read them; "not there" (a fed flight's possible entrant who does not get in, place
     0) is neither a place held nor a column."""
-    holders = {place: round(n) for place, n in core.holders(places).items() if place != core.NOT_THERE}
+    expected = {place: n for place, n in core.holders(places).items() if place != core.NOT_THERE}
+    holders = {place: round(n) for place, n in expected.items()}
     entrants = sorted(
         (EntrantChances(e, entries[e][0], entries[e][1], ratings[e], row) for e, row in places.items()),
         key=lambda c: (-c.first, -sum(p for place, p in c.places.items() if 1 <= place <= 3), c.name),
     )
     held = {place for row in places.values() for place in row if place != core.NOT_THERE}
     columns = sorted(held)[:4]  # a knockout: 1, 2, 3, 5
-    return FlightChances(entrants=entrants, holders=holders, columns=columns, matches=matches, method=method)
+    return FlightChances(
+        entrants=entrants,
+        holders=holders,
+        columns=columns,
+        matches=matches,
+        method=method,
+        expected_holders=expected,
+    )
