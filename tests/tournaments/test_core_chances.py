@@ -319,9 +319,7 @@ def test_a_swiss_simulation_is_the_same_for_the_same_seed_and_pairs_later_rounds
 def test_a_large_swiss_pairs_quickly_top_down_without_rematches():
     from tournaments.core.swiss import SwissPlayer
 
-    players = [
-        SwissPlayer(k, group=k // 10, rank=k, opponents=frozenset({k ^ 1}), had_bye=k == 9) for k in range(41)
-    ]
+    players = [SwissPlayer(k, group=k // 10, rank=k, opponents=frozenset({k ^ 1}), had_bye=k == 9) for k in range(41)]
     pairs = chances.quick_pairs(players)
     assert pairs[-1] == (8, None)  # the lowest in pairing order (group 0, ranked last) without a bye
     assert pairs[0] == (40, 30)  # the top group of one floats down to the best of the next
