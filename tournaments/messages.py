@@ -47,9 +47,7 @@ MESSAGES = {
     "round_robin_too_large": gettext_lazy(
         "A round robin takes at most %(most)s entrants; it has %(entrants)s. Split them into groups."
     ),
-    "groups_too_few_entrants": gettext_lazy(
-        "Groups and a knockout need at least 3 entrants; there are %(entrants)s."
-    ),
+    "groups_too_few_entrants": gettext_lazy("Groups and a knockout need at least 3 entrants; there are %(entrants)s."),
     "groups_too_many_entrants": gettext_lazy("Groups take at most %(most)s entrants; there are %(entrants)s."),
     "group_size_too_small": gettext_lazy(
         "A group needs at least 2 players; %(entrants)s entrants fit groups of 2 to %(entrants)s, "
@@ -65,8 +63,7 @@ MESSAGES = {
         "From 1 to %(most)s players can advance from each group: the smallest group has %(smallest)s."
     ),
     "knockout_too_small": gettext_lazy(
-        "Only 1 player would reach the knockout: let 2 advance from the group, or use groups of at most "
-        "%(largest)s."
+        "Only 1 player would reach the knockout: let 2 advance from the group, or use groups of at most %(largest)s."
     ),
     "no_such_round": gettext_lazy("This round robin has rounds 1 to %(rounds)s."),
     "qualifiers_uneven": gettext_lazy("Every group sends the same number of qualifiers, 2 or more in all."),

@@ -164,7 +164,6 @@ class CorrectionInputSerializer(OverrideInputSerializer):
     outcome = serializers.ChoiceField(choices=MatchOutcome.choices, default=MatchOutcome.PLAYED)
 
 
-
 def _pairing(flight: Flight, pk: int) -> Pairing:
     found = round_selectors.pairing_in(flight=flight, pk=pk)
     if found is None:

@@ -55,7 +55,6 @@ class LotInputSerializer(serializers.Serializer):
     )
 
 
-
 class StageViewSet(viewsets.ViewSet):
     def get_permissions(self):
         return [AllowAny()] if self.action == "next_stage" else [IsAuthenticated()]

@@ -15,10 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from base.errors import Invalid
+from tournaments.core import chances as core_chances
 from tournaments.core.errors import BracketError
 from tournaments.core.standings import DEFAULT_ORDER, validate_order
 from tournaments.format_registry import FORMATS
 from tournaments.models import FlightFormat, FlightKind
+from tournaments.selectors import chances as chances_read
 from tournaments.selectors import rounds as read
 
 Pairs = list[tuple[int, int | None]]
@@ -46,6 +48,7 @@ OPTION_LABELS = {
     "group_size": gettext_lazy("a group size"),
     "advance": gettext_lazy("how many advance from a group"),
 }
+
 
 @dataclass
 class Settings:
@@ -76,8 +79,6 @@ class Format:
     options: frozenset[str] = frozenset({"tiebreaks", "cut_size"})
     #: A team event may be played in it.
     team_events: bool = True
-    #: Its place chances can be simulated from its fixed schedule and standings (selectors.chances).
-    chances_by_schedule: bool = False
     #: A late entry joins after its rounds started (paired from the next round).
     late_entries_while_running: bool = False
     #: Its tables of a withdrawn player include games not yet paired (a round robin's schedule).
@@ -141,6 +142,24 @@ class Format:
     def places(self, flight) -> dict[int, int | None]:
         """Final place of every entry (None: never played) once the flight is over: the standings' rank."""
         return {row.entry.pk: row.line.rank for row in read.flight_standings(flight=flight)}
+
+    # --- chances ----------------------------------------------------------------------------------------------
+
+    def place_chances(self, flight, *, bracket=None, entries=None):
+        """Each entrant's chance of every place (tournaments.selectors.chances.FlightChances), None where none are
+        computed. A flight played in rounds: its state read once (`selectors.chances.round_state`), then the
+        rest played out many times by `chances_sample`, this format's own way to play itself out."""
+        state = chances_read.round_state(flight)
+        if state is None:
+            return None
+        sample, ms_per_run = self.chances_sample(flight, state)
+        return chances_read.simulated_rounds(flight, state, sample, ms_per_run=ms_per_run)
+
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
+        """How the rest of the flight plays out once from `state` (a pure `tournaments.core.chances` sampler:
+        played results fixed, open and future matches by the FIBS chance, later rounds paired and ranked by the
+        format's own cores), and about what one run costs in milliseconds (how many runs a miss can afford)."""
+        raise NotImplementedError
 
     # --- the next stage ---------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from base.errors import Conflict
 from tournaments.formats.base import Format
 from tournaments.models import FlightFormat
 from tournaments.selectors import brackets
+from tournaments.selectors import chances as chances_read
 
 
 class Knockout(Format):
@@ -22,6 +23,12 @@ class Knockout(Format):
 
     def feeds_cut(self, flight) -> bool:
         return False
+
+    def place_chances(self, flight, *, bracket=None, entries=None):
+        """Exact for a released single-elimination tree; simulated before the draw over the flight's own draw;
+        simulated event-wide for the other shapes (double elimination, a third-place match, a playoff for 2nd, a
+        flight fed by another's losers), whose shape follows from `Layout.for_flight` as everywhere."""
+        return chances_read.knockout_chances(flight, bracket, entries)
 
     def describe(self, flight) -> list[str]:
         return [self.label()]

@@ -33,12 +33,14 @@ from django.utils.translation import ngettext
 
 from base.errors import Invalid
 from ratings.selectors import player_ratings
+from tournaments.core import chances as core_chances
 from tournaments.core import groups as core_groups
 from tournaments.core import roundrobin
 from tournaments.core.standings import ROUND_ROBIN_ORDER
 from tournaments.formats.base import Format, Line, Pairs, Pool, Settings
 from tournaments.models import Entry, EntryStatus, FlightFormat
 from tournaments.selectors import robin as robin_read
+from tournaments.selectors import rounds as rounds_read
 
 
 def _active(flight) -> list[Entry]:
@@ -70,7 +72,6 @@ class RoundRobin(Format):
     key = FlightFormat.ROUND_ROBIN
     options = frozenset({"tiebreaks", "cut_size", "cycles"})
     scheduled_games = True
-    chances_by_schedule = True  # one table of everyone: its rest simulated over the schedule
     #: Everyone met everyone, so the opponents' strength says nothing and the match itself decides.
     default_tiebreaks = ROUND_ROBIN_ORDER
 
@@ -101,6 +102,26 @@ class RoundRobin(Format):
     def last_round(self, flight) -> int | None:
         return self.total_rounds(flight) or None  # known once round 1 numbered the players
 
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
+        """The rest of its schedule (the flight's own Berger table and cycles) less the games scored, ranked by
+        the flight's standings with its tie-breaks."""
+        members = state.groups.get(0, [])
+        sample = core_chances.round_robin_sample(
+            members,
+            played=state.played.get(0, []),
+            ratings=state.ratings,
+            length=flight.length,
+            cycles=flight.cycles,
+            order=rounds_read.tiebreak_order(flight),
+        )
+        return sample, self._run_ms(flight, [members])
+
+    def _run_ms(self, flight, groups) -> float:
+        """About what one run costs (ms): the games left, and a standings table of each group."""
+        last = max((flight.cycles * roundrobin.rounds_in_cycle(len(g)) for g in groups if len(g) >= 2), default=0)
+        players = sum(len(g) for g in groups)
+        return 0.01 * players * max(1, last - flight.current_round + 1) + 0.02 * players
+
     def describe(self, flight) -> list[str]:
         once = (
             _("everyone meets twice (double round robin)")
@@ -116,7 +137,6 @@ class Groups(RoundRobin):
     key = FlightFormat.GROUPS
     options = frozenset({"tiebreaks", "cycles", "group_size", "advance"})
     team_events = False  # the knockout a team event's groups would feed takes single players
-    chances_by_schedule = False  # places by rank within a group, then a knockout: not simulated yet
 
     def check_own(self, settings: Settings) -> None:
         super().check_own(settings)
@@ -140,6 +160,19 @@ class Groups(RoundRobin):
                 numbered += 1
                 entry.draw_position, entry.group = numbered, index
         Entry.objects.bulk_update(entries, ["draw_position", "group"])
+
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
+        """Every group's round robin played out, places by rank in the group (as `places`)."""
+        groups = [members for _group, members in sorted(state.groups.items()) if _group]
+        sample = core_chances.groups_sample(
+            groups,
+            played=[state.played.get(group, []) for group, _m in sorted(state.groups.items()) if group],
+            ratings=state.ratings,
+            length=flight.length,
+            cycles=flight.cycles,
+            order=rounds_read.tiebreak_order(flight),
+        )
+        return sample, self._run_ms(flight, groups)
 
     def places(self, flight) -> dict[int, int | None]:
         """Place by rank in the group: 1 + everyone, in any group, ranked better in theirs."""

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from base.errors import Invalid
+from tournaments.core import chances as core_chances
 from tournaments.core import swiss
 from tournaments.formats.base import Format, Pairs, Settings
 from tournaments.models import EntryStatus, FlightFormat, Pairing, PairingResult
@@ -42,6 +43,30 @@ class _PairedByScore(Format):
         ]
         return {0: swiss.pair_round(players, rng_seed=flight.random_seed or 0, round_number=number)}
 
+    def chances_rule(self, flight) -> core_chances.SwissRule:
+        raise NotImplementedError
+
+    def chances_sample(self, flight, state) -> tuple[core_chances.Sample, float]:
+        """The current round's open tables, then each later round paired as `pairs` pairs it (the score groups
+        from the standings with the flight's tie-breaks, its stored seed), until the format's end."""
+        sample = core_chances.swiss_sample(
+            state.entrants,
+            played=state.games,
+            open_tables=state.open_tables,
+            met=state.met,
+            ratings=state.ratings,
+            length=flight.length,
+            rule=self.chances_rule(flight),
+            played_rounds=flight.current_round,
+            withdrawn=state.withdrawn,
+            out_round=state.out_round,
+            order=read.tiebreak_order(flight),
+            pair_seed=flight.random_seed or 0,
+        )
+        last = self.last_round(flight)
+        left = max(1, last - flight.current_round if last else len(state.entrants).bit_length())
+        return sample, core_chances.swiss_run_ms(len(state.entrants), left)
+
 
 class Swiss(_PairedByScore):
     key = FlightFormat.SWISS
@@ -60,6 +85,9 @@ class Swiss(_PairedByScore):
 
     def score_group(self, line) -> int:
         return line.wins
+
+    def chances_rule(self, flight) -> core_chances.SwissRule:
+        return core_chances.SwissRule(rounds=flight.rounds, until_one_unbeaten=flight.until_one_unbeaten)
 
     def last_round(self, flight) -> int | None:
         return None if flight.until_one_unbeaten else flight.rounds
@@ -93,6 +121,9 @@ class TripleElimination(_PairedByScore):
 
     def still_in(self, line) -> bool:
         return line.losses < swiss.TRIPLE_OUT
+
+    def chances_rule(self, flight) -> core_chances.SwissRule:
+        return core_chances.TripleRule()
 
     def is_over(self, flight) -> bool:
         table = [r for r in read.flight_standings(flight=flight) if not r.withdrawn]

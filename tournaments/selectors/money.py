@@ -211,7 +211,7 @@ def _with_expected_prizes(prizes: list[FlightPrizes], by_slug: dict) -> list[Fli
             out.append(prize)
             continue
         places = {e.entry_id: e.places for e in figures.entrants}
-        expected = chances.expected_prizes(places, amounts[prize.flight.pk], figures.holders)
+        expected = chances.expected_prizes(places, amounts[prize.flight.pk], figures.expected_holders)
         names = {e.entry_id: e.name for e in figures.entrants}
         ranked = sorted(((names[e], round(v)) for e, v in expected.items()), key=lambda t: (-t[1], t[0]))
         out.append(replace(prize, expected=tuple(ranked)))

@@ -559,20 +559,24 @@ class BracketStore:
 
 # The flight this flight feeds, side pools aside, first in the event's order of flights.
 _FED_FLIGHT = CompiledRead(
-    lambda flight_id: Flight.objects.filter(source_id=flight_id)
-    .exclude(kind=FlightKind.SIDE_POOL)
-    .select_related("event")
-    .order_by("order", "pk")[:1]
+    lambda flight_id: (
+        Flight.objects.filter(source_id=flight_id)
+        .exclude(kind=FlightKind.SIDE_POOL)
+        .select_related("event")
+        .order_by("order", "pk")[:1]
+    )
 )
 # A slot's entries by id, unsorted (the model's default order, flight then its event, joins both tables to sort on).
 _ENTRIES_WITH_PLAYERS = CompiledRead(lambda *ids: Entry.objects.filter(pk__in=ids).select_related("player").order_by())
 # The confirmation's slot lock with its flight, event, club and both entries' players: compiled once per process
 # (base.compiled), as building its joins cost more of a confirmation's CPU than any other statement.
 _LOCKED_SLOT_OF_MATCH = CompiledRead(
-    lambda match_id: lock(Slot.objects, of=("self",))
-    .select_related("flight__event__club", "entry_a__player", "entry_b__player")
-    .filter(match_id=match_id)
-    .order_by("pk")[:1]
+    lambda match_id: (
+        lock(Slot.objects, of=("self",))
+        .select_related("flight__event__club", "entry_a__player", "entry_b__player")
+        .filter(match_id=match_id)
+        .order_by("pk")[:1]
+    )
 )
 
 

@@ -29,8 +29,10 @@ def _act(request, event) -> None:
         attempt(
             request,
             lambda: board_services.call_next(actor=actor, event=event),
-            lambda call: _("%(a)s – %(b)s: board %(n)s.")
-            % {"a": call.slot.entry_a.name, "b": call.slot.entry_b.name, "n": call.board.number},
+            lambda call: (
+                _("%(a)s – %(b)s: board %(n)s.")
+                % {"a": call.slot.entry_a.name, "b": call.slot.entry_b.name, "n": call.board.number}
+            ),
         )
     elif do in ("auto_on", "auto_off"):
         on = do == "auto_on"

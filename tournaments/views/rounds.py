@@ -122,8 +122,8 @@ def rounds_context(flight, *, number: int, is_director: bool, projector: bool) -
     standings = round_selectors.flight_standings(flight=flight)
     form = flight_formats.format_of(flight)
     groups = form.standings_groups(flight)
-    # a round robin's place chances, simulated over its schedule once per flight version (selectors.chances)
-    chances = selectors.flight_chances(flight=flight) if form.chances_by_schedule and flight.current_round else None
+    # the place chances, simulated by the format once per flight version (selectors.chances)
+    chances = selectors.flight_chances(flight=flight) if flight.current_round else None
     tables = [g.rows for g in groups] if groups else [standings]
     crosstables = crosstable_selectors.crosstables(flight=flight, tables=tables) if flight.current_round else []
     pairings = round_selectors.round_pairings(flight=flight, round_number=number) if flight.current_round else []
