@@ -21,17 +21,19 @@ def analysis_settings(request):
         slug = request.POST.get("club")
         if slug:
             club = club_selectors.visible_club(user=request.user, slug=slug)
+            rank = request.POST.get("rank") == "on"
             if club is not None:
                 attempt(
                     request,
-                    lambda: services.set_club_consent(actor=request.user, club=club, allowed=allowed),
+                    lambda: services.set_club_consent(actor=request.user, club=club, allowed=allowed, rank=rank),
                     _("Saved."),
                 )
         elif page["player"] is not None:
             player = page["player"]
+            consent = request.POST.get("consent", "")
             attempt(
                 request,
-                lambda: services.set_player_consent(actor=request.user, player=player, allowed=allowed),
+                lambda: services.set_player_consent(actor=request.user, player=player, consent=consent),
                 _("Saved."),
             )
         return redirect("games:analysis-settings")

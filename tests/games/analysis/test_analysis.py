@@ -23,9 +23,9 @@ needs_gnubg = pytest.mark.skipif(
 RECORD = CORPUS / "gnubg" / "standard_0001_3p.mat"  # 3 points, gnubg against root
 
 
-def _match(*, consent=True, club_consent=True):
-    a = PlayerFactory(name="gnubg", analyse_records=consent)
-    b = PlayerFactory(name="root", analyse_records=consent)
+def _match(*, consent="yes", club_consent=True, consent_b=None):
+    a = PlayerFactory(name="gnubg", analysis_consent=consent)
+    b = PlayerFactory(name="root", analysis_consent=consent_b or consent)
     match = MatchFactory(player_a=a, player_b=b, length=3)
     match.club.analyse_records = club_consent
     match.club.save()
@@ -73,7 +73,7 @@ def test_a_verified_record_is_analysed_by_the_real_engine_with_both_players_figu
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["player", "club"])
 def test_without_consent_nothing_runs_and_the_page_says_why(client, who):
-    match = _match(consent=who != "player", club_consent=who != "club")
+    match = _match(consent="no" if who == "player" else "yes", club_consent=who != "club")
     record = _upload(match)
     assert not RecordAnalysis.objects.exists()
     client.force_login(match.player_a.user)
@@ -91,7 +91,7 @@ def test_consent_withdrawn_after_queueing_stops_the_run(monkeypatch):
     monkeypatch.setattr(services, "enqueue_many_on_commit", lambda *a, **k: None)  # the broker holds it
     record = _upload(match)
     analysis = RecordAnalysis.objects.get(record=record)
-    type(match.player_b).objects.filter(pk=match.player_b.pk).update(analyse_records=False)
+    type(match.player_b).objects.filter(pk=match.player_b.pk).update(analysis_consent="no")
     ran = services.run_analysis(analysis_id=analysis.pk)
     assert ran.status == AnalysisStatus.FAILED and "has not allowed" in ran.reason
     assert not PlayerAnalysis.objects.exists()
