@@ -50,6 +50,7 @@ def player_rating(request, pk):
     club = _club_from_query(request)
     current, history = selectors.rating_and_history(player=player, club=club, user=request.user)
     opponents = {h.opponent_id: h.opponent_name for h in history}
+    errors = analysis_selectors.player_error_history(player=player, user=request.user)
     return render(
         request,
         "ratings/player_rating.html",
@@ -61,7 +62,8 @@ def player_rating(request, pk):
             "chart": selectors.history_chart(history),
             "pools": selectors.ratings_of_player(player=player, user=request.user),
             "opponents": sorted(opponents.items(), key=lambda item: item[1]),
-            "errors": analysis_selectors.player_error_history(player=player, user=request.user),
+            "errors": errors,
+            "error_chart": selectors.error_chart(errors),
         },
     )
 

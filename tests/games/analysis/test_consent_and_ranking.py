@@ -262,3 +262,43 @@ def test_a_club_that_does_not_rank_shows_no_figures_and_no_link(client):
     club.rank_error_rates = True
     club.save()
     assert link in client.get(club.get_absolute_url()).content.decode()
+
+
+# --- the chart of the running error rate -------------------------------------------------------------------
+
+
+def test_the_rating_page_draws_the_running_error_rate_and_keeps_the_table(client, django_assert_max_num_queries):
+    import re
+
+    club, (anna, bert) = _club_with_members(("Anna", "yes"), ("Bert", "yes"))
+    start = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    for day, rate in enumerate((10.0, 6.0, 2.0)):
+        match = MatchFactory(player_a=anna, player_b=bert, length=3, club=club)
+        analysed(match, rates=(rate, 5.0), when=start + timedelta(days=day))
+    client.force_login(bert.user)
+    with translation.override("en"), django_assert_max_num_queries(10):
+        page = client.get(reverse("ratings:player-rating", args=[anna.pk])).content.decode()
+    begins = page.index('<figure class="rating-chart error-chart">')
+    ends = page.index("</figure>", begins)
+    figure = page[begins:ends]
+    assert 'role="img"' in figure and '<title id="error-chart-title">Running error rate' in figure
+    # each match weighs by its 100 decisions: 10, then (10 + 6) / 2 = 8, then 6
+    assert (
+        "3 analysed matches: a running error rate of 10.0 after the first" in figure
+        and ", 6.0 after the last" in figure
+    )
+    dots = re.findall(r'<circle class="dot" cx="([\d.]+)" cy="([\d.]+)"', figure)
+    assert len(dots) == 3
+    heights = [float(y) for _x, y in dots]
+    assert heights[0] < heights[1] < heights[2]  # a falling rate: each dot lower on the chart (larger y)
+    assert all(0 <= float(x) <= 600 for x, _y in dots)
+    assert "<table" in page[ends:]  # every value, for screen readers too
+
+
+def test_the_chart_core_draws_a_series_without_a_start_value():
+    from ratings.core.chart import history_chart
+
+    drawn = history_chart([("a", 1.0), ("b", 1.5)], start=None, min_span=4)
+    assert len(drawn.dots) == 2 and drawn.baseline_y is None
+    assert drawn.y_ticks[0][1] == 0  # a low rate keeps the axis at 0
+    assert len(drawn.points.split()) == 2
