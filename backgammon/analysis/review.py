@@ -64,16 +64,54 @@ sys.stdout.flush()
 gnubg.command("show statistics match")
 match = gnubg.match(analysis=True, boards=True, statistics=True)
 SIDE = {{"X": 0, "O": 1}}
+length = int((match.get("match-info") or {{}}).get("match-length") or 0)
 games, decisions = [], []
+crawford_played = False
+
+
+def cube_equities(analysis, cube, owner, side, score, crawford):
+    # gnubg hands cube decisions out as match winning chances; like gnubg's own analysis (mwc2eq with the cube
+    # as it is), they become normalised equities (EMG), where the doubler's win of the cube (a pass) is 1.
+    info = gnubg.cubeinfo(cube, owner, side, length, tuple(score), int(crawford), 0)
+    no_double = gnubg.mwc2eq(analysis["nd-cubeful-eq"], info)
+    take = gnubg.mwc2eq(analysis["dt-cubeful-eq"], info)
+    return no_double, min(take, 1.0), take
+
+
 for number, game in enumerate(match["games"], start=1):
     info = game["info"]
-    games.append({{"number": number, "score": [info.get("score-X", 0), info.get("score-O", 0)],
-                   "stats": game.get("stats") or {{}}}})
+    score = [info.get("score-X", 0), info.get("score-O", 0)]
+    crawford = bool(length) and (length - 1) in score and not crawford_played
+    crawford_played = crawford_played or crawford
+    cube, owner, offered = 1, -1, None
+    games.append({{"number": number, "score": score, "stats": game.get("stats") or {{}}}})
     for index, row in enumerate(game["game"], start=1):
         action, analysis = row.get("action"), row.get("analysis") or {{}}
         side = SIDE.get(row.get("player"))
         base = {{"game": number, "index": index, "side": side, "position": row.get("board", ""),
-                 "score": [info.get("score-X", 0), info.get("score-O", 0)]}}
+                 "score": list(score)}}
+        if action in ("move", "double") and "nd-cubeful-eq" in analysis and length:
+            no_double, doubled, take = cube_equities(analysis, cube, owner, side, score, crawford)
+            best = max(no_double, doubled)
+            right = "double" if doubled > no_double else "no-double"
+            if action == "double":
+                offered = (dict(base), take)
+                loss, played = best - doubled, "double"
+            else:
+                loss, played = best - no_double, "no-double"
+            if loss > 1e-6:
+                decisions.append(dict(base, kind="cube", dice=[], played=played, best=right, loss=loss))
+        if action in ("take", "drop") and offered is not None:
+            where, take = offered
+            right = "take" if take <= 1.0 else "pass"
+            played = "take" if action == "take" else "pass"
+            loss = (take - 1.0) if played == "take" else (1.0 - take)
+            if loss > 1e-6:
+                decisions.append(dict(where, index=index, side=side, kind="cube", dice=[], played=played, best=right,
+                                      loss=loss))
+            if action == "take":
+                cube, owner = cube * 2, side
+            offered = None
         if action == "move" and analysis.get("moves"):
             played = [tuple(step) for step in row.get("move") or ()]
             options = analysis["moves"]
@@ -104,11 +142,16 @@ class GameFigures:
     luck_total: float  # EMG, signed (positive: lucky)
 
 
+CUBE_ACTIONS = ("no-double", "double", "take", "pass")
+
+
 @dataclass(frozen=True)
 class Decision:
-    """One costly checker play. Cube actions are counted in the figures but not listed: in match play gnubg's
-    Python interface gives their cubeful values as match winning chances, which need the match equity table to
-    become a loss this code could check."""
+    """One costly decision: a checker play (kind "move", the plays as "24/18 13/8") or a cube action (kind
+    "cube", `played` and `best` one of CUBE_ACTIONS; the position is the doubler's, for a take or pass too).
+    gnubg's Python interface gives a cube decision's cubeful values as match winning chances; the script turns
+    them into normalised equities as gnubg's analysis does (mwc2eq with the cube as it stands), so a cube
+    error's loss is in EMG like a play's and is what gnubg's statistics count."""
 
     game: int
     index: int  # the decision's place in the game (gnubg's numbering, from 1)
@@ -181,7 +224,7 @@ def read_review(text: str, found: dict, *, plies: int, version: str, seconds: fl
                 score=(int(d["score"][0]), int(d["score"][1])),
                 loss=float(d["loss"]),
                 dice=tuple(int(x) for x in d.get("dice") or ()),
-                played=_steps(d.get("played")) if d["kind"] == "move" else str(d["kind"]),
+                played=_steps(d.get("played")) if d["kind"] == "move" else str(d.get("played", "")),
                 best=_steps(d.get("best")) if d["kind"] == "move" else str(d.get("best", "")),
             )
             for d in found["decisions"]

@@ -86,8 +86,19 @@ def record_analyses(*, record: GameRecord) -> list[RecordAnalysis]:
     )
 
 
+def cube_action_names() -> dict[str, str]:
+    """The engine's cube actions (backgammon.analysis.review.CUBE_ACTIONS) in the reader's language."""
+    return {
+        "no-double": _("No double"),
+        "double": _("Double"),
+        "take": _("Take"),
+        "pass": _("Pass"),
+    }
+
+
 @dataclass(frozen=True)
 class ShownError:
+    kind: str  # "move" or "cube"
     game: int
     side: int
     player: str
@@ -113,19 +124,22 @@ def analysis_panel(*, record: GameRecord, user=None) -> dict:
     errors = []
     if shown is not None and shown.status == AnalysisStatus.DONE:
         kept = [item for item in shown.biggest_errors if item.get("side") not in hidden]
+        actions = cube_action_names()
         for item in kept[:SHOWN_ERRORS]:
+            kind = item.get("kind", "move")
             try:
                 board = drawing(item.get("position", ""))
             except IdFormatError:
                 board = None
             errors.append(
                 ShownError(
+                    kind=kind,
                     game=item["game"],
                     side=item["side"],
                     player=names.get(item["side"], ""),
                     dice="".join(str(d) for d in item.get("dice") or ()),
-                    played=item.get("played", ""),
-                    best=item.get("best", ""),
+                    played=actions.get(item.get("played", ""), "") if kind == "cube" else item.get("played", ""),
+                    best=actions.get(item.get("best", ""), "") if kind == "cube" else item.get("best", ""),
                     loss=item["loss"],
                     score=tuple(item.get("score") or (0, 0)),
                     board=board,

@@ -167,6 +167,7 @@ def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review) -> None:
             "game": d.game,
             "index": d.index,
             "side": d.side,
+            "kind": d.kind,
             "position": d.position,
             "score": list(d.score),
             "dice": list(d.dice),

@@ -205,3 +205,30 @@ def test_the_record_api_carries_the_figures_only_to_whoever_sees_the_record(api_
     assert (analysis["engine"], analysis["plies"], analysis["status"]) == ("gnubg", 0, "done")
     assert [p["player"] for p in analysis["players"]] == [match.player_a.pk, match.player_b.pk]
     assert api_as(PlayerFactory().user).get(f"/api/v1/game-records/{record.pk}/").status_code == 404
+
+
+@needs_gnubg
+@pytest.mark.django_db(transaction=True)
+def test_a_cube_error_is_among_the_biggest_errors_with_the_action_taken_and_the_right_one(client, settings):
+    settings.RECORD_ANALYSIS_PLIES = 0
+    wrong_pass = CORPUS / "analysis" / "wrong_pass_11p.mat"  # gnubg passes a double it should take
+    match = _match()
+    match.length = 11
+    match.save()
+    batch = record_services.upload_records(
+        uploader=match.player_a.user,
+        files=[record_services.UploadedFile(wrong_pass.name, wrong_pass.read_bytes())],
+        match=match,
+    )
+    record = batch.records.get()
+    analysis = RecordAnalysis.objects.get(record=record)
+    assert analysis.status == AnalysisStatus.DONE, analysis.reason
+    (cube,) = [e for e in analysis.biggest_errors if e["kind"] == "cube" and e["game"] == 2]
+    assert (cube["side"], cube["played"], cube["best"]) == (0, "pass", "take")
+    client.force_login(match.player_b.user)
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+    caption = page[page.index("Game 2, gnubg's cube decision") :]
+    caption = caption[: caption.index("</figcaption>")]
+    assert "Played: <code>Pass</code>" in caption and "Best: <code>Take</code>" in caption
+    assert f"lost {cube['loss']:.3f} EMG" in caption
