@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Count, Max, Prefetch, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.analysis.drawing import drawing
+from backgammon.analysis.runner import PLIES
 from backgammon.matchfiles.ids import IdFormatError
+from clubs import access
 from clubs import selectors as clubs
 from clubs.models import AnalysisConsent, Membership, public_name_of
 from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis, RecordStatus
@@ -147,12 +150,23 @@ def analysis_panel(*, record: GameRecord, user=None) -> dict:
             )
     return {
         "analysis": shown,
+        "analysis_others": [a for a in analyses if a is not shown],
+        "analysis_deeper": _deeper_plies(record, analyses, user) if shown is not None else [],
         "analysis_players": players,
         "analysis_hidden": [names.get(side, "") for side in sorted(hidden)],
         "analysis_errors": errors,
         "analysis_refusal": "" if shown is not None else refusal(record),
         "analysis_games": _games(shown, names, hidden) if shown is not None else [],
     }
+
+
+def _deeper_plies(record: GameRecord, analyses: list[RecordAnalysis], user) -> list[int]:
+    """The plies deeper than the site's default that `user` may ask for (the uploader, the match's directors)
+    and that the record has no analysis at yet (a failed one may be asked for again)."""
+    if not access.can(user, "record.analyse_deeper", record):
+        return []
+    have = {a.plies for a in analyses if a.status != AnalysisStatus.FAILED}
+    return [p for p in PLIES if p > int(settings.RECORD_ANALYSIS_PLIES) and p not in have]
 
 
 def _games(analysis: RecordAnalysis, names: dict, hidden: set) -> list[dict]:

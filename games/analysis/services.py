@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backgammon.analysis import review as engine
-from backgammon.analysis.runner import AnalysisFailed
+from backgammon.analysis.runner import PLIES, AnalysisFailed
 from base.errors import Conflict, NotAllowed
 from base.live import group_name, notify_group
 from base.locks import lock
@@ -65,6 +65,19 @@ def request_analysis(*, record: GameRecord, plies: int | None = None) -> RecordA
         notify_group(group_name("record", record.pk))
     analysis.refresh_from_db()
     return analysis
+
+
+def request_deeper_analysis(*, actor, record: GameRecord, plies: int) -> RecordAnalysis:
+    """A deeper analysis than the site's default, asked for on the record page by its uploader or a director of
+    its match (record.analyse_deeper): queued once; an analysis already at that ply is kept as it is (its
+    figures are another analysis's, never mixed with the default ply's)."""
+    if plies not in PLIES or plies <= default_plies():
+        raise Conflict(
+            _("Ask for a ply deeper than %(plies)d, up to %(most)d.") % {"plies": default_plies(), "most": max(PLIES)},
+            code="analysis_plies_unknown",
+        )
+    access.require(actor, "record.analyse_deeper", record)
+    return request_analysis(record=record, plies=plies)
 
 
 def analyse_if_allowed(*, record: GameRecord) -> RecordAnalysis | None:

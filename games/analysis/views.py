@@ -45,5 +45,14 @@ def analysis_settings(request):
 @idempotent_page
 def analyse_record(request, pk):
     record = get_object_or_404(record_selectors.visible_records(user=request.user), pk=pk)
-    attempt(request, lambda: services.request_analysis(record=record), _("The analysis is queued."))
+    plies = request.POST.get("plies", "")
+    if plies:
+        number = int(plies) if plies.isdigit() else -1
+        attempt(
+            request,
+            lambda: services.request_deeper_analysis(actor=request.user, record=record, plies=number),
+            _("The deeper analysis is queued."),
+        )
+    else:
+        attempt(request, lambda: services.request_analysis(record=record), _("The analysis is queued."))
     return redirect(record.get_absolute_url() + "#analysis")

@@ -302,3 +302,64 @@ def test_the_chart_core_draws_a_series_without_a_start_value():
     assert len(drawn.dots) == 2 and drawn.baseline_y is None
     assert drawn.y_ticks[0][1] == 0  # a low rate keeps the axis at 0
     assert len(drawn.points.split()) == 2
+
+
+# --- a deeper ply on request ---------------------------------------------------------------------------------
+
+
+def test_the_uploader_asks_for_a_deeper_ply_once_and_the_figures_stay_apart(client, monkeypatch, settings):
+    settings.RECORD_ANALYSIS_PLIES = 1
+    sent = []
+    monkeypatch.setattr(services, "enqueue_many_on_commit", lambda task, calls, **k: sent.extend(calls))
+    match = _pair()
+    first = analysed(match, rates=(8.0, 12.0), plies=1)
+    record = first.record
+    url = reverse("games:record-analyse", args=[record.pk])
+
+    client.force_login(match.player_b.user)  # neither the uploader nor a director
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+        assert "Analyse at 2-ply" not in page
+        assert client.post(url, {"plies": "2"}).status_code == 403
+    assert not RecordAnalysis.objects.filter(plies=2).exists()
+
+    client.force_login(match.player_a.user)  # the uploader
+    with translation.override("en"):
+        assert "Analyse at 2-ply" in client.get(record.get_absolute_url()).content.decode()
+        client.post(url, {"plies": "2"})
+        client.post(url, {"plies": "2"})  # asked twice: one analysis
+        refused = client.post(url, {"plies": "7"}, follow=True).content.decode()
+    assert "Ask for a ply deeper than 1, up to 2." in refused
+    deeper = RecordAnalysis.objects.get(record=record, plies=2)
+    assert deeper.status == AnalysisStatus.QUEUED and sent == [(deeper.pk,)]
+    first.refresh_from_db()
+    assert first.status == AnalysisStatus.DONE and first.players.count() == 2  # the 1-ply one is not redone
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+    assert "2-ply: Waiting for the engine" in page and "Analyse at 2-ply" not in page
+
+    # the 2-ply figures once done: the player's history and the club ranking keep each ply apart
+    RecordAnalysis.objects.filter(pk=deeper.pk).update(status=AnalysisStatus.DONE, version="1.07.001")
+    for side, player in enumerate((match.player_a, match.player_b)):
+        PlayerAnalysis.objects.create(
+            analysis=deeper, side=side, name=player.name, player=player, error_rate=1.0, checker_error_rate=1.0,
+            cube_error_rate=0.0, error_total=0.1, unforced_decisions=100, errors=0, blunders=0, luck_total=0.0,
+            luck_rate=0.0, pr_like=0.5,
+        )  # fmt: skip
+    history = selectors.player_error_history(player=match.player_a, user=match.player_a.user)
+    assert (history.plies, history.left_out) in {(1, 1), (2, 1)}
+    assert [round(running, 3) for _row, running in history.rows] in ([8.0], [1.0])
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+    assert "GNU Backgammon (gnubg 1.07.001), 2-ply" in page  # the deepest done analysis is shown
+    assert "1-ply: Analysed" in page
+
+
+def test_a_director_of_the_match_may_ask_for_a_deeper_ply_too(client, monkeypatch, settings):
+    settings.RECORD_ANALYSIS_PLIES = 0
+    monkeypatch.setattr(services, "enqueue_many_on_commit", lambda *a, **k: None)
+    match = _pair()
+    record = analysed(match, plies=0).record
+    director = MembershipFactory(club=match.club, role="director").player.user
+    analysis = services.request_deeper_analysis(actor=director, record=record, plies=1)
+    assert (analysis.plies, analysis.status) == (1, AnalysisStatus.QUEUED)
