@@ -1,8 +1,9 @@
 """A whole record reviewed by GNU Backgammon: both players' figures for the match and for each game, and the
-checker plays that lost the most, each with its position (docs/games.md, "Analysis of records").
+checker plays and cube actions that lost the most, each with its position (docs/games.md, "Analysis of records").
 
-The program runs under the runner's limits (`runner.run_limited`'s sandbox) with a Python script instead of a
-bare command file, because only its Python interface (`gnubg.match()`) hands out each decision's analysis. The
+The program runs in the runner's sandbox (`runner.run_gnubg_sandboxed`, the one the command-file runner uses too)
+with a Python script instead of a bare command file, because only its Python interface (`gnubg.match()`) hands
+out each decision's analysis. The
 script runs the same commands as `runner.commands` (so the match figures are what `show statistics match`
 prints), but analyses game by game and prints a progress line after each, then writes the per-game figures and
 the decisions to a JSON file. The players are renamed `side0` / `side1` first: gnubg's statistics table cannot
@@ -14,24 +15,18 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from backgammon.analysis.gnubg_stats import PlayerFigures, StatisticsError, parse
 from backgammon.analysis.runner import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIME_LIMIT,
     GNUBG,
-    PLIES,
     Analysis,
     AnalysisFailed,
-    available,
-    no_network_prefix,
     program_version,
-    run_limited,
+    run_gnubg_sandboxed,
 )
 
 PROGRESS = re.compile(r"^BGCLUB PROGRESS (\d+) (\d+)$")
@@ -256,31 +251,26 @@ def review_with_gnubg(
     memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Review:
     """Analyse a .mat record at `plies`; `on_progress(done, total)` after each game. AnalysisFailed otherwise."""
-    if plies not in PLIES:
-        raise AnalysisFailed(f"plies must be one of {', '.join(map(str, PLIES))}, not {plies}")
-    if not available(program):
-        raise AnalysisFailed("engine not installed")
 
     def progress(line: str) -> None:
         found = PROGRESS.match(line.strip())
         if found and on_progress is not None:
             on_progress(int(found.group(1)), int(found.group(2)))
 
-    with tempfile.TemporaryDirectory(prefix="bg-review-") as private:
-        (Path(private) / "match.mat").write_bytes(record)
-        (Path(private) / "review.py").write_text(SCRIPT.format(plies=int(plies), kept=KEPT_DECISIONS))
-        started = time.monotonic()
-        out = run_limited(
-            [*no_network_prefix(), program, "-t", "-q", "-p", "review.py"],
-            cwd=private,
-            time_limit=time_limit,
-            memory_mb=memory_mb,
-            on_line=progress,
-        )
-        seconds = time.monotonic() - started
-        try:
-            found = json.loads((Path(private) / "review.json").read_text())
-        except (OSError, ValueError):
-            tail = " ".join(out.strip().splitlines()[-3:])[:300]
-            raise AnalysisFailed(f"gnubg wrote no analysis; it said: {tail}") from None
+    run = run_gnubg_sandboxed(
+        {"match.mat": record, "review.py": SCRIPT.format(plies=int(plies), kept=KEPT_DECISIONS)},
+        ["-t", "-q", "-p", "review.py"],
+        plies=plies,
+        program=program,
+        time_limit=time_limit,
+        memory_mb=memory_mb,
+        on_line=progress,
+        keep=["review.json"],
+    )
+    out, seconds = run.output, run.seconds
+    try:
+        found = json.loads(run.files["review.json"])
+    except (KeyError, ValueError):
+        tail = " ".join(out.strip().splitlines()[-3:])[:300]
+        raise AnalysisFailed(f"gnubg wrote no analysis; it said: {tail}") from None
     return read_review(out, found, plies=plies, version=program_version(program), seconds=seconds)

@@ -113,3 +113,24 @@ def test_a_wrong_pass_is_a_cube_error_in_emg_as_gnubgs_own_statistics_count_it()
     assert wrong.loss > 0.05
     assert result.games[1][1].cube_error_total == 0
     assert {d.played for d in cube} <= set(review.CUBE_ACTIONS) and {d.best for d in cube} <= set(review.CUBE_ACTIONS)
+
+
+def test_the_runner_and_the_review_share_one_sandbox_and_its_checks(tmp_path):
+    spy = tmp_path / "gnubg"
+    spy.write_text('#!/bin/sh\necho "home=$HOME here=$(pwd) args=$*"\nls\necho \'{"games": []}\' > out.json\n')
+    spy.chmod(0o755)
+    run = runner.run_gnubg_sandboxed(
+        {"match.mat": b"x", "../escape.txt": "y"}, ["-t", "-p", "a.py"], plies=0, program=str(spy), keep=["out.json"]
+    )
+    home = re.search(r"home=(\S+) here=(\S+) args=(.*)", run.output)
+    assert home.group(1) == home.group(2) != str(tmp_path)  # its own folder, which is its HOME too
+    assert home.group(3) == "-t -p a.py"
+    assert "escape.txt" in run.output and not (tmp_path / "escape.txt").exists()  # written inside, by name
+    assert run.files == {"out.json": b'{"games": []}\n'} and not Path(home.group(1)).exists()  # gone after
+    for analyse in (runner.analyse_with_gnubg, review.review_with_gnubg):
+        with pytest.raises(runner.AnalysisFailed, match="^engine not installed$"):
+            analyse(b"", plies=1, program=str(tmp_path / "missing"))
+        with pytest.raises(runner.AnalysisFailed, match="plies must be one of 0, 1, 2"):
+            analyse(b"", plies=3, program=str(spy))
+    with pytest.raises(runner.AnalysisFailed, match="gnubg wrote no analysis"):
+        review.review_with_gnubg(b"", plies=0, program=str(spy))  # it wrote out.json, not review.json

@@ -141,7 +141,7 @@ def test_a_worker_killed_mid_analysis_is_resumed_by_the_sweep_into_one_analysis(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkeypatch):
-    monkeypatch.setattr("backgammon.analysis.review.available", lambda program: False)
+    monkeypatch.setattr("backgammon.analysis.runner.available", lambda program: False)
     match = _match()
     record = _upload(match)
     analysis = RecordAnalysis.objects.get(record=record)
