@@ -16,6 +16,18 @@ class Role(models.TextChoices):
 
 
 ROLE_RANK = {Role.PLAYER: 1, Role.DIRECTOR: 2, Role.ADMIN: 3}
+
+
+class AnalysisConsent(models.TextChoices):
+    """A player's answer to "analyse my records": yes (the figures show to whoever sees the record or the player,
+    and in club rankings), only for me (analysed, but the figures show to the player alone), or no (not
+    analysed; figures of earlier analyses show to the player alone too)."""
+
+    YES = "yes", _("Yes")
+    ONLY_ME = "only_me", _("Only for me")
+    NO = "no", _("No")
+
+
 #: The longest display name (a pseudonym for public pages) a player may choose.
 DISPLAY_NAME_MAX = 40
 
@@ -47,6 +59,14 @@ class Club(models.Model):
         db_default=False,
         help_text=_(
             "Let GNU Backgammon analyse the records of this club's matches (only of players who allow it too)."
+        ),
+    )
+    rank_error_rates = models.BooleanField(
+        _("club rankings of error rates"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "Rank the members by their error rate in this club's analysed matches (only players who allow it)."
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -88,10 +108,12 @@ class Player(models.Model):
         db_default="",
         help_text=_("The player's number at the national federation, for the results file sent there."),
     )
-    analyse_records = models.BooleanField(
+    analysis_consent = models.CharField(
         _("analyse my records"),
-        default=False,
-        db_default=False,
+        max_length=8,
+        choices=AnalysisConsent.choices,
+        default=AnalysisConsent.NO,
+        db_default=AnalysisConsent.NO,
         help_text=_("Let GNU Backgammon analyse the records of my matches: error rates, errors and blunders."),
     )
     display_name = models.CharField(
@@ -105,12 +127,27 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(analysis_consent__in=AnalysisConsent.values), name="player_analysis_consent_known"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
 
     def get_absolute_url(self) -> str:
         return reverse("clubs:player-detail", kwargs={"pk": self.pk})
+
+    @property
+    def analyse_records(self) -> bool:
+        """Whether the player lets the engine analyse their records at all (yes or only for me)."""
+        return self.analysis_consent != AnalysisConsent.NO
+
+    @property
+    def figures_public(self) -> bool:
+        """Whether others may see the player's analysis figures (only a plain yes)."""
+        return self.analysis_consent == AnalysisConsent.YES
 
     @property
     def public_name(self) -> str:

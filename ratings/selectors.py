@@ -149,6 +149,20 @@ def history_chart(history: list[HistoryRow]) -> Chart | None:
     )
 
 
+def error_chart(errors) -> Chart | None:
+    """The running error rate after each analysed match (games.analysis.selectors.ErrorHistory, newest first),
+    oldest on the left, as the rating chart draws it: no start value, the axis from 0 up when the rates are low."""
+    if errors is None:
+        return None
+    local = timezone.get_current_timezone()
+    values = [
+        (date_format(row.analysis.finished_at.astimezone(local).date(), "DATE_FORMAT"), running)
+        for row, running in reversed(errors.rows)
+        if row.analysis.finished_at is not None
+    ]
+    return chart.history_chart(values, start=None, min_span=4)
+
+
 def head_to_head(*, player_a, player_b, pool: RatingPool | None, user) -> dict:
     """The rated matches between two players in a pool, with wins and the rating points that changed hands."""
     if pool is None:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("players/<int:pk>/rating/", views.player_rating, name="player-rating"),
     path("players/<int:pk>/vs/<int:other>/", views.head_to_head, name="head-to-head"),
     path("clubs/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("clubs/<slug:slug>/error-rates/", views.error_ranking, name="error-ranking"),
     path("clubs/<slug:slug>/seasons/add/", views.season_add, name="season-add"),
     path("clubs/<slug:slug>/ladders/", views.ladder_list, name="ladder-list"),
     path("clubs/<slug:slug>/ladders/<slug:ladder>/", views.ladder_detail, name="ladder-detail"),

@@ -50,6 +50,7 @@ def player_rating(request, pk):
     club = _club_from_query(request)
     current, history = selectors.rating_and_history(player=player, club=club, user=request.user)
     opponents = {h.opponent_id: h.opponent_name for h in history}
+    errors = analysis_selectors.player_error_history(player=player, user=request.user)
     return render(
         request,
         "ratings/player_rating.html",
@@ -61,7 +62,8 @@ def player_rating(request, pk):
             "chart": selectors.history_chart(history),
             "pools": selectors.ratings_of_player(player=player, user=request.user),
             "opponents": sorted(opponents.items(), key=lambda item: item[1]),
-            "errors": analysis_selectors.player_error_history(player=player),
+            "errors": errors,
+            "error_chart": selectors.error_chart(errors),
         },
     )
 
@@ -108,6 +110,53 @@ def leaderboard(request, slug):
             "standings": selectors.leaderboard(club=club, season=season, scheme=scheme or None, order=order),
             "can_direct": access.can(request.user, "club.direct", club),
             "events": selectors.events_with_points(club=club, user=request.user),
+        },
+    )
+
+
+def _day(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        raise Http404(_("Give dates as YYYY-MM-DD.")) from None
+
+
+def error_ranking(request, slug):
+    """The club's members ranked by error rate over a season or dates (games.analysis.selectors)."""
+    club = get_object_or_404(club_selectors.visible_clubs(user=request.user), slug=slug)
+    seasons = selectors.club_seasons(club=club)
+    season, starts_on, ends_on = None, _day(request.GET.get("from")), _day(request.GET.get("to"))
+    chosen = request.GET.get("season")
+    if chosen:
+        season = next((s for s in seasons if str(s.pk) == chosen), None)
+        if season is None:
+            raise Http404(_("This club has no such season."))
+    elif chosen is None and starts_on is None and ends_on is None:  # first visit: the season running today
+        today = date.today()
+        season = next((s for s in seasons if s.starts_on <= today <= s.ends_on), None)
+    if season is not None:
+        starts_on, ends_on = season.starts_on, season.ends_on
+    engine, plies = None, None
+    kind = request.GET.get("kind") or ""
+    if kind:
+        engine, _sep, number = kind.partition(":")
+        if not number.isdigit():
+            raise Http404(_("No such engine and ply."))
+        plies = int(number)
+    ranking = analysis_selectors.club_error_ranking(
+        club=club, starts_on=starts_on, ends_on=ends_on, engine=engine, plies=plies
+    )
+    return render(
+        request,
+        "ratings/error_ranking.html",
+        {
+            "club": club,
+            "seasons": seasons,
+            "season": season,
+            "starts_on": starts_on,
+            "ends_on": ends_on,
+            "ranking": ranking,
+            "can_edit": access.can(request.user, "club.edit", club),
         },
     )
 

@@ -1,8 +1,9 @@
 """A whole record reviewed by GNU Backgammon: both players' figures for the match and for each game, and the
-checker plays that lost the most, each with its position (docs/games.md, "Analysis of records").
+checker plays and cube actions that lost the most, each with its position (docs/games.md, "Analysis of records").
 
-The program runs under the runner's limits (`runner.run_limited`'s sandbox) with a Python script instead of a
-bare command file, because only its Python interface (`gnubg.match()`) hands out each decision's analysis. The
+The program runs in the runner's sandbox (`runner.run_gnubg_sandboxed`, the one the command-file runner uses too)
+with a Python script instead of a bare command file, because only its Python interface (`gnubg.match()`) hands
+out each decision's analysis. The
 script runs the same commands as `runner.commands` (so the match figures are what `show statistics match`
 prints), but analyses game by game and prints a progress line after each, then writes the per-game figures and
 the decisions to a JSON file. The players are renamed `side0` / `side1` first: gnubg's statistics table cannot
@@ -14,24 +15,18 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from backgammon.analysis.gnubg_stats import PlayerFigures, StatisticsError, parse
 from backgammon.analysis.runner import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIME_LIMIT,
     GNUBG,
-    PLIES,
     Analysis,
     AnalysisFailed,
-    available,
-    no_network_prefix,
     program_version,
-    run_limited,
+    run_gnubg_sandboxed,
 )
 
 PROGRESS = re.compile(r"^BGCLUB PROGRESS (\d+) (\d+)$")
@@ -64,16 +59,54 @@ sys.stdout.flush()
 gnubg.command("show statistics match")
 match = gnubg.match(analysis=True, boards=True, statistics=True)
 SIDE = {{"X": 0, "O": 1}}
+length = int((match.get("match-info") or {{}}).get("match-length") or 0)
 games, decisions = [], []
+crawford_played = False
+
+
+def cube_equities(analysis, cube, owner, side, score, crawford):
+    # gnubg hands cube decisions out as match winning chances; like gnubg's own analysis (mwc2eq with the cube
+    # as it is), they become normalised equities (EMG), where the doubler's win of the cube (a pass) is 1.
+    info = gnubg.cubeinfo(cube, owner, side, length, tuple(score), int(crawford), 0)
+    no_double = gnubg.mwc2eq(analysis["nd-cubeful-eq"], info)
+    take = gnubg.mwc2eq(analysis["dt-cubeful-eq"], info)
+    return no_double, min(take, 1.0), take
+
+
 for number, game in enumerate(match["games"], start=1):
     info = game["info"]
-    games.append({{"number": number, "score": [info.get("score-X", 0), info.get("score-O", 0)],
-                   "stats": game.get("stats") or {{}}}})
+    score = [info.get("score-X", 0), info.get("score-O", 0)]
+    crawford = bool(length) and (length - 1) in score and not crawford_played
+    crawford_played = crawford_played or crawford
+    cube, owner, offered = 1, -1, None
+    games.append({{"number": number, "score": score, "stats": game.get("stats") or {{}}}})
     for index, row in enumerate(game["game"], start=1):
         action, analysis = row.get("action"), row.get("analysis") or {{}}
         side = SIDE.get(row.get("player"))
         base = {{"game": number, "index": index, "side": side, "position": row.get("board", ""),
-                 "score": [info.get("score-X", 0), info.get("score-O", 0)]}}
+                 "score": list(score)}}
+        if action in ("move", "double") and "nd-cubeful-eq" in analysis and length:
+            no_double, doubled, take = cube_equities(analysis, cube, owner, side, score, crawford)
+            best = max(no_double, doubled)
+            right = "double" if doubled > no_double else "no-double"
+            if action == "double":
+                offered = (dict(base), take)
+                loss, played = best - doubled, "double"
+            else:
+                loss, played = best - no_double, "no-double"
+            if loss > 1e-6:
+                decisions.append(dict(base, kind="cube", dice=[], played=played, best=right, loss=loss))
+        if action in ("take", "drop") and offered is not None:
+            where, take = offered
+            right = "take" if take <= 1.0 else "pass"
+            played = "take" if action == "take" else "pass"
+            loss = (take - 1.0) if played == "take" else (1.0 - take)
+            if loss > 1e-6:
+                decisions.append(dict(where, index=index, side=side, kind="cube", dice=[], played=played, best=right,
+                                      loss=loss))
+            if action == "take":
+                cube, owner = cube * 2, side
+            offered = None
         if action == "move" and analysis.get("moves"):
             played = [tuple(step) for step in row.get("move") or ()]
             options = analysis["moves"]
@@ -104,11 +137,16 @@ class GameFigures:
     luck_total: float  # EMG, signed (positive: lucky)
 
 
+CUBE_ACTIONS = ("no-double", "double", "take", "pass")
+
+
 @dataclass(frozen=True)
 class Decision:
-    """One costly checker play. Cube actions are counted in the figures but not listed: in match play gnubg's
-    Python interface gives their cubeful values as match winning chances, which need the match equity table to
-    become a loss this code could check."""
+    """One costly decision: a checker play (kind "move", the plays as "24/18 13/8") or a cube action (kind
+    "cube", `played` and `best` one of CUBE_ACTIONS; the position is the doubler's, for a take or pass too).
+    gnubg's Python interface gives a cube decision's cubeful values as match winning chances; the script turns
+    them into normalised equities as gnubg's analysis does (mwc2eq with the cube as it stands), so a cube
+    error's loss is in EMG like a play's and is what gnubg's statistics count."""
 
     game: int
     index: int  # the decision's place in the game (gnubg's numbering, from 1)
@@ -181,7 +219,7 @@ def read_review(text: str, found: dict, *, plies: int, version: str, seconds: fl
                 score=(int(d["score"][0]), int(d["score"][1])),
                 loss=float(d["loss"]),
                 dice=tuple(int(x) for x in d.get("dice") or ()),
-                played=_steps(d.get("played")) if d["kind"] == "move" else str(d["kind"]),
+                played=_steps(d.get("played")) if d["kind"] == "move" else str(d.get("played", "")),
                 best=_steps(d.get("best")) if d["kind"] == "move" else str(d.get("best", "")),
             )
             for d in found["decisions"]
@@ -213,31 +251,26 @@ def review_with_gnubg(
     memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Review:
     """Analyse a .mat record at `plies`; `on_progress(done, total)` after each game. AnalysisFailed otherwise."""
-    if plies not in PLIES:
-        raise AnalysisFailed(f"plies must be one of {', '.join(map(str, PLIES))}, not {plies}")
-    if not available(program):
-        raise AnalysisFailed("engine not installed")
 
     def progress(line: str) -> None:
         found = PROGRESS.match(line.strip())
         if found and on_progress is not None:
             on_progress(int(found.group(1)), int(found.group(2)))
 
-    with tempfile.TemporaryDirectory(prefix="bg-review-") as private:
-        (Path(private) / "match.mat").write_bytes(record)
-        (Path(private) / "review.py").write_text(SCRIPT.format(plies=int(plies), kept=KEPT_DECISIONS))
-        started = time.monotonic()
-        out = run_limited(
-            [*no_network_prefix(), program, "-t", "-q", "-p", "review.py"],
-            cwd=private,
-            time_limit=time_limit,
-            memory_mb=memory_mb,
-            on_line=progress,
-        )
-        seconds = time.monotonic() - started
-        try:
-            found = json.loads((Path(private) / "review.json").read_text())
-        except (OSError, ValueError):
-            tail = " ".join(out.strip().splitlines()[-3:])[:300]
-            raise AnalysisFailed(f"gnubg wrote no analysis; it said: {tail}") from None
+    run = run_gnubg_sandboxed(
+        {"match.mat": record, "review.py": SCRIPT.format(plies=int(plies), kept=KEPT_DECISIONS)},
+        ["-t", "-q", "-p", "review.py"],
+        plies=plies,
+        program=program,
+        time_limit=time_limit,
+        memory_mb=memory_mb,
+        on_line=progress,
+        keep=["review.json"],
+    )
+    out, seconds = run.output, run.seconds
+    try:
+        found = json.loads(run.files["review.json"])
+    except (KeyError, ValueError):
+        tail = " ".join(out.strip().splitlines()[-3:])[:300]
+        raise AnalysisFailed(f"gnubg wrote no analysis; it said: {tail}") from None
     return read_review(out, found, plies=plies, version=program_version(program), seconds=seconds)

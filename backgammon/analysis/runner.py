@@ -93,6 +93,52 @@ def commands(record_name: str, plies: int) -> str:
     )
 
 
+@dataclass(frozen=True)
+class SandboxRun:
+    output: str  # what the program wrote (stdout and stderr together)
+    seconds: float
+    files: dict[str, bytes]  # the files asked for by `keep` that the program left in its folder
+
+
+def run_gnubg_sandboxed(
+    files: dict[str, bytes | str],
+    args: Sequence[str],
+    *,
+    plies: int,
+    program: str = GNUBG,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    on_line: Callable[[str], None] | None = None,
+    keep: Sequence[str] = (),
+) -> SandboxRun:
+    """The one way the program runs (the runner's command file and the review's script alike): the plies and the
+    program checked first ("engine not installed"), `files` written into a private temporary folder that is also
+    its HOME, `program *args` run there without network under `run_limited`'s limits, and the files named in
+    `keep` read back before the folder goes. AnalysisFailed otherwise."""
+    if plies not in PLIES:
+        raise AnalysisFailed(f"plies must be one of {', '.join(map(str, PLIES))}, not {plies}")
+    if not available(program):
+        raise AnalysisFailed("engine not installed")
+    with tempfile.TemporaryDirectory(prefix="bg-analysis-") as private:
+        for name, content in files.items():
+            target = Path(private) / Path(name).name  # a bare name: nothing is written outside the folder
+            target.write_bytes(content if isinstance(content, bytes) else content.encode())
+        started = time.monotonic()
+        out = run_limited(
+            [*no_network_prefix(), program, *args],
+            cwd=private,
+            time_limit=time_limit,
+            memory_mb=memory_mb,
+            on_line=on_line,
+        )
+        seconds = time.monotonic() - started
+        kept = {}
+        for name in keep:
+            with contextlib.suppress(OSError):
+                kept[name] = (Path(private) / Path(name).name).read_bytes()
+    return SandboxRun(output=out, seconds=seconds, files=kept)
+
+
 def analyse_with_gnubg(
     record: bytes,
     *,
@@ -102,21 +148,15 @@ def analyse_with_gnubg(
     memory_mb: int = DEFAULT_MEMORY_MB,
 ) -> Analysis:
     """Analyse a .mat record at `plies` and return both players' figures; AnalysisFailed otherwise."""
-    if plies not in PLIES:
-        raise AnalysisFailed(f"plies must be one of {', '.join(map(str, PLIES))}, not {plies}")
-    if not available(program):
-        raise AnalysisFailed(f"{program} is not installed")
-    with tempfile.TemporaryDirectory(prefix="bg-analysis-") as private:
-        (Path(private) / "match.mat").write_bytes(record)
-        (Path(private) / "commands.txt").write_text(commands("match.mat", plies))
-        started = time.monotonic()
-        out = run_limited(
-            [*no_network_prefix(), program, "-t", "-q", "-c", "commands.txt"],
-            cwd=private,
-            time_limit=time_limit,
-            memory_mb=memory_mb,
-        )
-        seconds = time.monotonic() - started
+    run = run_gnubg_sandboxed(
+        {"match.mat": record, "commands.txt": commands("match.mat", plies)},
+        ["-t", "-q", "-c", "commands.txt"],
+        plies=plies,
+        program=program,
+        time_limit=time_limit,
+        memory_mb=memory_mb,
+    )
+    out = run.output
     try:
         players = parse(out)
     except StatisticsError as exc:
@@ -129,7 +169,7 @@ def analyse_with_gnubg(
         plies=plies,
         met=met.group(1).strip() if met else "unknown",
         players=players,
-        seconds=seconds,
+        seconds=run.seconds,
     )
 
 

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.conf import settings
+from django.db.models import Count, Max, Prefetch, Sum
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from backgammon.analysis.drawing import drawing
+from backgammon.analysis.runner import PLIES
 from backgammon.matchfiles.ids import IdFormatError
+from clubs import access
 from clubs import selectors as clubs
+from clubs.models import AnalysisConsent, Membership, public_name_of
 from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis, RecordStatus
 
 ANALYSED_GAMES = ("standard", "nackgammon")  # what GNU Backgammon analyses
@@ -60,17 +65,43 @@ def refusal(record: GameRecord) -> str:
     return ""
 
 
+def figures_shown(figures: PlayerAnalysis, user) -> bool:
+    """Whether `user` may see one side's figures: always the player themself; others only while the player's
+    answer is a plain yes ("only for me" and a later no keep them to the player). A side that is no match
+    player's (the names differ) was analysed with both match players' consent and shows. `figures.player`
+    should be loaded with it (select_related), else one query."""
+    player = figures.player
+    if player is None or player.figures_public:
+        return True
+    return bool(getattr(user, "is_authenticated", False)) and player.user_id == user.pk
+
+
+def _sides_queryset():
+    return PlayerAnalysis.objects.select_related("player").order_by("side")
+
+
 def record_analyses(*, record: GameRecord) -> list[RecordAnalysis]:
-    """The record's analyses, newest first, with both sides' figures (two queries)."""
+    """The record's analyses, newest first, with both sides' figures and their players (two queries)."""
     return list(
         RecordAnalysis.objects.filter(record=record)
-        .prefetch_related(Prefetch("players", queryset=PlayerAnalysis.objects.order_by("side")))
+        .prefetch_related(Prefetch("players", queryset=_sides_queryset()))
         .order_by("-plies", "-requested_at")
     )
 
 
+def cube_action_names() -> dict[str, str]:
+    """The engine's cube actions (backgammon.analysis.review.CUBE_ACTIONS) in the reader's language."""
+    return {
+        "no-double": _("No double"),
+        "double": _("Double"),
+        "take": _("Take"),
+        "pass": _("Pass"),
+    }
+
+
 @dataclass(frozen=True)
 class ShownError:
+    kind: str  # "move" or "cube"
     game: int
     side: int
     player: str
@@ -82,29 +113,36 @@ class ShownError:
     board: object  # backgammon.analysis.drawing.Drawing, or None for a position that cannot be read
 
 
-def analysis_panel(*, record: GameRecord) -> dict:
-    """What the record page shows: the analysis to show (the deepest done one, else the latest), its players'
-    figures and biggest errors with their positions drawn, and why the record is not analysed when it is not."""
+def analysis_panel(*, record: GameRecord, user=None) -> dict:
+    """What the record page shows `user`: the analysis to show (the deepest done one, else the latest), the
+    figures and biggest errors of the sides whose figures the user may see (figures_shown), with their positions
+    drawn, and why the record is not analysed when it is not."""
     analyses = record_analyses(record=record)
     done = [a for a in analyses if a.status == AnalysisStatus.DONE]
     shown = done[0] if done else (analyses[0] if analyses else None)
-    players = list(shown.players.all()) if shown is not None else []
-    names = {p.side: p.name for p in players} or dict(enumerate((record.verdict or {}).get("players") or []))
+    sides = list(shown.players.all()) if shown is not None else []
+    players = [p for p in sides if figures_shown(p, user)]
+    hidden = {p.side for p in sides} - {p.side for p in players}
+    names = {p.side: p.name for p in sides} or dict(enumerate((record.verdict or {}).get("players") or []))
     errors = []
     if shown is not None and shown.status == AnalysisStatus.DONE:
-        for item in shown.biggest_errors[:SHOWN_ERRORS]:
+        kept = [item for item in shown.biggest_errors if item.get("side") not in hidden]
+        actions = cube_action_names()
+        for item in kept[:SHOWN_ERRORS]:
+            kind = item.get("kind", "move")
             try:
                 board = drawing(item.get("position", ""))
             except IdFormatError:
                 board = None
             errors.append(
                 ShownError(
+                    kind=kind,
                     game=item["game"],
                     side=item["side"],
                     player=names.get(item["side"], ""),
                     dice="".join(str(d) for d in item.get("dice") or ()),
-                    played=item.get("played", ""),
-                    best=item.get("best", ""),
+                    played=actions.get(item.get("played", ""), "") if kind == "cube" else item.get("played", ""),
+                    best=actions.get(item.get("best", ""), "") if kind == "cube" else item.get("best", ""),
                     loss=item["loss"],
                     score=tuple(item.get("score") or (0, 0)),
                     board=board,
@@ -112,29 +150,42 @@ def analysis_panel(*, record: GameRecord) -> dict:
             )
     return {
         "analysis": shown,
+        "analysis_others": [a for a in analyses if a is not shown],
+        "analysis_deeper": _deeper_plies(record, analyses, user) if shown is not None else [],
         "analysis_players": players,
+        "analysis_hidden": [names.get(side, "") for side in sorted(hidden)],
         "analysis_errors": errors,
         "analysis_refusal": "" if shown is not None else refusal(record),
-        "analysis_games": _games(shown, names) if shown is not None else [],
+        "analysis_games": _games(shown, names, hidden) if shown is not None else [],
     }
 
 
-def _games(analysis: RecordAnalysis, names: dict) -> list[dict]:
+def _deeper_plies(record: GameRecord, analyses: list[RecordAnalysis], user) -> list[int]:
+    """The plies deeper than the site's default that `user` may ask for (the uploader, the match's directors)
+    and that the record has no analysis at yet (a failed one may be asked for again)."""
+    if not access.can(user, "record.analyse_deeper", record):
+        return []
+    have = {a.plies for a in analyses if a.status != AnalysisStatus.FAILED}
+    return [p for p in PLIES if p > int(settings.RECORD_ANALYSIS_PLIES) and p not in have]
+
+
+def _games(analysis: RecordAnalysis, names: dict, hidden: set) -> list[dict]:
     rows = []
     for game in analysis.games or []:
         sides = game.get("sides") or []
         rows.append(
             {
                 "number": game.get("number"),
-                "sides": [{**side, "name": names.get(i, "")} for i, side in enumerate(sides)],
+                "sides": [{**side, "name": names.get(i, "")} for i, side in enumerate(sides) if i not in hidden],
             }
         )
     return rows
 
 
-def figures_for_api(*, record: GameRecord) -> list[dict]:
-    """The record's done analyses as the API shows them (the caller has checked that the user sees the record;
-    `analyses` prefetched by records_for_api, else two queries)."""
+def figures_for_api(*, record: GameRecord, user=None) -> list[dict]:
+    """The record's done analyses as the API shows them to `user` (the caller has checked that the user sees the
+    record; `analyses` prefetched by analyses_prefetch, else three queries): a side whose player keeps the
+    figures to themself is left out for anyone else (figures_shown)."""
     out = []
     for analysis in record.analyses.all():
         if analysis.status != AnalysisStatus.DONE:
@@ -170,6 +221,7 @@ def figures_for_api(*, record: GameRecord) -> list[dict]:
                         "unforced_decisions": p.unforced_decisions,
                     }
                     for p in analysis.players.all()
+                    if figures_shown(p, user)
                 ],
             }
         )
@@ -180,7 +232,7 @@ def analyses_prefetch() -> Prefetch:
     return Prefetch(
         "analyses",
         queryset=RecordAnalysis.objects.order_by("-plies", "-requested_at").prefetch_related(
-            Prefetch("players", queryset=PlayerAnalysis.objects.order_by("side"))
+            Prefetch("players", queryset=_sides_queryset())
         ),
     )
 
@@ -194,9 +246,12 @@ class ErrorHistory:
     tally: list[tuple[float, int]]  # (threshold, matches at or under it)
 
 
-def player_error_history(*, player) -> ErrorHistory | None:
+def player_error_history(*, player, user=None) -> ErrorHistory | None:
     """A player's analysed matches of the engine and ply they have most of (figures of different engines or
-    plies are never mixed), oldest first, with the BMAB-style tally. One query."""
+    plies are never mixed), oldest first, with the BMAB-style tally. One query. None for anyone but the player
+    when the player keeps their figures to themself (not a plain yes)."""
+    if not player.figures_public and not (getattr(user, "is_authenticated", False) and player.user_id == user.pk):
+        return None
     rows = list(
         PlayerAnalysis.objects.filter(player=player, analysis__status=AnalysisStatus.DONE)
         .select_related("analysis__record")
@@ -222,6 +277,103 @@ def player_error_history(*, player) -> ErrorHistory | None:
 def consent_page(*, user) -> dict:
     """The analysis settings page: the user's own player switch and the clubs whose switch they may turn."""
     return {
+        "consent_choices": AnalysisConsent.choices,
         "player": clubs.player_for_user(user),
         "clubs": [club for club in clubs.directed_clubs(user=user) if clubs.is_club_admin(user=user, club=club)],
     }
+
+
+# A player is ranked by error rate from this many analysed matches of the ranking's engine and ply on: fewer
+# matches say more about the dice than about the player.
+MIN_RANKED_MATCHES = 3
+
+
+@dataclass(frozen=True)
+class RankedPlayer:
+    rank: int
+    player_id: int
+    name: str
+    matches: int
+    decisions: int
+    error_rate: float  # mEMG per unforced decision over all the matches (each weighed by its decisions)
+    pr_like: float  # 500 × the mean error in EMG
+
+
+@dataclass(frozen=True)
+class ErrorRanking:
+    engine: str
+    plies: int
+    ranked: list[RankedPlayer]
+    unranked: int  # members with analysed matches, but fewer than `minimum`
+    minimum: int
+    kinds: list[tuple[str, int, int]]  # every (engine, plies, analysed sides) in the period, the ranking's too
+
+
+def club_error_ranking(
+    *, club, starts_on=None, ends_on=None, engine: str | None = None, plies: int | None = None
+) -> ErrorRanking | None:
+    """The club's members ranked by error rate (lowest first) over their analysed matches at the club between
+    `starts_on` and `ends_on` (the match's end, else the record's upload), of one engine and ply only: the one
+    asked for, else the one with most analyses (figures of different engines or plies are never mixed). Only
+    active members whose answer is a plain yes count ("only for me" is not ranked). None when the club does
+    not rank error rates. Two queries."""
+    if not club.rank_error_rates:
+        return None
+    sides = PlayerAnalysis.objects.filter(
+        analysis__status=AnalysisStatus.DONE,
+        analysis__record__match__club=club,
+        player__analysis_consent=AnalysisConsent.YES,
+        player__memberships__club=club,
+        player__memberships__is_active=True,
+        player__memberships__status=Membership.Status.ACCEPTED,
+    ).annotate(played=Coalesce("analysis__record__match__finished_at", "analysis__record__created_at"))
+    if starts_on is not None:
+        sides = sides.filter(played__date__gte=starts_on)
+    if ends_on is not None:
+        sides = sides.filter(played__date__lte=ends_on)
+    kinds = [
+        (row["analysis__engine"], row["analysis__plies"], row["n"])
+        for row in sides.values("analysis__engine", "analysis__plies")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "-analysis__plies", "analysis__engine")
+    ]
+    if engine is None or plies is None:
+        engine, plies = (kinds[0][0], kinds[0][1]) if kinds else ("gnubg", 1)
+    rows = (
+        sides.filter(analysis__engine=engine, analysis__plies=plies)
+        .values("player_id")
+        .annotate(
+            name=Max(public_name_of("player__")),
+            matches=Count("pk"),
+            total=Sum("error_total"),
+            decisions=Sum("unforced_decisions"),
+        )
+        .order_by()
+    )
+    ranked, unranked = [], 0
+    for row in rows:
+        if row["matches"] < MIN_RANKED_MATCHES or not row["decisions"]:
+            unranked += 1
+            continue
+        mean = row["total"] / row["decisions"]
+        ranked.append((1000.0 * mean, 500.0 * mean, row))
+    ranked.sort(key=lambda item: (item[0], item[2]["name"]))
+    return ErrorRanking(
+        engine=engine,
+        plies=plies,
+        ranked=[
+            RankedPlayer(
+                rank=place,
+                player_id=row["player_id"],
+                name=row["name"],
+                matches=row["matches"],
+                decisions=row["decisions"],
+                error_rate=rate,
+                pr_like=pr,
+            )
+            for place, (rate, pr, row) in enumerate(ranked, 1)
+        ],
+        unranked=unranked,
+        minimum=MIN_RANKED_MATCHES,
+        kinds=kinds,
+    )

@@ -13,13 +13,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from backgammon.analysis import review as engine
-from backgammon.analysis.runner import AnalysisFailed
+from backgammon.analysis.runner import PLIES, AnalysisFailed
 from base.errors import Conflict, NotAllowed
 from base.live import group_name, notify_group
 from base.locks import lock
 from base.queue import enqueue_many_on_commit
 from clubs import access
-from clubs.models import Club, Player
+from clubs.models import AnalysisConsent, Club, Player
 from games.analysis.selectors import refusal, sides_of
 from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis
 
@@ -65,6 +65,19 @@ def request_analysis(*, record: GameRecord, plies: int | None = None) -> RecordA
         notify_group(group_name("record", record.pk))
     analysis.refresh_from_db()
     return analysis
+
+
+def request_deeper_analysis(*, actor, record: GameRecord, plies: int) -> RecordAnalysis:
+    """A deeper analysis than the site's default, asked for on the record page by its uploader or a director of
+    its match (record.analyse_deeper): queued once; an analysis already at that ply is kept as it is (its
+    figures are another analysis's, never mixed with the default ply's)."""
+    if plies not in PLIES or plies <= default_plies():
+        raise Conflict(
+            _("Ask for a ply deeper than %(plies)d, up to %(most)d.") % {"plies": default_plies(), "most": max(PLIES)},
+            code="analysis_plies_unknown",
+        )
+    access.require(actor, "record.analyse_deeper", record)
+    return request_analysis(record=record, plies=plies)
 
 
 def analyse_if_allowed(*, record: GameRecord) -> RecordAnalysis | None:
@@ -167,6 +180,7 @@ def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review) -> None:
             "game": d.game,
             "index": d.index,
             "side": d.side,
+            "kind": d.kind,
             "position": d.position,
             "score": list(d.score),
             "dice": list(d.dice),
@@ -234,19 +248,27 @@ def sweep_due_analyses(*, limit: int = 100) -> int:
     return len(ids)
 
 
-def set_player_consent(*, actor, player: Player, allowed: bool) -> Player:
-    """A player's own "analyse my records" switch: only the player, signed in as themself."""
+def set_player_consent(*, actor, player: Player, consent: str) -> Player:
+    """A player's own "analyse my records" answer (yes / only for me / no): only the player, signed in as
+    themself."""
     own = getattr(actor, "player", None) if getattr(actor, "is_authenticated", False) else None
     if own is None or own.pk != player.pk:
         raise NotAllowed(_("Only the player can change this."))
-    Player.objects.filter(pk=player.pk).update(analyse_records=allowed)
-    player.analyse_records = allowed
+    if consent not in AnalysisConsent.values:
+        raise Conflict(_("Choose yes, only for me or no."), code="analysis_consent_unknown")
+    Player.objects.filter(pk=player.pk).update(analysis_consent=consent)
+    player.analysis_consent = consent
     return player
 
 
-def set_club_consent(*, actor, club: Club, allowed: bool) -> Club:
-    """The club's switch: analyse the records of its matches (its admins: club.edit)."""
+def set_club_consent(*, actor, club: Club, allowed: bool, rank: bool | None = None) -> Club:
+    """The club's switches: analyse the records of its matches, and rank its members by error rate (its admins:
+    club.edit). `rank` None leaves the ranking switch as it is."""
     access.require(actor, "club.edit", club)
-    Club.objects.filter(pk=club.pk).update(analyse_records=allowed)
-    club.analyse_records = allowed
+    changes: dict = {"analyse_records": allowed}
+    if rank is not None:
+        changes["rank_error_rates"] = rank
+    Club.objects.filter(pk=club.pk).update(**changes)
+    for name, value in changes.items():
+        setattr(club, name, value)
     return club

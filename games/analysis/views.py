@@ -21,17 +21,19 @@ def analysis_settings(request):
         slug = request.POST.get("club")
         if slug:
             club = club_selectors.visible_club(user=request.user, slug=slug)
+            rank = request.POST.get("rank") == "on"
             if club is not None:
                 attempt(
                     request,
-                    lambda: services.set_club_consent(actor=request.user, club=club, allowed=allowed),
+                    lambda: services.set_club_consent(actor=request.user, club=club, allowed=allowed, rank=rank),
                     _("Saved."),
                 )
         elif page["player"] is not None:
             player = page["player"]
+            consent = request.POST.get("consent", "")
             attempt(
                 request,
-                lambda: services.set_player_consent(actor=request.user, player=player, allowed=allowed),
+                lambda: services.set_player_consent(actor=request.user, player=player, consent=consent),
                 _("Saved."),
             )
         return redirect("games:analysis-settings")
@@ -43,5 +45,14 @@ def analysis_settings(request):
 @idempotent_page
 def analyse_record(request, pk):
     record = get_object_or_404(record_selectors.visible_records(user=request.user), pk=pk)
-    attempt(request, lambda: services.request_analysis(record=record), _("The analysis is queued."))
+    plies = request.POST.get("plies", "")
+    if plies:
+        number = int(plies) if plies.isdigit() else -1
+        attempt(
+            request,
+            lambda: services.request_deeper_analysis(actor=request.user, record=record, plies=number),
+            _("The deeper analysis is queued."),
+        )
+    else:
+        attempt(request, lambda: services.request_analysis(record=record), _("The analysis is queued."))
     return redirect(record.get_absolute_url() + "#analysis")

@@ -75,7 +75,8 @@ class GameRecordWithAnalysesSerializer(GameRecordSerializer):
 
     @extend_schema_field(RecordAnalysisSerializer(many=True))
     def get_analyses(self, record) -> list[dict]:
-        return analysis_selectors.figures_for_api(record=record)
+        request = self.context.get("request")
+        return analysis_selectors.figures_for_api(record=record, user=getattr(request, "user", None))
 
 
 class UploadBatchSerializer(serializers.ModelSerializer):

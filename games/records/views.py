@@ -110,7 +110,7 @@ def record_detail(request, pk):
             "record": record,
             "verdict": record.verdict or {},
             **page,
-            **analysis_selectors.analysis_panel(record=record),
+            **analysis_selectors.analysis_panel(record=record, user=request.user),
             "pending": record.status in ("pending", "verifying"),
             "title": _("Game record %(name)s") % {"name": record.name},
         },

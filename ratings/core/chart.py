@@ -32,17 +32,25 @@ def _nice_step(span: float) -> int:
 
 
 def history_chart(
-    values: list[tuple[str, float]], *, width: int = 600, height: int = 220, start: float = START_RATING
+    values: list[tuple[str, float]],
+    *,
+    width: int = 600,
+    height: int = 220,
+    start: float | None = START_RATING,
+    min_span: float = 20,
 ) -> Chart | None:
-    """values: (label, rating after) in date order; the chart starts at `start` before the first match."""
+    """values: (label, value after) in date order; the chart starts at `start` before the first match (a dashed
+    line marks it), or at the first value when `start` is None. The value axis spans at least `min_span`."""
     if not values:
         return None
-    series = [("", start), *values]
+    series = [("", start), *values] if start is not None else list(values)
     ratings = [v for _, v in series]
     low, high = min(ratings), max(ratings)
-    if high - low < 20:
+    if high - low < min_span:
         middle = (high + low) / 2
-        low, high = middle - 10, middle + 10
+        low, high = middle - min_span / 2, middle + min_span / 2
+        if low < 0 <= min(ratings):  # a figure that cannot be negative (an error rate) keeps its axis at 0 and up
+            low, high = 0.0, min_span
     step = _nice_step(high - low)
     low = math.floor(low / step) * step
     high = math.ceil(high / step) * step
@@ -56,11 +64,12 @@ def history_chart(
         return round(top + plot_h * (1 - (rating - low) / (high - low)), 1)
 
     coords = [(x_of(i), y_of(v)) for i, (_, v) in enumerate(series)]
-    dots = [(x, y, label, v) for (x, y), (label, v) in zip(coords[1:], series[1:], strict=True)]
+    skip = 1 if start is not None else 0
+    dots = [(x, y, label, v) for (x, y), (label, v) in zip(coords[skip:], series[skip:], strict=True)]
     y_ticks = [(y_of(v), v) for v in range(int(low), int(high) + 1, step)]
     every = max(1, math.ceil(len(values) / 5))
     x_labels = [(x, label) for i, (x, _y, label, _v) in enumerate(dots) if i % every == 0]
-    baseline = y_of(start) if low <= start <= high else None
+    baseline = y_of(start) if start is not None and low <= start <= high else None
     return Chart(
         width=width,
         height=height,

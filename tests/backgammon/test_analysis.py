@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from backgammon.analysis import gnubg_stats, runner
+from backgammon.analysis import gnubg_stats, review, runner
 from tests.conftest import REQUIRE_SERVICES
 from tests.paths import REPO
 
@@ -98,3 +98,39 @@ def test_a_bear_off_with_one_obviously_best_play_has_zero_loss_for_it():
         best = plays[0]
         assert set(best.steps) == {(6, 0), (1, 0)} and best.loss == 0.0 and best.equity == pytest.approx(1.0)
         assert all(p.loss > 0.2 for p in plays[1:])  # leaving a checker lets the opponent's doubles win
+
+
+@needs_gnubg
+def test_a_wrong_pass_is_a_cube_error_in_emg_as_gnubgs_own_statistics_count_it():
+    record = REPO / "tests" / "data" / "corpus" / "analysis" / "wrong_pass_11p.mat"
+    result = review.review_with_gnubg(record.read_bytes(), plies=0)
+    cube = [d for d in result.decisions if d.kind == "cube"]
+    (wrong,) = [d for d in cube if d.game == 2]  # game 2: gnubg passes root's double
+    assert (wrong.side, wrong.played, wrong.best) == (0, "pass", "take")
+    assert wrong.position == "ZpuJAEwzOwcBJA" and wrong.dice == ()  # root's position as root doubles
+    # the loss is gnubg's own: the cube error its statistics of game 2 give gnubg (its only cube decision error)
+    assert wrong.loss == pytest.approx(result.games[1][0].cube_error_total, abs=1e-6)
+    assert wrong.loss > 0.05
+    assert result.games[1][1].cube_error_total == 0
+    assert {d.played for d in cube} <= set(review.CUBE_ACTIONS) and {d.best for d in cube} <= set(review.CUBE_ACTIONS)
+
+
+def test_the_runner_and_the_review_share_one_sandbox_and_its_checks(tmp_path):
+    spy = tmp_path / "gnubg"
+    spy.write_text('#!/bin/sh\necho "home=$HOME here=$(pwd) args=$*"\nls\necho \'{"games": []}\' > out.json\n')
+    spy.chmod(0o755)
+    run = runner.run_gnubg_sandboxed(
+        {"match.mat": b"x", "../escape.txt": "y"}, ["-t", "-p", "a.py"], plies=0, program=str(spy), keep=["out.json"]
+    )
+    home = re.search(r"home=(\S+) here=(\S+) args=(.*)", run.output)
+    assert home.group(1) == home.group(2) != str(tmp_path)  # its own folder, which is its HOME too
+    assert home.group(3) == "-t -p a.py"
+    assert "escape.txt" in run.output and not (tmp_path / "escape.txt").exists()  # written inside, by name
+    assert run.files == {"out.json": b'{"games": []}\n'} and not Path(home.group(1)).exists()  # gone after
+    for analyse in (runner.analyse_with_gnubg, review.review_with_gnubg):
+        with pytest.raises(runner.AnalysisFailed, match="^engine not installed$"):
+            analyse(b"", plies=1, program=str(tmp_path / "missing"))
+        with pytest.raises(runner.AnalysisFailed, match="plies must be one of 0, 1, 2"):
+            analyse(b"", plies=3, program=str(spy))
+    with pytest.raises(runner.AnalysisFailed, match="gnubg wrote no analysis"):
+        review.review_with_gnubg(b"", plies=0, program=str(spy))  # it wrote out.json, not review.json

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from calcutta.models import Calcutta
 from chouette import services as chouette_services
 from chouette.models import ChouetteSession
+from clubs.models import Player
 from games.models import GameRecord
 from tournaments import demo
 from tournaments.models import Slot, TeamBoard
@@ -32,6 +33,8 @@ def demo_sweep(monkeypatch) -> tuple[list[str], ChouetteSession]:
     pair_match = Slot.objects.filter(flight__event__slug=demo.DOUBLES, round=1).first().match_id  # a pair's match
     board_match = TeamBoard.objects.filter(flight__event__slug=demo.NATIONS).first().match_id  # a team's board
     record = GameRecord.objects.order_by("pk").first()
+    analysed = GameRecord.objects.filter(analyses__status="done").order_by("pk").first()  # the analysis demo's
+    anna = Player.objects.get(name="Anna Becker")  # her analysed matches: the error-rate chart
     urls = [
         "/events/",
         "/events/bc-berlin/club-championship/",
@@ -59,6 +62,9 @@ def demo_sweep(monkeypatch) -> tuple[list[str], ChouetteSession]:
         "/clubs/bc-berlin/event-templates/",
         f"/records/{record.pk}/",  # with its engine analysis section
         "/records/analysis/settings/",
+        *([f"/records/{analysed.pk}/"] if analysed else []),  # biggest errors with their boards
+        f"/players/{anna.pk}/rating/",
+        "/clubs/bc-berlin/error-rates/",
     ]
     return urls, table
 

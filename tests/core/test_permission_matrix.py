@@ -392,6 +392,7 @@ PAGES = {
     "/players/<int:pk>/rating/": May(),
     "/players/<int:pk>/vs/<int:other>/": May(),
     "/clubs/<slug:slug>/leaderboard/": May(),
+    "/clubs/<slug:slug>/error-rates/": May(),  # only figures of players who said yes, where the club ranks
     "/clubs/<slug:slug>/seasons/add/": May(read=DIRECTORS, write=DIRECTORS),
     "/clubs/<slug:slug>/events/<slug:event>/points/": May(write=DIRECTORS),
     "/clubs/<slug:slug>/ladders/": May(write=DIRECTORS),

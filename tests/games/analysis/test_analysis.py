@@ -23,9 +23,9 @@ needs_gnubg = pytest.mark.skipif(
 RECORD = CORPUS / "gnubg" / "standard_0001_3p.mat"  # 3 points, gnubg against root
 
 
-def _match(*, consent=True, club_consent=True):
-    a = PlayerFactory(name="gnubg", analyse_records=consent)
-    b = PlayerFactory(name="root", analyse_records=consent)
+def _match(*, consent="yes", club_consent=True, consent_b=None):
+    a = PlayerFactory(name="gnubg", analysis_consent=consent)
+    b = PlayerFactory(name="root", analysis_consent=consent_b or consent)
     match = MatchFactory(player_a=a, player_b=b, length=3)
     match.club.analyse_records = club_consent
     match.club.save()
@@ -73,7 +73,7 @@ def test_a_verified_record_is_analysed_by_the_real_engine_with_both_players_figu
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["player", "club"])
 def test_without_consent_nothing_runs_and_the_page_says_why(client, who):
-    match = _match(consent=who != "player", club_consent=who != "club")
+    match = _match(consent="no" if who == "player" else "yes", club_consent=who != "club")
     record = _upload(match)
     assert not RecordAnalysis.objects.exists()
     client.force_login(match.player_a.user)
@@ -91,7 +91,7 @@ def test_consent_withdrawn_after_queueing_stops_the_run(monkeypatch):
     monkeypatch.setattr(services, "enqueue_many_on_commit", lambda *a, **k: None)  # the broker holds it
     record = _upload(match)
     analysis = RecordAnalysis.objects.get(record=record)
-    type(match.player_b).objects.filter(pk=match.player_b.pk).update(analyse_records=False)
+    type(match.player_b).objects.filter(pk=match.player_b.pk).update(analysis_consent="no")
     ran = services.run_analysis(analysis_id=analysis.pk)
     assert ran.status == AnalysisStatus.FAILED and "has not allowed" in ran.reason
     assert not PlayerAnalysis.objects.exists()
@@ -141,7 +141,7 @@ def test_a_worker_killed_mid_analysis_is_resumed_by_the_sweep_into_one_analysis(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkeypatch):
-    monkeypatch.setattr("backgammon.analysis.review.available", lambda program: False)
+    monkeypatch.setattr("backgammon.analysis.runner.available", lambda program: False)
     match = _match()
     record = _upload(match)
     analysis = RecordAnalysis.objects.get(record=record)
@@ -205,3 +205,30 @@ def test_the_record_api_carries_the_figures_only_to_whoever_sees_the_record(api_
     assert (analysis["engine"], analysis["plies"], analysis["status"]) == ("gnubg", 0, "done")
     assert [p["player"] for p in analysis["players"]] == [match.player_a.pk, match.player_b.pk]
     assert api_as(PlayerFactory().user).get(f"/api/v1/game-records/{record.pk}/").status_code == 404
+
+
+@needs_gnubg
+@pytest.mark.django_db(transaction=True)
+def test_a_cube_error_is_among_the_biggest_errors_with_the_action_taken_and_the_right_one(client, settings):
+    settings.RECORD_ANALYSIS_PLIES = 0
+    wrong_pass = CORPUS / "analysis" / "wrong_pass_11p.mat"  # gnubg passes a double it should take
+    match = _match()
+    match.length = 11
+    match.save()
+    batch = record_services.upload_records(
+        uploader=match.player_a.user,
+        files=[record_services.UploadedFile(wrong_pass.name, wrong_pass.read_bytes())],
+        match=match,
+    )
+    record = batch.records.get()
+    analysis = RecordAnalysis.objects.get(record=record)
+    assert analysis.status == AnalysisStatus.DONE, analysis.reason
+    (cube,) = [e for e in analysis.biggest_errors if e["kind"] == "cube" and e["game"] == 2]
+    assert (cube["side"], cube["played"], cube["best"]) == (0, "pass", "take")
+    client.force_login(match.player_b.user)
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+    caption = page[page.index("Game 2, gnubg's cube decision") :]
+    caption = caption[: caption.index("</figcaption>")]
+    assert "Played: <code>Pass</code>" in caption and "Best: <code>Take</code>" in caption
+    assert f"lost {cube['loss']:.3f} EMG" in caption
