@@ -108,6 +108,9 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
         _attach_boards(flight, slots)
     sections: dict[str, int] = {}
     for slot in slots:
+        for entry in (slot.entry_a, slot.entry_b):
+            if entry is not None:  # its name asks the event's club about display names: this flight's, loaded
+                entry.flight = flight
         sections[slot.section] = max(sections.get(slot.section, 0), slot.round)
     rounds: dict[tuple[str, int], list] = {}
     for slot in slots:

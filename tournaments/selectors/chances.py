@@ -91,7 +91,7 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
         Entry.objects.filter(flight=flight)
         .exclude(status=EntryStatus.WITHDRAWN)
         .order_by("pk")
-        .annotate(shown=public_name_of("player__"))
+        .annotate(shown=public_name_of("player__", club="flight__event__club__"))
         .values_list("pk", "player_id", "shown", "is_late")
     )
     if len(rows) < 2:
@@ -122,7 +122,11 @@ def _simulate_robin(flight: Flight) -> FlightChances | None:
     """The rest of the schedule played out ROBIN_RUNS times with a seed of the flight's id and version, ranked
     by the flight's standings (its tie-breaks); the places are the standings' ranks."""
     numbered = Entry.objects.filter(flight=flight, draw_position__isnull=False, group=0).order_by("draw_position")
-    rows = list(numbered.annotate(shown=public_name_of("player__")).values_list("pk", "player_id", "shown"))
+    rows = list(
+        numbered.annotate(shown=public_name_of("player__", club="flight__event__club__")).values_list(
+            "pk", "player_id", "shown"
+        )
+    )
     if len(rows) < 2:
         return None
     played = games_of(Pairing.objects.filter(flight=flight, result__in=SCORED_RESULTS, group=0))
@@ -158,7 +162,10 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
         rows = (
             Slot.objects.filter(flight=flight, section=W)
             .order_by("round", "position")
-            .annotate(a_shown=public_name_of("entry_a__player__"), b_shown=public_name_of("entry_b__player__"))
+            .annotate(
+                a_shown=public_name_of("entry_a__player__", club="flight__event__club__"),
+                b_shown=public_name_of("entry_b__player__", club="flight__event__club__"),
+            )
             .values_list(
                 "pk",
                 "round",

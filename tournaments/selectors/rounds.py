@@ -158,7 +158,7 @@ def paired_from(*, flight: Flight, round_number: int, names: dict[int, str] | No
     if kept is None:
         return None
     if names is None:
-        shown = Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__"))
+        shown = Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__", club="flight__event__club__"))
         names = dict(Entry.objects.filter(flight=flight).annotate(shown=shown).values_list("pk", "shown"))
     for row in kept.rows:
         row["player"] = names.get(row.get("entry"), row.get("player", ""))

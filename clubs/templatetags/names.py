@@ -1,0 +1,27 @@
+"""`{% shown_name player club %}`: the name the page's viewer sees for a player (clubs.names), so templates ask
+one helper instead of deciding about display names themselves. Without a club (a page of no one club), the
+player's clubs decide."""
+
+from django import template
+
+from clubs import names
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def shown_name(context, player, club=None) -> str:
+    if player is None:
+        return ""
+    request = context.get("request")
+    viewer = getattr(request, "user", None) or context.get("user")
+    if club is None:
+        return names.shown_name_anywhere(player, viewer=viewer)
+    return names.shown_name(player, viewer=viewer, club=club)
+
+
+@register.filter
+def public_name_at(player, club) -> str:
+    """What everyone sees for a player on a page of `club` that is the same for every viewer (a cached
+    bracket): the display name only where the club allows it."""
+    return player.public_name_at(club) if player is not None else ""
