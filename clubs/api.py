@@ -1,7 +1,8 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -12,6 +13,46 @@ from base.api import JSONTypedInput, validated
 from base.filters import IdFilter
 from clubs import access, names, selectors, services
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class ShownNameField(serializers.Field):
+    """A player's name as the caller may see it (clubs.names), for every API answer that names players: `source`
+    leads to the player; `club` is the dotted path from the object to the club whose answer it is ("pool.club";
+    None: the serializer context's "names_club", else the player's clubs decide). Read only; null for no player."""
+
+    def __init__(self, *, club: str | None = None, **kwargs):
+        self.club_path = club
+        kwargs["read_only"] = True
+        kwargs.setdefault(
+            "help_text",
+            "The player's name, or the display name they chose where the club allows display names (the player "
+            "and the club's directors get the name).",
+        )
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        player = super().get_attribute(instance)
+        if self.club_path is None:
+            return player, self.context.get("names_club")
+        club = instance
+        for part in self.club_path.split("."):
+            club = getattr(club, part, None) if club is not None else None
+        return player, club
+
+    def to_representation(self, value):
+        player, club = value
+        if player is None:
+            return None
+        if not player.display_name:
+            return player.name
+        viewer = getattr(self.context.get("request"), "user", None)
+        if club is not None:
+            return names.shown_name(player, viewer=viewer, club=club)
+        memo = self.context.setdefault("shown_names", {})  # a query per player: once per answer
+        if player.pk not in memo:
+            memo[player.pk] = names.shown_name_anywhere(player, viewer=viewer)
+        return memo[player.pk]
 
 
 class ClubSerializer(serializers.ModelSerializer):

@@ -25,9 +25,12 @@ def _is_self(viewer, player: Player) -> bool:
 
 
 def shown_name(player: Player, *, viewer=None, club: Club | None) -> str:
-    """The name `viewer` sees for `player` on a page of `club` (no query for a player without a display name or
-    a club that does not allow them; the viewer's roles are cached on the viewer)."""
-    if not player.display_name or club is None or not club.allow_display_names:
+    """The name `viewer` sees for `player` on a page of `club`, or of no one club (None: the player's clubs
+    decide, `shown_name_anywhere`). No query for a player without a display name or a club that does not allow
+    them; the viewer's roles are cached on the viewer."""
+    if club is None:
+        return shown_name_anywhere(player, viewer=viewer)
+    if not player.display_name or not club.allow_display_names:
         return player.name
     if _is_self(viewer, player) or access.is_director(viewer, club):
         return player.name

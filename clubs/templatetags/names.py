@@ -13,11 +13,17 @@ register = template.Library()
 def shown_name(context, player, club=None) -> str:
     if player is None:
         return ""
+    if not player.display_name:
+        return player.name  # the common case: nothing to decide
     request = context.get("request")
     viewer = getattr(request, "user", None) or context.get("user")
-    if club is None:
-        return names.shown_name_anywhere(player, viewer=viewer)
-    return names.shown_name(player, viewer=viewer, club=club)
+    if club:  # a club variable that is not there renders as ""
+        return names.shown_name(player, viewer=viewer, club=club)
+    # A page of no one club asks the player's clubs (a query): once per player and rendering.
+    memo = context.render_context.setdefault("shown_names", {})
+    if player.pk not in memo:
+        memo[player.pk] = names.shown_name_anywhere(player, viewer=viewer)
+    return memo[player.pk]
 
 
 @register.filter
