@@ -219,4 +219,5 @@ def display_name(request):
         if done:
             return redirect("clubs:display-name")
     typed = request.POST if request.method == "POST" else {}
-    return render(request, "clubs/display_name.html", {"player": player, "typed": typed})
+    allowing = selectors.clubs_allowing_display_names(player=player)
+    return render(request, "clubs/display_name.html", {"player": player, "typed": typed, "allowing": allowing})
