@@ -10,8 +10,10 @@ from django.utils import translation
 from chouette import services as chouette_services
 from clubs import services as club_services
 from clubs.models import Club
+from games.matchplay import services as match_services
 from games.matchplay.services.play import create_match
 from games.models.matches import MatchContext
+from notifications.models import Notification
 from tests.clients import web
 from tests.clubs.factories import MembershipFactory
 from tests.schema_check import SchemaCheckingClient
@@ -154,3 +156,17 @@ def test_only_the_clubs_admins_turn_the_switch_on_its_settings_page_and_in_the_a
     assert refused.status_code == 403 and Club.objects.get(pk=club.pk).allow_display_names is False
     done = api_as(scene["admin"]).patch(f"/api/v1/clubs/{club.slug}/", {"allow_display_names": True}, format="json")
     assert done.status_code == 200 and done.json()["allow_display_names"] is True
+
+
+def test_a_notification_to_the_opponent_names_the_player_as_the_club_shows_them(
+    scene, django_capture_on_commit_callbacks
+):
+    match = scene["match"]
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 1))
+    assert Notification.objects.get(recipient=scene["other"].user).params["opponent"] == REAL  # not allowed yet
+    _allow(scene, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 2))
+    latest = Notification.objects.filter(recipient=scene["other"].user).order_by("-pk").first()
+    assert latest.params["opponent"] == PSEUDONYM
