@@ -56,6 +56,7 @@ def create_club(
     country: str = "",
     description: str = "",
     is_public: bool = True,
+    allow_display_names: bool = False,
 ) -> Club:
     """Create a club; its creator becomes its first club admin. Anyone signed in may: a new club's directors
     decide results for the overall rating list only once site staff approve the club."""
@@ -71,6 +72,7 @@ def create_club(
         country=country.upper(),
         description=description,
         is_public=is_public,
+        allow_display_names=allow_display_names,
     )
     Membership.objects.create(club=club, player=ensure_player_for_user(user=actor), role=Role.ADMIN)
     return club

@@ -118,11 +118,11 @@ def rating_history(*, player, pool: RatingPool | None, user) -> list[HistoryRow]
     shown: dict[int, str] = {}  # the opponent's name as the viewer sees it (clubs.names), once per opponent
 
     def name_of(opponent) -> str:
+        if not opponent.display_name:
+            return opponent.name  # no club to read
         if opponent.pk not in shown:
-            if pool.club_id is None:
-                shown[opponent.pk] = names.shown_name_anywhere(opponent, viewer=user)
-            else:
-                shown[opponent.pk] = names.shown_name(opponent, viewer=user, club=pool.club)
+            club = pool.club if pool.club_id is not None else None
+            shown[opponent.pk] = names.shown_name(opponent, viewer=user, club=club)
         return shown[opponent.pk]
 
     for row in _visible_rows(rows, user):

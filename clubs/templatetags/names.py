@@ -11,7 +11,7 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def shown_name(context, player, club=None) -> str:
-    if player is None:
+    if not player:  # no player (a variable that is not there renders as "")
         return ""
     if not player.display_name:
         return player.name  # the common case: nothing to decide
@@ -30,4 +30,4 @@ def shown_name(context, player, club=None) -> str:
 def public_name_at(player, club) -> str:
     """What everyone sees for a player on a page of `club` that is the same for every viewer (a cached
     bracket): the display name only where the club allows it."""
-    return player.public_name_at(club) if player is not None else ""
+    return player.public_name_at(club or None) if player else ""
