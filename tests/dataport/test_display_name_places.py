@@ -164,7 +164,8 @@ def test_a_notification_to_the_opponent_names_the_player_as_the_club_shows_them(
     match = scene["match"]
     with django_capture_on_commit_callbacks(execute=True):
         match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 1))
-    assert Notification.objects.get(recipient=scene["other"].user).params["opponent"] == REAL  # not allowed yet
+    first = Notification.objects.filter(recipient=scene["other"].user).order_by("-pk").first()
+    assert first.params["opponent"] == REAL  # not allowed yet
     _allow(scene, True)
     with django_capture_on_commit_callbacks(execute=True):
         match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 2))
