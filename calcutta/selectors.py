@@ -151,7 +151,8 @@ def _lot_data(calcutta: Calcutta, lot: Lot) -> dict:
         "number": lot.number,
         "label": str(lot),
         "is_field": lot.is_field,
-        "entrants": [entry.player.name for entry in lot.entries.all()],
+        # the board is the same for everyone watching: the public names (the event's club decides)
+        "entrants": [entry.player.public_name_at(calcutta.flight.event.club) for entry in lot.entries.all()],
         "phase": lot.phase,
         "phase_label": str(LotPhase(lot.phase).label),
         "high_bid": lot.high_bid,

@@ -31,6 +31,7 @@ from chouette.models import (
     TransferKind,
 )
 from clubs import selectors as club_selectors
+from clubs.api import ShownNameField
 from clubs.models import Club, Player
 from games.matchplay.api import setting_serializer_fields
 from games.models.variants import DaveProgression, GameVariant, StakeForm
@@ -103,14 +104,14 @@ class HidesMoney:
 
 
 def money_context(request, session: ChouetteSession) -> dict:
-    return {"request": request, "show_money": access.may_see_money(request.user, session)}
+    return {"request": request, "show_money": access.may_see_money(request.user, session), "names_club": session.club}
 
 
 class ChouetteSeatSerializer(HidesMoney, serializers.Serializer):
     money_fields = ("stake_cents", "cents")
 
     player = serializers.IntegerField(source="player.id")
-    name = serializers.CharField(source="player.name")
+    name = ShownNameField(source="player")
     position = serializers.IntegerField(allow_null=True)
     role = serializers.CharField()
     status = serializers.CharField(source="seat.status")
@@ -179,7 +180,7 @@ class ChouetteSessionDetailSerializer(ChouetteSessionSerializer):
 
     @extend_schema(responses=ChouetteSeatSerializer(many=True))
     def get_seats(self, session) -> list:
-        context = {**self.context, "show_money": self._shows_money(session)}
+        context = {**self.context, "show_money": self._shows_money(session), "names_club": session.club}
         return ChouetteSeatSerializer(selectors.standings(session), many=True, context=context).data
 
 
@@ -314,7 +315,7 @@ class ChouetteCorrectionInputSerializer(ChouetteGameInputSerializer):
 
 
 class ChouetteLedgerLineSerializer(HidesMoney, serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name", read_only=True)
+    name = ShownNameField(source="player")
     cents = serializers.IntegerField(read_only=True, allow_null=True)
     money_fields = ("cents",)
 
@@ -375,8 +376,8 @@ class ChouetteSeatInputSerializer(serializers.Serializer):
 
 
 class ChouetteTransferSerializer(serializers.ModelSerializer):
-    payer_name = serializers.CharField(source="payer.name", read_only=True)
-    payee_name = serializers.CharField(source="payee.name", read_only=True)
+    payer_name = ShownNameField(source="payer", club="session.club")
+    payee_name = ShownNameField(source="payee", club="session.club")
     kind = WordField(choices=TRANSFER_KINDS, read_only=True)
 
     class Meta:
@@ -414,7 +415,7 @@ class ChouetteRequestSerializer(serializers.ModelSerializer):
     session = serializers.IntegerField(source="session_id", read_only=True)
     club = serializers.CharField(source="session.club.slug", read_only=True)
     table = serializers.CharField(source="session.__str__", read_only=True)
-    name = serializers.CharField(source="player.name", read_only=True)
+    name = ShownNameField(source="player", club="session.club")
     kind = WordField(choices=REQUEST_KINDS, read_only=True)
     status = WordField(choices=REQUEST_STATUSES, read_only=True)
     asked_by = serializers.SlugRelatedField(source="created_by", slug_field="username", read_only=True, allow_null=True)
@@ -541,7 +542,9 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def live(self, request, pk=None):
         """The small state a table's phones poll (revision grows with every change)."""
         session = self.get_object()
-        return Response(selectors.live_state(session, show_money=access.may_see_money(request.user, session)))
+        return Response(
+            selectors.live_state(session, show_money=access.may_see_money(request.user, session), viewer=request.user)
+        )
 
     @idempotent
     @extend_schema(methods=["get"], responses=ChouetteGameSerializer(many=True))
@@ -624,7 +627,11 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
     @action(detail=True, methods=["get"], pagination_class=None)
     def requests(self, request, pk=None):
         """The invitations and join requests waiting for an answer at this table."""
-        return Response(ChouetteRequestSerializer(selectors.pending_requests(self.get_object()), many=True).data)
+        return Response(
+            ChouetteRequestSerializer(
+                selectors.pending_requests(self.get_object()), many=True, context={"request": request}
+            ).data
+        )
 
     @idempotent
     @extend_schema(request=ChouetteInviteInputSerializer, responses={201: ChouetteRequestSerializer(many=True)})
@@ -635,7 +642,10 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
         values = validated(ChouetteInviteInputSerializer, request)
         session = self.get_object()
         made = services.invite(actor=request.user, session=session, players=values["players"])
-        return Response(ChouetteRequestSerializer(made, many=True).data, status=status.HTTP_201_CREATED)
+        return Response(
+            ChouetteRequestSerializer(made, many=True, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(methods=["get"], responses=ChouetteTransferSerializer(many=True))
     @extend_schema(methods=["post"], request=None, responses=ChouetteTransferSerializer(many=True))
@@ -649,7 +659,9 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
             services.finish_session(actor=request.user, session=session)
         elif not access.may_see_money(request.user, session):
             raise PermissionDenied(_("Only the players of this table and the club's directors see its money."))
-        return Response(ChouetteTransferSerializer(selectors.settlement(session), many=True).data)
+        return Response(
+            ChouetteTransferSerializer(selectors.settlement(session), many=True, context={"request": request}).data
+        )
 
 
 class RequestViewSet(viewsets.ReadOnlyModelViewSet):
@@ -671,7 +683,7 @@ class RequestViewSet(viewsets.ReadOnlyModelViewSet):
         return found
 
     def _answered(self, request, row):
-        return Response(ChouetteRequestSerializer(row).data)
+        return Response(ChouetteRequestSerializer(row, context={"request": request}).data)
 
     @idempotent
     @extend_schema(request=None, responses=ChouetteRequestSerializer)
@@ -723,7 +735,7 @@ class JoinViewSet(viewsets.ViewSet):  # `validated` checks the JSON types (no DR
         row, new = services.join_by_code(actor=request.user, code=values["code"])
         seated_now = row.status == RequestStatus.ACCEPTED
         code = status.HTTP_201_CREATED if new and not seated_now else status.HTTP_200_OK
-        return Response(ChouetteRequestSerializer(row).data, status=code)
+        return Response(ChouetteRequestSerializer(row, context={"request": request}).data, status=code)
 
 
 class ClubBalancesViewSet(viewsets.ViewSet):

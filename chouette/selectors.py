@@ -39,7 +39,7 @@ from chouette.models import (
     TableRequest,
     Transfer,
 )
-from clubs import access
+from clubs import access, names
 from clubs import selectors as club_selectors
 from clubs.models import Club, Membership, Player, Role
 
@@ -119,9 +119,14 @@ def session_for_detail(*, user, slug: str, pk: int) -> ChouetteSession:
     return visible_sessions(user=user).get(club__slug=slug, pk=pk)
 
 
-def seat_names(session: ChouetteSession) -> dict[int, str]:
-    """Player id -> name for everyone who sat at the table."""
-    return dict(session.seats.values_list("player_id", "player__name"))
+def seat_names(session: ChouetteSession, *, viewer=None) -> dict[int, str]:
+    """Player id -> name for everyone who sat at the table, as the viewer sees it (clubs.names: a display name
+    where the club allows display names, the name for the player and the club's directors)."""
+    club = session.club
+    return {
+        seat.player_id: names.shown_name(seat.player, viewer=viewer, club=club)
+        for seat in session.seats.select_related("player")
+    }
 
 
 def active_members(*, club: Club) -> QuerySet[Player]:
@@ -259,9 +264,9 @@ def history(session: ChouetteSession) -> QuerySet[SessionEvent]:
     return session.events.select_related("player", "created_by", "retired_by").order_by("seq", "version")
 
 
-def live_state(session: ChouetteSession, *, show_money: bool) -> dict:
+def live_state(session: ChouetteSession, *, show_money: bool, viewer=None) -> dict:
     """The small JSON the live table polls; the money totals only for those who may see them (else empty)."""
-    names = seat_names(session)
+    names = seat_names(session, viewer=viewer)
     totals = money_totals(session) if show_money else {}
     return {
         "id": session.pk,

@@ -35,6 +35,7 @@ from chouette.forms import KIND_CHOICES, OWN_RESULT_CHOICES, JoinCodeForm, Sessi
 from chouette.models import ChouetteSession, RequestStatus, SessionStatus
 from chouette.templatetags.chouette_tags import points as points_text
 from clubs import access as club_access
+from clubs import names as club_names
 from clubs import paycodes
 from clubs import selectors as club_selectors
 
@@ -143,11 +144,13 @@ def _last_rotation(session, names, games, can_edit) -> dict | None:
     if not session.games_played or not games or games[0]["number"] != session.games_played:
         return None
     lines = games[0]["lines"]
-    roles = {line.role: line.player.name for line in lines}
+    roles = {line.role: names.get(line.player_id, line.player.name) for line in lines}
     order = list(session.order)
     return {
         "number": session.games_played,
-        "points": " · ".join(f"{line.player.name} {points_text(line.points)}" for line in lines),
+        "points": " · ".join(
+            f"{names.get(line.player_id, line.player.name)} {points_text(line.points)}" for line in lines
+        ),
         "box_before": roles.get("box", ""),
         "captain_before": roles.get("captain", ""),
         "box_after": names.get(order[0], "") if order else "",
@@ -158,7 +161,11 @@ def _last_rotation(session, names, games, can_edit) -> dict | None:
 
 def _table_context(request, session) -> dict:
     standings = selectors.standings(session)
-    names = {row["player"].pk: row["player"].name for row in standings}
+    # the names as this viewer sees them (a display name where the club allows it: clubs.names)
+    names = {
+        row["player"].pk: club_names.shown_name(row["player"], viewer=request.user, club=session.club)
+        for row in standings
+    }
     rules = Rules.from_dict(session.rules)
     seated = [row for row in standings if row["position"] is not None]
     can_play = access.may_play(request.user, session)
@@ -220,7 +227,9 @@ def session_fragment(request, slug, pk):
 def session_state(request, slug, pk):
     """The small JSON a phone polls every few seconds."""
     session = _session(request, slug, pk)
-    return JsonResponse(selectors.live_state(session, show_money=access.may_see_money(request.user, session)))
+    return JsonResponse(
+        selectors.live_state(session, show_money=access.may_see_money(request.user, session), viewer=request.user)
+    )
 
 
 @require_POST

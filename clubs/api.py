@@ -1,7 +1,8 @@
 """REST endpoints for clubs, players and memberships (under /api/v1/)."""
 
 import django_filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -10,8 +11,48 @@ from rest_framework.response import Response
 
 from base.api import JSONTypedInput, validated
 from base.filters import IdFilter
-from clubs import access, selectors, services
+from clubs import access, names, selectors, services
 from clubs.models import Club, Membership, Player, Role, WalkInClaim
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class ShownNameField(serializers.Field):
+    """A player's name as the caller may see it (clubs.names), for every API answer that names players: `source`
+    leads to the player; `club` is the dotted path from the object to the club whose answer it is ("pool.club";
+    None: the serializer context's "names_club", else the player's clubs decide). Read only; null for no player."""
+
+    def __init__(self, *, club: str | None = None, **kwargs):
+        self.club_path = club
+        kwargs["read_only"] = True
+        kwargs.setdefault(
+            "help_text",
+            "The player's name, or the display name they chose where the club allows display names (the player "
+            "and the club's directors get the name).",
+        )
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        player = super().get_attribute(instance)
+        if self.club_path is None:
+            return player, self.context.get("names_club")
+        club = instance
+        for part in self.club_path.split("."):
+            club = getattr(club, part, None) if club is not None else None
+        return player, club
+
+    def to_representation(self, value):
+        player, club = value
+        if player is None:
+            return None
+        if not player.display_name:
+            return player.name
+        viewer = getattr(self.context.get("request"), "user", None)
+        if club is not None:
+            return names.shown_name(player, viewer=viewer, club=club)
+        memo = self.context.setdefault("shown_names", {})  # a query per player: once per answer
+        if player.pk not in memo:
+            memo[player.pk] = names.shown_name_anywhere(player, viewer=viewer)
+        return memo[player.pk]
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -19,7 +60,18 @@ class ClubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Club
-        fields = ["id", "name", "slug", "city", "country", "description", "is_public", "member_count", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "slug",
+            "city",
+            "country",
+            "description",
+            "is_public",
+            "allow_display_names",
+            "member_count",
+            "created_at",
+        ]
         read_only_fields = ["id", "member_count", "created_at"]
         extra_kwargs = {"slug": {"required": False, "validators": []}}
 
@@ -67,15 +119,36 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "display_name", "country", "federation_id", "has_login", "club", "created_at"]
         read_only_fields = ["id", "has_login", "created_at"]
         # written, never read back: the list is public, and a pseudonym next to the name would undo it
-        extra_kwargs = {"display_name": {"write_only": True, "help_text": "Shown instead of the name on public "
-                        "pages; empty: the name. 1 to 40 visible characters."}}  # fmt: skip
+        extra_kwargs = {
+            "display_name": {"write_only": True, "help_text": "Shown instead of the name on the public pages of "
+                             "clubs that allow display names; empty: the name. 1 to 40 visible characters."},
+            "name": {"help_text": "Read: the name as the caller may see it, the display name where one of the "
+                     "player's clubs allows display names and the caller is neither the player nor a director "
+                     "of one of their clubs (never both). Write: the player's name."},
+        }  # fmt: skip
 
     def get_has_login(self, player) -> bool:
         return player.user_id is not None
 
+    def to_representation(self, instance):
+        """`name` is the name the caller sees (clubs.names): a player's display name where one of their clubs
+        allows display names, unless the caller is the player or directs one of their clubs. Never both, so
+        the list does not tie a display name on a bracket to the person."""
+        data = super().to_representation(instance)
+        shown = getattr(instance, "shown", None)
+        if shown is None:
+            request = self.context.get("request")
+            shown = names.shown_name_anywhere(instance, viewer=getattr(request, "user", None))
+        data["name"] = shown
+        return data
+
 
 class PlayerFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
+    name = django_filters.CharFilter(
+        field_name="shown",
+        lookup_expr="icontains",
+        label="Part of the name as the caller sees it (a display name stands in for the name as in the answer).",
+    )
     club = django_filters.CharFilter(method="filter_club", label="Club slug")
 
     def filter_club(self, queryset, name, value):
@@ -98,7 +171,10 @@ class PlayerViewSet(JSONTypedInput, mixins.CreateModelMixin, mixins.UpdateModelM
     filterset_class = PlayerFilter
 
     def get_queryset(self):
-        return selectors.visible_players(user=self.request.user).distinct().order_by("name", "id")
+        shown = names.shown_name_of(viewer=self.request.user)
+        return (
+            selectors.visible_players(user=self.request.user).distinct().annotate(shown=shown).order_by("shown", "id")
+        )
 
     def perform_create(self, serializer):
         data = dict(serializer.validated_data)
@@ -117,12 +193,24 @@ class PlayerViewSet(JSONTypedInput, mixins.CreateModelMixin, mixins.UpdateModelM
         data = dict(serializer.validated_data)
         if "club" in data:
             raise serializers.ValidationError({"club": ["Change club membership through /api/v1/memberships/."]})
-        serializer.instance = services.update_player(actor=self.request.user, player=serializer.instance, **data)
+        player = services.update_player(actor=self.request.user, player=serializer.instance, **data)
+        player.__dict__.pop("shown", None)  # the name as read before the change: shown again from the player
+        serializer.instance = player
 
 
 class MembershipSerializer(serializers.ModelSerializer):
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.SerializerMethodField(
+        help_text="The player's name as the caller may see it: as `name` in /api/v1/players/ (a display name "
+        "where one of the player's clubs allows it, unless the caller is the player or directs one of their clubs)."
+    )
+
+    def get_player_name(self, membership) -> str:
+        shown = getattr(membership, "shown", None)
+        if shown is not None:
+            return shown
+        request = self.context.get("request")
+        return names.shown_name_anywhere(membership.player, viewer=getattr(request, "user", None))
 
     class Meta:
         model = Membership
@@ -174,7 +262,12 @@ class MembershipViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOn
     }
 
     def get_queryset(self):
-        return selectors.visible_memberships(user=self.request.user).order_by("club__name", "player__name", "id")
+        shown = names.shown_name_of("player__", viewer=self.request.user)
+        return (
+            selectors.visible_memberships(user=self.request.user)
+            .annotate(shown=shown)
+            .order_by("club__name", "shown", "id")
+        )
 
     @extend_schema(request=InvitationInputSerializer, responses={201: MembershipSerializer})
     def create(self, request, *args, **kwargs):
@@ -191,35 +284,37 @@ class MembershipViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOn
         membership = services.invite(
             actor=request.user, club=club, player=player, username=values.get("username", ""), role=values["role"]
         )
-        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+        return Response(
+            MembershipSerializer(membership, context={"request": request}).data, status=status.HTTP_201_CREATED
+        )
 
     @extend_schema(request=MembershipUpdateSerializer, responses=MembershipSerializer)
     def partial_update(self, request, *args, **kwargs):
         membership = self.get_object()
         data = validated(MembershipUpdateSerializer, request)
         membership = services.update_membership(actor=request.user, membership=membership, **data)
-        return Response(MembershipSerializer(membership).data, status=status.HTTP_200_OK)
+        return Response(MembershipSerializer(membership, context={"request": request}).data, status=status.HTTP_200_OK)
 
     @extend_schema(request=None, responses=MembershipSerializer)
     @action(detail=True, methods=["post"])
     def accept(self, request, pk=None):
         """The invitee joins the club."""
         membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=True)
-        return Response(MembershipSerializer(membership).data)
+        return Response(MembershipSerializer(membership, context={"request": request}).data)
 
     @extend_schema(request=None, responses=MembershipSerializer)
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):
         """The invitee says no; the club may invite again later."""
         membership = services.respond_to_invitation(actor=request.user, membership=self.get_object(), accept=False)
-        return Response(MembershipSerializer(membership).data)
+        return Response(MembershipSerializer(membership, context={"request": request}).data)
 
     @extend_schema(request=None, responses=MembershipSerializer)
     @action(detail=True, methods=["post"])
     def leave(self, request, pk=None):
         """The player leaves the club (or an admin ends the membership)."""
         membership = services.leave_club(actor=request.user, membership=self.get_object())
-        return Response(MembershipSerializer(membership).data)
+        return Response(MembershipSerializer(membership, context={"request": request}).data)
 
 
 class ClaimSerializer(serializers.ModelSerializer):

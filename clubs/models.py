@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models import Case, F, Q, When
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -67,6 +66,17 @@ class Club(models.Model):
         db_default=False,
         help_text=_(
             "Rank the members by their error rate in this club's analysed matches (only players who allow it)."
+        ),
+    )
+    # Off by default: a club's pages show the names its members play under, as a club night's scoresheet does,
+    # until its admins decide that pseudonyms are fine there (a club of online regulars, say).
+    allow_display_names = models.BooleanField(
+        _("allow display names"),
+        default=False,
+        db_default=False,
+        help_text=_(
+            "Show players' chosen display names instead of their names on this club's public pages, brackets "
+            "and downloads. Its directors always see the names."
         ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -149,18 +159,27 @@ class Player(models.Model):
         """Whether others may see the player's analysis figures (only a plain yes)."""
         return self.analysis_consent == AnalysisConsent.YES
 
-    @property
-    def public_name(self) -> str:
-        """What public pages show: the display name the player chose, else the name. The one place that says
-        so for a loaded player; `public_name_of` is the same rule in a query. The club's directors' pages and
-        files show `name`."""
-        return self.display_name or self.name
+    def public_name_at(self, club: Club | None) -> str:
+        """What everyone sees on a public page of `club` (a bracket, standings, an embed, a public download):
+        the display name the player chose if the club allows display names, else the name. The one place that
+        says so for a loaded player; `public_name_of` is the same rule in a query, and `clubs.names` adds who
+        sees the name anyway (the player, the club's directors)."""
+        if self.display_name and club is not None and club.allow_display_names:
+            return self.display_name
+        return self.name
 
 
-def public_name_of(prefix: str = ""):
-    """Player.public_name as a query expression, for reads that take names without loading players
-    (`values_list`): `prefix` leads to the player ("entry_a__player__")."""
-    return Coalesce(NullIf(F(f"{prefix}display_name"), Value("")), F(f"{prefix}name"))
+def public_name_of(prefix: str = "", *, club: str):
+    """Player.public_name_at as a query expression, for reads that take names without loading players
+    (`values_list`): `prefix` leads to the player ("entry_a__player__"), `club` to the club whose page it is
+    ("flight__event__club__"), so the club's switch is read in the same query."""
+    return Case(
+        When(
+            Q(**{f"{club}allow_display_names": True}) & ~Q(**{f"{prefix}display_name": ""}),
+            then=F(f"{prefix}display_name"),
+        ),
+        default=F(f"{prefix}name"),
+    )
 
 
 class Membership(models.Model):

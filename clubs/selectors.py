@@ -206,3 +206,11 @@ def own_memberships(*, user) -> list[Membership]:
         return []
     rows = Membership.objects.filter(player__user=user, is_active=True).select_related("club")
     return list(rows.order_by("club__name"))
+
+
+def clubs_allowing_display_names(*, player: Player):
+    """The clubs the player is an active member of whose pages show display names (the display name page lists
+    them: elsewhere the player's name shows)."""
+    return Club.objects.filter(
+        memberships__player=player, memberships__is_active=True, allow_display_names=True
+    ).order_by("name")

@@ -18,7 +18,7 @@ from clubs.models import DISPLAY_NAME_MAX, BankAccount, Club, Membership, Player
 
 User = get_user_model()
 
-CLUB_FIELDS = {"name", "slug", "city", "country", "description", "is_public"}
+CLUB_FIELDS = {"name", "slug", "city", "country", "description", "is_public", "allow_display_names"}
 PLAYER_FIELDS = {"name", "country", "federation_id", "display_name"}
 
 
@@ -56,6 +56,7 @@ def create_club(
     country: str = "",
     description: str = "",
     is_public: bool = True,
+    allow_display_names: bool = False,
 ) -> Club:
     """Create a club; its creator becomes its first club admin. Anyone signed in may: a new club's directors
     decide results for the overall rating list only once site staff approve the club."""
@@ -71,6 +72,7 @@ def create_club(
         country=country.upper(),
         description=description,
         is_public=is_public,
+        allow_display_names=allow_display_names,
     )
     Membership.objects.create(club=club, player=ensure_player_for_user(user=actor), role=Role.ADMIN)
     return club
@@ -85,10 +87,13 @@ def update_club(*, actor, club: Club, **fields) -> Club:
         raise Invalid(message, errors={name: [message] for name in unknown})
     if "slug" in fields and Club.objects.exclude(pk=club.pk).filter(slug=fields["slug"]).exists():
         raise _slug_taken()
+    names_before = club.allow_display_names
     for name, value in fields.items():
         setattr(club, name, value.upper() if name == "country" else value)
     club.full_clean()
     club.save()
+    if club.allow_display_names != names_before:
+        hooks.display_names_switched(club)
     return club
 
 

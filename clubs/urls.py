@@ -6,6 +6,7 @@ app_name = "clubs"
 urlpatterns = [
     path("clubs/", views.club_list, name="club-list"),
     path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/settings/", views.club_settings, name="club-settings"),
     path("clubs/<slug:slug>/walk-in/", views.add_walk_in, name="add-walk-in"),
     path("clubs/<slug:slug>/invite/", views.invite, name="invite"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),

@@ -28,12 +28,30 @@ def club_detail(request, slug):
             "club": club,
             "members": selectors.club_members(club=club),
             "can_direct": can_direct,
+            "can_edit": access.can(request.user, "club.edit", club),
             "form": WalkInPlayerForm(),
             "invite_form": InviteForm(),
             "claims": selectors.pending_claims(club=club) if can_direct else [],
             "panels": panels.collect("club", request, club),
         },
     )
+
+
+@login_required
+@idempotent_page
+def club_settings(request, slug):
+    """The club's switches for its admins (club.edit): for now whether its pages show display names."""
+    club = get_object_or_404(selectors.visible_clubs(user=request.user), slug=slug)
+    access.require(request.user, "club.edit", club)
+    if request.method == "POST":
+        allowed = request.POST.get("allow_display_names") == "on"
+        if attempt(
+            request,
+            lambda: services.update_club(actor=request.user, club=club, allow_display_names=allowed),
+            _("Saved."),
+        ):
+            return redirect("clubs:club-settings", slug=club.slug)
+    return render(request, "clubs/club_settings.html", {"club": club})
 
 
 @require_POST
@@ -60,6 +78,7 @@ def player_detail(request, pk):
         "clubs/player_detail.html",
         {
             "player": player,
+            "is_own": player.user_id is not None and player.user_id == request.user.pk,
             "memberships": memberships,
             "can_claim": access.can(request.user, "walk_in.claim", player),
             "panels": panels.collect("player", request, player),
@@ -200,4 +219,5 @@ def display_name(request):
         if done:
             return redirect("clubs:display-name")
     typed = request.POST if request.method == "POST" else {}
-    return render(request, "clubs/display_name.html", {"player": player, "typed": typed})
+    allowing = selectors.clubs_allowing_display_names(player=player)
+    return render(request, "clubs/display_name.html", {"player": player, "typed": typed, "allowing": allowing})

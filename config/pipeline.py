@@ -191,6 +191,12 @@ EVENTS: tuple[Event, ...] = (
         held=(),
         steps=(Step("tournaments.services.common.player_renamed", "tournaments"),),
     ),
+    # A club allowed display names or stopped allowing them: the brackets of its events render again.
+    Event(
+        "clubs.hooks.display_names_switched",
+        held=(),
+        steps=(Step("tournaments.services.common.display_names_switched", "tournaments"),),
+    ),
     # Players sat down at a chouette table.
     Event(
         "chouette.hooks.seated",

@@ -209,9 +209,11 @@ class Export:
     #: Whether the requester directs what is exported (its event or club): they get players' own names, everyone
     #: else the public names (a display name a player chose), as on the pages.
     sees_real_names = False
+    #: The club whose file it is (the event's): its switch says whether display names stand in for names.
+    names_club = None
 
     def player_name(self, player) -> str:
-        return player.name if self.sees_real_names else player.public_name
+        return player.name if self.sees_real_names else player.public_name_at(self.names_club)
 
     def entry_name(self, entry) -> str:
         return entry.real_name if self.sees_real_names else entry.name
@@ -236,6 +238,7 @@ class EventExport(Export):
         super().__init__(user, query, **names)
         self.event = tournament_selectors.event_or_404(user=user, club_slug=names["club"], slug=names["slug"])
         self.sees_real_names = club_access.can(user, "event.direct", self.event)
+        self.names_club = self.event.club
 
     def filename(self) -> str:
         return f"{self.event.club.slug}-{self.event.slug}-{slugify(str(self.title))}-{_stamp()}"
@@ -348,6 +351,7 @@ class ClubExport(Export):
             raise Http404(_("No such club."))
         self.club = club
         self.sees_real_names = club_access.can(user, "club.direct", club)
+        self.names_club = club
 
     def filename(self) -> str:
         return f"{self.club.slug}-{slugify(str(self.title))}-{_stamp()}"

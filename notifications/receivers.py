@@ -14,12 +14,26 @@ from tournaments.models import Entry
 
 def _players(match) -> list[tuple[int | None, str]]:
     """(user id, name) of player A and player B: from the match when it carries both players already (a match
-    service locks it with them), else in one query."""
+    service locks it with them), else in one query. The name is the public one at the match's club (a display
+    name where the club allows it): these texts go to the opponent, the club's directors and its webhook alike."""
     if Match.player_a.is_cached(match) and Match.player_b.is_cached(match):
-        return [(p.user_id, p.name) if p is not None else (None, "") for p in (match.player_a, match.player_b)]
-    rows = Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).values_list("pk", "user_id", "name")
-    found = {pk: (user_id, name) for pk, user_id, name in rows}
-    return [found.get(pid, (None, "")) for pid in (match.player_a_id, match.player_b_id)]
+        players = [
+            (p.user_id, p.name, p.display_name) if p is not None else None for p in (match.player_a, match.player_b)
+        ]
+    else:
+        rows = Player.objects.filter(pk__in=[match.player_a_id, match.player_b_id]).values_list(
+            "pk", "user_id", "name", "display_name"
+        )
+        found = {pk: (user_id, name, display_name) for pk, user_id, name, display_name in rows}
+        players = [found.get(pid) for pid in (match.player_a_id, match.player_b_id)]
+    return [(None, "") if p is None else (p[0], _public_name(match, p[1], p[2])) for p in players]
+
+
+def _public_name(match, name: str, display_name: str) -> str:
+    """The club is read only for a player with a display name (a match of no club shows the name)."""
+    if display_name and match.club_id is not None and match.club.allow_display_names:
+        return display_name
+    return name
 
 
 def _directors(club_id: int | None) -> list[int]:
@@ -151,7 +165,12 @@ def seated(session, players) -> None:
 
 def challenge_created(challenge) -> None:
     ladder = challenge.ladder
-    params = {"challenger": challenge.challenger.name, "defender": challenge.defender.name, "ladder": ladder.name}
+    club = ladder.club  # the ladder's club decides whether display names stand in (the texts go to its members)
+    params = {
+        "challenger": challenge.challenger.public_name_at(club),
+        "defender": challenge.defender.public_name_at(club),
+        "ladder": ladder.name,
+    }
     key, url = f"challenge:{challenge.pk}", ladder.get_absolute_url()
     services.notify("ladder_challenge", key, {challenge.defender.user_id: params}, url=url)
     services.notify_club(ladder.club_id, "ladder_challenge", key, params, url=url)
@@ -171,8 +190,8 @@ def transfer_open(transfer) -> None:
     session = transfer.session
     table = session.name or f"#{session.pk}"
     if transfer.paid_at is None:
-        user, other, role = transfer.payer.user_id, transfer.payee.name, "payer"
+        user, other, role = transfer.payer.user_id, transfer.payee.public_name_at(session.club), "payer"
     else:
-        user, other, role = transfer.payee.user_id, transfer.payer.name, "payee"
+        user, other, role = transfer.payee.user_id, transfer.payer.public_name_at(session.club), "payee"
     params = {"other": other, "amount": format_cents(transfer.cents), "table": table, "role": role}
     services.notify("transfer_reminder", f"transfer:{transfer.pk}", {user: params}, url=session.get_absolute_url())

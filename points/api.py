@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from base.api import validated
 from clubs import selectors as club_selectors
+from clubs.api import ShownNameField
 from points import selectors, services
 from ratings import selectors as ratings_selectors
 from ratings.models import EventPoints, PointsAward
@@ -52,7 +53,7 @@ class EventPointsSerializer(serializers.ModelSerializer):
 
 
 class PointsAwardSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = ShownNameField(source="player", club="club")
 
     class Meta:
         model = PointsAward

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from base.api import validated
 from base.numbers import MAX_ID, parse_id
 from clubs import selectors as club_selectors
+from clubs.api import ShownNameField
 from ratings import selectors
 from ratings.models import (
     ClubSeason,
@@ -43,7 +44,7 @@ def _player(request, pk):
 
 
 class PlayerRatingSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = ShownNameField(source="player", club="pool.club")
     club = serializers.SerializerMethodField()
 
     class Meta:
@@ -114,7 +115,7 @@ class MergeVariantsSerializer(serializers.Serializer):
 
 class StandingSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk")
-    player_name = serializers.CharField(source="player.name")
+    player_name = ShownNameField(source="player")
     points = serializers.FloatField()
     events = serializers.IntegerField()
     rating = serializers.FloatField()
@@ -139,7 +140,7 @@ class RatingViewSet(viewsets.ViewSet):
             rows = selectors.overall_top(user=request.user)
         else:
             rows = selectors.club_top_ratings(club=club, limit=100)
-        return Response(PlayerRatingSerializer(rows, many=True).data)
+        return Response(PlayerRatingSerializer(rows, many=True, context={"request": request}).data)
 
     @extend_schema(
         parameters=[CLUB_PARAM],
@@ -222,7 +223,7 @@ class RatingViewSet(viewsets.ViewSet):
                 {"order": [_("Choose one of %(values)s.") % {"values": ", ".join(selectors.LEADERBOARD_ORDERS)}]}
             )
         standings = selectors.leaderboard(club=club, season=season, scheme=scheme, order=order)
-        return Response(StandingSerializer(standings, many=True).data)
+        return Response(StandingSerializer(standings, many=True, context={"request": request, "names_club": club}).data)
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -254,7 +255,7 @@ class SeasonViewSet(viewsets.ViewSet):
 class LadderPositionSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
-    player_name = serializers.CharField(source="player.name")
+    player_name = ShownNameField(source="player")
 
 
 class ChallengeSerializer(serializers.ModelSerializer):
@@ -281,7 +282,8 @@ class LadderDetailSerializer(LadderSerializer):
 
     @extend_schema_field(LadderPositionSerializer(many=True))
     def get_positions(self, ladder):
-        return LadderPositionSerializer(selectors.ladder_positions(ladder=ladder), many=True).data
+        context = {**self.context, "names_club": ladder.club}
+        return LadderPositionSerializer(selectors.ladder_positions(ladder=ladder), many=True, context=context).data
 
     @extend_schema_field(ChallengeSerializer(many=True))
     def get_open_challenges(self, ladder):

@@ -9,7 +9,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubs import access
+from clubs import access, names
 from clubs import selectors as club_selectors
 from clubs.models import Membership
 from games.models.variants import GameVariant
@@ -115,14 +115,24 @@ def rating_history(*, player, pool: RatingPool | None, user) -> list[HistoryRow]
         .order_by("played_at", "match_id")
     )
     history = []
+    shown: dict[int, str] = {}  # the opponent's name as the viewer sees it (clubs.names), once per opponent
+
+    def name_of(opponent) -> str:
+        if not opponent.display_name:
+            return opponent.name  # no club to read
+        if opponent.pk not in shown:
+            club = pool.club if pool.club_id is not None else None
+            shown[opponent.pk] = names.shown_name(opponent, viewer=user, club=club)
+        return shown[opponent.pk]
+
     for row in _visible_rows(rows, user):
         won = row.winner_id == player.pk
         p_win = row.win_probability if won else 1.0 - row.win_probability
         if won:
-            values = (row.loser_id, row.loser.name, row.winner_rating, row.loser_rating, row.winner_experience)
+            values = (row.loser_id, name_of(row.loser), row.winner_rating, row.loser_rating, row.winner_experience)
             k, change = row.winner_k, row.winner_change
         else:
-            values = (row.winner_id, row.winner.name, row.loser_rating, row.winner_rating, row.loser_experience)
+            values = (row.winner_id, name_of(row.winner), row.loser_rating, row.winner_rating, row.loser_experience)
             k, change = row.loser_k, row.loser_change
         opponent_id, opponent_name, before, opponent_rating, experience = values
         history.append(
@@ -347,9 +357,10 @@ def overall_points(*, user, scheme: str | None = None, year: int | None = None, 
     if year:
         awards = awards.filter(awarded_on__year=year)
     return list(
-        awards.values("player_id", "player__name")
+        awards.annotate(shown=names.shown_name_of("player__", viewer=user))
+        .values("player_id", "shown")
         .annotate(points=Sum("points"), events=Count("event", distinct=True))
-        .order_by("-points", "player__name")[:limit]
+        .order_by("-points", "shown")[:limit]
     )
 
 

@@ -633,8 +633,13 @@ class Entry(models.Model):
     @property
     def name(self) -> str:
         """What lists show for the entry: the pair's or team's name, else the player's public name (the display
-        name they chose, if any: brackets, standings and embeds are public)."""
-        return self.team_name or self.player.public_name
+        name they chose, if the event's club allows display names: brackets, standings and embeds are public).
+        The club is read only for a player with a display name, through the entry's flight (a list that loads
+        the entries from their flight shares the one flight)."""
+        if self.team_name:
+            return self.team_name
+        player = self.player
+        return player.public_name_at(self.flight.event.club) if player.display_name else player.name
 
     @property
     def real_name(self) -> str:

@@ -343,7 +343,7 @@ def club_error_ranking(
         sides.filter(analysis__engine=engine, analysis__plies=plies)
         .values("player_id")
         .annotate(
-            name=Max(public_name_of("player__")),
+            name=Max(public_name_of("player__", club="player__memberships__club__")),
             matches=Count("pk"),
             total=Sum("error_total"),
             decisions=Sum("unforced_decisions"),

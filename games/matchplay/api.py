@@ -14,6 +14,7 @@ from base.filters import IdFilter
 from base.idempotency import idempotent
 from clubs import access
 from clubs import selectors as club_selectors
+from clubs.api import ShownNameField
 from clubs.models import Club, Player
 from games.matchplay import selectors, services
 from games.models.matches import (
@@ -43,8 +44,8 @@ def client_ip(request) -> str | None:
 
 
 class MatchSerializer(serializers.ModelSerializer):
-    player_a_name = serializers.CharField(source="player_a.name", read_only=True)
-    player_b_name = serializers.CharField(source="player_b.name", read_only=True)
+    player_a_name = ShownNameField(source="player_a", club="club")
+    player_b_name = ShownNameField(source="player_b", club="club")
     club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     outcome = serializers.ChoiceField(
         choices=MatchOutcome.choices, read_only=True, allow_blank=True, help_text="Empty until a result stands."

@@ -3,6 +3,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from backgammon.dave.stake import Progression
+from clubs import names
 from games.matchplay import state as play_state
 from games.models.matches import MatchContext, MatchGame, MatchOutcome, ReportMethod
 from games.models.variants import (
@@ -17,6 +18,15 @@ from games.models.variants import (
 )
 
 CUBE_CHOICES = [(v, str(v)) for v in (1, 2, 4, 8, 16, 32, 64)]
+
+
+def side_names(match, viewer) -> tuple[str, str]:
+    """The two players as the viewer sees them on the match's page (clubs.names: a display name where the
+    match's club allows it)."""
+    return (
+        names.shown_name(match.player_a, viewer=viewer, club=match.club),
+        names.shown_name(match.player_b, viewer=viewer, club=match.club),
+    )
 
 
 class GameForm(forms.Form):
@@ -37,9 +47,9 @@ class GameForm(forms.Form):
         choices=[("", "—"), (1, _("single")), (2, _("gammon")), (3, _("backgammon"))],
     )
 
-    def __init__(self, *args, match, **kwargs):
+    def __init__(self, *args, match, viewer=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["winner_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
+        self.fields["winner_side"].choices = list(enumerate(side_names(match, viewer)))
         form = play_form(match)
         kind = self.fields["kind"]
         kind.choices = [(value, KIND_LABELS[value]) for value in form.kinds]
@@ -104,7 +114,7 @@ class ReportForm(forms.Form):
     comment = forms.CharField(label=_("Comment"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False, max_length=80)
 
-    def __init__(self, *args, match, records=None, **kwargs):
+    def __init__(self, *args, match, records=None, viewer=None, **kwargs):
         super().__init__(*args, **kwargs)
         if records:
             # A picker of the user's verified records instead of a number to type (the number still posts).
@@ -115,9 +125,10 @@ class ReportForm(forms.Form):
                 empty_value=None,
                 choices=[("", "—")] + [(r.pk, record_label(r)) for r in records],
             )
-        self.fields["score_a"].label = match.player_a.name
-        self.fields["score_b"].label = match.player_b.name
-        self.fields["winner_side"].choices = [("", "—"), (0, match.player_a.name), (1, match.player_b.name)]
+        name_a, name_b = side_names(match, viewer)
+        self.fields["score_a"].label = name_a
+        self.fields["score_b"].label = name_b
+        self.fields["winner_side"].choices = [("", "—"), (0, name_a), (1, name_b)]
 
     def clean(self):
         data = super().clean()
@@ -153,9 +164,9 @@ class LatenessForm(forms.Form):
     late_side = forms.TypedChoiceField(label=_("Late player"), coerce=int, widget=forms.RadioSelect)
     minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=24 * 60)
 
-    def __init__(self, *args, match, **kwargs):
+    def __init__(self, *args, match, viewer=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["late_side"].choices = [(0, match.player_a.name), (1, match.player_b.name)]
+        self.fields["late_side"].choices = list(enumerate(side_names(match, viewer)))
 
 
 def setting_fields(blank: str | None = None) -> tuple[forms.ChoiceField, ...]:

@@ -92,9 +92,12 @@ def match_detail(request, pk):
         # The scoresheet waits too while a version waits: the cards show the reported score instead of 0–0.
         "can_add_game": (can_play or can_direct) and is_open and not blocked,
         "reported": next((r for r in todo.waiting if r.score_a is not None), None) if is_open and not games else None,
-        "game_form": GameForm(match=match),
+        "game_form": GameForm(match=match, viewer=user),
         "report_form": ReportForm(
-            match=match, records=_usable_records(request, match), initial={"idempotency_key": uuid.uuid4().hex}
+            match=match,
+            records=_usable_records(request, match),
+            initial={"idempotency_key": uuid.uuid4().hex},
+            viewer=request.user,
         )
         if (can_report or can_correct)
         else None,
@@ -105,7 +108,7 @@ def match_detail(request, pk):
             .values_list("pk", flat=True)
         ),
         "comment_form": CommentForm(),
-        "lateness_form": LatenessForm(match=match),
+        "lateness_form": LatenessForm(match=match, viewer=user),
         "can_record_lateness": can_direct and not games and is_open and not invitation,
         # what other apps say about this match (a tournament's clock rule), without games importing them
         "panels": panels.collect("match", request, match),
@@ -122,7 +125,7 @@ def _usable_records(request, match: Match):
 @login_required
 def add_game(request, pk):
     match = _match(request, pk)
-    form = GameForm(request.POST, match=match)
+    form = GameForm(request.POST, match=match, viewer=request.user)
     if not form.is_valid():
         # a result the game does not have is named with those it has; anything else is a form sent half-filled
         wrong_kind = form.errors.get("kind")
@@ -154,7 +157,7 @@ def report(request, pk):
     if not (match.user_is_participant(request.user) or match.user_is_director(request.user)):
         raise PermissionDenied(services.NOT_ALLOWED_TO_REPORT)
     if request.method == "POST":
-        form = ReportForm(request.POST, match=match, records=_usable_records(request, match))
+        form = ReportForm(request.POST, match=match, records=_usable_records(request, match), viewer=request.user)
         if form.is_valid():
             data = form.cleaned_data
             has_score = data["score_a"] is not None and data["score_b"] is not None
@@ -183,7 +186,10 @@ def report(request, pk):
                 return redirect(match)
     else:
         form = ReportForm(
-            match=match, records=_usable_records(request, match), initial={"idempotency_key": uuid.uuid4().hex}
+            match=match,
+            records=_usable_records(request, match),
+            initial={"idempotency_key": uuid.uuid4().hex},
+            viewer=request.user,
         )
     return render(request, "games/matches/report_form.html", {"match": match, "form": form})
 
@@ -237,7 +243,7 @@ def annul(request, pk):
 @login_required
 def lateness(request, pk):
     match = _match(request, pk)
-    form = LatenessForm(request.POST, match=match)
+    form = LatenessForm(request.POST, match=match, viewer=request.user)
     if not form.is_valid():
         messages.error(request, _("Choose the late player and give the minutes (0 or more)."))
     else:

@@ -135,3 +135,33 @@ def test_a_player_chooses_a_display_name_on_a_phone(live_server, page):
     expect(page.locator(".messages")).to_contain_text("public pages show your display name")
     expect(page.locator("main")).to_contain_text("Public pages show: Nightowl.")
     fits(page)
+
+
+def test_a_club_admin_allows_display_names_and_the_player_sees_how_others_see_them_on_a_phone(live_server, page):
+    club = ClubFactory(name="Pseudonym Club", slug="pseudonym-club")
+    admin = MembershipFactory(club=club, role="admin", player__name="Ada Admin").player.user
+    player = MembershipFactory(club=club, player__name="Petra Private", player__display_name="Nightowl").player
+    base = live_server.url
+    sign_in(page, base, admin.username)
+    page.goto(f"{base}/clubs/pseudonym-club/")
+    page.get_by_role("link", name="Club settings").click()
+    fits(page)
+    page.get_by_label("Allow display names").check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".messages")).to_contain_text("Saved.")
+    expect(page.get_by_label("Allow display names")).to_be_checked()
+    fits(page)
+    page.context.clear_cookies()  # an anonymous visitor: the member list shows the display name only
+    page.goto(f"{base}/clubs/pseudonym-club/")
+    expect(page.locator("main table")).to_contain_text("Nightowl")
+    expect(page.locator("main table")).not_to_contain_text("Petra Private")
+    fits(page)
+    sign_in(page, base, player.user.username)
+    page.goto(f"{base}/players/{player.pk}/")
+    expect(page.get_by_role("heading", name="Petra Private")).to_be_visible()
+    expect(page.locator(".shown-as")).to_contain_text("Shown to others as Nightowl")
+    fits(page)
+    page.locator(".shown-as").get_by_role("link", name="Display name").click()
+    expect(page.locator(".display-name-clubs")).to_contain_text("Pseudonym Club")
+    fits(page)

@@ -304,6 +304,7 @@ PAGES = {
     "/clubs/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/": May(),
     "/clubs/<slug:slug>/walk-in/": May(write=DIRECTORS),  # refused with a message on the club page
+    "/clubs/<slug:slug>/settings/": May(read=ADMINS, write=ADMINS, body={"allow_display_names": "on"}),
     "/players/<int:pk>/": May(),
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),

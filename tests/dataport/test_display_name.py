@@ -1,5 +1,6 @@
-"""A display name (pseudonym) for public pages: brackets, standings, embeds and public downloads show it; the
-directors of the player's clubs still see the name."""
+"""A display name (pseudonym) for public pages: where the club allows display names, its brackets, standings,
+embeds and public downloads show it; the directors of the player's clubs still see the name. A club that does
+not allow them (the default) shows the name everywhere."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -10,6 +11,7 @@ from base.errors import Invalid
 from clubs import services as club_services
 from clubs.models import Player
 from tests.clients import web
+from tests.clubs.factories import MembershipFactory
 from tests.dataport.test_exports import read
 from tests.tournaments.builders import drawn_event
 from tests.tournaments.rounds_builders import play_round, swiss_event
@@ -17,6 +19,13 @@ from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 PSEUDONYM = "Nightowl 7"
+
+
+def allow_display_names(club, allowed=True):
+    """The club's admin turns the switch (as on the club settings page)."""
+    admin = MembershipFactory(club=club, role="admin").player.user
+    club_services.update_club(actor=admin, club=club, allow_display_names=allowed)
+    club.refresh_from_db()
 
 
 def _names(event, flight):
@@ -33,6 +42,9 @@ def test_public_pages_and_files_show_the_display_name_and_directors_the_name(clu
     assert real in anonymous.get(bracket).content.decode()  # rendered (and cached) before the change
     club_services.update_player(actor=player.user, player=player, display_name=f"  {PSEUDONYM} ")
     assert Player.objects.get(pk=player.pk).display_name == PSEUDONYM  # kept without the spaces
+    page = anonymous.get(bracket).content.decode()
+    assert real in page and PSEUDONYM not in page  # the club has not allowed display names (the default)
+    allow_display_names(club)
     page = anonymous.get(bracket).content.decode()
     assert PSEUDONYM in page and real not in page  # the cached bracket was rendered again
     embed = anonymous.get(reverse("data:embed", kwargs=_names(event, main))).content.decode()
@@ -60,6 +72,7 @@ def test_a_swiss_standings_table_shows_the_display_name(club, director_user):
     play_round(director_user, flight)
     player = flight.entries.order_by("pk").first().player
     club_services.update_player(actor=player.user, player=player, display_name=PSEUDONYM)
+    allow_display_names(club)
     page = web().get(flight.get_absolute_url()).content.decode()
     assert PSEUDONYM in page and player.name not in page
     with translation.override("en"):

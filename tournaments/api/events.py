@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from base.api import validated
 from base.fields import DecimalField
 from base.idempotency import idempotent
-from clubs import access
+from clubs import access, names
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.matchplay.api import setting_serializer_fields
@@ -321,8 +321,10 @@ class FlightUpdateSerializer(KnockoutOptionsSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(
-        source="player.public_name", read_only=True, help_text="The display name the player chose, else the name."
+    player_name = serializers.SerializerMethodField(
+        help_text="The player's name, or the display name they chose where the event's club allows display names. "
+        "A flight's detail is the same for everyone (the public form); an entry just made shows the name to the "
+        "player and the club's directors."
     )
     status = one_of(EntryStatus.choices, read_only=True)
 
@@ -346,6 +348,13 @@ class EntrySerializer(serializers.ModelSerializer):
             "place",
         ]
         read_only_fields = fields
+
+    def get_player_name(self, entry) -> str:
+        request = self.context.get("request")
+        player = entry.player
+        if not player.display_name:
+            return player.name
+        return names.shown_name(player, viewer=getattr(request, "user", None), club=entry.flight.event.club)
 
 
 class PlayerInputSerializer(serializers.Serializer):
@@ -757,7 +766,7 @@ class FlightViewSet(viewsets.ViewSet):
         found = flight_in(request, club, slug, flight)
         data = validated(PlayerInputSerializer, request)
         entry = services.register(actor=request.user, flight=found, player=data.get("player"))
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=TeamInputSerializer, responses={201: EntrySerializer})
     def register_team(self, request, club, slug, flight):
@@ -768,7 +777,7 @@ class FlightViewSet(viewsets.ViewSet):
         entry = services.register_team(
             actor=request.user, flight=found, players=data["players"], team_name=data["team_name"]
         )
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=MemberSerializer(many=True))
     def members(self, request, club, slug, flight, pk):
@@ -799,7 +808,7 @@ class FlightViewSet(viewsets.ViewSet):
         if player is None:
             raise DjangoValidationError({"player": ["Choose the player who re-enters."]})
         entry = services.reenter(actor=request.user, flight=found, player=player)
-        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+        return Response(EntrySerializer(entry, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
     @idempotent
     @extend_schema(request=None, responses=EntrySerializer)

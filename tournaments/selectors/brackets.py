@@ -94,6 +94,16 @@ BRACKET_COLUMNS = (
 )
 
 
+def share_flight(rows, flight: Flight) -> None:
+    """Give the entries of these slots or pairings (of `flight`) the flight already loaded: an entry's name asks
+    the event's club whether display names stand in (Entry.name), which would otherwise load the flight, its
+    event and its club once per entry with a display name."""
+    for row in rows:
+        for entry in (row.entry_a, row.entry_b):
+            if entry is not None:
+                entry.flight = flight
+
+
 def bracket(*, flight: Flight) -> list[BracketRound]:
     """The flight's slots by section and round, with players and match results: one query."""
     slots = list(
@@ -106,6 +116,7 @@ def bracket(*, flight: Flight) -> list[BracketRound]:
         return []
     if flight.team_kind == TeamKind.TEAM:
         _attach_boards(flight, slots)
+    share_flight(slots, flight)
     sections: dict[str, int] = {}
     for slot in slots:
         sections[slot.section] = max(sections.get(slot.section, 0), slot.round)

@@ -109,7 +109,7 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
         Entry.objects.filter(flight=flight)
         .exclude(status=EntryStatus.WITHDRAWN)
         .order_by("pk")
-        .annotate(shown=Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__")))
+        .annotate(shown=Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__", club="flight__event__club__")))
         .values_list("pk", "player_id", "shown", "is_late")
     )
     if len(rows) < 2:
@@ -228,7 +228,7 @@ def _simulate_event(flight: Flight) -> FlightChances | None:
             fresh.append(f)
         rows = (
             Entry.objects.filter(flight=f)
-            .annotate(shown=public_name_of("player__"))
+            .annotate(shown=public_name_of("player__", club="flight__event__club__"))
             .values_list(
                 "pk",
                 "player_id",
@@ -395,7 +395,7 @@ def round_state(flight: Flight) -> RoundState | None:
     rows = list(
         Entry.objects.filter(flight=flight)
         .order_by("seed", "pk")
-        .annotate(shown=public_name_of("player__"))
+        .annotate(shown=public_name_of("player__", club="flight__event__club__"))
         .values_list("pk", "player_id", "shown", "team_name", "status", "out_round", "group", "draw_position")
     )
     if len(rows) < 2:
@@ -471,8 +471,14 @@ def _compute(flight: Flight, bracket: list | None, entry_rows: list | None) -> F
             Slot.objects.filter(flight=flight, section=W)
             .order_by("round", "position")
             .annotate(
-                a_shown=Coalesce(NullIf(F("entry_a__team_name"), Value("")), public_name_of("entry_a__player__")),
-                b_shown=Coalesce(NullIf(F("entry_b__team_name"), Value("")), public_name_of("entry_b__player__")),
+                a_shown=Coalesce(
+                    NullIf(F("entry_a__team_name"), Value("")),
+                    public_name_of("entry_a__player__", club="flight__event__club__"),
+                ),
+                b_shown=Coalesce(
+                    NullIf(F("entry_b__team_name"), Value("")),
+                    public_name_of("entry_b__player__", club="flight__event__club__"),
+                ),
             )
             .values_list(
                 "pk",

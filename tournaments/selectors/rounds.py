@@ -26,6 +26,7 @@ from tournaments.models import (
     TeamBoard,
     TeamKind,
 )
+from tournaments.selectors.brackets import share_flight
 
 #: The stored result -> the core's kind of game.
 GAME_KIND = {
@@ -123,7 +124,9 @@ def round_pairings(*, flight: Flight, round_number: int | None = None) -> list[P
     )
     if flight.team_kind == TeamKind.TEAM:
         tables = tables.prefetch_related(Prefetch("boards", TeamBoard.objects.order_by("board")))
-    return list(tables)
+    rows = list(tables)
+    share_flight(rows, flight)
+    return rows
 
 
 def pairing_in(*, flight: Flight, pk) -> Pairing | None:
@@ -138,12 +141,15 @@ def player_pairing(*, flight: Flight, player_id: int | None) -> Pairing | None:
     """The table of `player_id` in the flight's current round, if they play in it."""
     if player_id is None or not flight.current_round:
         return None
-    return (
+    found = (
         Pairing.objects.filter(flight=flight, round=flight.current_round)
         .filter(Q(entry_a__player_id=player_id) | Q(entry_b__player_id=player_id))
         .select_related("entry_a__player", "entry_b__player", "match", "call__board")
         .first()
     )
+    if found is not None:
+        share_flight([found], flight)
+    return found
 
 
 def pending_in_round(*, flight_id: int, round_number: int) -> int:
@@ -158,7 +164,7 @@ def paired_from(*, flight: Flight, round_number: int, names: dict[int, str] | No
     if kept is None:
         return None
     if names is None:
-        shown = Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__"))
+        shown = Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__", club="flight__event__club__"))
         names = dict(Entry.objects.filter(flight=flight).annotate(shown=shown).values_list("pk", "shown"))
     for row in kept.rows:
         row["player"] = names.get(row.get("entry"), row.get("player", ""))

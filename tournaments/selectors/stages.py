@@ -38,7 +38,11 @@ def next_stage(*, flight: Flight) -> NextStage:
     cut = flight.fed_flights.filter(feed_rule=FeedRule.CUT).order_by("order", "pk").first()
     rows = list(QualifyingTie.objects.filter(flight=flight).select_related("decided_by", "match"))
     ids = {e for row in rows for e in row.tied}
-    names = dict(Entry.objects.filter(pk__in=ids).annotate(shown=public_name_of("player__")).values_list("pk", "shown"))
+    names = dict(
+        Entry.objects.filter(pk__in=ids)
+        .annotate(shown=public_name_of("player__", club="flight__event__club__"))
+        .values_list("pk", "shown")
+    )
     ties = []
     for row in rows:
         decided = row.order[: row.places] if row.order else []

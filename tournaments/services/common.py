@@ -88,6 +88,12 @@ def team_result(boards) -> teams.TeamResult:
     )
 
 
+def display_names_switched(club) -> None:
+    """A club allowed display names or stopped: a new version of every flight of its events, so the cached
+    brackets and standings show its players by the names they now go by there."""
+    flights_changed(Flight.objects.filter(event__club=club))
+
+
 def player_renamed(player) -> None:
     """A player's name or display name changed: a new version of every flight they have an entry in (or play in
     a pair or team of), so the cached brackets and standings show the new name."""
