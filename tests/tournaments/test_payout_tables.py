@@ -184,3 +184,13 @@ def web_page(user, url):
 
     with translation.override("en"):
         return web(user).get(url).content.decode()
+
+
+def test_a_player_creating_a_payout_table_is_refused_before_the_body_is_read(club, member_user, api_as):
+    """403 for who may not, whatever they send: the body's checks (400 on `bands`) tell a stranger nothing."""
+    api = api_as(member_user)
+    for body in ({"name": "Mine", "bands": "nonsense"}, {}, {"name": "Mine", "bands": BANDS}):
+        for headers in ({}, {"HTTP_IDEMPOTENCY_KEY": "payout-table-refused-1"}):
+            answer = api.post(f"/api/v1/payout-tables/{club.slug}/", body, format="json", **headers)
+            assert answer.status_code == 403, (body, answer.content)
+    assert api_as(None).post(f"/api/v1/payout-tables/{club.slug}/", {}, format="json").status_code in (401, 403)

@@ -87,11 +87,7 @@ class PayoutTableViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticated]
 
     def _club(self, request, club):
-        found = club_selectors.visible_club(user=request.user, slug=club)
-        if found is None:
-            raise Http404("No such club.")
-        access.require(request.user, "event.create", found)
-        return found
+        return access.club_for(request.user, club, "event.create")
 
     @extend_schema(responses=PayoutTableSerializer(many=True), description="The club's own payout tables.")
     def list(self, request, club):
