@@ -188,8 +188,8 @@ def test_a_transfer_still_open_after_a_day_is_reminded_once_payer_first_then_pay
 
     from django.utils import timezone
 
+    from base.settle_up import sweep_reminders as sweep_transfer_reminders
     from chouette.models import Transfer
-    from chouette.services.settling import sweep_transfer_reminders
     from notifications import kinds
     from notifications.models import Notification
 
