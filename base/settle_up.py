@@ -50,7 +50,7 @@ def mark_paid(row: SettleUp, *, actor) -> SettleUp:
     if row.paid_at is not None:
         raise Conflict(_("This transfer is marked paid already."), code="transfer_paid")
     row.paid_at, row.paid_by = timezone.now(), actor
-    row.save(update_fields=["paid_at", "paid_by"])
+    _save(row, ["paid_at", "paid_by"])
     return row
 
 
@@ -64,8 +64,17 @@ def confirm_received(row: SettleUp, *, actor) -> SettleUp:
     if row.paid_at is None:
         row.paid_at, row.paid_by = now, actor
         fields += ["paid_at", "paid_by"]
-    row.save(update_fields=fields)
+    _save(row, fields)
     return row
+
+
+def _save(row: SettleUp, fields: list[str]) -> None:
+    """A row made by this step (a prize recorded when it is marked paid) is inserted; else only the step's fields
+    are written."""
+    if row.pk is None:
+        row.save()
+    else:
+        row.save(update_fields=fields)
 
 
 def kinds() -> list[type[SettleUp]]:
