@@ -94,9 +94,9 @@ API = {
     "POST /api/v1/calcuttas/{id}/settle/": May(write=DIRECTORS, body={}),
     "GET /api/v1/calcuttas/{id}/settlement/": May(),
     "GET /api/v1/calcuttas/{id}/transfers/": May(),  # who pays whom, as public as the settlement (no account)
-    # the demo's Calcutta is not settled: no owner's transfer to mark or confirm (404 for everyone)
-    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/paid/": May(write=NOBODY),
-    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/received/": May(write=NOBODY),
+    # an owner's settle-up with the club: the club's side is its directors' (the owner acts only for their own side)
+    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/paid/": May(write=DIRECTORS),
+    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/received/": May(write=DIRECTORS),
     "POST /api/v1/calcuttas/{id}/syndicate/": May(
         write=DIRECTORS,
         body={"lot": 1, "holder": "$guest_bidder", "shares": [{"bidder": "$guest_bidder", "share": "1"}]},
@@ -171,8 +171,8 @@ API = {
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payout-table/": May(write=DIRECTORS, body={"table": "club"}),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/paid/": May(write=DIRECTORS),  # no prize: 409
-    # the winner or a director confirms a prize received (no prize: 409)
-    "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/received/": May(write=DIRECTORS),
+    # the winner (the involved player) or a director confirms a prize received
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/received/": May(write=PLAYERS),
     "GET /api/v1/events/my-fees/": May(read=SIGNED_IN),  # the caller's own fees
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/payments/": May(read=DIRECTORS),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/fees/": May(write=DIRECTORS, body={"payment_required": False}),
