@@ -63,3 +63,36 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.key} {self.method} {self.path} → {self.status_code}"
+
+
+class SettleUp(models.Model):
+    """Money one side hands the other outside the site (a bank transfer, cash): the payer (or a director) marks it
+    paid, the payee (or a director) confirms it arrived, and one still open a day on is reminded once. Chouette
+    transfers, a Calcutta owner's settle-up with the club and a flight's prizes share these fields and
+    `base.settle_up`'s steps and sweep, so "paid", "received" and "remind after a day" mean one thing everywhere.
+
+    A concrete model names the field its reminder clock starts from (`remind_from`) and says whom to remind
+    (`reminder()`, a `base.settle_up.Reminder` or None)."""
+
+    remind_from = "created_at"
+
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # when the sweep reminded the payer (or the payee) of the transfer still open: once
+    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def state(self) -> str:
+        """open → paid (the payer says so) → received (the payee confirms)."""
+        if self.confirmed_at is not None:
+            return "received"
+        return "paid" if self.paid_at is not None else "open"

@@ -16,7 +16,7 @@ from base.api import JSONTypedInput, paginated_response, validated
 from base.fields import DecimalField, MoneyField
 from base.idempotency import idempotent
 from calcutta import core, selectors, services
-from calcutta.models import AuctionAction, Bid, Bidder, Calcutta, Settlement
+from calcutta.models import AuctionAction, Bid, Bidder, Calcutta, OwnerTransfer, Settlement
 from calcutta.services.common import SETTING_FIELDS
 from clubs import access as club_access
 
@@ -119,6 +119,18 @@ class CalcuttaBidderSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bidder
         fields = ["id", "name", "user", "player", "paid", "paid_at", "amount_due"]
+        read_only_fields = fields
+
+
+class CalcuttaTransferSerializer(serializers.ModelSerializer):
+    """An owner's settle-up with the club: `to_club` true when the owner pays, false when the club pays them."""
+
+    bidder_name = serializers.CharField(source="bidder.name", read_only=True)
+    state = serializers.ChoiceField(choices=["open", "paid", "received"], read_only=True)
+
+    class Meta:
+        model = OwnerTransfer
+        fields = ["id", "bidder", "bidder_name", "to_club", "cents", "state", "paid_at", "confirmed_at", "created_at"]
         read_only_fields = fields
 
 
@@ -545,6 +557,39 @@ class CalcuttaViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnly
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
         return Response(CalcuttaSettlementSerializer(settlement).data)
+
+    @extend_schema(
+        responses=CalcuttaTransferSerializer(many=True),
+        description="Each owner's settle-up with the club once settled: who pays whom, and whether it is marked "
+        "paid and confirmed received (one per owner: a short array, not a page).",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def transfers(self, request, pk=None):
+        return Response(CalcuttaTransferSerializer(selectors.owner_transfers(self.get_object()), many=True).data)
+
+    @idempotent
+    @extend_schema(
+        request=None,
+        responses=CalcuttaTransferSerializer,
+        description="The payer marks an owner's settle-up paid (the owner paying the club, or a director).",
+    )
+    @action(detail=True, methods=["post"], url_path=r"transfers/(?P<transfer>[0-9]+)/paid")
+    def transfer_paid(self, request, pk=None, transfer=None):
+        done = services.mark_transfer_paid(actor=request.user, calcutta=self.get_object(), transfer_id=int(transfer))
+        return Response(CalcuttaTransferSerializer(done).data)
+
+    @idempotent
+    @extend_schema(
+        request=None,
+        responses=CalcuttaTransferSerializer,
+        description="The payee confirms an owner's settle-up received (the owner paid by the club, or a director).",
+    )
+    @action(detail=True, methods=["post"], url_path=r"transfers/(?P<transfer>[0-9]+)/received")
+    def transfer_received(self, request, pk=None, transfer=None):
+        done = services.confirm_transfer_received(
+            actor=request.user, calcutta=self.get_object(), transfer_id=int(transfer)
+        )
+        return Response(CalcuttaTransferSerializer(done).data)
 
     @extend_schema(
         request=None,

@@ -15,6 +15,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from base.models import SettleUp
+from base.settle_up import Reminder
+
 
 class CalcuttaStatus(models.TextChoices):
     SETUP = "setup", _("Setting up")
@@ -417,3 +420,38 @@ class Payout(models.Model):
     class Meta:
         ordering = ["settlement", "lot", "bidder"]
         constraints = [models.UniqueConstraint(fields=["settlement", "lot", "bidder"], name="calcutta_payout_unique")]
+
+
+class OwnerTransfer(SettleUp):
+    """What settles an owner with the club once the Calcutta is settled (`services.settlement.sync_transfers`):
+    the owner pays the club what they are out of pocket, or the club pays the owner what they come out ahead by
+    (their winnings if they paid in, else their winnings less what they still owe). One per owner; while nobody
+    has marked it paid it follows the current settlement and the paid flags, after that it keeps its amount.
+    Marking paid and confirming are `base.settle_up`'s, as a chouette transfer's."""
+
+    calcutta = models.ForeignKey(Calcutta, on_delete=models.CASCADE, related_name="transfers")
+    bidder = models.ForeignKey(Bidder, on_delete=models.PROTECT, related_name="transfers")
+    to_club = models.BooleanField(help_text=_("True: the owner pays the club; False: the club pays the owner."))
+    cents = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["calcutta", "bidder"]
+        constraints = [
+            models.UniqueConstraint(fields=["calcutta", "bidder"], name="calcutta_transfer_one_per_owner"),
+            models.CheckConstraint(condition=Q(cents__gt=0), name="calcutta_transfer_positive"),
+        ]
+
+    def reminder(self) -> Reminder:
+        """The owner's side by their login (none: nobody), the club's side by its directors."""
+        calcutta = self.calcutta
+        club = calcutta.flight.event.club
+        payer_acts = self.paid_at is None  # who acts next: the payer until it is marked paid, then the payee
+        role = "payer" if payer_acts else "payee"
+        owner_acts = payer_acts == self.to_club  # the owner pays the club, or the club pays the owner
+        users = (self.bidder.user_id,) if owner_acts and self.bidder.user_id else ()
+        other = club.name if owner_acts else self.bidder.name
+        where = f"Calcutta {calcutta.flight.name}"
+        url = reverse("calcutta:settlement", kwargs={"pk": calcutta.pk})
+        directors = None if owner_acts else club.pk
+        return Reminder(users, role, other, self.cents, where, url, f"calcutta-transfer:{self.pk}", directors)

@@ -29,6 +29,7 @@ from calcutta.models import (
     Lot,
     LotPhase,
     OwnerLine,
+    OwnerTransfer,
     Payout,
     SyndicateOffer,
 )
@@ -292,6 +293,11 @@ def settlement_report(*, calcutta: Calcutta) -> dict:
         "total_paid_in": sum(line.paid_in for line in lines),
         "total_won": sum(line.won for line in lines),
     }
+
+
+def owner_transfers(calcutta: Calcutta) -> list[OwnerTransfer]:
+    """The owners' settle-ups with the club, by owner name (one query)."""
+    return list(calcutta.transfers.select_related("bidder").order_by("bidder__name", "pk"))
 
 
 def propose_lots(

@@ -22,4 +22,5 @@ urlpatterns = [
     path("calcuttas/<int:pk>/syndicate-offers/<int:offer>/answer/", views.answer_offer, name="answer-offer"),
     path("calcuttas/<int:pk>/settlement/", views.settlement, name="settlement"),
     path("calcuttas/<int:pk>/settle/", views.settle, name="settle"),
+    path("calcuttas/<int:pk>/settlement/<int:transfer>/<slug:step>/", views.settle_transfer, name="settle-transfer"),
 ]

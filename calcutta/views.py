@@ -392,35 +392,66 @@ def settlement(request, pk):
     calcutta = _calcutta(request, pk)
     report = selectors.settlement_report(calcutta=calcutta)
     is_director = club_access.can(request.user, "calcutta.direct", calcutta)
+    transfers = selectors.owner_transfers(calcutta)
     context = {
         "calcutta": calcutta,
         "report": report,
         "is_director": is_director,
-        "codes": owner_codes(request.user, calcutta, report["lines"], is_director=is_director),
+        "transfers": transfers,
+        "open_transfers": [t for t in transfers if t.confirmed_at is None],
+        "codes": owner_codes(request.user, calcutta, transfers, is_director=is_director),
+        "uid": request.user.pk if request.user.is_authenticated else None,
     }
     return render(request, "calcutta/settlement.html", context)
 
 
-def owner_codes(user, calcutta, lines, *, is_director: bool) -> list[tuple]:
-    """What the club pays each owner who comes out ahead (their winnings, less what they have not paid in yet), as
-    an EPC transfer code to the owner's stored bank account: for the directors who pay them, and for each owner
-    their own line only. Nobody else sees an owner's IBAN. One query, none without such lines."""
+def owner_codes(user, calcutta, transfers, *, is_director: bool) -> dict[int, paycodes.PayCode]:
+    """EPC transfer codes for the owners' settle-ups not yet received, by transfer id: what the club pays an owner
+    (to the owner's stored bank account) and what an owner owes the club (to the club's account, set by its
+    admins). Shown to the club's directors and to each owner for their own transfer only; nobody else sees an
+    IBAN. At most two queries, none without such transfers."""
     uid = user.pk if user.is_authenticated else None
-    due = []
-    for line in lines:
-        cents = line.won if line.bidder.paid else line.won - line.paid_in
-        if cents > 0 and line.bidder.player_id and (is_director or (uid and line.bidder.user_id == uid)):
-            due.append((line, cents))
-    if not due:
-        return []
-    accounts = club_selectors.bank_accounts(player_ids={line.bidder.player_id for line, _cents in due})
+    shown = [
+        t
+        for t in transfers
+        if t.confirmed_at is None and (is_director or (uid is not None and t.bidder.user_id == uid))
+    ]
+    to_owners = [t for t in shown if not t.to_club and t.bidder.player_id]
+    accounts = club_selectors.bank_accounts(player_ids={t.bidder.player_id for t in to_owners}) if to_owners else {}
+    club_account = None
+    if any(t.to_club for t in shown):
+        club_account = club_selectors.club_bank_account(club=calcutta.flight.event.club)
     text = _("Calcutta %(flight)s") % {"flight": calcutta.flight}
-    out = []
-    for line, cents in due:
-        code = paycodes.transfer_code(accounts.get(line.bidder.player_id), cents, text)
+    codes = {}
+    for t in shown:
+        account = club_account if t.to_club else accounts.get(t.bidder.player_id)
+        code = paycodes.transfer_code(account, t.cents, text)
         if code is not None:
-            out.append((line.bidder, code))
-    return out
+            codes[t.pk] = code
+    return codes
+
+
+@login_required
+@require_POST
+@idempotent_page
+def settle_transfer(request, pk, transfer, step):
+    """The payer marks an owner's settle-up paid; the payee (for the club: a director) confirms it arrived."""
+    calcutta = _calcutta(request, pk)
+    if step == "paid":
+        attempt(
+            request,
+            lambda: services.mark_transfer_paid(actor=request.user, calcutta=calcutta, transfer_id=transfer),
+            _("Marked paid."),
+        )
+    elif step == "received":
+        attempt(
+            request,
+            lambda: services.confirm_transfer_received(actor=request.user, calcutta=calcutta, transfer_id=transfer),
+            _("Confirmed received."),
+        )
+    else:
+        raise Http404(_("No such step."))
+    return redirect("calcutta:settlement", pk=pk)
 
 
 @require_POST

@@ -13,6 +13,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from base.models import SettleUp
+from base.settle_up import Reminder
 from clubs.models import Club, Player
 from games.models.variants import VariantFields, variant_constraints
 
@@ -185,8 +187,9 @@ class TransferKind(models.TextChoices):
     SETTLEMENT = "settlement", _("Settlement")
 
 
-class Transfer(models.Model):
-    """Money that changes hands: a cash-out when a player leaves early, or the final settlement."""
+class Transfer(SettleUp):
+    """Money that changes hands: a cash-out when a player leaves early, or the final settlement. Settling up (the
+    payer marks it paid, the payee confirms, a reminder a day on) is `base.settle_up`'s."""
 
     session = models.ForeignKey(ChouetteSession, on_delete=models.CASCADE, related_name="transfers")
     kind = models.CharField(max_length=16, choices=TransferKind.choices)
@@ -194,17 +197,17 @@ class Transfer(models.Model):
     payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     cents = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
-    # Settling up: the payer (or a director) says it is paid, then the payee (or a director) confirms receipt.
-    paid_at = models.DateTimeField(null=True, blank=True)
-    paid_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    confirmed_at = models.DateTimeField(null=True, blank=True)
-    confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    # when the sweep reminded the payer (or the payee) of the transfer still open: once
-    reminded_at = models.DateTimeField(null=True, blank=True)
+
+    def reminder(self) -> Reminder:
+        """The payer to pay, or, once they marked it paid, the payee to confirm it arrived."""
+        session = self.session
+        if self.paid_at is None:
+            user, other, role = self.payer.user_id, self.payee.public_name_at(session.club), "payer"
+        else:
+            user, other, role = self.payee.user_id, self.payer.public_name_at(session.club), "payee"
+        users = (user,) if user else ()
+        where = session.name or f"#{session.pk}"
+        return Reminder(users, role, other, self.cents, where, session.get_absolute_url(), f"transfer:{self.pk}")
 
     class Meta:
         ordering = ["session", "created_at", "id"]

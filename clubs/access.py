@@ -31,6 +31,7 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.db.models.signals import post_delete, post_save
+from django.http import Http404
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -105,6 +106,19 @@ def require(user, action: str, obj: Any = None, message: str | Promise | None = 
     """Raise PermissionDenied (with the rule's translated message) unless `user` may do `action` on `obj`."""
     if not can(user, action, obj):
         raise PermissionDenied(str(message or _rule(action).message))
+
+
+def club_for(user, slug: str, action: str) -> Club:
+    """The club named by a URL's `slug` for an action on it: a club the user cannot see is not found (404, as if
+    it did not exist), one they see but may not `action` is refused (403) — both before any input is read, so a
+    body's errors never answer someone who may not act at all."""
+    from clubs.selectors import visible_club  # noqa: PLC0415 - clubs.selectors imports this module
+
+    found = visible_club(user=user, slug=slug)
+    if found is None:
+        raise Http404(str(_("No such club.")))
+    require(user, action, found)
+    return found
 
 
 def message_for(action: str) -> str:

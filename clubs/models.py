@@ -272,14 +272,25 @@ class WalkInClaim(models.Model):
 
 
 class BankAccount(models.Model):
-    """Where a player is paid when settling up (chouette transfers, a Calcutta owner's net, prizes): private. Only
-    the player and those who pay them see it (as a transfer code), never a list, an export or the public API."""
+    """Where a player is paid when settling up (chouette transfers, a Calcutta owner's net, prizes), or a club (an
+    owner who owes it): private. Only the player (the club's admins) and those who pay them see it (as a transfer
+    code), never a list, an export or the public API."""
 
-    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="bank_account")
+    player = models.OneToOneField(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="bank_account")
+    # or the club's own account (set by its admins): where an owner who owes the club is asked to pay
+    club = models.OneToOneField(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="bank_account")
     holder = models.CharField(_("account holder"), max_length=70)
     iban = models.CharField(_("IBAN"), max_length=34)
     bic = models.CharField(_("BIC"), max_length=11, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, club__isnull=True) | Q(player__isnull=True, club__isnull=False),
+                name="bank_account_of_a_player_or_a_club",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.holder} (…{self.iban[-4:]})"

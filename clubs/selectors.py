@@ -176,6 +176,11 @@ def bank_account(*, player) -> BankAccount | None:
     return BankAccount.objects.filter(player=player).first()
 
 
+def club_bank_account(*, club) -> BankAccount | None:
+    """The club's own account (private: its admins' page and the codes of what is owed to the club)."""
+    return BankAccount.objects.filter(club=club).first()
+
+
 def club_memberships_with_details(*, club: Club) -> list[Membership]:
     """Every membership of the club in any status (invited, declined, ended too), with its player and the player's
     account: what a member import matches its rows against. One query."""

@@ -360,14 +360,12 @@ def _checked_iban(text: str) -> str:
         ) from None
 
 
-@transaction.atomic
-def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str = "") -> BankAccount | None:
-    """The player's own account for transfer codes; an empty IBAN removes it. Only the player themselves."""
-    if actor is None or not actor.is_authenticated or player.user_id != actor.pk:
-        raise NotAllowed(_("Only the player themselves sets their bank account."))
+def _save_account(owner: dict, holder: str, iban: str, bic: str) -> BankAccount | None:
+    """A player's or a club's account (`owner`: {"player": …} or {"club": …}), checked the same way; an empty
+    IBAN removes it."""
     iban = (iban or "").strip()
     if not iban:
-        BankAccount.objects.filter(player=player).delete()
+        BankAccount.objects.filter(**owner).delete()
         return None
     holder = " ".join((holder or "").split())
     if not holder or len(holder) > epc.MAX_NAME:
@@ -378,9 +376,25 @@ def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str 
     except epc.PaymentCodeError as error:
         raise Invalid(messages.translate(error), field=error.field) from None
     account, _created = BankAccount.objects.update_or_create(
-        player=player, defaults={"holder": holder, "iban": checked, "bic": bic}
+        **owner, defaults={"holder": holder, "iban": checked, "bic": bic}
     )
     return account
+
+
+@transaction.atomic
+def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str = "") -> BankAccount | None:
+    """The player's own account for transfer codes; an empty IBAN removes it. Only the player themselves."""
+    if actor is None or not actor.is_authenticated or player.user_id != actor.pk:
+        raise NotAllowed(_("Only the player themselves sets their bank account."))
+    return _save_account({"player": player}, holder, iban, bic)
+
+
+@transaction.atomic
+def set_club_bank_account(*, actor, club: Club, holder: str, iban: str, bic: str = "") -> BankAccount | None:
+    """The club's own account, where an owner who owes the club (a Calcutta's settle-up) is asked to pay by a
+    transfer code; an empty IBAN removes it. Only the club's admins: it is private like a player's."""
+    access.require(actor, "club.edit", club)
+    return _save_account({"club": club}, holder, iban, bic)
 
 
 MEMBER_DETAILS = ("email", "rating", "number")

@@ -9,6 +9,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/settings/", views.club_settings, name="club-settings"),
     path("clubs/<slug:slug>/walk-in/", views.add_walk_in, name="add-walk-in"),
     path("clubs/<slug:slug>/invite/", views.invite, name="invite"),
+    path("clubs/<slug:slug>/bank-account/", views.club_bank_account, name="club-bank-account"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("players/<int:pk>/claim/", views.claim, name="claim"),
     path("me/bank-account/", views.bank_account, name="bank-account"),

@@ -28,7 +28,7 @@ def club_detail(request, slug):
             "club": club,
             "members": selectors.club_members(club=club),
             "can_direct": can_direct,
-            "can_edit": access.can(request.user, "club.edit", club),
+            "can_edit": can_direct and access.can(request.user, "club.edit", club),
             "form": WalkInPlayerForm(),
             "invite_form": InviteForm(),
             "claims": selectors.pending_claims(club=club) if can_direct else [],
@@ -110,6 +110,31 @@ def invite(request, slug):
             request, _("%(name)s is invited; they join once they accept.") % {"name": membership.player.name}
         )
     return redirect(club)
+
+
+@login_required
+@idempotent_page
+def club_bank_account(request, slug):
+    """The club's own bank account, for the transfer codes of what owners owe the club. Its admins only."""
+    club = get_object_or_404(selectors.visible_clubs(user=request.user), slug=slug)
+    access.require(request.user, "club.edit", club)
+    if request.method == "POST":
+        done = attempt(
+            request,
+            lambda: services.set_club_bank_account(
+                actor=request.user,
+                club=club,
+                holder=request.POST.get("holder", ""),
+                iban=request.POST.get("iban", ""),
+                bic=request.POST.get("bic", ""),
+            ),
+            _("Saved."),
+        )
+        if done:
+            return redirect("clubs:club-bank-account", slug=club.slug)
+    account = selectors.club_bank_account(club=club)
+    typed = request.POST if request.method == "POST" else {}
+    return render(request, "clubs/club_bank_account.html", {"club": club, "account": account, "typed": typed})
 
 
 @login_required

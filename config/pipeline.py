@@ -203,9 +203,10 @@ EVENTS: tuple[Event, ...] = (
         held=("chouette.ChouetteSession",),
         steps=(Step("notifications.receivers.seated", "notifications"),),
     ),
-    # A settle-up transfer is still open a day after the table settled (the periodic sweep, once per transfer).
+    # A settle-up (a chouette transfer, a Calcutta owner's, a prize) is still open a day on (base.settle_up's
+    # periodic sweep, once per row).
     Event(
-        "chouette.hooks.transfer_open",
+        "base.settle_up.still_open",
         held=(),
         steps=(Step("notifications.receivers.transfer_open", "notifications"),),
     ),
@@ -225,7 +226,7 @@ SWEEPERS: tuple[Step, ...] = (
     Step("ratings.services.pools.sweep_pending_pools", "ratings"),
     Step("notifications.services.sweep_due", "notifications"),
     Step("tournaments.services.waiting.sweep_offers", "tournaments"),  # passes on waiting-list offers past due
-    Step("chouette.services.settling.sweep_transfer_reminders", "chouette"),  # settle-up transfers still open
+    Step("base.settle_up.sweep_reminders", "base"),  # settle-ups still open a day on: every kind, once each
     Step("base.idempotency.sweep_idempotent_requests", "base"),  # forgets idempotency keys past their 24 h
 )
 

@@ -127,7 +127,7 @@ DATABASE_POOL_MIN_SIZE = env_int("DATABASE_POOL_MIN_SIZE", 1)
 DATABASE_POOL_MAX_IDLE_SECONDS = env_int("DATABASE_POOL_MAX_IDLE_SECONDS", 2)
 DATABASE_HEADROOM = env_int("DATABASE_HEADROOM", 3)
 # A settle-up transfer still open this many hours after the table settled is reminded once (the payer while it is
-# not marked paid, else the payee to confirm it): chouette.services.settling.sweep_transfer_reminders.
+# not marked paid, else the payee to confirm it): base.settle_up.sweep_reminders, for every kind of settle-up.
 TRANSFER_REMINDER_HOURS = env_int("TRANSFER_REMINDER_HOURS", 24)
 # Seconds to reach PostgreSQL before a connection attempt fails (libpq's connect_timeout), so nothing, /health/
 # included, hangs on a server that does not answer.

@@ -14,7 +14,6 @@ from base.api import validated
 from base.errors import Invalid
 from base.idempotency import idempotent
 from clubs import access
-from clubs import selectors as club_selectors
 from data import selectors, services
 from tournaments import selectors as tournament_selectors
 
@@ -78,11 +77,7 @@ class EventTemplateViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticated]
 
     def _club(self, request, club):
-        found = club_selectors.visible_club(user=request.user, slug=club)
-        if found is None:
-            raise Http404("No such club.")
-        access.require(request.user, "event.create", found)
-        return found
+        return access.club_for(request.user, club, "event.create")
 
     def _template(self, request, club, pk):
         found = selectors.event_template(club=self._club(request, club), pk=pk)

@@ -184,14 +184,12 @@ def place_offered(spot) -> None:
     services.notify("place_offered", f"waiting:{spot.pk}", {spot.player.user_id: params}, url=flight.get_absolute_url())
 
 
-def transfer_open(transfer) -> None:
-    """A settle-up transfer still open a day on: the payer is reminded to pay, or, once they marked it paid, the
-    payee to confirm it arrived."""
-    session = transfer.session
-    table = session.name or f"#{session.pk}"
-    if transfer.paid_at is None:
-        user, other, role = transfer.payer.user_id, transfer.payee.public_name_at(session.club), "payer"
-    else:
-        user, other, role = transfer.payee.user_id, transfer.payer.public_name_at(session.club), "payee"
-    params = {"other": other, "amount": format_cents(transfer.cents), "table": table, "role": role}
-    services.notify("transfer_reminder", f"transfer:{transfer.pk}", {user: params}, url=session.get_absolute_url())
+def transfer_open(row) -> None:
+    """A settle-up still open a day on (base.settle_up: a chouette transfer, a Calcutta owner's settle-up, a
+    prize): the payer is reminded to pay, or, once it is marked paid, the payee to confirm it arrived."""
+    due = row.reminder()
+    if due is None:
+        return
+    users = [*due.users, *_directors(due.directors_of)]
+    params = {"other": due.other, "amount": format_cents(due.cents), "table": due.where, "role": due.role}
+    services.notify("transfer_reminder", due.key, dict.fromkeys(users, params), url=due.url)

@@ -48,6 +48,7 @@ urlpatterns = [
     path(FLIGHT + "payouts/", flights({"put": "payouts"}), name="api-flight-payouts"),
     path(FLIGHT + "payout-table/", money({"put": "set_table"}), name="api-flight-payout-table"),
     path(FLIGHT + "prizes/<int:player>/paid/", money({"post": "paid"}), name="api-flight-prize-paid"),
+    path(FLIGHT + "prizes/<int:player>/received/", money({"post": "received"}), name="api-flight-prize-received"),
     path(FLIGHT + "payments/", fees({"get": "flight"}), name="api-flight-payments"),
     path(FLIGHT + "fees/", fees({"put": "fee_settings"}), name="api-flight-fees"),
     path(ENTRY + "payments/", fees({"post": "record"}), name="api-entry-payments"),

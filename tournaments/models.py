@@ -15,6 +15,8 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from base.models import SettleUp
+from base.settle_up import Reminder
 from clubs import selectors as club_selectors
 from clubs.models import Club, Player
 from games.models.variants import VariantFields, variant_constraints
@@ -494,16 +496,26 @@ class ClubPayoutTable(models.Model):
         return self.name
 
 
-class PrizePayment(models.Model):
-    """A prize handed over: who won which place of which flight and how much they were paid, recorded once by a
-    director (append-only: never edited)."""
+class PrizePayment(SettleUp):
+    """A prize handed over: who won which place of which flight and how much, recorded once when the club (a
+    director) marks it paid; the winner confirms they received it (or a director does for them). Never edited
+    otherwise. Marking and confirming, and the reminder to confirm a day after it was paid, are `base.settle_up`'s,
+    shared with chouette and Calcutta transfers."""
+
+    remind_from = "paid_at"
 
     flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="prize_payments")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="prizes_paid")
     place = models.PositiveIntegerField()
     amount_cents = models.BigIntegerField()
-    paid_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    paid_at = models.DateTimeField(auto_now_add=True)
+
+    def reminder(self) -> Reminder | None:
+        """Once marked paid (always, as the row is made then), the winner is asked to confirm it arrived."""
+        flight = self.flight
+        users = (self.player.user_id,) if self.player.user_id else ()
+        where = f"{flight.event.name} – {flight.name}"
+        url = reverse("tournaments:prizes", kwargs={"club": flight.event.club.slug, "slug": flight.event.slug})
+        return Reminder(users, "payee", flight.event.club.name, self.amount_cents, where, url, f"prize:{self.pk}")
 
     class Meta:
         ordering = ["flight", "place", "id"]

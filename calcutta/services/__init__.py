@@ -16,6 +16,7 @@ they call are re-exported here.
 from calcutta.services.auction import auctioneer_step, place_bid
 from calcutta.services.ownership import answer_syndicate, buy_back, offer_syndicate, set_paid
 from calcutta.services.settlement import on_flight_results_changed, resettle, settle_calcutta
+from calcutta.services.settling import confirm_transfer_received, mark_transfer_paid
 from calcutta.services.setup import (
     create_calcutta,
     register_bidder,
@@ -29,8 +30,10 @@ __all__ = [
     "answer_syndicate",
     "auctioneer_step",
     "buy_back",
+    "confirm_transfer_received",
     "create_calcutta",
     "load",
+    "mark_transfer_paid",
     "offer_syndicate",
     "on_flight_results_changed",
     "place_bid",

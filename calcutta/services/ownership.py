@@ -15,6 +15,7 @@ from calcutta import core
 from calcutta.models import Bidder, Calcutta, CalcuttaStatus, Lot, OwnershipChange, SyndicateOffer
 from calcutta.services.common import lock, refusal, require_status
 from calcutta.services.settlement import settle_calcutta
+from calcutta.services.settling import sync_transfers
 from calcutta.services.state import State, apply_change, load, replay_ownership, write_holdings
 from clubs import access
 
@@ -150,4 +151,5 @@ def set_paid(*, actor, calcutta: Calcutta, bidder: Bidder, paid: bool) -> Bidder
     bidder.paid = paid
     bidder.paid_at = timezone.now() if paid else None
     bidder.save(update_fields=["paid", "paid_at"])
+    sync_transfers(calcutta)  # paid in: the club now owes their winnings, no longer the difference
     return bidder

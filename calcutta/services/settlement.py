@@ -14,6 +14,7 @@ from base.errors import Conflict, Invalid
 from calcutta import core
 from calcutta.models import Calcutta, CalcuttaStatus, Lot, OwnerLine, Payout, Settlement
 from calcutta.services.common import lock, refusal_message
+from calcutta.services.settling import sync_transfers
 from calcutta.services.state import State, load, replay_ownership
 from clubs import access
 from tournaments import selectors as tournament_selectors
@@ -140,6 +141,7 @@ def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
         calcutta.status = CalcuttaStatus.CLOSED
         calcutta.settlement_note = _unsettled_reason(calcutta, state.settings, exc)[:300]
         calcutta.save(update_fields=["status", "settlement_note", "updated_at"])
+        sync_transfers(calcutta)
         return None
     if _same(current, outcome, results.places):
         return current
@@ -169,6 +171,7 @@ def settle_calcutta(*, calcutta: Calcutta) -> Settlement | None:
     calcutta.status = CalcuttaStatus.SETTLED
     calcutta.settlement_note = ""
     calcutta.save(update_fields=["status", "settlement_note", "updated_at"])
+    sync_transfers(calcutta)
     return settlement
 
 

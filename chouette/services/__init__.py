@@ -14,7 +14,7 @@ from chouette.services.games import correct_game, record_game, undo_last_game
 from chouette.services.joining import answer_invitation, answer_join_request, invite, join_by_code
 from chouette.services.seats import come_back, join, leave, sit_out
 from chouette.services.sessions import create_session, finish_session, roll_for_order, set_order
-from chouette.services.settling import confirm_transfer_received, mark_transfer_paid, sweep_transfer_reminders
+from chouette.services.settling import confirm_transfer_received, mark_transfer_paid
 
 __all__ = [
     "MAX_STAKE_CENTS",
@@ -23,7 +23,6 @@ __all__ = [
     "come_back",
     "confirm_transfer_received",
     "mark_transfer_paid",
-    "sweep_transfer_reminders",
     "correct_game",
     "create_session",
     "finish_session",

@@ -1,17 +1,14 @@
 """Settling up a finished table: the payer (or a club director) marks a transfer paid, the payee (or a director)
-confirms they received it. The settlement page shows what is still open."""
+confirms they received it. The settlement page shows what is still open. The steps and the reminder a day on
+are `base.settle_up`'s, shared with the Calcutta's settle-ups and the prizes."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from base.errors import Conflict, NotAllowed, NotFound
-from chouette import hooks
+from base import settle_up
+from base.errors import NotAllowed, NotFound
 from chouette.models import Transfer
 from chouette.services.common import lock_session
 from clubs.access import is_director, player_of
@@ -36,11 +33,7 @@ def mark_transfer_paid(*, actor, session, transfer_id: int) -> Transfer:
     transfer = _transfer(session, transfer_id)
     if not _may(actor, session, transfer.payer_id):
         raise NotAllowed(_("Only the payer or a director of the club marks a transfer paid."))
-    if transfer.paid_at is not None:
-        raise Conflict(_("This transfer is marked paid already."), code="transfer_paid")
-    transfer.paid_at, transfer.paid_by = timezone.now(), actor
-    transfer.save(update_fields=["paid_at", "paid_by"])
-    return transfer
+    return settle_up.mark_paid(transfer, actor=actor)
 
 
 @transaction.atomic
@@ -50,29 +43,4 @@ def confirm_transfer_received(*, actor, session, transfer_id: int) -> Transfer:
     transfer = _transfer(session, transfer_id)
     if not _may(actor, session, transfer.payee_id):
         raise NotAllowed(_("Only the payee or a director of the club confirms a transfer received."))
-    if transfer.confirmed_at is not None:
-        raise Conflict(_("This transfer is confirmed already."), code="transfer_confirmed")
-    now = timezone.now()
-    transfer.confirmed_at, transfer.confirmed_by = now, actor
-    fields = ["confirmed_at", "confirmed_by"]
-    if transfer.paid_at is None:
-        transfer.paid_at, transfer.paid_by = now, actor
-        fields += ["paid_at", "paid_by"]
-    transfer.save(update_fields=fields)
-    return transfer
-
-
-def sweep_transfer_reminders() -> int:
-    """The periodic sweep (config/pipeline.py, SWEEPERS): each transfer still not confirmed TRANSFER_REMINDER_HOURS
-    after it was made is reminded once (`hooks.transfer_open`: the payer, or the payee once it is marked paid).
-    Each is claimed by setting `reminded_at` where it is still empty, so two sweeps at once remind once."""
-    due = timezone.now() - timedelta(hours=settings.TRANSFER_REMINDER_HOURS)
-    open_ones = Transfer.objects.filter(confirmed_at__isnull=True, reminded_at__isnull=True, created_at__lte=due)
-    reminded = 0
-    for transfer in open_ones.select_related("session", "payer", "payee").order_by("pk")[:500]:
-        with transaction.atomic():
-            claimed = Transfer.objects.filter(pk=transfer.pk, reminded_at__isnull=True, confirmed_at__isnull=True)
-            if claimed.update(reminded_at=timezone.now()):
-                hooks.transfer_open(transfer)
-                reminded += 1
-    return reminded
+    return settle_up.confirm_received(transfer, actor=actor)

@@ -156,8 +156,9 @@ def test_payer_marks_paid_payee_confirms_and_the_settlement_says_what_is_open(cl
     assert (f"{left} transfer" in page) if left else ("Everything is settled." in page)
 
 
-def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_line_only(club):
-    """calcutta.views.owner_codes: what the club pays an owner who comes out ahead, to their stored account."""
+def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_transfer_only(club):
+    """calcutta.views.owner_codes: what the club pays an owner who comes out ahead, to their stored account
+    (what an owner owes the club goes to the club's account: tests/calcutta/test_settle_up.py)."""
     from types import SimpleNamespace
 
     from calcutta.views import owner_codes
@@ -166,21 +167,19 @@ def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_l
     club_services.set_bank_account(actor=anna.user, player=anna, holder="Anna", iban=IBAN)
     club_services.set_bank_account(actor=bernd.user, player=bernd, holder="Bernd", iban=OTHER_IBAN)
 
-    def line(player, paid_in, won, paid):
-        bidder = SimpleNamespace(player_id=player.pk, user_id=player.user_id, name=player.name, paid=paid)
-        return SimpleNamespace(bidder=bidder, paid_in=paid_in, won=won)
+    def transfer(pk, player, cents, *, received=False):
+        bidder = SimpleNamespace(player_id=player.pk, user_id=player.user_id, name=player.name)
+        return SimpleNamespace(pk=pk, bidder=bidder, to_club=False, cents=cents, confirmed_at=received or None)
 
-    lines = [line(anna, 5000, 12000, paid=True), line(bernd, 3000, 1000, paid=False)]  # Bernd is out of pocket
+    transfers = [transfer(1, anna, 12000), transfer(2, bernd, 500, received=True)]  # Bernd's is settled
     calcutta = SimpleNamespace(flight="Main")
     director = MembershipFactory(club=club, role="director").player.user
     with translation.override("en"):
-        codes = owner_codes(director, calcutta, lines, is_director=True)
-    assert [(b.name, c.cents) for b, c in codes] == [("Anna", 12000)]
-    assert codes[0][1].payload.split("\n")[5:] == ["Anna", IBAN, "EUR120.00", "", "", "Calcutta Main"]
-    assert [b.name for b, _c in owner_codes(anna.user, calcutta, lines, is_director=False)] == ["Anna"]
-    assert owner_codes(bernd.user, calcutta, lines, is_director=False) == []  # never Anna's account
-    unpaid = [line(anna, 5000, 12000, paid=False)]
-    assert owner_codes(director, calcutta, unpaid, is_director=True)[0][1].cents == 7000  # less what is unpaid
+        codes = owner_codes(director, calcutta, transfers, is_director=True)
+    assert [(pk, c.cents) for pk, c in codes.items()] == [(1, 12000)]
+    assert codes[1].payload.split("\n")[5:] == ["Anna", IBAN, "EUR120.00", "", "", "Calcutta Main"]
+    assert list(owner_codes(anna.user, calcutta, transfers, is_director=False)) == [1]
+    assert owner_codes(bernd.user, calcutta, transfers, is_director=False) == {}  # never Anna's account
 
 
 def test_a_transfer_still_open_after_a_day_is_reminded_once_payer_first_then_payee(club, settings):
@@ -188,8 +187,8 @@ def test_a_transfer_still_open_after_a_day_is_reminded_once_payer_first_then_pay
 
     from django.utils import timezone
 
+    from base.settle_up import sweep_reminders as sweep_transfer_reminders
     from chouette.models import Transfer
-    from chouette.services.settling import sweep_transfer_reminders
     from notifications import kinds
     from notifications.models import Notification
 

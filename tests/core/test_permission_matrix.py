@@ -93,6 +93,10 @@ API = {
     "PATCH /api/v1/calcuttas/{id}/settings/": May(write=DIRECTORS, body={"self_bidding": True}),
     "POST /api/v1/calcuttas/{id}/settle/": May(write=DIRECTORS, body={}),
     "GET /api/v1/calcuttas/{id}/settlement/": May(),
+    "GET /api/v1/calcuttas/{id}/transfers/": May(),  # who pays whom, as public as the settlement (no account)
+    # an owner's settle-up with the club: the club's side is its directors' (the owner acts only for their own side)
+    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/paid/": May(write=DIRECTORS),
+    "POST /api/v1/calcuttas/{id}/transfers/{transfer}/received/": May(write=DIRECTORS),
     "POST /api/v1/calcuttas/{id}/syndicate/": May(
         write=DIRECTORS,
         body={"lot": 1, "holder": "$guest_bidder", "shares": [{"bidder": "$guest_bidder", "share": "1"}]},
@@ -167,6 +171,8 @@ API = {
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payouts/": May(write=DIRECTORS),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/payout-table/": May(write=DIRECTORS, body={"table": "club"}),
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/paid/": May(write=DIRECTORS),  # no prize: 409
+    # the winner (the involved player) or a director confirms a prize received
+    "POST /api/v1/events/{club}/{slug}/flights/{flight}/prizes/{player}/received/": May(write=PLAYERS),
     "GET /api/v1/events/my-fees/": May(read=SIGNED_IN),  # the caller's own fees
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/payments/": May(read=DIRECTORS),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/fees/": May(write=DIRECTORS, body={"payment_required": False}),
@@ -308,6 +314,7 @@ PAGES = {
     "/players/<int:pk>/": May(),
     "/players/<int:pk>/claim/": May(write=SIGNED_IN),
     "/clubs/<slug:slug>/invite/": May(write=DIRECTORS),
+    "/clubs/<slug:slug>/bank-account/": May(read=ADMINS, write=ADMINS, body={"holder": "Club", "iban": ""}),
     "/invitations/": May(read=SIGNED_IN),
     "/me/display-name/": May(read=SIGNED_IN, write=SIGNED_IN, body={"display_name": "Matrix"}),  # one's own
     "/me/bank-account/": May(read=SIGNED_IN, write=SIGNED_IN, body={"holder": "Someone", "iban": ""}),  # one's own
@@ -418,6 +425,7 @@ PAGES = {
     "/chouette/<slug:slug>/<int:pk>/finish/": May(write=PLAYERS, body={}),
     "/chouette/<slug:slug>/<int:pk>/settlement/": May(read=MONEY_SEEN_BY),
     "/chouette/<slug:slug>/<int:pk>/settlement/<int:transfer>/<slug:step>/": May(write=PLAYERS),  # no such transfer
+    "/calcuttas/<int:pk>/settlement/<int:transfer>/<slug:step>/": May(write=NOBODY),  # not settled: no transfer
     "/chouette/<slug:slug>/<int:pk>/invite/": May(write=PLAYERS, body={"players": "$free_member"}),
     "/chouette/join/": May(read=SIGNED_IN, write=MEMBERS),
     "/chouette/join/<str:code>/": May(read=SIGNED_IN, write=MEMBERS),

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from base import settle_up
 from chouette import services as chouette_services
 from chouette.models import Transfer
 from data import services as data_services
@@ -71,7 +72,7 @@ def every_event(club, on_commit):
     with on_commit(execute=True):  # the table settles; a day on, its transfers still open are reminded
         transfer = Transfer.objects.create(session=session, kind="settlement", payer=b, payee=a, cents=500)
         Transfer.objects.filter(pk=transfer.pk).update(created_at=timezone.now() - timedelta(days=2))
-        chouette_services.sweep_transfer_reminders()
+        settle_up.sweep_reminders()
     with on_commit(execute=True):  # a capped flight's place comes free: the first waiting is offered it
         capped = tournament_services.add_flight(actor=director.user, event=make_event(club, director.user), name="C")
         tournament_services.set_cap(actor=director.user, flight=capped, cap=1)

@@ -160,7 +160,8 @@ def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
     services.set_flight_payouts(actor=director_user, flight=main, table="top25")
     services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
     client = web(director_user)
-    with django_assert_max_num_queries(11):  # and one for the flights' versions, behind the expected prizes
+    # and one for the flights' versions, behind the expected prizes; one for the viewer's player (their own prize)
+    with django_assert_max_num_queries(12):
         assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
 
 
@@ -184,3 +185,59 @@ def web_page(user, url):
 
     with translation.override("en"):
         return web(user).get(url).content.decode()
+
+
+def test_a_player_creating_a_payout_table_is_refused_before_the_body_is_read(club, member_user, api_as):
+    """403 for who may not, whatever they send: the body's checks (400 on `bands`) tell a stranger nothing."""
+    api = api_as(member_user)
+    for body in ({"name": "Mine", "bands": "nonsense"}, {}, {"name": "Mine", "bands": BANDS}):
+        for headers in ({}, {"HTTP_IDEMPOTENCY_KEY": "payout-table-refused-1"}):
+            answer = api.post(f"/api/v1/payout-tables/{club.slug}/", body, format="json", **headers)
+            assert answer.status_code == 403, (body, answer.content)
+    assert api_as(None).post(f"/api/v1/payout-tables/{club.slug}/", {}, format="json").status_code in (401, 403)
+
+
+def test_the_club_marks_a_prize_paid_the_winner_confirms_and_a_day_on_is_reminded(
+    club, director_user, member_user, api_as, settings
+):
+    """Prizes settle up as chouette and Calcutta transfers do (base.settle_up): the payer (the club: a director)
+    marks paid, the payee (the winner, or a director) confirms; still unconfirmed a day on, the winner is asked."""
+    from datetime import timedelta
+
+    from django.test import Client
+    from django.utils import timezone
+
+    from base.settle_up import sweep_reminders
+    from notifications import kinds
+    from notifications.models import Notification
+
+    event, main = finished(club, director_user)
+    services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="0")
+    first, second = (main.entries.get(place=p).player for p in (1, 2))
+    base = f"/api/v1/events/{club.slug}/{event.slug}/flights/{main.slug}/prizes/"
+    assert api_as(first.user).post(f"{base}{first.pk}/paid/").status_code == 403  # the club pays it
+    assert api_as(director_user).post(f"{base}{first.pk}/paid/").status_code == 201
+    assert api_as(member_user).post(f"{base}{first.pk}/received/").status_code == 403  # not theirs
+    settings.TRANSFER_REMINDER_HOURS = 24
+    PrizePayment.objects.update(paid_at=timezone.now() - timedelta(hours=25))
+    assert sweep_reminders() == 1 and sweep_reminders() == 0
+    told = Notification.objects.get(kind="transfer_reminder", recipient=first.user)
+    with translation.override("en"):
+        assert "confirm you received it" in kinds.personal(told.kind, told.params)
+    winner = api_as(first.user)
+    answer = winner.post(f"{base}{first.pk}/received/", HTTP_IDEMPOTENCY_KEY="prize-received-1")
+    assert answer.status_code == 200 and answer.json()["confirmed_at"]
+    assert winner.post(f"{base}{first.pk}/received/", HTTP_IDEMPOTENCY_KEY="prize-received-1").status_code == 200
+    assert winner.post(f"{base}{first.pk}/received/").json()["code"] == "transfer_confirmed"
+    page = Client()
+    page.force_login(second.user)  # handed over in cash: the runner-up confirms before anyone marked it
+    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
+    page.post(url, {"flight": main.slug, "player": second.pk, "action": "received"})
+    rows = {
+        w["player"]: (w["paid_cents"], w["received"])
+        for a in api_as(None).get(f"/api/v1/events/{club.slug}/{event.slug}/prizes/").json()[0]["table"]["awards"]
+        for w in a["winners"]
+    }
+    assert rows[first.pk][1] and rows[second.pk][1] and rows[second.pk][0] > 0
+    with translation.override("en"):
+        assert page.get(url).content.decode().count(">received<") == 2

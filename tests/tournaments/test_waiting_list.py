@@ -291,3 +291,32 @@ def test_the_waiting_list_page_and_the_flight_page(capped, client):
         assert "You are number 1 on the waiting list." in flight_page
         home = client.get("/").content.decode()
         assert "My waiting lists" in home
+
+
+def test_a_player_dropped_from_a_swiss_frees_the_place_for_the_next_on_the_list(api_as):
+    """The rounds' drop (API and page), not only a withdrawal, offers the freed place on (waiting.place_freed)."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    flight = services.add_flight(actor=director, event=event, name="Swiss", format="swiss", rounds=3)
+    services.set_cap(actor=director, flight=flight, cap=4, offer_hours=12)
+    flight.refresh_from_db()
+    players = members(club, 6)
+    for player in players[:4]:
+        services.register(actor=director, flight=flight, player=player)
+    waiting_first = services.join_waiting_list(actor=director, flight=flight, player=players[4])
+    services.join_waiting_list(actor=director, flight=flight, player=players[5])
+    services.start_round(actor=director, flight=flight)
+    dropped = flight.entries.get(player=players[0])
+    answer = api_as(director).post(
+        f"/api/v1/events/{event.club.slug}/{event.slug}/flights/{flight.slug}/entries/{dropped.pk}/drop/",
+        {"score_remaining": True},
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    waiting_first.refresh_from_db()
+    assert waiting_first.status == SpotStatus.OFFERED
+    assert spot_of(flight, players[5]).status == SpotStatus.WAITING
+    assert Notification.objects.filter(kind="place_offered", recipient=players[4].user).exists()
+    entry = services.accept_place(actor=players[4].user, spot=waiting_first)
+    assert entry.is_late and entry.status != EntryStatus.WITHDRAWN

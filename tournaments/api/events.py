@@ -503,7 +503,8 @@ class PrizeWinnerSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     amount_cents = serializers.IntegerField(source="amount")
-    paid_cents = serializers.IntegerField(source="paid", allow_null=True, help_text="Recorded as handed over.")
+    paid_cents = serializers.IntegerField(source="paid", allow_null=True, help_text="Marked paid by the club.")
+    received = serializers.BooleanField(help_text="The winner (or a director) confirmed it arrived.")
 
 
 class PrizeAwardSerializer(serializers.Serializer):

@@ -81,17 +81,14 @@ class PrizePaidSerializer(serializers.Serializer):
     place = serializers.IntegerField()
     amount_cents = serializers.IntegerField()
     paid_at = serializers.DateTimeField()
+    confirmed_at = serializers.DateTimeField(allow_null=True)
 
 
 class PayoutTableViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticated]
 
     def _club(self, request, club):
-        found = club_selectors.visible_club(user=request.user, slug=club)
-        if found is None:
-            raise Http404("No such club.")
-        access.require(request.user, "event.create", found)
-        return found
+        return access.club_for(request.user, club, "event.create")
 
     @extend_schema(responses=PayoutTableSerializer(many=True), description="The club's own payout tables.")
     def list(self, request, club):
@@ -136,6 +133,17 @@ class FlightMoneyViewSet(viewsets.ViewSet):
         found = flight_in(request, club, slug, flight)
         row = services.record_prize_paid(actor=request.user, flight=found, player_id=player)
         return Response(PrizePaidSerializer(row).data, status=status.HTTP_201_CREATED)
+
+    @idempotent
+    @extend_schema(
+        request=None,
+        responses=PrizePaidSerializer,
+        description="The winner (or a director) confirms the prize received; not yet marked paid: paid now too.",
+    )
+    def received(self, request, club, slug, flight, player):
+        found = flight_in(request, club, slug, flight)
+        row = services.confirm_prize_received(actor=request.user, flight=found, player_id=player)
+        return Response(PrizePaidSerializer(row).data)
 
 
 # --- entry fees ---------------------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ class Winner:
     player_id: int
     name: str
     amount: int  # cents this player wins
-    paid: int | None  # cents recorded as handed over, None while not
+    paid: int | None  # cents the club marked paid, None while not
+    received: bool = False  # the winner (or a director) confirmed it arrived
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def _table_prizes(flight, event, places, names, paid) -> TablePrizes | None:
             a.place,
             a.covers,
             tuple(
-                Winner(pid, names.get(pid, "?"), each, paid.get((flight.pk, pid)))
+                Winner(pid, names.get(pid, "?"), each, *paid.get((flight.pk, pid), (None, False)))
                 for pid, each in zip(a.holders, a.each, strict=True)
             ),
         )
@@ -156,9 +157,9 @@ def prize_list(*, event) -> list[FlightPrizes]:
     names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
     paid = (
         {
-            (f, p): amount
-            for f, p, amount in PrizePayment.objects.filter(flight__event=event).values_list(
-                "flight_id", "player_id", "amount_cents"
+            (f, p): (amount, confirmed is not None)
+            for f, p, amount, confirmed in PrizePayment.objects.filter(flight__event=event).values_list(
+                "flight_id", "player_id", "amount_cents", "confirmed_at"
             )
         }
         if any(f.payout_table or f.club_payout_table_id for f in flights)

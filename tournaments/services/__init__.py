@@ -36,7 +36,12 @@ from tournaments.services.events import (
     update_flight,
 )
 from tournaments.services.fees import entry_account, record_payment, set_fee_category, set_fee_settings
-from tournaments.services.money import create_payout_table, record_prize_paid, set_flight_payouts
+from tournaments.services.money import (
+    confirm_prize_received,
+    create_payout_table,
+    record_prize_paid,
+    set_flight_payouts,
+)
 from tournaments.services.overrides import override_preview, override_result
 from tournaments.services.progression import BracketStore, Step, result_confirmed
 from tournaments.services.rounds import (
@@ -103,6 +108,7 @@ __all__ = [
     "set_fee_category",
     "set_fee_settings",
     "record_prize_paid",
+    "confirm_prize_received",
     "set_flight_payouts",
     "set_seeding_ratings",
     "swap_draft_positions",

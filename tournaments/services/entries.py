@@ -350,7 +350,7 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
     withdrawn = _withdraw_locked(actor=actor, flight=flight, entry=entry, comment=comment)
-    waiting.after_withdrawal(flight)
+    waiting.place_freed(flight)
     return withdrawn
 
 

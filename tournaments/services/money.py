@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from base import numbers
-from base.errors import Conflict, Invalid, NotFound
+from base import numbers, settle_up
+from base.errors import Conflict, Invalid, NotAllowed, NotFound
 from clubs import access
 from clubs.models import Club
 from tournaments.core import payout_tables
@@ -77,25 +77,44 @@ def set_flight_payouts(
     return flight
 
 
+def _prize_of(flight: Flight, player_id: int):
+    """(place, cents) the player wins in this flight by the table now; refused when they win nothing (yet)."""
+    prizes = next((p for p in prize_list(event=flight.event) if p.flight.pk == flight.pk), None)
+    if prizes is not None and prizes.table is not None:
+        for award in prizes.table.awards:
+            for winner in award.winners:
+                if winner.player_id == player_id and winner.amount > 0:
+                    return award.place, winner.amount
+    raise Conflict(_("This player has won no prize in this flight (yet)."), code="no_prize")
+
+
 @transaction.atomic
 def record_prize_paid(*, actor, flight: Flight, player_id: int) -> PrizePayment:
-    """Record that the player's prize in this flight was handed over, with the amount the table gives them now.
-    Once per player and flight: a second recording (two directors at once) is refused, the first stands."""
+    """The club (a director) marks the player's prize in this flight paid, with the amount the table gives them
+    now. Once per player and flight: a second recording (two directors at once) is refused, the first stands."""
     access.require(actor, "event.direct", flight.event)
     flight = lock_flight(flight)
-    prizes = next((p for p in prize_list(event=flight.event) if p.flight.pk == flight.pk), None)
-    winner = None
-    if prizes is not None and prizes.table is not None:
-        winner = next((w for a in prizes.table.awards for w in a.winners if w.player_id == player_id), None)
-    if winner is None or winner.amount <= 0:
-        raise Conflict(_("This player has won no prize in this flight (yet)."), code="no_prize")
-    if winner.paid is not None:
+    if PrizePayment.objects.filter(flight=flight, player_id=player_id).exists():
         raise Conflict(_("This prize is recorded as paid already."), code="prize_already_paid")
-    place = next(a.place for a in prizes.table.awards for w in a.winners if w.player_id == player_id)
+    place, cents = _prize_of(flight, player_id)
+    row = PrizePayment(flight=flight, player_id=player_id, place=place, amount_cents=cents)
     try:
         with transaction.atomic():
-            return PrizePayment.objects.create(
-                flight=flight, player_id=player_id, place=place, amount_cents=winner.amount, paid_by=actor
-            )
+            return settle_up.mark_paid(row, actor=actor)  # the shared step: paid now, by the director
     except IntegrityError:
         raise Conflict(_("This prize is recorded as paid already."), code="prize_already_paid") from None
+
+
+@transaction.atomic
+def confirm_prize_received(*, actor, flight: Flight, player_id: int) -> PrizePayment:
+    """The winner (or a director for them) confirms the prize arrived; once. A prize nobody marked paid yet is
+    recorded paid and received at once (handed over in cash at the desk, say)."""
+    own = access.player_of(actor)
+    if (own is None or own.pk != player_id) and not access.can(actor, "event.direct", flight.event):
+        raise NotAllowed(_("Only the winner or a director of the event confirms a prize received."))
+    flight = lock_flight(flight)
+    row = PrizePayment.objects.filter(flight=flight, player_id=player_id).first()
+    if row is None:
+        place, cents = _prize_of(flight, player_id)
+        row = PrizePayment(flight=flight, player_id=player_id, place=place, amount_cents=cents)
+    return settle_up.confirm_received(row, actor=actor)

@@ -48,7 +48,7 @@ from tournaments.models import (
     TeamKind,
 )
 from tournaments.selectors import rounds as read
-from tournaments.services import stages
+from tournaments.services import stages, waiting
 from tournaments.services.common import lock_flight, team_result
 from tournaments.services.overrides import director_result
 from tournaments.services.progression import BracketStore
@@ -464,6 +464,7 @@ def drop(*, actor, entry: Entry, score_remaining: bool, comment: str = "") -> En
             if pairing.round == flight.current_round:
                 round_done(flight, actor=actor)
     hooks.flight_results_changed(flight)
+    waiting.place_freed(flight)  # a capped flight offers the place to its waiting list, as a withdrawal does
     return entry
 
 

@@ -4,9 +4,10 @@ the offers' deadlines (a periodic sweep), a director's move-up and closing the l
 Every change runs under the flight's row lock (`lock_flight`), the same lock a registration and a withdrawal take,
 so the places are counted and handed out one change at a time: an offer accepted twice at once is taken once, and
 two players accepting the last place at once never overfill the flight (tests/services/test_waiting_race.py).
-Whenever a place may have come free (a withdrawal, a declined or expired offer, a higher cap), `fill` offers it to
-the next waiting player in list order (tournaments.core.waiting counts the places): the list is never skipped,
-except where a director moved someone up, which is recorded with its reason (WaitingMove).
+Whenever a place may have come free (a withdrawal or a drop from a flight in rounds: `place_freed`; a declined or
+expired offer, a higher cap), `fill` offers it to the next waiting player in list order (tournaments.core.waiting
+counts the places): the list is never skipped, except where a director moved someone up, which is recorded with its
+reason (WaitingMove).
 """
 
 from __future__ import annotations
@@ -258,8 +259,9 @@ def close(*, actor, flight: Flight) -> Flight:
     return flight
 
 
-def after_withdrawal(flight: Flight) -> None:
-    """A withdrawal (the flight locked) frees a place: offer it on."""
+def place_freed(flight: Flight) -> None:
+    """The one place where a freed place is offered on: a withdrawal (`entries.withdraw`) or a drop from a
+    flight in rounds (`rounds.drop`, the API's and page's "drop") calls it with the flight locked."""
     if flight.cap is not None:
         fill(flight)
 

@@ -49,6 +49,13 @@ def prizes(request, club, slug):
                 ),
                 _("Saved."),
             )
+        elif request.POST.get("action") == "received":
+            player = parse_id(request.POST.get("player"))
+            attempt(
+                request,
+                lambda: services.confirm_prize_received(actor=request.user, flight=found, player_id=player or 0),
+                _("Confirmed received."),
+            )
         else:
             player = parse_id(request.POST.get("player"))
             attempt(
@@ -67,6 +74,7 @@ def prizes(request, club, slug):
             "prizes": prizes,
             "codes": prize_codes(event, prizes) if directs else [],
             "directs": directs,
+            "own_player": getattr(access.player_of(request.user), "pk", None),
             "presets": [(key, name) for key, name, _table in selectors.presets()],
             "club_tables": selectors.club_payout_tables(club=event.club) if directs else [],
         },
