@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0006_player_display_name"),
+        ("clubs", "0008_club_allow_display_names"),
     ]
 
     operations = [
