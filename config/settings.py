@@ -356,6 +356,9 @@ TASK_STALE_SECONDS = env_int("TASK_STALE_SECONDS", 120)
 # 2 s for an 11-point match, 2 about 30 s) and its time limit in seconds, after which it is killed.
 RECORD_ANALYSIS_PLIES = env_int("RECORD_ANALYSIS_PLIES", 1)
 RECORD_ANALYSIS_TIME_LIMIT = env_int("RECORD_ANALYSIS_TIME_LIMIT", 300)
+# Which engine analyses: "auto" the program where it is installed, else the gnubg-nn package (checker play only,
+# 0 or 1 ply: a fresh clone's `make run`); "gnubg" or "gnubg-nn" always that one.
+RECORD_ANALYSIS_ENGINE = env_choice("RECORD_ANALYSIS_ENGINE", "auto", ("auto", "gnubg", "gnubg-nn"))
 # Celery beat (`make beat`, the beat service in docker-compose.yml): every BEAT_EVERY_SECONDS it sends the sweep
 # (core.sweep: send lost work again), and every HEALTH_HEARTBEAT_EVERY_SECONDS a heartbeat (core.heartbeat:
 # /health/ sees that a worker runs tasks).

@@ -4,9 +4,9 @@ the players' rating pages show error rates and the club's ranking of error rates
 The records are corpus games (tests/data/corpus/gnubg, copied to demo_records/) with the demo players' names
 written in. Anna and Bernd answered "yes" to the analysis, Clara "only for me" (her figures show to her alone);
 the club analyses its records and ranks error rates. Each record is analysed by the real engine at 0-ply while
-the demo loads (under a second a record) when the program is installed; without it the analysis fails saying
-"engine not installed", as the site does, and nothing is made up. Idempotent: a match is looked up by its
-players, club and length before it is created.
+the demo loads (under a second a record) when the program is installed; without it (a fresh clone's `make run`)
+the gnubg-nn package analyses their checker play, as the site does, and the pages say so. Idempotent: a match
+is looked up by its players, club and length before it is created.
 """
 
 import re
@@ -15,7 +15,6 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from backgammon.analysis import runner
 from clubs.models import AnalysisConsent, Club, Player
 from games.analysis import services
 from games.matchplay import services as match_services
@@ -50,11 +49,11 @@ def load(context) -> None:
         if record is None:
             continue
         analysis = services.request_analysis(record=record, plies=DEMO_PLIES)
-        if analysis.status == "queued" and runner.available():
+        if analysis.status == "queued":
             analysis = services.run_analysis(analysis_id=analysis.pk) or analysis
         done += analysis.status == "done"
     context.lines.append(
-        f"Analysed records: {done} of {len(DEMO_ANALYSED)} (GNU Backgammon {DEMO_PLIES}-ply); error rates on "
+        f"Analysed records: {done} of {len(DEMO_ANALYSED)} ({services.engine_name()} {DEMO_PLIES}-ply); error rates on "
         f"/players/{players[0].pk}/rating/ and /clubs/{club.slug}/error-rates/"
     )
 

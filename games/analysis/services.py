@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from backgammon.analysis import nn, nn_review, runner
 from backgammon.analysis import review as engine
 from backgammon.analysis.runner import PLIES, AnalysisFailed
 from base.errors import Conflict, NotAllowed
@@ -45,6 +46,28 @@ def stale_queue() -> timedelta:
     return timedelta(seconds=settings.TASK_STALE_SECONDS)
 
 
+def engine_name() -> str:
+    """The engine new analyses are asked of (RECORD_ANALYSIS_ENGINE): on "auto" the program where it is
+    installed, else the gnubg-nn package. An analysis keeps the engine it was asked of."""
+    chosen = settings.RECORD_ANALYSIS_ENGINE
+    if chosen == "auto":
+        return ENGINE if runner.available() else nn.ENGINE
+    return chosen
+
+
+def _review_with_gnubg(data: bytes, plies: int, progress) -> engine.Review:
+    time_limit = float(settings.RECORD_ANALYSIS_TIME_LIMIT)
+    return engine.review_with_gnubg(data, plies=plies, on_progress=progress, time_limit=time_limit)
+
+
+def _review_with_nn(data: bytes, plies: int, progress) -> engine.Review:
+    return nn_review.review_with_nn(data, plies=plies, on_progress=progress)
+
+
+# engine -> how it reviews a record's bytes at a ply, reporting each game done
+REVIEWERS = {ENGINE: _review_with_gnubg, nn.ENGINE: _review_with_nn}
+
+
 def request_analysis(*, record: GameRecord, plies: int | None = None) -> RecordAnalysis:
     """Queue the record's analysis at `plies` (the site's default), once: an analysis already queued, running or
     done is returned as it is; a failed one is queued again. Conflict with the reason when the record may not
@@ -52,9 +75,12 @@ def request_analysis(*, record: GameRecord, plies: int | None = None) -> RecordA
     reason = refusal(record)
     if reason:
         raise Conflict(reason, code="analysis_not_allowed")
+    chosen = engine_name()
     plies = default_plies() if plies is None else plies
+    if chosen == nn.ENGINE:
+        plies = min(plies, max(nn.PLIES))  # the package's deepest; deeper asks for the program
     with transaction.atomic():
-        analysis, created = RecordAnalysis.objects.get_or_create(record=record, engine=ENGINE, plies=plies)
+        analysis, created = RecordAnalysis.objects.get_or_create(record=record, engine=chosen, plies=plies)
         if not created and analysis.status != AnalysisStatus.FAILED:
             return analysis
         if not created:  # failed before (the engine was missing, it timed out): try again from the start
@@ -77,6 +103,11 @@ def request_deeper_analysis(*, actor, record: GameRecord, plies: int) -> RecordA
             code="analysis_plies_unknown",
         )
     access.require(actor, "record.analyse_deeper", record)
+    if engine_name() == nn.ENGINE:
+        raise Conflict(
+            _("Deeper plies need the GNU Backgammon program, which this site does not have."),
+            code="analysis_plies_unknown",
+        )
     return request_analysis(record=record, plies=plies)
 
 
@@ -150,9 +181,7 @@ def run_analysis(*, analysis_id: int) -> RecordAnalysis | None:
             notify_group(group_name("record", record.pk))
 
     try:
-        result = engine.review_with_gnubg(
-            data, plies=analysis.plies, on_progress=progress, time_limit=float(settings.RECORD_ANALYSIS_TIME_LIMIT)
-        )
+        result = REVIEWERS[analysis.engine](data, analysis.plies, progress)
     except AnalysisFailed as failure:
         _fail(analysis, claimed_at, f"analysis failed: {failure}")
         return _reloaded(analysis)

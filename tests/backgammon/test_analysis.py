@@ -134,3 +134,42 @@ def test_the_runner_and_the_review_share_one_sandbox_and_its_checks(tmp_path):
             analyse(b"", plies=3, program=str(spy))
     with pytest.raises(runner.AnalysisFailed, match="gnubg wrote no analysis"):
         review.review_with_gnubg(b"", plies=0, program=str(spy))  # it wrote out.json, not review.json
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_the_gnubg_nn_review_of_a_whole_record_takes_each_loss_from_the_packages_own_evaluation(plies):
+    """Where the program is not installed, gnubg-nn reviews the record: every roll replayed from the start, each
+    play's loss the package's own equity of the best play's position less the played one's (evaluated here again,
+    from the Position ID the decision keeps), and the match figures the per-decision losses added up."""
+    import gnubg_nn
+
+    from backgammon.analysis import nn, nn_review
+
+    result = nn_review.review_with_nn((CORPUS / "standard_0016_11p.mat").read_bytes(), plies=plies)
+    assert (result.analysis.engine, result.analysis.plies, result.analysis.checker_only) == ("gnubg-nn", plies, True)
+    players = result.analysis.players
+    assert all(p.unforced_moves > 50 and p.cube_decisions == 0 for p in players)
+    for side, figures in enumerate(players):
+        assert figures.error_total == pytest.approx(sum(g[side].error_total for g in result.games))
+        assert figures.error_rate == pytest.approx(1000 * figures.error_total / figures.unforced_moves)
+    assert result.decisions == sorted(result.decisions, key=lambda d: -d.loss) and result.decisions[0].loss > 0
+    for decision in result.decisions[:5]:
+        gnubg_board = [list(side) for side in gnubg_nn.board_from_position_id(decision.position)]  # [opponent, mover]
+        equities = {}
+        for key, _steps in gnubg_nn.moves(gnubg_board, decision.dice[0], decision.dice[1], 1):
+            opponent, mover = gnubg_nn.board_from_position_key(key)
+            equities[key] = -nn.cubeless_equity(gnubg_nn.probabilities([list(mover), list(opponent)], plies))
+        plays = {nn_review._written(tuple(tuple(s) for s in steps if tuple(s) != (0, 0))): key
+                 for key, steps in gnubg_nn.moves(gnubg_board, decision.dice[0], decision.dice[1], 1)}
+        loss = equities[plays[decision.best]] - equities[plays[decision.played]]
+        assert decision.loss == pytest.approx(loss, abs=1e-9)
+
+
+def test_the_gnubg_nn_review_refuses_a_ply_it_does_not_offer_and_a_record_not_from_the_usual_start():
+    from backgammon.analysis import nn_review
+
+    with pytest.raises(runner.AnalysisFailed, match="0 or 1 ply, not 2"):
+        nn_review.review_with_nn(b"", plies=2)
+    nackgammon = (CORPUS / "nackgammon_0104_11p.mat").read_bytes()
+    with pytest.raises(runner.AnalysisFailed, match="standard backgammon only"):
+        nn_review.review_with_nn(nackgammon, plies=0)

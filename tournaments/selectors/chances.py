@@ -109,7 +109,9 @@ def _simulate_undrawn(flight: Flight) -> FlightChances | None:
         Entry.objects.filter(flight=flight)
         .exclude(status=EntryStatus.WITHDRAWN)
         .order_by("pk")
-        .annotate(shown=Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__", club="flight__event__club__")))
+        .annotate(
+            shown=Coalesce(NullIf(F("team_name"), Value("")), public_name_of("player__", club="flight__event__club__"))
+        )
         .values_list("pk", "player_id", "shown", "is_late")
     )
     if len(rows) < 2:

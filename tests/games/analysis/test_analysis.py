@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from backgammon.analysis import runner
+from base.errors import Conflict
 from games.analysis import selectors, services
 from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis
 from games.records import services as record_services
@@ -140,7 +141,8 @@ def test_a_worker_killed_mid_analysis_is_resumed_by_the_sweep_into_one_analysis(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkeypatch):
+def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkeypatch, settings):
+    settings.RECORD_ANALYSIS_ENGINE = "gnubg"  # the program asked for by name, and not there
     monkeypatch.setattr("backgammon.analysis.runner.available", lambda program: False)
     match = _match()
     record = _upload(match)
@@ -150,6 +152,28 @@ def test_a_missing_engine_is_a_clear_verdict_and_the_page_says_so(client, monkey
     client.force_login(match.player_b.user)
     with translation.override("en"):
         assert "analysis failed: engine not installed" in client.get(record.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_the_program_the_gnubg_nn_package_analyses_checker_play_and_says_so(client, monkeypatch, one_ply):
+    """A fresh clone without the program ("auto"): the gnubg-nn package analyses the record at 1 ply, the figures
+    name their engine, the page says they are checker play only, and a deeper ply is refused with the reason."""
+    monkeypatch.setattr("backgammon.analysis.runner.available", lambda program=None: False)
+    match = _match()
+    record = _upload(match)
+    analysis = RecordAnalysis.objects.get(record=record)
+    assert analysis.status == AnalysisStatus.DONE, analysis.reason
+    assert (analysis.engine, analysis.plies) == ("gnubg-nn", 1)
+    figures = {p.side: p for p in analysis.players.all()}
+    assert (figures[0].player, figures[1].player) == (match.player_a, match.player_b)
+    assert all(f.unforced_decisions > 0 and f.cube_error_rate == 0 for f in figures.values())
+    assert analysis.biggest_errors and analysis.games_done == analysis.games_total >= 1
+    client.force_login(match.player_b.user)
+    with translation.override("en"):
+        page = client.get(record.get_absolute_url()).content.decode()
+        assert "checker play only, cubeless money equities" in page
+        with pytest.raises(Conflict, match="Deeper plies need the GNU Backgammon program"):
+            services.request_deeper_analysis(actor=match.player_a.user, record=record, plies=2)
 
 
 @needs_gnubg

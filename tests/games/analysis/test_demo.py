@@ -14,9 +14,10 @@ from games.analysis.demo import DEMO_ANALYSED, DEMO_PLIES
 from games.models import AnalysisStatus, RecordAnalysis
 from tests.games.analysis.test_analysis import needs_gnubg
 
-pytestmark = [needs_gnubg, pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db]
 
 
+@needs_gnubg
 def test_the_demo_analyses_its_club_nights_records_once_with_the_real_engine(client, monkeypatch):
     monkeypatch.setenv("DEMO_PASSWORD", "demo-password-1")
     call_command("load_demo", stdout=io.StringIO())
@@ -53,3 +54,15 @@ def test_the_demo_analyses_its_club_nights_records_once_with_the_real_engine(cli
             "Error rate over analysed matches"
             in client.get(reverse("ratings:player-rating", args=[clara.pk])).content.decode()
         )
+
+
+def test_without_the_program_the_demo_is_analysed_by_the_gnubg_nn_package(monkeypatch):
+    """A fresh clone's `make run` has no gnubg program: the demo's records are analysed by the gnubg-nn package
+    (checker play only), so the pages still show figures, named for their engine."""
+    monkeypatch.setattr("backgammon.analysis.runner.available", lambda program=None: False)
+    monkeypatch.setenv("DEMO_PASSWORD", "demo-password-1")
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    analyses = RecordAnalysis.objects.filter(plies=DEMO_PLIES, record__match__isnull=False)
+    assert set(analyses.values_list("status", "engine", flat=False)) == {(AnalysisStatus.DONE, "gnubg-nn")}
+    assert f"Analysed records: {len(DEMO_ANALYSED)} of {len(DEMO_ANALYSED)} (gnubg-nn" in out.getvalue()
