@@ -5,6 +5,8 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
+from django.http import Http404
+from django.utils.translation import gettext as _
 
 from base import api, idempotency
 from base.errors import DomainError, Invalid
@@ -47,3 +49,14 @@ def attempt(request, action: Callable[[], object], success: str | Callable[[obje
         return False
     messages.success(request, success(result) if callable(success) else success)
     return True
+
+
+def settle_up_step(request, step: str, *, paid: Callable, received: Callable, **arguments) -> None:
+    """A settle-up page's button (base.settle_up; chouette transfers, Calcutta owners): the service `paid` when
+    the payer marks it paid, `received` when the payee confirms it arrived, each called with `arguments`; 404 for
+    any other step."""
+    steps = {"paid": (paid, _("Marked paid.")), "received": (received, _("Confirmed received."))}
+    if step not in steps:
+        raise Http404(_("No such step."))
+    service, message = steps[step]
+    attempt(request, lambda: service(**arguments), message)

@@ -15,26 +15,12 @@ from __future__ import annotations
 
 import gnubg_nn
 
+from backgammon.analysis.nn_review import play, written_steps
 from backgammon.matchfiles.mat import ActionKind, MatchRecord
 
 _START = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
 _ROLL = ActionKind.ROLL
 _NO_MOVE = ("", "Cannot Move")
-
-
-def _steps(text: str) -> list[tuple[int, int]]:
-    """(from, to) per hop of a written move such as `bar/22* 13/7/1 6/off(2)`; 25 = bar, 0 = off."""
-    steps = []
-    for token in text.split():
-        repeat = 1
-        if token.endswith(")"):
-            token, _, count = token[:-1].partition("(")
-            repeat = int(count)
-        points = [
-            25 if part == "bar" else 0 if part == "off" else int(part) for part in token.replace("*", "").split("/")
-        ]
-        steps += [(points[i], points[i + 1]) for i in range(len(points) - 1)] * repeat
-    return steps
 
 
 def replay(record: MatchRecord) -> int:
@@ -50,12 +36,6 @@ def replay(record: MatchRecord) -> int:
             if action.move in _NO_MOVE:
                 wrong += bool(legal) and gnubg_nn.key_of_board([opponent, mover]) not in legal
                 continue
-            for start, end in _steps(action.move):
-                mover[start - 1] -= 1
-                if end:
-                    mover[end - 1] += 1
-                    if opponent[24 - end] == 1:  # a blot on the mover's `end` is the opponent's 25 − end
-                        opponent[24 - end] = 0
-                        opponent[24] += 1
+            play(mover, opponent, written_steps(action.move))
             wrong += gnubg_nn.key_of_board([opponent, mover]) not in legal
     return wrong

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from base import idempotency
 from base.idempotency import idempotent_page
 from base.messages import translate
-from base.web import attempt
+from base.web import attempt, settle_up_step
 from calcutta import core, forms, selectors, services
 from calcutta.models import ActionKind, Bidder, Calcutta, CalcuttaStatus
 from clubs import access as club_access
@@ -437,20 +437,15 @@ def owner_codes(user, calcutta, transfers, *, is_director: bool) -> dict[int, pa
 def settle_transfer(request, pk, transfer, step):
     """The payer marks an owner's settle-up paid; the payee (for the club: a director) confirms it arrived."""
     calcutta = _calcutta(request, pk)
-    if step == "paid":
-        attempt(
-            request,
-            lambda: services.mark_transfer_paid(actor=request.user, calcutta=calcutta, transfer_id=transfer),
-            _("Marked paid."),
-        )
-    elif step == "received":
-        attempt(
-            request,
-            lambda: services.confirm_transfer_received(actor=request.user, calcutta=calcutta, transfer_id=transfer),
-            _("Confirmed received."),
-        )
-    else:
-        raise Http404(_("No such step."))
+    settle_up_step(
+        request,
+        step,
+        paid=services.mark_transfer_paid,
+        received=services.confirm_transfer_received,
+        actor=request.user,
+        calcutta=calcutta,
+        transfer_id=transfer,
+    )
     return redirect("calcutta:settlement", pk=pk)
 
 

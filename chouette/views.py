@@ -26,7 +26,7 @@ from base import idempotency
 from base.errors import DomainError
 from base.idempotency import idempotent_page
 from base.locks import BUSY_MESSAGE, is_busy
-from base.web import attempt, refusal_text
+from base.web import attempt, refusal_text, settle_up_step
 from chouette import entries, selectors, services
 from chouette import permissions as access
 from chouette.core.order import due_to_roll
@@ -491,20 +491,15 @@ def transfer_codes(user, session, transfers) -> dict:
 def settle_transfer(request, slug, pk, transfer, step):
     """The payer marks a transfer paid; the payee confirms it arrived."""
     session = _session(request, slug, pk)
-    if step == "paid":
-        attempt(
-            request,
-            lambda: services.mark_transfer_paid(actor=request.user, session=session, transfer_id=transfer),
-            _("Marked paid."),
-        )
-    elif step == "received":
-        attempt(
-            request,
-            lambda: services.confirm_transfer_received(actor=request.user, session=session, transfer_id=transfer),
-            _("Confirmed received."),
-        )
-    else:
-        raise Http404(_("No such step."))
+    settle_up_step(
+        request,
+        step,
+        paid=services.mark_transfer_paid,
+        received=services.confirm_transfer_received,
+        actor=request.user,
+        session=session,
+        transfer_id=transfer,
+    )
     return redirect("chouette:session-settlement", slug=slug, pk=pk)
 
 
