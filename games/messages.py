@@ -195,8 +195,7 @@ NARDY = {
         "Long nardy is played without a cube: a game is worth oin (1) or mars (2), never %(cube)s times that."
     ),
     "nardy_no_such_result": gettext_lazy(
-        "A long nardy game ends in oin (1 point) or mars (2 points); there is no gammon, backgammon or dropped "
-        "double."
+        "A long nardy game ends in oin (1 point) or mars (2 points); there is no gammon, backgammon or dropped double."
     ),
     "nardy_bad_resignation": gettext_lazy("A resignation in long nardy gives up oin (1) or mars (2)."),
     "nardy_final_score": gettext_lazy(
@@ -217,8 +216,7 @@ NARDY = {
 # Short backgammon with Dave (backgammon/dave): the stake rules, and a scoresheet with Dave stakes.
 DAVE = {
     "dave_no_gammon": gettext_lazy(
-        "With Dave stakes a game is played out, given up or resigned for its stake: there is no gammon or "
-        "backgammon."
+        "With Dave stakes a game is played out, given up or resigned for its stake: there is no gammon or backgammon."
     ),
     "wrong_stake": gettext_lazy("%(stake)s is not a stake of the %(progression)s progression."),
     "dave_not_yours": gettext_lazy("Your opponent accepted the last Dave: only they may offer the next one."),

@@ -183,3 +183,26 @@ def _written(steps: tuple[tuple[int, int], ...]) -> str:
         return "bar" if number == 25 else "off" if number <= 0 else str(number)
 
     return " ".join(f"{point(a)}/{point(b)}" for a, b in steps)
+
+
+def decision_lines(record: MatchRecord) -> dict[tuple[int, str, str], int]:
+    """(game, kind, Position ID with the decider on roll) -> the record's line of that decision: each roll's
+    written move ("move") and each double ("cube"), so an engine's decision, which names its game and position,
+    links to its line in the record. Replayed from the usual start as the review does; a record that does not
+    replay (another variant's) maps what it reached."""
+    lines: dict[tuple[int, str, str], int] = {}
+    for number, game in enumerate(record.games, 1):
+        sides = [list(START), list(START)]
+        for action in game.actions:
+            mover, opponent = sides[action.player], sides[1 - action.player]
+            if action.kind is ActionKind.DOUBLE:
+                lines.setdefault((number, "cube", gnubg_nn.position_id([list(opponent), list(mover)])), action.line)
+            if action.kind is not ActionKind.ROLL or action.dice is None:
+                continue
+            lines.setdefault((number, "move", gnubg_nn.position_id([list(opponent), list(mover)])), action.line)
+            if action.move not in NO_MOVE:
+                try:
+                    play(mover, opponent, written_steps(action.move))
+                except (ValueError, IndexError):
+                    break  # not a standard record from the usual start: the rest of this game is not mapped
+    return lines

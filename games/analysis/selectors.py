@@ -17,6 +17,7 @@ from clubs import access
 from clubs import selectors as clubs
 from clubs.models import AnalysisConsent, Membership, public_name_of
 from games.models import AnalysisStatus, GameRecord, PlayerAnalysis, RecordAnalysis, RecordStatus
+from games.records.selectors import line_page
 
 ANALYSED_GAMES = ("standard", "nackgammon")  # what GNU Backgammon analyses
 SHOWN_ERRORS = 5
@@ -111,6 +112,8 @@ class ShownError:
     loss: float
     score: tuple[int, int]
     board: object  # backgammon.analysis.drawing.Drawing, or None for a position that cannot be read
+    line: int | None = None  # the decision's line in the record, linked from the page (None: not found)
+    lines_page: int = 1
 
 
 def analysis_panel(*, record: GameRecord, user=None) -> dict:
@@ -146,6 +149,8 @@ def analysis_panel(*, record: GameRecord, user=None) -> dict:
                     loss=item["loss"],
                     score=tuple(item.get("score") or (0, 0)),
                     board=board,
+                    line=item.get("line"),
+                    lines_page=line_page(item.get("line")),
                 )
             )
     return {

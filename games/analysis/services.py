@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from backgammon.analysis import nn, nn_review, runner
 from backgammon.analysis import review as engine
 from backgammon.analysis.runner import PLIES, AnalysisFailed
+from backgammon.matchfiles.mat import RecordFormatError, parse_mat
 from base.errors import Conflict, NotAllowed
 from base.live import group_name, notify_group
 from base.locks import lock
@@ -189,8 +190,17 @@ def run_analysis(*, analysis_id: int) -> RecordAnalysis | None:
         logger.exception("analysis %s failed", analysis_id)
         _fail(analysis, claimed_at, f"analysis failed: {type(error).__name__}")
         return _reloaded(analysis)
-    _store(analysis, claimed_at, result)
+    _store(analysis, claimed_at, result, lines=_decision_lines(data))
     return _reloaded(analysis)
+
+
+def _decision_lines(data: bytes) -> dict[tuple[int, str, str], int]:
+    """Where each decision stands in the record (nn_review.decision_lines), so the page links each biggest error to
+    its line; nothing for a record that does not parse again (it was verified, so it does)."""
+    try:
+        return nn_review.decision_lines(parse_mat(data))
+    except RecordFormatError:
+        return {}
 
 
 def _reloaded(analysis: RecordAnalysis) -> RecordAnalysis:
@@ -198,7 +208,7 @@ def _reloaded(analysis: RecordAnalysis) -> RecordAnalysis:
     return analysis
 
 
-def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review) -> None:
+def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review, *, lines: dict) -> None:
     players = sides_of(analysis.record)
     names = list((analysis.record.verdict or {}).get("players") or [])
     games = [
@@ -216,6 +226,8 @@ def _store(analysis: RecordAnalysis, claimed_at, result: engine.Review) -> None:
             "played": d.played,
             "best": d.best,
             "loss": round(d.loss, 4),
+            # a cube decision not taken (a missed double) stands on the line of the roll that followed
+            "line": lines.get((d.game, d.kind, d.position)) or lines.get((d.game, "move", d.position)),
         }
         for d in result.decisions[:BIGGEST_ERRORS]
     ]

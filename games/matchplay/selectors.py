@@ -314,8 +314,6 @@ def my_home_matches(*, user, limit: int = 5, invitations: int = 20) -> tuple[lis
     return [m for m in rows if m.status != MatchStatus.INVITED], _split(waiting, user)
 
 
-
-
 def reporter_name(match: Match, report: MatchReport) -> str:
     """Who reported a version, by the player's name when a player did (the opponent knows "Anna", not "anna")."""
     if report.submitted_by_id is not None:

@@ -72,9 +72,7 @@ class GameRecord(models.Model):
     queued_at = models.DateTimeField(
         null=True, blank=True, help_text=_("When its verification was last sent to the task queue.")
     )
-    attempts = models.PositiveSmallIntegerField(
-        default=0, help_text=_("How many times a worker started verifying it.")
-    )
+    attempts = models.PositiveSmallIntegerField(default=0, help_text=_("How many times a worker started verifying it."))
     verified_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -70,8 +70,8 @@ def record_page(*, record: GameRecord, errors_page=None, games_page=None, lines_
         errors_by_line.setdefault(error.get("line") or 0, []).append(error)
     warned = {warning.get("line") for warning in verdict.get("warnings", [])}
     return {
-        "errors": [{**error, "lines_page": _line_page(error.get("line"))} for error in errors],
-        "warnings": [{**w, "lines_page": _line_page(w.get("line"))} for w in verdict.get("warnings", [])],
+        "errors": [{**error, "lines_page": line_page(error.get("line"))} for error in errors],
+        "warnings": [{**w, "lines_page": line_page(w.get("line"))} for w in verdict.get("warnings", [])],
         "errors_page": errors,
         "errors_not_shown": verdict.get("errors_not_shown", 0),
         "games": list(games),
@@ -88,7 +88,8 @@ def record_page(*, record: GameRecord, errors_page=None, games_page=None, lines_
     }
 
 
-def _line_page(line) -> int:
+def line_page(line) -> int:
+    """The page of the record's text (LINES_PAGE lines each) that holds `line`."""
     return (int(line) - 1) // LINES_PAGE + 1 if isinstance(line, int) and line > 0 else 1
 
 

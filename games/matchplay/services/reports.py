@@ -264,9 +264,11 @@ def _confirm(*, match: Match, report: MatchReport, actor) -> None:
 
 # confirm_report's read of the version asked and any confirmed one, compiled once per process (base.compiled).
 _VERSION_OR_CONFIRMED = CompiledRead(
-    lambda match_id, version: MatchReport.objects.filter(Q(version=version) | Q(confirmed=True), match_id=match_id)
-    .select_related("submitted_by")
-    .order_by("-version")
+    lambda match_id, version: (
+        MatchReport.objects.filter(Q(version=version) | Q(confirmed=True), match_id=match_id)
+        .select_related("submitted_by")
+        .order_by("-version")
+    )
 )
 
 

@@ -168,6 +168,7 @@ def test_without_the_program_the_gnubg_nn_package_analyses_checker_play_and_says
     assert (figures[0].player, figures[1].player) == (match.player_a, match.player_b)
     assert all(f.unforced_decisions > 0 and f.cube_error_rate == 0 for f in figures.values())
     assert analysis.biggest_errors and analysis.games_done == analysis.games_total >= 1
+    assert all(error["line"] for error in analysis.biggest_errors)  # each linked to its line in the record
     client.force_login(match.player_b.user)
     with translation.override("en"):
         page = client.get(record.get_absolute_url()).content.decode()
@@ -194,6 +195,13 @@ def test_the_record_page_shows_the_figures_and_the_biggest_errors_with_their_pos
     first = analysis.biggest_errors[0]
     assert first["played"] in page and first["best"] in page
     assert f"lost {first['loss']:.3f} EMG" in page
+    # each error links to its line in the record: the line of its roll, with its dice written there
+    text = RECORD.read_text().splitlines()
+    for error in analysis.biggest_errors:
+        assert error["line"], error
+        if error["kind"] == "move":
+            assert "{}{}:".format(*error["dice"]) in text[error["line"] - 1], (error, text[error["line"] - 1])
+    assert f'href="?lines=1#L{first["line"]}"' in page
 
 
 @needs_gnubg
