@@ -48,8 +48,15 @@ def test_the_runners_error_rates_are_what_gnubg_prints_for_the_same_record():
     assert (analysis.engine, analysis.plies) == ("gnubg", 1)
     assert analysis.version.startswith("1.07") and "MET" in analysis.met
     # the program run directly, its commands on standard input, its overall error rates read off its output
+    assert (analysis.players[0].error_rate, analysis.players[1].error_rate) == _printed_error_rates(record, 1)
+    assert analysis.players[0].error_rate > 0 or analysis.players[1].error_rate > 0  # 1 ply finds 0-ply's slips
+
+
+def _printed_error_rates(record: Path, plies: int) -> tuple[float, float]:
+    """Both players' overall error rates (mEMG) as the program itself prints them for `record` at `plies`, its
+    commands on standard input, run directly (no sandbox, no parser of ours but this regular expression)."""
     script = (
-        "set analysis chequerplay evaluation plies 1\nset analysis cubedecision evaluation plies 1\n"
+        f"set analysis chequerplay evaluation plies {plies}\nset analysis cubedecision evaluation plies {plies}\n"
         f"import mat {record}\nanalyse match\nshow statistics match\n"
     )
     printed = subprocess.run(
@@ -57,11 +64,16 @@ def test_the_runners_error_rates_are_what_gnubg_prints_for_the_same_record():
     ).stdout
     overall = printed[printed.index("Overall statistics") :]
     rates = re.search(r"Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)", overall)
-    assert (analysis.players[0].error_rate, analysis.players[1].error_rate) == (
-        abs(float(rates.group(1))),
-        abs(float(rates.group(2))),
-    )
-    assert analysis.players[0].error_rate > 0 or analysis.players[1].error_rate > 0  # 1 ply finds 0-ply's slips
+    return abs(float(rates.group(1))), abs(float(rates.group(2)))
+
+
+@needs_gnubg
+@pytest.mark.parametrize("name", sorted(path.name for path in CORPUS.glob("*.mat")))
+def test_every_corpus_records_error_rates_are_what_gnubg_prints_at_0_ply(name):
+    """Every record of the corpus (standard and nackgammon, 1 to 25 points): the runner's per-player error rates
+    equal what the program prints for the same file at 0 ply."""
+    analysis = runner.analyse_with_gnubg((CORPUS / name).read_bytes(), plies=0)
+    assert (analysis.players[0].error_rate, analysis.players[1].error_rate) == _printed_error_rates(CORPUS / name, 0)
 
 
 def test_an_engine_that_hangs_is_killed_at_its_limit(tmp_path):
@@ -159,8 +171,10 @@ def test_the_gnubg_nn_review_of_a_whole_record_takes_each_loss_from_the_packages
         for key, _steps in gnubg_nn.moves(gnubg_board, decision.dice[0], decision.dice[1], 1):
             opponent, mover = gnubg_nn.board_from_position_key(key)
             equities[key] = -nn.cubeless_equity(gnubg_nn.probabilities([list(mover), list(opponent)], plies))
-        plays = {nn_review._written(tuple(tuple(s) for s in steps if tuple(s) != (0, 0))): key
-                 for key, steps in gnubg_nn.moves(gnubg_board, decision.dice[0], decision.dice[1], 1)}
+        plays = {
+            nn_review._written(tuple(tuple(s) for s in steps if tuple(s) != (0, 0))): key
+            for key, steps in gnubg_nn.moves(gnubg_board, decision.dice[0], decision.dice[1], 1)
+        }
         loss = equities[plays[decision.best]] - equities[plays[decision.played]]
         assert decision.loss == pytest.approx(loss, abs=1e-9)
 
