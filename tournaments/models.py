@@ -1050,6 +1050,8 @@ class WaitingSpot(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     # the entry an accepted offer made (emptied if that entry is withdrawn before the draw and deleted)
     entry = models.OneToOneField(Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="waiting_spot")
+    # a pair's or team's spot: its name (its players are WaitingMember rows, the captain `player` first)
+    team_name = models.CharField(_("team name"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["flight", "position", "id"]
@@ -1069,6 +1071,26 @@ class WaitingSpot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} waiting for {self.flight}"
+
+
+class WaitingMember(models.Model):
+    """One player of a pair or team waiting on a list, the captain (WaitingSpot.player, order 1) included: accepting
+    the offer makes the team entry with these players in this order (EntryMember)."""
+
+    spot = models.ForeignKey(WaitingSpot, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    order = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["spot", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["spot", "player"], name="waitingmember_once_per_spot"),
+            models.UniqueConstraint(fields=["spot", "order"], name="waitingmember_unique_order"),
+            models.CheckConstraint(condition=Q(order__gte=1), name="waitingmember_order_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.order}) on spot {self.spot_id}"
 
 
 class WaitingMove(models.Model):

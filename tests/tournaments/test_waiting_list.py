@@ -34,14 +34,31 @@ def capped():
     return director, flight, players
 
 
-def sign_up(actor, flight, player):
-    """What the page does: enter, or join the waiting list when the flight is full."""
+@pytest.fixture
+def capped_pairs():
+    """A doubles flight capped at 2 pairs: six captains, each with their partner."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    flight = services.add_flight(actor=director, event=event, name="Doubles", team_kind="doubles", entry_fee=20)
+    services.set_cap(actor=director, flight=flight, cap=2, offer_hours=12)
+    flight.refresh_from_db()
+    everyone = members(club, 12)
+    captains, partners = everyone[:6], everyone[6:]
+    return director, flight, captains, dict(zip((c.pk for c in captains), partners, strict=True))
+
+
+def sign_up(actor, flight, player, partner=None):
+    """What the page does: enter, or join the waiting list when the flight is full (a pair: captain first)."""
+    team = [player, partner] if partner is not None else None
     try:
+        if team:
+            return services.register_team(actor=actor, flight=flight, players=team)
         return services.register(actor=actor, flight=flight, player=player)
     except Conflict as refusal:
         if refusal.code != "flight_full":
             raise
-        return services.join_waiting_list(actor=actor, flight=flight, player=player)
+        return services.join_waiting_list(actor=actor, flight=flight, player=player, players=team)
 
 
 def spot_of(flight, player):
@@ -182,13 +199,14 @@ def _open(flight):
     return list(WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).order_by("position"))
 
 
-def _play(director, flight, players, step, queue: list[int]) -> None:
-    """One step; a refusal is part of the game (the state must stay right after it too)."""
+def _play(director, flight, players, step, queue: list[int], partners=None) -> None:
+    """One step; a refusal is part of the game (the state must stay right after it too). With `partners` (a
+    captain's partner) the flight is played by pairs and each sign-up is the captain's pair."""
     kind, arg = step
     player = players[arg % len(players)]
     spot = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
     if kind == "sign_up":
-        result = sign_up(director, flight, player)
+        result = sign_up(director, flight, player, (partners or {}).get(player.pk))
         if isinstance(result, WaitingSpot) and result.pk not in queue:
             queue.append(result.pk)
     elif kind == "withdraw":
@@ -218,13 +236,24 @@ def _play(director, flight, players, step, queue: list[int]) -> None:
 @given(script=steps)
 def test_any_interleaving_never_overfills_and_never_skips_anyone(capped, script):
     director, flight, players = capped
+    _check_interleaving(director, flight, players, script)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(script=steps)
+def test_any_interleaving_of_pairs_never_overfills_and_never_skips_anyone(capped_pairs, script):
+    director, flight, captains, partners = capped_pairs
+    _check_interleaving(director, flight, captains, script, partners)
+
+
+def _check_interleaving(director, flight, players, script, partners=None) -> None:
     with transaction.atomic():
         queue: list[int] = []  # the spots in the order they joined, moved only as the recorded move-ups say
         for step in script:
             before = {s.pk: s.status for s in _open(flight)}
             try:
                 with transaction.atomic():
-                    _play(director, flight, players, step, queue)
+                    _play(director, flight, players, step, queue, partners)
             except (Conflict, Invalid):
                 pass
             flight.refresh_from_db()
@@ -241,7 +270,62 @@ def test_any_interleaving_never_overfills_and_never_skips_anyone(capped, script)
             was_waiting = [s for s in open_spots if before.get(s.pk, SpotStatus.WAITING) == SpotStatus.WAITING]
             newly = [s.pk for s in was_waiting if s.status == SpotStatus.OFFERED]
             assert newly == [s.pk for s in was_waiting[: len(newly)]]
+            if partners:  # every pair entry has both its players, every pair waiting too
+                entered = flight.entries.exclude(status=EntryStatus.WITHDRAWN)
+                assert all(e.members.count() == 2 for e in entered)
+                assert all(s.members.count() == 2 for s in open_spots)
         transaction.set_rollback(True)
+
+
+def test_a_pair_waits_is_offered_the_place_and_accepting_enters_it_with_its_players(capped_pairs):
+    director, flight, (a, b, c, d, *_rest), partner = capped_pairs
+    entry_a = sign_up(director, flight, a, partner[a.pk])
+    sign_up(director, flight, b, partner[b.pk])
+    with pytest.raises(Conflict) as full:
+        services.register_team(actor=director, flight=flight, players=[c, partner[c.pk]])
+    assert full.value.code == "flight_full"
+    spot = services.join_waiting_list(actor=director, flight=flight, players=[c, partner[c.pk]], team_name="The Primes")
+    assert (spot.status, spot.team_name) == (SpotStatus.WAITING, "The Primes")
+    assert [m.player for m in spot.members.order_by("order")] == [c, partner[c.pk]]
+    services.withdraw(actor=director, entry=entry_a)
+    spot.refresh_from_db()
+    assert spot.status == SpotStatus.OFFERED
+    assert Notification.objects.filter(kind="place_offered", recipient=c.user).exists()
+    entry = services.accept_place(actor=c.user, spot=spot)
+    assert (entry.player, entry.name) == (c, "The Primes")
+    assert [m.player for m in entry.members.order_by("order")] == [c, partner[c.pk]]
+    assert services.accept_place(actor=c.user, spot=spot).pk == entry.pk  # accepted twice: taken once
+    assert flight.entries.exclude(status=EntryStatus.WITHDRAWN).count() == 2
+
+
+def test_a_pair_with_a_player_already_entered_or_waiting_is_refused_saying_so(capped_pairs):
+    director, flight, (a, b, c, d, e, _f), partner = capped_pairs
+    sign_up(director, flight, a, partner[a.pk])
+    sign_up(director, flight, b, partner[b.pk])
+    sign_up(director, flight, c, partner[c.pk])
+    with override("en"):
+        with pytest.raises(Conflict) as entered:
+            services.join_waiting_list(actor=director, flight=flight, players=[d, partner[a.pk]])
+        assert entered.value.code == "already_entered"
+        assert f"{partner[a.pk]} already plays for another entry of Doubles" in entered.value.detail
+        with pytest.raises(Conflict) as waiting:
+            services.join_waiting_list(actor=director, flight=flight, players=[d, partner[c.pk]])
+        assert waiting.value.code == "already_waiting"
+        assert f"{partner[c.pk]} already waits on the list of Doubles" in waiting.value.detail
+        with pytest.raises(Invalid) as alone:
+            services.join_waiting_list(actor=director, flight=flight, player=e)
+        assert alone.value.field == "players"
+    assert WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).count() == 1
+
+
+def test_a_player_puts_only_themself_on_a_pairs_list(capped_pairs):
+    from django.core.exceptions import PermissionDenied
+
+    director, flight, (a, b, c, *_rest), partner = capped_pairs
+    sign_up(director, flight, a, partner[a.pk])
+    sign_up(director, flight, b, partner[b.pk])
+    with pytest.raises(PermissionDenied):  # as a pair entry: nobody is put on a pair without their say
+        services.join_waiting_list(actor=c.user, flight=flight, players=[c, partner[c.pk]])
 
 
 # --- the API and the pages ------------------------------------------------------------------------------------
@@ -320,3 +404,47 @@ def test_a_player_dropped_from_a_swiss_frees_the_place_for_the_next_on_the_list(
     assert Notification.objects.filter(kind="place_offered", recipient=players[4].user).exists()
     entry = services.accept_place(actor=players[4].user, spot=waiting_first)
     assert entry.is_late and entry.status != EntryStatus.WITHDRAWN
+
+
+def test_the_waiting_list_api_takes_a_pair(capped_pairs, api_as):
+    director, flight, (a, b, c, d, *_rest), partner = capped_pairs
+    entry_a = sign_up(director, flight, a, partner[a.pk])
+    sign_up(director, flight, b, partner[b.pk])
+    base = f"/api/v1/events/{flight.event.club.slug}/{flight.event.slug}/flights/{flight.slug}/waiting-list/"
+    boss = api_as(director)
+    pair = {"players": [c.pk, partner[c.pk].pk], "team_name": "The Primes"}
+    joined = boss.post(base, pair, format="json", HTTP_IDEMPOTENCY_KEY="pair-c")
+    assert joined.status_code == 201, joined.content
+    assert (joined.json()["team_name"], joined.json()["members"]) == ("The Primes", [c.name, partner[c.pk].name])
+    mine = api_as(c.user).get(base).json()["spots"]
+    assert [(s["team_name"], s["place"]) for s in mine] == [("The Primes", 1)]
+    alone = boss.post(base, {"player": d.pk}, format="json")
+    assert (alone.status_code, alone.json()["field"]) == (400, "players")
+    taken = boss.post(base, {"players": [d.pk, partner[c.pk].pk]}, format="json")
+    assert (taken.status_code, taken.json()["code"]) == (409, "already_waiting")
+    refused = api_as(d.user).post(base, {"players": [d.pk, partner[d.pk].pk]}, format="json")
+    assert refused.status_code == 403  # a player puts only themself on a list, as on an entry
+    services.withdraw(actor=director, entry=entry_a)
+    accepted = api_as(c.user).post(base + f"{mine[0]['id']}/accept/", format="json")
+    assert accepted.status_code == 201, accepted.content
+    entry = flight.entries.get(pk=accepted.json()["id"])
+    assert [m.player for m in entry.members.order_by("order")] == [c, partner[c.pk]]
+
+
+def test_the_desk_form_puts_a_pair_on_the_list_of_a_full_flight_and_the_list_page_shows_it(capped_pairs, client):
+    from django.urls import reverse
+
+    director, flight, (a, b, c, *_rest), partner = capped_pairs
+    sign_up(director, flight, a, partner[a.pk])
+    sign_up(director, flight, b, partner[b.pk])
+    event = flight.event
+    client.force_login(director)
+    url = reverse("tournaments:flight-register", args=[event.club.slug, event.slug, flight.slug])
+    with override("en"):
+        names = f"{c.name}\n{partner[c.pk].name}"
+        page = client.post(url, {"names": names, "team_name": "The Primes"}, follow=True).content.decode()
+        assert "Doubles is full: The Primes is number 1 on its waiting list." in page
+        listing = client.get(f"/events/{event.club.slug}/{event.slug}/{flight.slug}/waiting-list/").content.decode()
+    assert "1. The Primes" in listing and f"({c.name}, {partner[c.pk].name})" in listing
+    spot = WaitingSpot.objects.get(flight=flight, status=SpotStatus.WAITING)
+    assert [m.player for m in spot.members.order_by("order")] == [c, partner[c.pk]]

@@ -5,7 +5,7 @@ it, and the flight's cap (…/flights/<flight>/cap/). The services check who may
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -14,6 +14,7 @@ from base.api import validated
 from base.idempotency import idempotent
 from clubs import access
 from clubs import selectors as club_selectors
+from clubs.models import Player
 from tournaments import selectors, services
 from tournaments.api.events import EntrySerializer, PlayerInputSerializer, flight_in
 
@@ -24,6 +25,27 @@ class SpotSerializer(serializers.Serializer):
     place = serializers.IntegerField(help_text="1: the next to be offered a place.")
     status = serializers.CharField(help_text="waiting or offered (open spots); later accepted, declined, expired, ….")
     offer_expires_at = serializers.DateTimeField(allow_null=True, help_text="An offer's deadline to accept.")
+    team_name = serializers.CharField(help_text="A pair's or team's name (empty for a single player).")
+    members = serializers.SerializerMethodField(help_text="A pair's or team's players, the captain first.")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_members(self, spot) -> list[str]:
+        return [m.player.name for m in spot.members.all()]
+
+
+class WaitingJoinInputSerializer(PlayerInputSerializer):
+    """A single player (`player`, default yourself) or, on a pair or team flight, the pair or team (`players`,
+    the captain first, and `team_name`), as a team entry is made."""
+
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        many=True,
+        required=False,
+        help_text="A pair's or team's players, the captain first (a team: board order). Empty: a single player.",
+    )
+    team_name = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="", help_text='Default: "Anna & Ben".'
+    )
 
 
 class WaitingListSerializer(serializers.Serializer):
@@ -71,12 +93,19 @@ class WaitingListViewSet(viewsets.ViewSet):
         return Response(WaitingListSerializer(data).data)
 
     @idempotent
-    @extend_schema(request=PlayerInputSerializer, responses={201: SpotSerializer})
+    @extend_schema(request=WaitingJoinInputSerializer, responses={201: SpotSerializer})
     def join(self, request, club, slug, flight):
-        """Join the list of a full flight (yourself; a director: a player of the club)."""
+        """Join the list of a full flight (yourself; a director: a player of the club, or a pair or team given as
+        `players`, the captain first, each one the caller may enter)."""
         found = flight_in(request, club, slug, flight)
-        data = validated(PlayerInputSerializer, request)
-        spot = services.join_waiting_list(actor=request.user, flight=found, player=data.get("player"))
+        data = validated(WaitingJoinInputSerializer, request)
+        spot = services.join_waiting_list(
+            actor=request.user,
+            flight=found,
+            player=data.get("player"),
+            players=data.get("players") or None,
+            team_name=data.get("team_name", ""),
+        )
         own = selectors.own_spot(flight=found, player=spot.player)
         return Response(SpotSerializer(own or spot).data, status=status.HTTP_201_CREATED)
 

@@ -42,11 +42,12 @@ def flight_places(*, flight: Flight) -> core.Places:
 
 
 def waiting_list(*, flight: Flight) -> WaitingList:
-    """The director's view: the places, the open spots in order (with each player's user for the names) and the
-    recorded move-ups. Three queries."""
+    """The director's view: the places, the open spots in order (with each player's user for the names, and a
+    pair's or team's players) and the recorded move-ups. Four queries."""
     spots = list(
         WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT)
         .select_related("player")
+        .prefetch_related("members__player")
         .order_by("position", "pk")
     )
     for number, spot in enumerate(spots, 1):
@@ -58,11 +59,15 @@ def waiting_list(*, flight: Flight) -> WaitingList:
 
 
 def own_spot(*, flight: Flight, player) -> WaitingSpot | None:
-    """The player's open spot on this flight's list, with its `place` (one query; none without a player)."""
+    """The player's open spot on this flight's list, with its `place` and a pair's or team's players (two
+    queries; none without a player)."""
     if player is None:
         return None
     return (
-        WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).annotate(place=_place()).first()
+        WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT)
+        .annotate(place=_place())
+        .prefetch_related("members__player")
+        .first()
     )
 
 

@@ -58,12 +58,23 @@ def register_team(*, actor, flight: Flight, players: list[Player], team_name: st
     player is put on another's pair or team without their say; pairs and teams are entered by a director at the
     desk. The name is the one given, else "Anna & Ben" (not "/": the bracket's open places read "winner of
     Anna / Ben")."""
-    players = list(players)
-    if len({p.pk for p in players}) != len(players):
-        raise Invalid(_("A pair or team is made of different players."), field="players")
+    players = check_team(players)
     for player in players:
         access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
     flight = lock_flight(flight)
+    return _enter_team(actor=actor, flight=flight, players=players, team_name=team_name)
+
+
+def check_team(players: list[Player]) -> list[Player]:
+    """The players of a pair or team as given (the captain first), each once."""
+    players = list(players)
+    if len({p.pk for p in players}) != len(players):
+        raise Invalid(_("A pair or team is made of different players."), field="players")
+    return players
+
+
+def check_team_fits(flight: Flight, players: list[Player]) -> None:
+    """The flight (locked) is played by pairs or teams of exactly this many players."""
     if not flight.is_team_event:
         message = _("%(flight)s is played by single players: register each player on their own.")
         raise Invalid(message % {"flight": flight.name}, field="players")
@@ -71,12 +82,28 @@ def register_team(*, actor, flight: Flight, players: list[Player], team_name: st
         message = _("A %(kind)s entry is %(size)s players: give %(size)s, the captain first.")
         size = {"kind": flight.get_team_kind_display(), "size": flight.team_size}
         raise Invalid(message % size, field="players")
+
+
+def refuse_if_member_elsewhere(flight: Flight, players: list[Player]) -> None:
+    """A player plays for one pair or team per flight (the database says so too: EntryMember)."""
     taken = EntryMember.objects.filter(flight=flight, player__in=players).select_related("player").first()
     if taken is not None:
         message = _("%(player)s already plays for another entry of %(flight)s: withdraw that entry first.")
         raise Conflict(message % {"player": taken.player, "flight": flight.name}, code="already_entered")
-    team_name = (team_name or "").strip()[:120] or " & ".join(p.name for p in players)[:120]
-    entry = _enter(actor=actor, flight=flight, player=players[0], team_name=team_name)
+
+
+def team_label(players: list[Player], team_name: str) -> str:
+    """The name given, else "Anna & Ben" (not "/": the bracket's open places read "winner of Anna / Ben")."""
+    return (team_name or "").strip()[:120] or " & ".join(p.name for p in players)[:120]
+
+
+def _enter_team(*, actor, flight: Flight, players: list[Player], team_name: str, by_offer: bool = False) -> Entry:
+    """The pair or team entry once each player may be entered and the flight is locked."""
+    check_team_fits(flight, players)
+    refuse_if_member_elsewhere(flight, players)
+    entry = _enter(
+        actor=actor, flight=flight, player=players[0], by_offer=by_offer, team_name=team_label(players, team_name)
+    )
     EntryMember.objects.bulk_create(
         EntryMember(entry=entry, flight=flight, player=player, order=order)
         for order, player in enumerate(players, start=1)
@@ -104,9 +131,14 @@ def set_lineup(*, actor, entry: Entry, players: list[Player]) -> list[EntryMembe
     return list(entry.members.select_related("player").order_by("order"))
 
 
-def enter_offered(*, actor, flight: Flight, player: Player) -> Entry:
-    """The entry of a player who accepted a place their flight's waiting list offered them (services.waiting;
-    the flight is locked): the offer holds the place, so neither the cap nor closed registration refuses it."""
+def enter_offered(
+    *, actor, flight: Flight, player: Player, team: list[Player] | None = None, team_name: str = ""
+) -> Entry:
+    """The entry of a player (or the pair or team `team`, the captain first) who accepted a place their flight's
+    waiting list offered them (services.waiting; the flight is locked): the offer holds the place, so neither the
+    cap nor closed registration refuses it."""
+    if team:
+        return _enter_team(actor=actor, flight=flight, players=team, team_name=team_name, by_offer=True)
     return _enter(actor=actor, flight=flight, player=player, by_offer=True)
 
 

@@ -33,6 +33,7 @@ from tournaments.models import (
     FlightKind,
     FlightStatus,
     SpotStatus,
+    WaitingMember,
     WaitingMove,
     WaitingSpot,
 )
@@ -126,20 +127,25 @@ def set_cap(*, actor, flight: Flight, cap: int | None, offer_hours: int | None =
 
 
 @transaction.atomic
-def join(*, actor, flight: Flight, player=None) -> WaitingSpot:
-    """A player (or a director for them) joins the waiting list of a full flight, at its end. Joining again
-    answers the spot they hold."""
+def join(*, actor, flight: Flight, player=None, players=None, team_name: str = "") -> WaitingSpot:
+    """A player (or a director for them) joins the waiting list of a full flight, at its end; on a pair or team
+    flight the pair or team does (`players`, the captain first, and its name), entered as a team entry is: each
+    player one the actor may enter. Joining again answers the spot the player (the captain) holds."""
+    team = entries.check_team(players or [])
+    if team:
+        player = team[0]
     if player is None:
         player = club_selectors.player_for_user(actor)
     if player is None:
         raise Invalid(_("Choose the player to put on the waiting list."), field="player")
-    access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
+    for someone in team or [player]:
+        access.require(actor, "event.enter", EntryDraft(event=flight.event, player=someone))  # before the lock
     flight = lock_flight(flight)
     held = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
     if held is not None:
         return held
-    if flight.is_team_event:
-        raise Conflict(_("Pairs and teams are entered by a director at the desk."), code="no_waiting_list")
+    if flight.is_team_event or team:
+        entries.check_team_fits(flight, team)
     if not access.can(actor, "event.direct", flight.event) and not flight.event.registration_open:
         raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
     if flight.cap is None:
@@ -148,30 +154,57 @@ def join(*, actor, flight: Flight, player=None) -> WaitingSpot:
         raise Conflict(_("The waiting list of %(flight)s is closed.") % {"flight": flight.name}, code="list_closed")
     if flight.status == FlightStatus.FINISHED:
         raise Conflict(_("This flight is finished."), code="flight_finished")
-    if flight.entries.filter(player=player, is_reentry=False).exclude(status=EntryStatus.WITHDRAWN).exists():
+    if team:
+        _refuse_if_team_taken(flight, team)
+    elif flight.entries.filter(player=player, is_reentry=False).exclude(status=EntryStatus.WITHDRAWN).exists():
         message = _("%(player)s is already entered in %(flight)s.")
         raise Conflict(message % {"player": player, "flight": flight.name}, code="already_entered")
     if not places(flight).full and not WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists():
         message = _("%(flight)s has a free place: enter it directly.")
         raise Conflict(message % {"flight": flight.name}, code="not_full")
     last = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).aggregate(m=Max("position"))["m"] or 0
-    spot = WaitingSpot.objects.create(flight=flight, player=player, position=last + 1, registered_by=actor)
+    spot = WaitingSpot.objects.create(
+        flight=flight,
+        player=player,
+        position=last + 1,
+        registered_by=actor,
+        team_name=entries.team_label(team, team_name) if team else "",
+    )
+    WaitingMember.objects.bulk_create(
+        WaitingMember(spot=spot, player=someone, order=order) for order, someone in enumerate(team, start=1)
+    )
     fill(flight)
     spot.refresh_from_db()
     return spot
 
 
+def _refuse_if_team_taken(flight: Flight, team: list) -> None:
+    """A player of the pair or team (the flight locked) already plays for an entry of the flight, or already
+    waits on its list with another pair or team: refused, naming them."""
+    entries.refuse_if_member_elsewhere(flight, team)
+    waiting = (
+        WaitingMember.objects.filter(spot__flight=flight, spot__status__in=OPEN_SPOT, player__in=team)
+        .select_related("player")
+        .first()
+    )
+    if waiting is not None:
+        message = _("%(player)s already waits on the list of %(flight)s with another pair or team.")
+        raise Conflict(message % {"player": waiting.player, "flight": flight.name}, code="already_waiting")
+
+
 @transaction.atomic
-def sign_up(*, actor, flight: Flight, player=None):
-    """A sign-up as the pages make it: the entry, or, when the flight is full and its list open, a place at the
-    end of its waiting list (the WaitingSpot)."""
+def sign_up(*, actor, flight: Flight, player=None, players=None, team_name: str = ""):
+    """A sign-up as the pages make it: the entry (a pair's or team's with `players`), or, when the flight is full
+    and its list open, a place at the end of its waiting list (the WaitingSpot)."""
     try:
         with transaction.atomic():
+            if players:
+                return entries.register_team(actor=actor, flight=flight, players=players, team_name=team_name)
             return entries.register(actor=actor, flight=flight, player=player)
     except Conflict as refusal:
         if refusal.code != "flight_full" or Flight.objects.filter(pk=flight.pk, waiting_closed=True).exists():
             raise
-    return join(actor=actor, flight=flight, player=player)
+    return join(actor=actor, flight=flight, player=player, players=players, team_name=team_name)
 
 
 def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSpot]:
@@ -183,7 +216,8 @@ def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSp
 @transaction.atomic
 def accept(*, actor, spot: WaitingSpot):
     """The offered player takes the place: their entry is made (a late entry after the draw, as a registration
-    would be), whatever registration says. Accepted already: the same entry (accepted twice, taken once)."""
+    would be; a pair's or team's with the players it waited with), whatever registration says. Accepted already:
+    the same entry (accepted twice, taken once)."""
     flight, spot = _locked_spot(actor, spot, "waiting.answer")
     if spot.status == SpotStatus.ACCEPTED and spot.entry_id is not None:
         return spot.entry
@@ -194,7 +228,8 @@ def accept(*, actor, spot: WaitingSpot):
     now = places(flight)
     if flight.cap is not None and now.entered >= flight.cap:  # the offer's own place: never past the cap
         raise Conflict(_("The flight is full."), code="flight_full")
-    entry = entries.enter_offered(actor=actor, flight=flight, player=spot.player)
+    team = [m.player for m in spot.members.select_related("player").order_by("order")]
+    entry = entries.enter_offered(actor=actor, flight=flight, player=spot.player, team=team, team_name=spot.team_name)
     spot.status, spot.entry, spot.answered_at = SpotStatus.ACCEPTED, entry, timezone.now()
     spot.save(update_fields=["status", "entry", "answered_at"])
     return entry

@@ -421,10 +421,19 @@ def _register_team(request, found, matching, by_id, back):
     team_name = request.POST.get("team_name", "")
     attempt(
         request,
-        lambda: services.register_team(actor=request.user, flight=found, players=players, team_name=team_name),
-        lambda entry: _("%(name)s entered in %(flight)s.") % {"name": entry.name, "flight": found.name},
+        lambda: services.sign_up(actor=request.user, flight=found, players=players, team_name=team_name),
+        _team_signed_up,
     )
     return redirect(back)
+
+
+def _team_signed_up(result) -> str:
+    """A pair's or team's sign-up: entered, or its place on the waiting list of a full flight."""
+    if isinstance(result, WaitingSpot):
+        spot = selectors.own_spot(flight=result.flight, player=result.player)
+        message = _("%(flight)s is full: %(name)s is number %(n)s on its waiting list.")
+        return message % {"flight": result.flight.name, "name": result.team_name, "n": spot.place if spot else "?"}
+    return _("%(name)s entered in %(flight)s.") % {"name": result.name, "flight": result.flight.name}
 
 
 @login_required
