@@ -97,6 +97,8 @@ def load(context) -> None:
             services.set_bank_account(actor=player.user, player=player, holder=player.name, iban=iban)
     if not hasattr(director, "bank_account"):
         services.set_bank_account(actor=director_user, player=director, holder="BC Berlin e.V.", iban=DEMO_IBANS[-1])
+    if not hasattr(club, "bank_account"):  # where a Calcutta owner who owes the club is asked to pay
+        services.set_club_bank_account(actor=director_user, club=club, holder="BC Berlin e.V.", iban=DEMO_IBANS[-2])
 
     context.club, context.director, context.players = club, director_user, players
     context.lines += [

@@ -98,3 +98,20 @@ def test_demo_prizes_handed_over_are_their_places_amounts_and_a_capped_flight_ha
     assert (
         WaitingSpot.objects.filter(flight=main).count() == 3 and WaitingMove.objects.filter(spot__flight=main).exists()
     )
+
+
+def test_the_demos_calcutta_settlement_shows_transfer_codes_and_the_club_has_its_account(client):
+    """The demo's settled Calcutta: its settlement page shows the director a GiroCode for each open settle-up
+    (owners paid from the pool, and owners who owe the club paying into the club's own account)."""
+    from django.contrib.auth.models import User
+
+    from calcutta.models import Calcutta
+    from clubs.models import BankAccount, Club
+
+    call_command("load_demo")
+    club = Club.objects.get(slug="bc-berlin")
+    assert BankAccount.objects.filter(club=club).exists()
+    client.force_login(User.objects.get(username="director"))
+    calcutta = Calcutta.objects.get()
+    page = client.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
+    assert page.count('class="paycode-qr"') >= 1
