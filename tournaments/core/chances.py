@@ -78,7 +78,7 @@ class Knockout:
         return 2 ** (self.rounds - round_number) + 1
 
 
-class _Beats:
+class Beats:
     """p(i beats j) in a round's length, each pair computed once."""
 
     def __init__(self, ratings: Mapping[Entrant, float]) -> None:
@@ -96,7 +96,7 @@ class _Beats:
 
 def knockout_places(bracket: Knockout) -> Places:
     """Every entrant's chance of every place, exact (see the module's docstring)."""
-    beats = _Beats(bracket.ratings)
+    beats = Beats(bracket.ratings)
     line = bracket.line
     # reach[p]: who can stand on side p of this round's line, with what chance (the rest: nobody)
     reach: list[dict[Entrant, float]] = [{e: 1.0} if e is not None else {} for e in line]
@@ -124,7 +124,7 @@ def knockout_places(bracket: Knockout) -> Places:
     return places
 
 
-def _play(a: Mapping[Entrant, float], b: Mapping[Entrant, float], length: int, beats: _Beats) -> dict:
+def _play(a: Mapping[Entrant, float], b: Mapping[Entrant, float], length: int, beats: Beats) -> dict:
     """Who wins a slot whose sides are the distributions a and b: P(i) · (P(nobody there) + Σ_j P(j) p(i, j))."""
     nobody_a = max(0.0, 1.0 - sum(a.values()))
     nobody_b = max(0.0, 1.0 - sum(b.values()))
@@ -135,9 +135,9 @@ def _play(a: Mapping[Entrant, float], b: Mapping[Entrant, float], length: int, b
     return won
 
 
-def knockout_sample(bracket: Knockout, beats: _Beats | None = None) -> Callable[[random.Random], dict[Entrant, int]]:
+def knockout_sample(bracket: Knockout, beats: Beats | None = None) -> Callable[[random.Random], dict[Entrant, int]]:
     """One random playing-out of the bracket: each entrant's place."""
-    beats = beats or _Beats(bracket.ratings)
+    beats = beats or Beats(bracket.ratings)
 
     def once(rng: random.Random) -> dict[Entrant, int]:
         line = list(bracket.line)
@@ -171,7 +171,7 @@ def undrawn_knockout_sample(
     """Before the draw: one random draw made as the flight will make it (tournaments.core.draw: its byes, its
     seeding) and one random playing-out of the bracket it gives."""
     ratings = {e.key: e.rating for e in entrants}
-    beats = _Beats(ratings)
+    beats = Beats(ratings)
 
     def once(rng: random.Random) -> dict[Entrant, int]:
         line = draw(entrants, rng_seed=rng.randrange(2**32), seeded=seeded)
@@ -193,7 +193,7 @@ def round_robin_sample(
     the games already scored, each left to the FIBS chance, the loser scoring a random 0 … length−1; then the
     flight's standings (tournaments.core.standings with its tie-breaks) give the places (a full tie shares one).
     `entrants` in Berger-number order, as the schedule was made."""
-    beats = _Beats(ratings)
+    beats = Beats(ratings)
     due: dict[tuple, int] = {}
     byes: dict[Entrant, int] = {}
     for rnd in roundrobin.schedule(list(entrants), cycles=cycles):
@@ -379,7 +379,7 @@ def swiss_sample(
     flight's tie-breaks, `swiss.pair_round` with its stored seed; `quick_pairs` above PAIR_EXACT_UP_TO players)
     until the rule says it is over; places by the rule. `entrants` in seed order; `played_rounds` the rounds
     paired so far (the current one included); withdrawn players are not paired again."""
-    beats = _Beats(ratings)
+    beats = Beats(ratings)
     keys = list(entrants)
     paired: dict[tuple, list[swiss.Pair]] = {}  # the same state, the same pairing: made once for every run
     limit = played_rounds + 2 * len(keys) + 3  # a Swiss until one unbeaten, a triple elimination: always far less

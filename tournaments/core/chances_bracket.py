@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 
 from tournaments.core import consequences
-from tournaments.core.chances import NOT_THERE, Sample, _Beats
+from tournaments.core.chances import NOT_THERE, Beats, Sample
 from tournaments.core.consequences import EMPTY_SIDE, PENDING_SIDE, playoff_places
 from tournaments.core.engine import SimEvent, SimFlight
 from tournaments.core.layout import Key, P, Target
@@ -73,7 +73,7 @@ def bracket_sample(
     """One random playing-out of `event` from where it stands: the places `flight` gives, keyed by
     `entrants` (player -> the entrant key the caller shows; a player who never gets into the flight is placed
     NOT_THERE). `ratings` by player."""
-    beats = _Beats(ratings)
+    beats = Beats(ratings)
 
     def once(rng: random.Random) -> dict[Hashable, int]:
         sim = copy_event(event)
