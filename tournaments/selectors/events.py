@@ -364,6 +364,30 @@ def _last_round(prefix: str) -> Subquery:
     return Subquery(rounds.order_by().values("flight").annotate(last=Max("round")).values("last"))
 
 
+_SPOT_PREFIXES = ("tournament_slot__", "tournament_pairing__", "team_board__")
+_SPOT_COLUMNS = (
+    "pk",
+    *(_SPOT_PREFIXES[0] + f for f in (*_SPOT_FIELDS, "section", "round")),
+    *(_SPOT_PREFIXES[1] + f for f in (*_SPOT_FIELDS, "round", "table", "group")),
+    *(_SPOT_PREFIXES[2] + f for f in (*_SPOT_FIELDS, "board", "slot__section", "slot__round", "pairing__round")),
+    _SPOT_PREFIXES[2] + "pairing__table",
+    _SPOT_PREFIXES[2] + "pairing__group",
+    "slot_last",
+    "board_last",
+)
+# Every report, confirmation, dispute and start asks where its match is played, to push it to the flight's and
+# the event's pages (games.live): built and compiled, this statement's three joins and two subqueries cost about
+# 6 ms of Python a call, more than the rest of a report; compiled once it costs well under one (base.compiled).
+_MATCH_SPOTS = CompiledRead(
+    lambda *ids: (
+        Match.objects.filter(pk__in=ids)
+        .annotate(slot_last=_last_round(_SPOT_PREFIXES[0]), board_last=_last_round(f"{_SPOT_PREFIXES[2]}slot__"))
+        .order_by()
+        .values_list(*_SPOT_COLUMNS)
+    )
+)
+
+
 def match_spots(match_ids) -> dict[int, MatchSpot]:
     """{match id: MatchSpot} for those of the matches that belong to a tournament: a bracket slot's, a round's
     table's or a team board's. One query for any number of matches (a result card list names each one's event,
@@ -371,22 +395,10 @@ def match_spots(match_ids) -> dict[int, MatchSpot]:
     ids = sorted(set(match_ids))
     if not ids:
         return {}
-    slot, pairing, board = "tournament_slot__", "tournament_pairing__", "team_board__"
-    columns = [
-        *(slot + f for f in (*_SPOT_FIELDS, "section", "round")),
-        *(pairing + f for f in (*_SPOT_FIELDS, "round", "table", "group")),
-        *(board + f for f in (*_SPOT_FIELDS, "board", "slot__section", "slot__round", "pairing__round")),
-        board + "pairing__table",
-        board + "pairing__group",
-    ]
-    rows = (
-        Match.objects.filter(pk__in=ids)
-        .annotate(slot_last=_last_round(slot), board_last=_last_round(f"{board}slot__"))
-        .order_by()
-        .values("pk", *columns, "slot_last", "board_last")
-    )
+    slot, pairing, board = _SPOT_PREFIXES
     spots = {}
-    for row in rows:
+    for values in _MATCH_SPOTS.all(*ids):
+        row = dict(zip(_SPOT_COLUMNS, values, strict=True))
         if row[f"{slot}flight_id"] is not None:
             found = _spot(row, slot, row[f"{slot}round"], section=row[f"{slot}section"], last=row["slot_last"])
         elif row[f"{pairing}flight_id"] is not None:
