@@ -259,9 +259,7 @@ class ChouetteMemberResultSerializer(serializers.Serializer):
 class ChouetteDaveSerializer(serializers.Serializer):
     player = serializers.IntegerField()
     stake = serializers.IntegerField(min_value=1, max_value=2**20, help_text="The final stake of this member's game.")
-    gave_up = WordField(
-        choices=GAVE_UP, required=False, allow_null=True, default=None, help_text="Who refused a Dave."
-    )
+    gave_up = WordField(choices=GAVE_UP, required=False, allow_null=True, default=None, help_text="Who refused a Dave.")
 
 
 class ChouetteDealSerializer(serializers.Serializer):
@@ -330,7 +328,8 @@ class ChouetteGameSerializer(serializers.ModelSerializer):
     entered_by = serializers.SlugRelatedField(
         source="created_by", slug_field="username", read_only=True, allow_null=True
     )
-    ledger = ChouetteLedgerLineSerializer(many=True, read_only=True)
+    # Loaded as `lines` by selectors.with_ledger (one game) or selectors.lines_prefetch (a list).
+    ledger = ChouetteLedgerLineSerializer(source="lines", many=True, read_only=True)
 
     class Meta:
         model = SessionEvent
@@ -559,7 +558,8 @@ class SessionViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnlyM
     def games(self, request, pk=None):
         session = self.get_object()
         if request.method == "GET":
-            games = selectors.current_games(session).select_related("created_by").prefetch_related("ledger__player")
+            games = selectors.current_games(session).select_related("created_by")
+            games = games.prefetch_related(selectors.lines_prefetch())
             rows = games.order_by("game_number")
             context = money_context(request, session)
             return paginated_response(self, rows, ChouetteGameSerializer, context=context)
