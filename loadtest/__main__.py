@@ -192,10 +192,15 @@ def run_nodes(report: Report, fixture: fixtures.Fixture) -> None:
     )
 
 
+# The cheapest request that goes through Django's whole stack (middleware, URL resolver, a view): the per-node
+# liveness check, which asks neither the database nor the broker (base.views.live).
+DJANGO_FLOOR = "/health/live/"
+
+
 def measure_baselines(report: Report, url: str) -> dict[int, Baseline]:
     """The bare request (a static file through the production server) at 10 and 20 clients, then the same file
     through gunicorn's sync workers, started for this alone and stopped before the scenarios (loadtest/reference.py),
-    and the bare request's rate against it (the goal: at least half)."""
+    and the bare request's rate against it (the goal: at least half); then the Django floor (DJANGO_FLOOR)."""
     path = reference.static_path(settings.STATIC_ROOT, settings.STATIC_URL)
     static = {n: scenarios.baseline(url, path, clients=n, seconds=SECONDS) for n in (10, 20)}
     with reference.Gunicorn(STACK.env, REPO, port() + GUNICORN_PORT_OFFSET, path=path) as gunicorn:
@@ -203,13 +208,20 @@ def measure_baselines(report: Report, url: str) -> dict[int, Baseline]:
             n: scenarios.baseline(gunicorn.base_url, path, clients=n, seconds=SECONDS, name="gunicorn_static")
             for n in (10, 20)
         }
+    floor = {
+        n: scenarios.baseline(url, DJANGO_FLOOR, clients=n, seconds=SECONDS, name="django_floor") for n in (10, 20)
+    }
     say(f"# bare request: GET {path} (WhiteNoise), through the stack and through gunicorn --worker-class sync")
     for n in (10, 20):
         report.tally(static[n])
         report.tally(served[n])
         value = ratio(static[n], served[n])
         say(f"loadtest_static_vs_gunicorn_static_{n}_clients: {value:.2f}{goal_text(value, at_least=0.5)}")
-    return {n: Baseline(static[n], served[n]) for n in (10, 20)}
+    say(f"# the Django floor: GET {DJANGO_FLOOR} through the stack, the cheapest request Django answers")
+    for n in (10, 20):
+        report.tally(floor[n])
+        say(f"loadtest_django_floor_vs_static_{n}_clients: {ratio(floor[n], static[n]):.2f}")
+    return {n: Baseline(static[n], served[n], floor[n]) for n in (10, 20)}
 
 
 def run_one_node(report: Report, fixture: fixtures.Fixture) -> None:

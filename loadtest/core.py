@@ -87,10 +87,14 @@ def ratio(tally: Tally, baseline: Tally) -> float:
 @dataclass(frozen=True)
 class Baseline:
     """The yardsticks of one concurrency (loadtest/reference.py): the bare request through the production server
-    (a static file), and the same file through gunicorn's sync workers when that was measured."""
+    (a static file), the same file through gunicorn's sync workers when that was measured, and the cheapest
+    request that enters Django on the same stack (`/health/live/`: no database, no broker) when that was: no page
+    or write Django serves can be faster than it, so a write's share of it says how much of the work is the
+    write's own, and the floor's share of the static file says how far a ratio against the file can go at all."""
 
     static: Tally
     gunicorn: Tally | None = None
+    django: Tally | None = None
 
 
 def goal_text(value: float, *, at_least: float | None = None, at_most: float | None = None, unit: str = "") -> str:
@@ -116,6 +120,8 @@ def report_lines(
         lines.append(f"{prefix}_ratio_vs_static: {value:.2f}{goal_text(value, at_least=min_ratio)}")
         if baseline.gunicorn is not None:
             lines.append(f"{prefix}_ratio_vs_gunicorn_static: {ratio(tally, baseline.gunicorn):.2f}")
+        if baseline.django is not None:
+            lines.append(f"{prefix}_ratio_vs_django_floor: {ratio(tally, baseline.django):.2f}")
     lines.append(f"{prefix}_throughput: {tally.throughput:.1f} req/s")
     p99 = tally.p(0.99)
     lines.append(f"{prefix}_p50: {tally.p(0.5):.0f} ms")

@@ -43,9 +43,11 @@ def test_ratio_and_lines_against_the_baseline():
     gunicorn = Tally("gunicorn_static", latencies=[0.01] * 400, ok=400, seconds=2.0)
     page = Tally("bracket_page", latencies=[0.02] * 99 + [0.5], ok=100, seconds=4.0)
     assert ratio(page, static) == pytest.approx(0.25)
-    lines = report_lines(page, Baseline(static, gunicorn), min_ratio=0.5, max_p99_ms=150)
+    floor = Tally("django_floor", latencies=[0.01] * 100, ok=100, seconds=2.0)
+    lines = report_lines(page, Baseline(static, gunicorn, floor), min_ratio=0.5, max_p99_ms=150)
     assert lines[0] == "loadtest_bracket_page_ratio_vs_static: 0.25 (goal >= 0.5) MISSED"
     assert lines[1] == "loadtest_bracket_page_ratio_vs_gunicorn_static: 0.12"
+    assert lines[2] == "loadtest_bracket_page_ratio_vs_django_floor: 0.50"
     assert "loadtest_bracket_page_p99: 20 ms (goal <= 150 ms)" in lines
     assert "loadtest_bracket_page_errors: 0" in lines
 
