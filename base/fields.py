@@ -27,6 +27,7 @@ MESSAGES = {
     "decimal_places": _("Use at most %(places)s decimal places."),
     "negative": _("An amount of money cannot be negative."),
     "cents": _("An amount has at most two decimals (whole cents)."),
+    "thousands": _("Write %(text)s without a thousands separator, e.g. 1000 or 1000.00."),
     "out_of_range": _("A share is a number between 0 and 1 (or 0% and 100%)."),
 }
 

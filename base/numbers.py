@@ -20,9 +20,17 @@ from base.errors import DomainError
 
 # No number anyone types into this site needs more characters than this (sign, digits, point, exponent).
 MAX_NUMBER_TEXT = 40
-# Money: integer cents up to ten million in whole units, far above any pool, inside every integer column.
-MAX_MONEY_CENTS = 1_000_000_000
+# Money: integer cents up to just under ten million in whole units, far above any pool: the most a money column
+# (numeric(9, 2): 9,999,999.99) and every integer column hold.
+MAX_MONEY_CENTS = 999_999_999
 MONEY_DECIMAL_PLACES = 2
+# A number as people and programs write it: ASCII digits, one point, an optional exponent. Python's Decimal also
+# reads "1_000" and digits of other scripts ("１５"), which nobody means as an amount on this site.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# "1,000" or "1.500": a thousands separator (English or German), or a decimal point with three decimals? An amount
+# that would be read so is refused rather than guessed (a comma is otherwise the decimal point, as Germans write
+# it); "12.505", which no reading takes as whole cents, keeps its own refusal.
+_GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:[.,][0-9]{3})+")
 # The largest id a row can have (a bigint): a larger number in a filter reaches SQLite as an OverflowError.
 MAX_ID = 2**63 - 1
 
@@ -65,6 +73,8 @@ def read_decimal(value: object) -> Decimal:
         raise NumberError("invalid", "Write a number, e.g. 12.50.")
     if not number.is_finite():
         raise NumberError("not_finite", "A number must be finite (not NaN or infinity).")
+    if isinstance(value, str) and not _PLAIN_NUMBER.fullmatch(value.strip()):
+        raise NumberError("invalid", "Write a number, e.g. 12.50.")
     if len(number.as_tuple().digits) > MAX_NUMBER_TEXT:
         raise NumberError("too_long", "A number has at most {max} characters.", max=MAX_NUMBER_TEXT)
     return number
@@ -101,8 +111,9 @@ def parse_decimal(
 def parse_money(value: object, *, max_cents: int = MAX_MONEY_CENTS) -> int:
     """Integer cents from '12.50', '12,50', 12 or Decimal('12.5'): never negative, at most two decimals,
     at most `max_cents`. A comma is read as the decimal point, as people write it in Germany."""
-    if isinstance(value, str):
-        value = value.strip().replace(",", ".")
+    typed = value.strip() if isinstance(value, str) else None
+    if typed is not None:
+        value = typed.replace(",", ".")
     whole_digits = len(str(max_cents // 100))
     try:
         amount = parse_decimal(
@@ -122,6 +133,8 @@ def parse_money(value: object, *, max_cents: int = MAX_MONEY_CENTS) -> int:
                 "too_large", "The amount is too large: at most {max}.", max=format_cents(max_cents)
             ) from None
         raise
+    if typed is not None and _GROUPED.fullmatch(typed):  # read as 1.00 or 1.50, perhaps meant as 1000 or 1500
+        raise NumberError("thousands", "Write {text} without a thousands separator, e.g. 1000 or 1000.00.", text=typed)
     return int(amount * 100)
 
 

@@ -198,8 +198,12 @@ def _timed(call):
 
 
 PROBED_AMOUNTS = [
-    ("1e999997", "The number is too large: at most 10000000.00."),  # held a worker for 30 s
-    ("1e999999", "The number is too large: at most 10000000.00."),  # answered 500
+    ("1e999997", "The number is too large: at most 9999999.99."),  # held a worker for 30 s
+    ("1e999999", "The number is too large: at most 9999999.99."),  # answered 500
+    ("10000000", "The number is too large: at most 9999999.99."),  # past numeric(9, 2): a payment answered 500
+    ("1_000", "Write a number, e.g. 12.50."),  # Python's Decimal reads it as 1000
+    ("\uff11\uff15", "Write a number, e.g. 12.50."),  # full-width digits, read as 15
+    ("1,000", "Write 1,000 without a thousands separator, e.g. 1000 or 1000.00."),  # was read as 1.00
     ("NaN", "A number must be finite (not NaN or infinity)."),
     ("12.505", "An amount has at most two decimals (whole cents)."),
 ]

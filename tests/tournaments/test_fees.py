@@ -179,3 +179,26 @@ def test_the_dashboard_names_who_has_not_paid_with_totals_by_method(club, direct
         page = web(director_user).get(reverse("tournaments:dashboard", args=[club.slug, event.slug])).content.decode()
     assert "Online 20.00" in page and "2 not paid (40.00 open)" in page
     assert entries[1].player.name in page and entries[2].player.name in page
+
+
+def test_amounts_past_what_a_money_column_holds_answer_400_and_the_largest_that_fits_is_taken(
+    club, director_user, api_as
+):
+    """10,000,000.00 passed the money parser but not the numeric(9, 2) columns: a payment, a flight's member fee
+    and a payout table's added money each answered 500 (found probing the API as a director)."""
+    event, flight, entries = flight_with(club, director_user, n=2)
+    api = api_as(director_user)
+    base = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/"
+    pay = base + f"entries/{entries[0].pk}/payments/"
+    for path, body, field in (
+        (pay, {"method": "cash", "amount": "10000000"}, "amount"),
+        (base + "fees/", {"member_fee": "10000000"}, "member_fee"),
+        (base + "payout-table/", {"table": "winner", "added_money": "10000000"}, "added_money"),
+    ):
+        send = api.post if path == pay else api.put
+        with translation.override("en"):
+            response = send(path, body, format="json")
+        assert response.status_code == 400, (path, response.content)
+        assert "at most 9999999.99" in str(response.json()["errors"][field])
+    assert not EntryPayment.objects.exists()
+    assert api.post(pay, {"method": "cash", "amount": "9999999.99"}, format="json").status_code == 201
