@@ -22,12 +22,13 @@ import csv
 import hashlib
 import io
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from base import numbers
 from base.errors import Invalid
 from clubs import selectors as club_selectors
 from clubs.models import Membership
@@ -153,7 +154,14 @@ def read_table(text: str, known: dict[str, tuple[str, ...]], order: tuple[str, .
         raise Invalid(_("The file or list is empty: give at least one row with a name."), field="text")
     first = next(line for line in lines if line.strip())
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
-    rows = [(reader.line_num, cells) for cells in reader]
+    try:
+        rows = [(reader.line_num, cells) for cells in reader]
+    except csv.Error:  # a cell past the csv module's field limit (128 KiB), or a quote it cannot close
+        raise Invalid(
+            _("Row %(row)s cannot be read: a cell is far too long or its quotes do not close. Check that row.")
+            % {"row": reader.line_num},
+            field="text",
+        ) from None
     rows = [(line, cells) for line, cells in rows if any(c.strip() for c in cells)]
     header_line, header = rows[0]
     columns = [heading(cell, known) for cell in header]
@@ -191,13 +199,13 @@ def parse_rating(text: str) -> tuple[Decimal | None, str]:
     """A rating cell: the value (decimal comma or point, two places) and the problem, if any."""
     if not text:
         return None, ""
-    try:
-        value = Decimal(text.replace(" ", "").replace(",", ".")).quantize(Decimal("0.01"))
-    except InvalidOperation:
+    try:  # bounded first (base.numbers): NaN, infinities and huge exponents are no rating
+        value = numbers.read_decimal(text.replace(" ", "").replace(",", "."))
+    except numbers.NumberError:
         return None, _("the rating \u201c%(value)s\u201d is not a number (e.g. 1612,5)") % {"value": text}
     if not 0 <= value <= MAX_RATING:
         return None, _("the rating %(value)s is not between 0 and 5000") % {"value": text}
-    return value, ""
+    return value.quantize(Decimal("0.01")), ""
 
 
 def unescape(cell: str) -> str:

@@ -100,6 +100,7 @@ def test_a_headerless_pasted_list_takes_name_email_rating_number(club):
         (b"", "empty"),
         (b"name\n" + b"x" * imports.MAX_BYTES, "larger than 1 MB"),
         ("name\n" + "".join(f"P{i}\n" for i in range(imports.MAX_ROWS + 1)), "at most 5,000"),
+        ("name\n" + "A" * 200_000, "Row 2 cannot be read: a cell is far too long"),  # answered 500
     ],
 )
 def test_a_file_that_cannot_be_read_is_refused_saying_why(club, director_user, raw, message):
@@ -109,6 +110,15 @@ def test_a_file_that_cannot_be_read_is_refused_saying_why(club, director_user, r
         response = web(director_user).post(_url(club), {"file": upload})
     assert response.status_code == 400
     assert message in response.content.decode()
+
+
+@pytest.mark.parametrize("rating", ["NaN", "-Infinity", "1e999999", "sNaN", "5000.01"])
+def test_a_rating_that_is_no_number_or_out_of_range_refuses_its_row_saying_so(club, director_user, rating):
+    """"NaN" passed the old reading (its quantize) and then failed its comparison with a 500."""
+    with translation.override("en"):
+        response = web(director_user).post(_url(club), {"text": f"name;rating\nX;{rating}\n"})
+    assert response.status_code == 200
+    assert "the rating" in response.content.decode() and rating in response.content.decode()
 
 
 def test_two_members_of_one_name_and_a_clash_of_addresses_are_refused(club):
