@@ -50,7 +50,9 @@ class WaitingJoinInputSerializer(PlayerInputSerializer):
 
 
 class EventPlacesSerializer(serializers.Serializer):
-    cap = serializers.IntegerField(help_text="At most this many entries across the event's counted flights.")
+    cap = serializers.IntegerField(
+        allow_null=True, help_text="At most this many entries across the event's counted flights (null: no cap)."
+    )
     entered = serializers.IntegerField(help_text="Entries holding a place across the event's counted flights.")
     offered = serializers.IntegerField(help_text="Places offered to waiting players across the event.")
     full = serializers.BooleanField(help_text="No place of the event is free: a sign-up waits.")
