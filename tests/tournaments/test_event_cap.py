@@ -17,6 +17,7 @@ from base.errors import Conflict, Invalid
 from notifications.models import Notification
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.tournaments.builders import make_event, members
+from tests.tournaments.test_waiting_list import ANSWERS, play_answer
 from tournaments import selectors, services
 from tournaments.models import OPEN_SPOT, EntryStatus, SpotStatus, WaitingSpot
 
@@ -241,17 +242,8 @@ def _play(director, event, flights, players, step) -> None:
     spot = WaitingSpot.objects.filter(flight__event=event, player=player, status__in=OPEN_SPOT).order_by("pk").first()
     if kind == "sign_up":
         sign_up(director, flight, player)
-    elif kind == "withdraw":
-        entry = flight.entries.filter(player=player).exclude(status=EntryStatus.WITHDRAWN).first()
-        if entry is not None:
-            services.withdraw(actor=director, entry=entry)
-    elif kind == "accept" and spot is not None:
-        services.accept_place(actor=director, spot=spot)
-    elif kind == "decline" and spot is not None:
-        services.decline_place(actor=director, spot=spot)
-    elif kind == "expire" and spot is not None and spot.status == SpotStatus.OFFERED:
-        WaitingSpot.objects.filter(pk=spot.pk).update(offer_expires_at=timezone.now() - timedelta(seconds=1))
-        services.sweep_offers()
+    elif kind in ANSWERS:
+        play_answer(director, flight, player, kind, spot)
     elif kind == "raise":
         event.refresh_from_db()
         services.set_event_cap(actor=director, event=event, cap=event.cap + arg)

@@ -184,19 +184,27 @@ def set_cap(*, actor, flight: Flight, cap: int | None, offer_hours: int | None =
     flight = lock_places(flight)
     if cap is not None:
         _check_cappable(flight)
-        now = places(flight)
-        if cap < core.lowest_cap(now):
-            message = _(
+        _refuse_below(
+            cap,
+            places(flight),
+            _(
                 "%(entered)s entries are in and %(offered)s places are offered: a cap of at least %(lowest)s works "
                 "(or withdraw entries first)."
-            ) % {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
-            raise Invalid(message, field="cap")
+            ),
+        )
     flight.cap = cap
     if offer_hours is not None:
         flight.offer_hours = offer_hours
     flight.save(update_fields=["cap", "offer_hours"])
     fill(flight)
     return flight
+
+
+def _refuse_below(cap: int, now: core.Places, message: str) -> None:
+    """A cap below the entries in and the places offered is refused, the message naming the lowest that works."""
+    if cap < core.lowest_cap(now):
+        values = {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
+        raise Invalid(message % values, field="cap")
 
 
 @transaction.atomic
@@ -209,13 +217,14 @@ def set_event_cap(*, actor, event: Event, cap: int | None) -> Event:
         raise Invalid(_("A cap is a whole number from 1 to 100000, or empty for none."), field="cap")
     event = lock_event(event)
     if cap is not None:
-        now = selectors.event_places(event=event)
-        if cap < core.lowest_cap(now):
-            message = _(
+        _refuse_below(
+            cap,
+            selectors.event_places(event=event),
+            _(
                 "%(entered)s entries are in across the event's flights and %(offered)s places are offered: an "
                 "event cap of at least %(lowest)s works (or withdraw entries first)."
-            ) % {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
-            raise Invalid(message, field="cap")
+            ),
+        )
     event.cap = cap
     event.save(update_fields=["cap"])
     event_changed(event)  # the flights' pages say whether the event is full
