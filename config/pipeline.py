@@ -38,7 +38,12 @@ LOCK_ORDER: tuple[str, ...] = (
     "chouette.ChouetteSession",  # 4. a chouette table, alone
     "games.GameRecord",  # 5. record verification and its sweep, alone
     "games.RecordAnalysis",  # the analysis sweep, alone
-    "tournaments.Flight",  # 6. registration, the draw, a withdrawal (→ the walkover's match and its slots)
+    # 6. an event's places: a registration, a withdrawal or a waiting-list change locks the event before its flight,
+    # so the places counted across an event with a cap are counted one change at a time (tournaments.services
+    # .waiting). A path already holding a flight (a drop, a confirmation) never locks it: it offers a freed place
+    # after its commit.
+    "tournaments.Event",
+    "tournaments.Flight",  # registration, the draw, a withdrawal (→ the walkover's match and its slots)
     "games.Match",  # 7. a confirmation: its match, then its slot and the slots it fills (or its round's pairing),
     "tournaments.Slot",  # then the event's boards, to free the finished match's board and call the next
     "tournaments.Pairing",
@@ -167,10 +172,11 @@ EVENTS: tuple[Event, ...] = (
         held=("tournaments.Flight",),
         steps=(Step("notifications.receivers.draw_released", "notifications"),),
     ),
-    # A capped flight's waiting list offered a freed place (tournaments.services.waiting, the flight locked).
+    # A capped flight's or event's waiting list offered a freed place (tournaments.services.waiting, the event
+    # and the flight locked, or the event alone when a place freed elsewhere in it is handed on).
     Event(
         "tournaments.hooks.place_offered",
-        held=("tournaments.Flight",),
+        held=("tournaments.Event", "tournaments.Flight"),
         steps=(Step("notifications.receivers.place_offered", "notifications"),),
     ),
     # A tournament match can be played (board None), or was called to a board (after that call committed).

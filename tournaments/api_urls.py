@@ -16,6 +16,7 @@ money = api.money.FlightMoneyViewSet.as_view
 fees = api.money.FeesViewSet.as_view
 waiting = api.waiting.WaitingListViewSet.as_view
 WAITING = FLIGHT + "waiting-list/"
+event_cap = api.waiting.EventCapViewSet.as_view
 
 urlpatterns = [
     path("events/", events({"get": "list", "post": "create"}), name="api-event-list"),
@@ -54,6 +55,7 @@ urlpatterns = [
     path(ENTRY + "payments/", fees({"post": "record"}), name="api-entry-payments"),
     path(ENTRY + "fee-category/", fees({"put": "category"}), name="api-entry-fee-category"),
     path("payout-tables/<slug:club>/", tables({"get": "list", "post": "create"}), name="api-payout-tables"),
+    path(EVENT + "cap/", event_cap({"put": "cap"}), name="api-event-cap"),
     path(FLIGHT + "cap/", waiting({"put": "cap"}), name="api-flight-cap"),
     path(WAITING, waiting({"get": "show", "post": "join"}), name="api-waiting-list"),
     path(WAITING + "close/", waiting({"post": "close"}), name="api-waiting-list-close"),

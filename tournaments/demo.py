@@ -123,7 +123,8 @@ def _prize_money(director, event):
 def _capped_event(club, director, players):
     """A coming event whose main is capped at 8 and full: three more signed up onto its waiting list, one of them
     moved up by the director (recorded with the reason), and a withdrawal offered the freed place to the first
-    waiting, who has 48 hours to accept it."""
+    waiting, who has 48 hours to accept it. The event itself is capped at 10 entries, full with its Amateurs
+    flight's two, and one more waits on the Amateurs' list."""
     event = services.create_event(
         actor=director,
         club=club,
@@ -138,6 +139,13 @@ def _capped_event(club, director, players):
     spots = [services.join_waiting_list(actor=director, flight=main, player=p) for p in players[8:11]]
     services.move_up(actor=director, spot=spots[2], to_place=2, reason="Last year's winner")
     services.withdraw(actor=director, entry=entered[-1])
+    # The event is capped at 10 entries across its flights: with the Amateurs' two it is full, and a main player
+    # signing up for the Amateurs too (counted twice) waits on the Amateurs' list.
+    amateurs = services.add_flight(actor=director, event=event, name="Amateurs", slug="amateurs", length=3)
+    for player in (players[7], players[11]):
+        services.register(actor=director, flight=amateurs, player=player)
+    services.set_event_cap(actor=director, event=event, cap=10)
+    services.sign_up(actor=director, flight=amateurs, player=players[0])
     return event
 
 

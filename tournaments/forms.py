@@ -352,6 +352,21 @@ class ClosingTimeForm(forms.Form):
     )
 
 
+class EventCapForm(forms.Form):
+    cap = forms.IntegerField(
+        label=_("Event cap (empty: none)"),
+        required=False,
+        min_value=1,
+        max_value=100_000,
+        help_text=_(
+            "At most this many entries across the event's flights; more join the waiting lists. A player entered "
+            "in two flights counts twice; jackpots, side pools, consolation flights fed by another flight and "
+            "re-entries do not count."
+        ),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 5}),
+    )
+
+
 class OverrideForm(forms.Form):
     winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, widget=forms.RadioSelect)
     outcome = forms.ChoiceField(

@@ -136,6 +136,21 @@ class Event(models.Model):
     closes_at = models.DateTimeField(
         _("closing time"), null=True, blank=True, help_text=_("When the venue closes: play must end by then.")
     )
+    # A cap on the players across the event's flights (empty: none; tournaments.services.waiting, "event cap"):
+    # a sign-up past it joins its flight's waiting list, and a place freed anywhere in the event is offered to
+    # the earliest waiting player of a flight with room. Counted: the entries of the flights players sign up for
+    # (not a jackpot, a side pool, a fed flight or a re-entry), so one player entered in two such flights counts
+    # twice, and an open offer holds its place.
+    cap = models.PositiveIntegerField(
+        _("event cap"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "At most this many entries across the event's flights; more join the waiting lists. A player entered "
+            "in two flights counts twice; jackpots, side pools, consolation flights fed by another flight and "
+            "re-entries do not count."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -147,6 +162,7 @@ class Event(models.Model):
                 condition=Q(house_percent__gte=0) & Q(house_percent__lte=100), name="event_house_percent_range"
             ),
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_known"),
+            models.CheckConstraint(condition=Q(cap__isnull=True) | Q(cap__gt=0), name="event_cap_positive"),
         ]
 
     def __str__(self) -> str:

@@ -17,6 +17,7 @@ urlpatterns = [
     path(EVENT + "prizes/", money.prizes, name="prizes"),
     path("clubs/<slug:club>/payout-tables/", money.club_tables, name="payout-tables"),
     path(EVENT + "closing-time/", events.closing_time, name="event-closing-time"),
+    path(EVENT + "cap/", events.event_cap, name="event-cap"),
     path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
     path(EVENT + "<slug:flight>/payments/", money.payments, name="flight-payments"),

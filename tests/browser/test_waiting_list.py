@@ -1,6 +1,6 @@
 """A capped flight's waiting list on a 390-pixel phone: a player signs up for a full flight and sees their place,
-gets the place a withdrawal frees and accepts it from the flight page; the director sees the list, moves a player
-up with a reason and closes the list."""
+gets the place a withdrawal frees and accepts it from the flight page; the director sees the list (and that the
+event, capped across its flights, is full), moves a player up with a reason and closes the list."""
 
 import datetime
 
@@ -49,6 +49,11 @@ def test_a_player_waits_gets_the_place_and_the_director_moves_one_up_and_closes_
     expect(page.locator(".messages, .message, [role=status], [role=alert]").first).to_contain_text("You are entered.")
     assert flight.entries.filter(player=c).exists()
 
+    # the event gets a cap across its flights, full with a second flight's entry: the list page says so too
+    second = services.add_flight(actor=director, event=event, name="Second")
+    services.register(actor=director, flight=second, player=MembershipFactory(club=club).player)
+    services.set_event_cap(actor=director, event=event, cap=3)
+
     # the director sees the list, moves Player E up with a reason, and closes the list
     page.context.clear_cookies()
     list_url = f"/events/{club.slug}/{event.slug}/{flight.slug}/waiting-list/"
@@ -57,6 +62,7 @@ def test_a_player_waits_gets_the_place_and_the_director_moves_one_up_and_closes_
     expect(spots).to_have_count(2)
     expect(spots.nth(0)).to_contain_text("1. Player D")
     expect(page.locator(".waiting-places")).to_contain_text("2 of 2 places taken")
+    expect(page.locator(".waiting-places .event-places")).to_contain_text("Cup is full: 3 of 3")
     fits(page)
     row = spots.nth(1)
     row.get_by_label("Why Player E moves up").fill("Club champion")

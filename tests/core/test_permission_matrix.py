@@ -182,6 +182,7 @@ API = {
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/entries/{id}/fee-category/": May(
         write=DIRECTORS, body={"category": "standard"}
     ),
+    "PUT /api/v1/events/{club}/{slug}/cap/": May(write=DIRECTORS, body={"cap": None}),
     "PUT /api/v1/events/{club}/{slug}/flights/{flight}/cap/": May(write=DIRECTORS, body={"cap": None}),
     "GET /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/": May(read=SIGNED_IN),  # a player: own place
     "POST /api/v1/events/{club}/{slug}/flights/{flight}/waiting-list/": May(write=SIGNED_IN),  # no cap: 409
@@ -360,6 +361,7 @@ PAGES = {
     ),
     "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
+    "/events/<slug:club>/<slug:slug>/cap/": May(write=DIRECTORS, body={"cap": ""}),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/register/": May(write=SIGNED_IN),

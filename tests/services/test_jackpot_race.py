@@ -1,6 +1,6 @@
 """Two sign-ups to a jackpot at once on PostgreSQL: the pod they complete is filled once and never holds more
-than its size. The sign-ups run under the jackpot flight's row lock; the control takes the lock away and shows
-two requests then both count the same waiting list and start a pod each (one of them is refused)."""
+than its size. The sign-ups run under the event's and the jackpot flight's row locks; the control takes the locks
+away and shows two requests then both count the same waiting list and start a pod each (one of them is refused)."""
 
 import pytest
 
@@ -30,7 +30,7 @@ def jackpot():
 
 def test_two_sign_ups_at_once_fill_one_pod_of_four_and_one_waits(jackpot, monkeypatch):
     flight, (first, second), url = jackpot
-    monkeypatch.setattr(entry_services, "lock_flight", then_wait(entry_services.lock_flight))
+    monkeypatch.setattr(entry_services, "lock_places", then_wait(entry_services.lock_places))
     statuses = [status for status, _body in post_at_once((first, url, {}), (second, url, {}))]
     assert statuses == [201, 201]
     pods = Flight.objects.filter(source=flight)
@@ -45,7 +45,7 @@ def test_without_the_lock_both_sign_ups_start_a_pod_and_one_fails(jackpot, monke
     def unlocked(f):
         return Flight.objects.select_related("event__club").get(pk=f.pk)
 
-    monkeypatch.setattr(entry_services, "lock_flight", then_meet(unlocked))
+    monkeypatch.setattr(entry_services, "lock_places", then_meet(unlocked))
     statuses = [status for status, _body in post_at_once((first, url, {}), (second, url, {}))]
     # both counted the same waiting list and started "pod 1": the second collides with the first (a sign-up
     # refused through no fault of the player's) or, named apart, the list would fill two pods

@@ -1,7 +1,8 @@
 """Waiting-list offers answered at the same instant, on PostgreSQL. An offer accepted twice at once (two phones,
 or the player and a director) makes one entry; two players accepting the last place at once never overfill the
-flight. Every answer runs under the flight's row lock (tournaments.services.waiting); the controls take the lock
-away and show the race then happens."""
+flight; two sign-ups to different flights of an event with one place left enter one player, and the other waits.
+Every answer runs under the event's and the flight's row locks (tournaments.services.waiting, `lock_places`); the
+controls take the lock away and show the race then happens."""
 
 from datetime import timedelta
 
@@ -9,11 +10,13 @@ import pytest
 from django.utils import timezone
 
 from tests.clubs.factories import ClubFactory, MembershipFactory
-from tests.services.concurrency import post_at_once, then_meet, then_wait
+from tests.services.concurrency import post_at_once, run_at_once, then_meet, then_wait
 from tests.tournaments.builders import make_event, members
 from tournaments import services
 from tournaments.models import Entry, Flight, SpotStatus, WaitingSpot
+from tournaments.services import entries as entries_services
 from tournaments.services import waiting as waiting_services
+from tournaments.services.common import lock_flight
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +46,7 @@ def _unlocked(flight):
 def test_an_offer_accepted_twice_at_once_is_taken_once(offered, monkeypatch):
     director, flight, (c, _d), base = offered
     spot = WaitingSpot.objects.get(flight=flight, player=c, status=SpotStatus.OFFERED)
-    monkeypatch.setattr(waiting_services, "lock_flight", then_wait(waiting_services.lock_flight))
+    monkeypatch.setattr(waiting_services, "lock_places", then_wait(waiting_services.lock_places))
     url = f"{base}{spot.pk}/accept/"
     answers = post_at_once((c.user, url, {}), (director, url, {}))
     assert [status for status, _body in answers] == [201, 201]
@@ -55,7 +58,7 @@ def test_an_offer_accepted_twice_at_once_is_taken_once(offered, monkeypatch):
 def test_control_without_the_lock_the_second_accept_collides(offered, monkeypatch):
     director, flight, (c, _d), base = offered
     spot = WaitingSpot.objects.get(flight=flight, player=c, status=SpotStatus.OFFERED)
-    monkeypatch.setattr(waiting_services, "lock_flight", then_meet(_unlocked))
+    monkeypatch.setattr(waiting_services, "lock_places", then_meet(_unlocked))
     url = f"{base}{spot.pk}/accept/"
     try:
         statuses = sorted(status for status, _body in post_at_once((c.user, url, {}), (director, url, {})))
@@ -80,7 +83,7 @@ def test_two_players_accepting_the_last_place_at_once_never_overfill(offered, mo
     _director, flight, (c, d), base = offered
     _two_offers_for_one_place(flight, d)
     spots = {s.player_id: s.pk for s in WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED)}
-    monkeypatch.setattr(waiting_services, "lock_flight", then_wait(waiting_services.lock_flight))
+    monkeypatch.setattr(waiting_services, "lock_places", then_wait(waiting_services.lock_places))
     answers = post_at_once(*((p.user, f"{base}{spots[p.pk]}/accept/", {}) for p in (c, d)))
     assert sorted(status for status, _body in answers) == [201, 409]
     assert next(body for status, body in answers if status == 409)["code"] == "flight_full"
@@ -91,7 +94,7 @@ def test_control_without_the_lock_both_take_the_last_place(offered, monkeypatch)
     _director, flight, (c, d), base = offered
     _two_offers_for_one_place(flight, d)
     spots = {s.player_id: s.pk for s in WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED)}
-    monkeypatch.setattr(waiting_services, "lock_flight", then_meet(_unlocked))
+    monkeypatch.setattr(waiting_services, "lock_places", then_meet(_unlocked))
     answers = post_at_once(*((p.user, f"{base}{spots[p.pk]}/accept/", {}) for p in (c, d)))
     assert [status for status, _body in answers] == [201, 201]
     assert Entry.objects.filter(flight=flight).count() == 3  # overfilled: what the lock prevents
@@ -113,7 +116,7 @@ def full_pairs():
 
 def test_two_pairs_with_one_player_joining_at_once_put_that_player_on_the_list_once(full_pairs, monkeypatch):
     director, flight, (c, d, x), base = full_pairs
-    monkeypatch.setattr(waiting_services, "lock_flight", then_wait(waiting_services.lock_flight))
+    monkeypatch.setattr(waiting_services, "lock_places", then_wait(waiting_services.lock_places))
     answers = post_at_once((director, base, {"players": [c.pk, x.pk]}), (director, base, {"players": [d.pk, x.pk]}))
     assert sorted(status for status, _body in answers) == [201, 409]
     assert next(body for status, body in answers if status == 409)["code"] == "already_waiting"
@@ -122,7 +125,7 @@ def test_two_pairs_with_one_player_joining_at_once_put_that_player_on_the_list_o
 
 def test_control_without_the_lock_both_pairs_join_with_the_same_player(full_pairs, monkeypatch):
     director, flight, (c, d, x), base = full_pairs
-    monkeypatch.setattr(waiting_services, "lock_flight", then_meet(_unlocked))
+    monkeypatch.setattr(waiting_services, "lock_places", then_meet(_unlocked))
     try:
         answers = post_at_once((director, base, {"players": [c.pk, x.pk]}), (director, base, {"players": [d.pk, x.pk]}))
         codes = [body.get("code") if isinstance(body, dict) else None for _status, body in answers]
@@ -131,3 +134,46 @@ def test_control_without_the_lock_both_pairs_join_with_the_same_player(full_pair
     # both read x free and the same end of the list: the rule naming x refuses neither (the second fails on the
     # list's unique position instead, or both join), where under the lock the second is refused with its reason
     assert "already_waiting" not in codes
+
+
+@pytest.fixture
+def one_place_left():
+    """An event capped at 3 across Main and Second, with 2 entered: one place left; c and d want it."""
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role="director").player.user
+    event = make_event(club, director)
+    main = services.add_flight(actor=director, event=event, name="Main")
+    second = services.add_flight(actor=director, event=event, name="Second")
+    services.set_event_cap(actor=director, event=event, cap=3)
+    a, b, c, d = members(club, 4)
+    services.register(actor=director, flight=main, player=a)
+    services.register(actor=director, flight=second, player=b)
+    return director, event, (main, second), (c, d)
+
+
+def _sign_ups_at_once(director, flights, players) -> list:
+    return run_at_once(
+        *(
+            (lambda f=flight, p=player: services.sign_up(actor=director, flight=f, player=p))
+            for flight, player in zip(flights, players, strict=True)
+        )
+    )
+
+
+def test_two_sign_ups_to_different_flights_for_the_events_last_place_enter_one_the_other_waits(
+    one_place_left, monkeypatch
+):
+    director, event, flights, players = one_place_left
+    monkeypatch.setattr(entries_services, "lock_places", then_wait(entries_services.lock_places))
+    results = _sign_ups_at_once(director, flights, players)
+    assert sorted(type(r).__name__ for r in results) == ["Entry", "WaitingSpot"]
+    assert Entry.objects.filter(flight__event=event).count() == 3  # the event's cap
+    assert WaitingSpot.objects.get(flight__event=event).status == SpotStatus.WAITING
+
+
+def test_control_without_the_event_lock_both_take_the_events_last_place(one_place_left, monkeypatch):
+    director, event, flights, players = one_place_left
+    monkeypatch.setattr(entries_services, "lock_places", then_meet(lock_flight))  # each flight's lock alone
+    results = _sign_ups_at_once(director, flights, players)
+    assert [type(r).__name__ for r in results] == ["Entry", "Entry"]
+    assert Entry.objects.filter(flight__event=event).count() == 4  # past the cap: what the event lock prevents

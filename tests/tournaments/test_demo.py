@@ -1,5 +1,7 @@
 import pytest
 from django.core.management import call_command
+from django.test import Client
+from django.utils.translation import override
 
 from base.management.commands.load_demo import DemoContext
 from games.models.matches import Match
@@ -98,6 +100,12 @@ def test_demo_prizes_handed_over_are_their_places_amounts_and_a_capped_flight_ha
     assert (
         WaitingSpot.objects.filter(flight=main).count() == 3 and WaitingMove.objects.filter(spot__flight=main).exists()
     )
+    event = main.event
+    assert (event.cap, selectors.event_places(event=event).full) == (10, True)  # full with the Amateurs' two
+    assert WaitingSpot.objects.get(flight__slug="amateurs", flight__event=event).status == SpotStatus.WAITING
+    with override("en"):
+        page = Client().get(event.get_absolute_url()).content.decode()
+    assert "at most 10 entries across the flights" in page
 
 
 def test_the_demos_calcutta_settlement_shows_transfer_codes_and_the_club_has_its_account(client):

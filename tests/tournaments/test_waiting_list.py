@@ -199,17 +199,13 @@ def _open(flight):
     return list(WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).order_by("position"))
 
 
-def _play(director, flight, players, step, queue: list[int], partners=None) -> None:
-    """One step; a refusal is part of the game (the state must stay right after it too). With `partners` (a
-    captain's partner) the flight is played by pairs and each sign-up is the captain's pair."""
-    kind, arg = step
-    player = players[arg % len(players)]
-    spot = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
-    if kind == "sign_up":
-        result = sign_up(director, flight, player, (partners or {}).get(player.pk))
-        if isinstance(result, WaitingSpot) and result.pk not in queue:
-            queue.append(result.pk)
-    elif kind == "withdraw":
+ANSWERS = ("withdraw", "accept", "decline", "expire")
+
+
+def play_answer(director, flight, player, kind: str, spot) -> None:
+    """One of the ANSWERS as a script plays it: the player's entry withdrawn, or their open spot (None: none)
+    accepted, declined, or its offer run out and swept on."""
+    if kind == "withdraw":
         entry = flight.entries.filter(player=player).exclude(status=EntryStatus.WITHDRAWN).first()
         if entry is not None:
             services.withdraw(actor=director, entry=entry)
@@ -220,6 +216,20 @@ def _play(director, flight, players, step, queue: list[int], partners=None) -> N
     elif kind == "expire" and spot is not None and spot.status == SpotStatus.OFFERED:
         WaitingSpot.objects.filter(pk=spot.pk).update(offer_expires_at=timezone.now() - timedelta(seconds=1))
         services.sweep_offers()
+
+
+def _play(director, flight, players, step, queue: list[int], partners=None) -> None:
+    """One step; a refusal is part of the game (the state must stay right after it too). With `partners` (a
+    captain's partner) the flight is played by pairs and each sign-up is the captain's pair."""
+    kind, arg = step
+    player = players[arg % len(players)]
+    spot = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
+    if kind == "sign_up":
+        result = sign_up(director, flight, player, (partners or {}).get(player.pk))
+        if isinstance(result, WaitingSpot) and result.pk not in queue:
+            queue.append(result.pk)
+    elif kind in ANSWERS:
+        play_answer(director, flight, player, kind, spot)
     elif kind == "raise":
         flight.refresh_from_db()
         services.set_cap(actor=director, flight=flight, cap=flight.cap + arg)

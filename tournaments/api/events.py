@@ -199,6 +199,7 @@ class EventSerializer(serializers.ModelSerializer):
             "house_percent",
             "currency",
             "closes_at",
+            "cap",
             "flights",
         ]
         read_only_fields = fields
@@ -621,6 +622,11 @@ class OverrideInputSerializer(serializers.Serializer):
 
 def _event(request, club: str, slug: str) -> Event:
     return selectors.event_or_404(user=request.user, club_slug=club, slug=slug)
+
+
+def event_in(request, club: str, slug: str) -> Event:
+    """The event named in the URL, if the user may see it (404 otherwise)."""
+    return _event(request, club, slug)
 
 
 def flight_in(request, club: str, slug: str, flight: str) -> Flight:

@@ -1,6 +1,7 @@
 """REST endpoints of a capped flight's waiting list (…/flights/<flight>/waiting-list/): the list (all of it for a
 director, one's own place for a player), joining it, answering an offered place, a director's move-up, closing
-it, and the flight's cap (…/flights/<flight>/cap/). The services check who may."""
+it, the flight's cap (…/flights/<flight>/cap/) and the event's cap across its flights (…/<event>/cap/). The
+services check who may."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
 from tournaments import selectors, services
-from tournaments.api.events import EntrySerializer, PlayerInputSerializer, flight_in
+from tournaments.api.events import EntrySerializer, PlayerInputSerializer, event_in, flight_in
 
 
 class SpotSerializer(serializers.Serializer):
@@ -48,6 +49,15 @@ class WaitingJoinInputSerializer(PlayerInputSerializer):
     )
 
 
+class EventPlacesSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(
+        allow_null=True, help_text="At most this many entries across the event's counted flights (null: no cap)."
+    )
+    entered = serializers.IntegerField(help_text="Entries holding a place across the event's counted flights.")
+    offered = serializers.IntegerField(help_text="Places offered to waiting players across the event.")
+    full = serializers.BooleanField(help_text="No place of the event is free: a sign-up waits.")
+
+
 class WaitingListSerializer(serializers.Serializer):
     cap = serializers.IntegerField(source="places.cap", allow_null=True)
     entered = serializers.IntegerField(source="places.entered")
@@ -55,6 +65,11 @@ class WaitingListSerializer(serializers.Serializer):
     closed = serializers.BooleanField(source="flight.waiting_closed")
     offer_hours = serializers.IntegerField(source="flight.offer_hours")
     spots = SpotSerializer(many=True, help_text="A director sees everyone; a player only their own place.")
+    event = EventPlacesSerializer(
+        source="event_places",
+        allow_null=True,
+        help_text="The event's places when it has a cap this flight counts against (null otherwise).",
+    )
 
 
 class CapInputSerializer(serializers.Serializer):
@@ -147,3 +162,29 @@ class WaitingListViewSet(viewsets.ViewSet):
             actor=request.user, flight=found, cap=data["cap"], offer_hours=data.get("offer_hours")
         )
         return Response(CapSerializer(updated).data)
+
+
+class EventCapInputSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(allow_null=True, min_value=1, max_value=100_000, help_text="null: no cap.")
+
+
+class EventCapSerializer(serializers.Serializer):
+    cap = serializers.IntegerField(allow_null=True, help_text="At most this many entries across the event's flights.")
+    places = EventPlacesSerializer(help_text="The event's places now.")
+
+
+class EventCapViewSet(viewsets.ViewSet):
+    permission_classes = [IsAuthenticated]
+
+    @idempotent
+    @extend_schema(
+        request=EventCapInputSerializer,
+        responses=EventCapSerializer,
+        description="The event's cap across its flights (director); a sign-up past it joins its flight's list.",
+    )
+    def cap(self, request, club, slug):
+        event = event_in(request, club, slug)
+        data = validated(EventCapInputSerializer, request)
+        updated = services.set_event_cap(actor=request.user, event=event, cap=data["cap"])
+        places = selectors.event_places(event=updated)
+        return Response(EventCapSerializer({"cap": updated.cap, "places": places}).data)

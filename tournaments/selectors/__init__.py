@@ -82,10 +82,23 @@ from tournaments.selectors.tables import (
     player_tables,
     round_label,
 )
-from tournaments.selectors.waiting import WaitingList, flight_places, my_spots, own_spot, spot_in, waiting_list
+from tournaments.selectors.waiting import (
+    WaitingList,
+    counts_for_event,
+    event_places,
+    event_places_of,
+    flight_places,
+    my_spots,
+    own_spot,
+    spot_in,
+    waiting_list,
+)
 
 __all__ = [
     "WaitingList",
+    "counts_for_event",
+    "event_places",
+    "event_places_of",
     "flight_places",
     "my_spots",
     "own_spot",

@@ -9,13 +9,30 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 
 from tournaments.core import waiting as core
-from tournaments.models import OPEN_SPOT, EntryStatus, Flight, SpotStatus, WaitingMove, WaitingSpot
+from tournaments.models import (
+    OPEN_SPOT,
+    Entry,
+    EntryStatus,
+    Event,
+    FeedRule,
+    Flight,
+    FlightKind,
+    SpotStatus,
+    WaitingMove,
+    WaitingSpot,
+)
+
+# The flights whose entries count against an event's cap: those players sign up for (their own draw), not a
+# jackpot or a side pool a player enters besides their main flight, nor a flight fed by another flight (its
+# players are in the room already). A re-entry never counts (Entry.is_reentry), nor a withdrawn entry.
+UNCOUNTED_KINDS = (FlightKind.JACKPOT, FlightKind.SIDE_POOL)
 
 
 @dataclass(frozen=True)
 class WaitingList:
     flight: Flight
     places: core.Places
+    event_places: core.Places | None  # the event's, when it has a cap and this flight counts against it
     spots: list  # the open spots in list order, each with `place` (1: next)
     moves: list  # the director's move-ups, newest first
 
@@ -41,9 +58,34 @@ def flight_places(*, flight: Flight) -> core.Places:
     return core.Places(cap=flight.cap, entered=counts["entered"], offered=offered)
 
 
+def counts_for_event(flight: Flight) -> bool:
+    """Whether the flight's entries count against its event's cap (UNCOUNTED_KINDS says which do not)."""
+    return flight.feed_rule == FeedRule.DRAW and flight.kind not in UNCOUNTED_KINDS
+
+
+def event_places(*, event: Event) -> core.Places:
+    """The event's places against its cap: the entries holding a place in its counted flights and the open offers
+    of its flights' waiting lists (two queries)."""
+    entered = (
+        Entry.objects.filter(flight__event=event, flight__feed_rule=FeedRule.DRAW, is_reentry=False)
+        .exclude(flight__kind__in=UNCOUNTED_KINDS)
+        .exclude(status=EntryStatus.WITHDRAWN)
+        .count()
+    )
+    offered = WaitingSpot.objects.filter(flight__event=event, status=SpotStatus.OFFERED).count()
+    return core.Places(cap=event.cap, entered=entered, offered=offered)
+
+
+def event_places_of(*, flight: Flight) -> core.Places | None:
+    """The event's places when the event has a cap the flight counts against (None otherwise, without a query)."""
+    if flight.event.cap is None or not counts_for_event(flight):
+        return None
+    return event_places(event=flight.event)
+
+
 def waiting_list(*, flight: Flight) -> WaitingList:
     """The director's view: the places, the open spots in order (with each player's user for the names, and a
-    pair's or team's players) and the recorded move-ups. Four queries."""
+    pair's or team's players) and the recorded move-ups. Four queries; two more for a capped event's places."""
     spots = list(
         WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT)
         .select_related("player")
@@ -55,7 +97,13 @@ def waiting_list(*, flight: Flight) -> WaitingList:
     moves = list(
         WaitingMove.objects.filter(spot__flight=flight).select_related("spot__player", "moved_by").order_by("-pk")[:50]
     )
-    return WaitingList(flight=flight, places=flight_places(flight=flight), spots=spots, moves=moves)
+    return WaitingList(
+        flight=flight,
+        places=flight_places(flight=flight),
+        event_places=event_places_of(flight=flight),
+        spots=spots,
+        moves=moves,
+    )
 
 
 def own_spot(*, flight: Flight, player) -> WaitingSpot | None:

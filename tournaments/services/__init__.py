@@ -58,7 +58,7 @@ from tournaments.services.waiting import accept as accept_place
 from tournaments.services.waiting import close as close_waiting_list
 from tournaments.services.waiting import decline as decline_place
 from tournaments.services.waiting import join as join_waiting_list
-from tournaments.services.waiting import move_up, set_cap, sign_up, sweep_offers
+from tournaments.services.waiting import move_up, set_cap, set_event_cap, sign_up, sweep_offers
 
 __all__ = [
     "accept_place",
@@ -67,6 +67,7 @@ __all__ = [
     "join_waiting_list",
     "move_up",
     "set_cap",
+    "set_event_cap",
     "sign_up",
     "sweep_offers",
     "decide_by_lot",

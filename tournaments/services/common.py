@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 from base.locks import lock
 from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from tournaments.core import consequences, teams
-from tournaments.models import Entry, EntryMember, Flight, FlightChange, Pairing, Slot, SlotResult, TeamBoard
+from tournaments.models import Entry, EntryMember, Event, Flight, FlightChange, Pairing, Slot, SlotResult, TeamBoard
 
 # The core's result -> the slot's stored result.
 SLOT_RESULT = {
@@ -32,6 +32,25 @@ def lock_flight(flight: Flight) -> Flight:
     # the same free positions; the flight row lock serialises them.
     locked = lock(Flight.objects, of=("self",)).select_related("event__club").get(pk=flight.pk)
     flights_changed([locked.pk])
+    return locked
+
+
+def lock_event(event: Event | int) -> Event:
+    """The event under its row lock: the one lock every change that counts or hands out places against the
+    event's cap takes (tournaments.services.waiting), before any of its flights' rows (base.locks, LOCK_ORDER)."""
+    pk = event if isinstance(event, int) else event.pk
+    return lock(Event.objects, of=("self",)).select_related("club").get(pk=pk)
+
+
+def lock_places(flight: Flight) -> Flight:
+    """`lock_flight` for a change to the flight's places (a registration, a withdrawal, its waiting list): the
+    event's row first (`lock_event`), then the flight's. Places are counted across the event when it has a cap,
+    and the event is locked whether or not it has one, so a cap set at the same moment waits for the change and
+    counts it. A path already holding a flight (a drop, a confirmation) must not call this: it hands the freed
+    place over after its commit instead (`waiting.place_freed`)."""
+    event = lock_event(flight.event_id)
+    locked = lock_flight(flight)
+    locked.event = event
     return locked
 
 

@@ -29,7 +29,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import EntryDraft
 from tournaments.services import jackpots, rounds, waiting
-from tournaments.services.common import DECIDED, lock_flight
+from tournaments.services.common import DECIDED, lock_flight, lock_places
 from tournaments.services.progression import BracketStore
 
 
@@ -43,7 +43,7 @@ def register(*, actor, flight: Flight, player: Player | None = None) -> Entry:
     if player is None:
         raise Invalid(_("Choose the player to register."), field="player")
     access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
-    flight = lock_flight(flight)
+    flight = lock_places(flight)
     if flight.is_team_event:
         message = _("%(flight)s is played by pairs or teams: enter all its players together, the captain first.")
         raise Invalid(message % {"flight": flight.name}, field="player")
@@ -61,7 +61,7 @@ def register_team(*, actor, flight: Flight, players: list[Player], team_name: st
     players = check_team(players)
     for player in players:
         access.require(actor, "event.enter", EntryDraft(event=flight.event, player=player))  # before the lock
-    flight = lock_flight(flight)
+    flight = lock_places(flight)
     return _enter_team(actor=actor, flight=flight, players=players, team_name=team_name)
 
 
@@ -377,12 +377,12 @@ def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
     arrives). Returns None when the entry was removed. A capped flight offers the freed place to its waiting
     list (services.waiting)."""
     access.require(actor, "entry.withdraw", entry)  # before the lock, which counts a new version of the flight
-    flight = lock_flight(entry.flight)
+    flight = lock_places(entry.flight)
     entry = flight.entries.get(pk=entry.pk)
     if entry.status == EntryStatus.WITHDRAWN:
         return entry
     withdrawn = _withdraw_locked(actor=actor, flight=flight, entry=entry, comment=comment)
-    waiting.place_freed(flight)
+    waiting.place_freed(flight, event_locked=True)
     return withdrawn
 
 
@@ -423,7 +423,7 @@ def reenter(*, actor, flight: Flight, player: Player) -> Entry:
     """Buy back in after a loss: for the flight's re-entry fee, until its deadline and until a match of its
     `reentry_until_round` has started, at most `max_reentries` times per player, into a bye's place."""
     access.require(actor, "event.direct", flight.event)
-    flight = lock_flight(flight)
+    flight = lock_places(flight)  # its event too: a re-entry may withdraw the player's fed entry
     if flight.reentry_fee is None or flight.is_team_event:
         raise Conflict(_("This flight does not allow re-entry."), code="no_reentry")
     if flight.reentry_deadline and timezone.now() > flight.reentry_deadline:

@@ -1,19 +1,29 @@
 """A capped flight and its waiting list: the cap, joining the list, offers of a freed place, accepting, declining,
 the offers' deadlines (a periodic sweep), a director's move-up and closing the list.
 
-Every change runs under the flight's row lock (`lock_flight`), the same lock a registration and a withdrawal take,
-so the places are counted and handed out one change at a time: an offer accepted twice at once is taken once, and
-two players accepting the last place at once never overfill the flight (tests/services/test_waiting_race.py).
-Whenever a place may have come free (a withdrawal or a drop from a flight in rounds: `place_freed`; a declined or
-expired offer, a higher cap), `fill` offers it to the next waiting player in list order (tournaments.core.waiting
-counts the places): the list is never skipped, except where a director moved someone up, which is recorded with its
-reason (WaitingMove).
+Every change runs under the row locks a registration and a withdrawal take too (`lock_places`: the event's, then
+the flight's), so the places are counted and handed out one change at a time: an offer accepted twice at once is
+taken once, and two players accepting the last place at once never overfill the flight
+(tests/services/test_waiting_race.py). Whenever a place may have come free (a withdrawal or a drop from a flight
+in rounds: `place_freed`; a declined or expired offer, a higher cap), `fill` offers it to the next waiting
+player in list order (tournaments.core.waiting counts the places): the list is never skipped, except where a
+director moved someone up, which is recorded with its reason (WaitingMove).
+
+An event can have a cap too (`Event.cap`, `set_event_cap`): at most that many entries across its flights, counted
+as `selectors.event_places` says (the flights players sign up for, not jackpots, side pools, fed flights or
+re-entries; one player in two flights counts twice). A sign-up to a flight of a full event joins that flight's
+list, and a place freed anywhere in the event goes to the earliest waiting player (by joining time, then id) of
+a flight whose own cap has room (`core.event_offers`); inside a flight its list order still decides, so a
+director's move-up works as before. Such changes lock the event's row before the flight's (`lock_places`): a
+path already holding a flight without its event (`rounds.drop`) hands the freed place on after its commit, in a
+transaction of its own (`place_freed`), and the sweep passes on whatever that missed.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F, Max
@@ -23,11 +33,12 @@ from django.utils.translation import gettext as _
 from base.errors import Conflict, Invalid
 from clubs import access
 from clubs import selectors as club_selectors
-from tournaments import hooks
+from tournaments import hooks, selectors
 from tournaments.core import waiting as core
 from tournaments.models import (
     OPEN_SPOT,
     EntryStatus,
+    Event,
     FeedRule,
     Flight,
     FlightKind,
@@ -39,7 +50,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import EntryDraft
 from tournaments.services import entries
-from tournaments.services.common import lock_flight
+from tournaments.services.common import event_changed, lock_event, lock_places
 
 logger = logging.getLogger(__name__)
 
@@ -54,10 +65,25 @@ def places(flight: Flight) -> core.Places:
     return core.Places(cap=flight.cap, entered=entered, offered=offered)
 
 
+def event_capped(flight: Flight) -> bool:
+    """Whether the flight's event has a cap the flight's entries count against."""
+    return flight.event.cap is not None and selectors.counts_for_event(flight)
+
+
+def _event_full(flight: Flight) -> bool:
+    """The event (locked) has a cap the flight counts against, and no place of it is free."""
+    return event_capped(flight) and selectors.event_places(event=flight.event).full
+
+
+def _has_list(flight: Flight) -> bool:
+    """A flight takes a waiting list when it has a cap of its own or counts against its event's."""
+    return flight.cap is not None or event_capped(flight)
+
+
 def refuse_if_full(flight: Flight) -> None:
-    """A registration (the flight locked) past the cap, or ahead of players waiting, is refused: the player
-    joins the waiting list instead."""
-    if flight.cap is None:
+    """A registration (the event and the flight locked) past the flight's cap or the event's, or ahead of players
+    waiting, is refused: the player joins the flight's waiting list instead."""
+    if not _has_list(flight):
         return
     queued = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists()
     if places(flight).full or queued:
@@ -66,6 +92,12 @@ def refuse_if_full(flight: Flight) -> None:
         else:
             message = _("%(flight)s is full (%(cap)s entries): join its waiting list instead.")
         raise Conflict(message % {"flight": flight.name, "cap": flight.cap}, code="flight_full")
+    if _event_full(flight):
+        if flight.waiting_closed:
+            message = _("%(event)s is full (%(cap)s entries across its flights) and the waiting list is closed.")
+        else:
+            message = _("%(event)s is full (%(cap)s entries across its flights): join the waiting list instead.")
+        raise Conflict(message % {"event": flight.event.name, "cap": flight.event.cap}, code="flight_full")
 
 
 def _check_cappable(flight: Flight) -> None:
@@ -78,8 +110,11 @@ def _check_cappable(flight: Flight) -> None:
 
 
 def fill(flight: Flight, *, now=None) -> list[WaitingSpot]:
-    """The flight is locked: end the offers past their deadline, then offer each free place to the next waiting
-    player in list order, each told through `hooks.place_offered`. Returns the new offers."""
+    """The flight is locked (and its event, `lock_places`): end the offers past their deadline, then offer each
+    free place to the next waiting player in list order, each told through `hooks.place_offered`. In an event
+    with a cap the places are the event's: `fill_event`. Returns the new offers."""
+    if event_capped(flight):
+        return fill_event(flight.event, now=now)
     now = now or timezone.now()
     WaitingSpot.objects.filter(flight=flight, status=SpotStatus.OFFERED, offer_expires_at__lte=now).update(
         status=SpotStatus.EXPIRED, answered_at=now
@@ -89,12 +124,50 @@ def fill(flight: Flight, *, now=None) -> list[WaitingSpot]:
     waiting = WaitingSpot.objects.filter(flight=flight, status=SpotStatus.WAITING).order_by("position", "pk")
     due = core.offers_due(places(flight), waiting.count())
     offered = list(waiting.select_related("player")[:due])
-    expires = now + timedelta(hours=flight.offer_hours)
     for spot in offered:
-        spot.status, spot.offered_at, spot.offer_expires_at = SpotStatus.OFFERED, now, expires
-        spot.save(update_fields=["status", "offered_at", "offer_expires_at"])
-        spot.flight = flight
-        hooks.place_offered(spot)
+        _offer(spot, flight, now)
+    return offered
+
+
+def _offer(spot: WaitingSpot, flight: Flight, now) -> None:
+    spot.status, spot.offered_at = SpotStatus.OFFERED, now
+    spot.offer_expires_at = now + timedelta(hours=flight.offer_hours)
+    spot.save(update_fields=["status", "offered_at", "offer_expires_at"])
+    spot.flight = flight
+    hooks.place_offered(spot)
+
+
+def fill_event(event: Event, *, now=None) -> list[WaitingSpot]:
+    """The event is locked (`lock_event`; every change to its places takes that lock first): end its offers past
+    their deadline, then offer each place free both in the event and in a flight to the earliest waiting player
+    of a flight with room (`core.event_offers`; inside a flight, its list order). Returns the new offers."""
+    now = now or timezone.now()
+    WaitingSpot.objects.filter(flight__event=event, status=SpotStatus.OFFERED, offer_expires_at__lte=now).update(
+        status=SpotStatus.EXPIRED, answered_at=now
+    )
+    waiting = (
+        WaitingSpot.objects.filter(flight__event=event, status=SpotStatus.WAITING)
+        .exclude(flight__status=FlightStatus.FINISHED)
+        .select_related("player")
+        .order_by("position", "pk")
+    )
+    lists: dict[int, list[WaitingSpot]] = {}
+    for spot in waiting:
+        lists.setdefault(spot.flight_id, []).append(spot)
+    if not lists:
+        return []
+    flights = {f.pk: f for f in Flight.objects.filter(pk__in=lists)}
+    for flight in flights.values():
+        flight.event = event
+    queues = [
+        core.Queue(flight=pk, free=places(flights[pk]).free, joined=tuple((s.joined_at, s.pk) for s in spots))
+        for pk, spots in lists.items()
+    ]
+    offered = []
+    for pk in core.event_offers(selectors.event_places(event=event), queues):
+        spot = lists[pk].pop(0)
+        _offer(spot, flights[pk], now)
+        offered.append(spot)
     return offered
 
 
@@ -108,22 +181,55 @@ def set_cap(*, actor, flight: Flight, cap: int | None, offer_hours: int | None =
         raise Invalid(_("A cap is a whole number from 1 to 100000, or empty for none."), field="cap")
     if offer_hours is not None and not 1 <= offer_hours <= 336:
         raise Invalid(_("Give the hours to accept a place as a whole number from 1 to 336."), field="offer_hours")
-    flight = lock_flight(flight)
+    flight = lock_places(flight)
     if cap is not None:
         _check_cappable(flight)
-        now = places(flight)
-        if cap < core.lowest_cap(now):
-            message = _(
+        _refuse_below(
+            cap,
+            places(flight),
+            _(
                 "%(entered)s entries are in and %(offered)s places are offered: a cap of at least %(lowest)s works "
                 "(or withdraw entries first)."
-            ) % {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
-            raise Invalid(message, field="cap")
+            ),
+        )
     flight.cap = cap
     if offer_hours is not None:
         flight.offer_hours = offer_hours
     flight.save(update_fields=["cap", "offer_hours"])
     fill(flight)
     return flight
+
+
+def _refuse_below(cap: int, now: core.Places, message: str) -> None:
+    """A cap below the entries in and the places offered is refused, the message naming the lowest that works."""
+    if cap < core.lowest_cap(now):
+        values = {"entered": now.entered, "offered": now.offered, "lowest": core.lowest_cap(now)}
+        raise Invalid(message % values, field="cap")
+
+
+@transaction.atomic
+def set_event_cap(*, actor, event: Event, cap: int | None) -> Event:
+    """The event's cap across its flights (None: none), counted as `selectors.event_places` says. A cap below the
+    entries already in (and the places already offered) is refused, naming the lowest that works, and nothing
+    changes; a higher cap (or none) offers its new places to the flights' waiting lists at once."""
+    access.require(actor, "event.direct", event)
+    if cap is not None and not 1 <= cap <= MAX_CAP:
+        raise Invalid(_("A cap is a whole number from 1 to 100000, or empty for none."), field="cap")
+    event = lock_event(event)
+    if cap is not None:
+        _refuse_below(
+            cap,
+            selectors.event_places(event=event),
+            _(
+                "%(entered)s entries are in across the event's flights and %(offered)s places are offered: an "
+                "event cap of at least %(lowest)s works (or withdraw entries first)."
+            ),
+        )
+    event.cap = cap
+    event.save(update_fields=["cap"])
+    event_changed(event)  # the flights' pages say whether the event is full
+    fill_event(event)
+    return event
 
 
 @transaction.atomic
@@ -140,7 +246,7 @@ def join(*, actor, flight: Flight, player=None, players=None, team_name: str = "
         raise Invalid(_("Choose the player to put on the waiting list."), field="player")
     for someone in team or [player]:
         access.require(actor, "event.enter", EntryDraft(event=flight.event, player=someone))  # before the lock
-    flight = lock_flight(flight)
+    flight = lock_places(flight)
     held = WaitingSpot.objects.filter(flight=flight, player=player, status__in=OPEN_SPOT).first()
     if held is not None:
         return held
@@ -148,7 +254,7 @@ def join(*, actor, flight: Flight, player=None, players=None, team_name: str = "
         entries.check_team_fits(flight, team)
     if not access.can(actor, "event.direct", flight.event) and not flight.event.registration_open:
         raise Conflict(_("Registration is closed: ask a director to enter you."), code="registration_closed")
-    if flight.cap is None:
+    if not _has_list(flight):
         raise Conflict(_("%(flight)s has no cap: enter it directly.") % {"flight": flight.name}, code="not_full")
     if flight.waiting_closed:
         raise Conflict(_("The waiting list of %(flight)s is closed.") % {"flight": flight.name}, code="list_closed")
@@ -159,7 +265,8 @@ def join(*, actor, flight: Flight, player=None, players=None, team_name: str = "
     elif flight.entries.filter(player=player, is_reentry=False).exclude(status=EntryStatus.WITHDRAWN).exists():
         message = _("%(player)s is already entered in %(flight)s.")
         raise Conflict(message % {"player": player, "flight": flight.name}, code="already_entered")
-    if not places(flight).full and not WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists():
+    full = places(flight).full or _event_full(flight)
+    if not full and not WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).exists():
         message = _("%(flight)s has a free place: enter it directly.")
         raise Conflict(message % {"flight": flight.name}, code="not_full")
     last = WaitingSpot.objects.filter(flight=flight, status__in=OPEN_SPOT).aggregate(m=Max("position"))["m"] or 0
@@ -209,7 +316,7 @@ def sign_up(*, actor, flight: Flight, player=None, players=None, team_name: str 
 
 def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSpot]:
     access.require(actor, rule, spot)  # before the lock
-    flight = lock_flight(spot.flight)
+    flight = lock_places(spot.flight)
     return flight, WaitingSpot.objects.select_related("player").get(pk=spot.pk)
 
 
@@ -228,6 +335,8 @@ def accept(*, actor, spot: WaitingSpot):
     now = places(flight)
     if flight.cap is not None and now.entered >= flight.cap:  # the offer's own place: never past the cap
         raise Conflict(_("The flight is full."), code="flight_full")
+    if event_capped(flight) and selectors.event_places(event=flight.event).entered >= flight.event.cap:
+        raise Conflict(_("The event is full."), code="flight_full")
     team = [m.player for m in spot.members.select_related("player").order_by("order")]
     entry = entries.enter_offered(actor=actor, flight=flight, player=spot.player, team=team, team_name=spot.team_name)
     spot.status, spot.entry, spot.answered_at = SpotStatus.ACCEPTED, entry, timezone.now()
@@ -259,7 +368,7 @@ def move_up(*, actor, spot: WaitingSpot, to_place: int, reason: str) -> WaitingS
         raise Invalid(_("Say why this player moves up: the list keeps its order otherwise."), field="reason")
     if len(reason) > MAX_REASON:
         raise Invalid(_("A reason has at most 200 characters."), field="reason")
-    flight = lock_flight(spot.flight)
+    flight = lock_places(spot.flight)
     spot = WaitingSpot.objects.get(pk=spot.pk)
     if spot.status != SpotStatus.WAITING:
         raise Conflict(_("Only a player still waiting can be moved up."), code="not_waiting")
@@ -285,7 +394,7 @@ def close(*, actor, flight: Flight) -> Flight:
     """A director closes the list: nobody more joins, the players still waiting are told it closed (their spots
     end), and the offers already made stand until answered or expired. A place freed later is open to anyone."""
     access.require(actor, "event.direct", flight.event)
-    flight = lock_flight(flight)
+    flight = lock_places(flight)
     flight.waiting_closed = True
     flight.save(update_fields=["waiting_closed"])
     WaitingSpot.objects.filter(flight=flight, status=SpotStatus.WAITING).update(
@@ -294,26 +403,56 @@ def close(*, actor, flight: Flight) -> Flight:
     return flight
 
 
-def place_freed(flight: Flight) -> None:
-    """The one place where a freed place is offered on: a withdrawal (`entries.withdraw`) or a drop from a
-    flight in rounds (`rounds.drop`, the API's and page's "drop") calls it with the flight locked."""
-    if flight.cap is not None:
+def place_freed(flight: Flight, *, event_locked: bool = False) -> None:
+    """The one place where a freed place is offered on: a withdrawal (`entries.withdraw`, the event and the flight
+    locked: `event_locked`) or a drop from a flight in rounds (`rounds.drop`, the API's and page's "drop", the
+    flight alone locked) calls it. In an event with a cap the place is the event's: offered now when the event is
+    locked, else after this transaction commits, in one of its own that locks the event first (the lock order
+    puts the event before the flight; the sweep passes on a place this misses)."""
+    if event_capped(flight):
+        if event_locked:
+            fill_event(flight.event)
+        else:
+            transaction.on_commit(partial(fill_freed, flight.event_id))
+    elif flight.cap is not None:
         fill(flight)
+
+
+def fill_freed(event_id: int) -> int:
+    """After the commit of a change that freed a place of a capped event without holding its lock: the event
+    locked, its places handed on (`fill_event`). Returns the offers made."""
+    try:
+        with transaction.atomic():
+            return len(fill_event(lock_event(event_id)))
+    except Exception:  # noqa: BLE001 - the change itself is committed; the sweep hands the place on later
+        logger.exception("event %s: a freed place not offered on", event_id)
+        return 0
 
 
 def sweep_offers() -> int:
     """The periodic sweep (config/pipeline.py, SWEEPERS): each flight with an offer past its deadline, in its own
-    transaction under its lock, ends those offers and offers the places on. Returns the offers made."""
-    due = (
-        WaitingSpot.objects.filter(status=SpotStatus.OFFERED, offer_expires_at__lte=timezone.now())
-        .values_list("flight_id", flat=True)
-        .distinct()
+    transaction under its lock, ends those offers and offers the places on (an event with a cap: each such event
+    under its lock, and with every place of it left free while players wait). Returns the offers made."""
+    due = set(
+        WaitingSpot.objects.filter(status=SpotStatus.OFFERED, offer_expires_at__lte=timezone.now()).values_list(
+            "flight_id", flat=True
+        )
+    )
+    capped = set(
+        Event.objects.filter(cap__isnull=False, flights__waiting_spots__status=SpotStatus.WAITING).values_list(
+            "pk", flat=True
+        )
     )
     made = 0
-    for flight in Flight.objects.filter(pk__in=list(due)):
+    for flight in Flight.objects.filter(pk__in=due).select_related("event"):
+        if event_capped(flight):
+            capped.add(flight.event_id)
+            continue
         try:
             with transaction.atomic():
-                made += len(fill(lock_flight(flight)))
+                made += len(fill(lock_places(flight)))
         except Exception:  # noqa: BLE001 - one flight's failure must not stop the others'; the next sweep tries again
             logger.exception("waiting list of flight %s: expired offers not passed on", flight.pk)
+    for event_id in sorted(capped):
+        made += fill_freed(event_id)
     return made

@@ -25,6 +25,7 @@ from tournaments import selectors, services
 from tournaments.forms import (
     ClosingTimeForm,
     EntryListForm,
+    EventCapForm,
     EventForm,
     FlightDayForm,
     FlightForm,
@@ -323,6 +324,21 @@ def closing_time(request, club, slug):
     return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
 
 
+@login_required
+@require_POST
+def event_cap(request, club, slug):
+    """The director sets the event's cap across its flights on the dashboard; a cap below the entries in is
+    refused, naming the lowest that works."""
+    event = _event(request, club, slug)
+    form = EventCapForm(request.POST)
+    if form.is_valid():
+        cap = form.cleaned_data["cap"]
+        attempt(request, lambda: services.set_event_cap(actor=request.user, event=event, cap=cap), _("Saved."))
+    else:
+        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
+    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
+
+
 def _entry_list_form(request, found) -> tuple[EntryListForm, dict]:
     """The director's list (ticked members, pasted names) read against the flight's checklist. The old single
     `player` field (a form of an older page) counts as one ticked member."""
@@ -554,6 +570,8 @@ def dashboard(request, club, slug):
             if event.closes_at
             else None
         ),
+        "cap_form": EventCapForm(initial={"cap": event.cap}),
+        "event_places": selectors.event_places(event=event) if event.cap is not None else None,
     }
     return render(request, "tournaments/dashboard.html", context)
 

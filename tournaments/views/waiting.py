@@ -78,12 +78,17 @@ def waiting_list(request, club, slug, flight):
         return redirect("tournaments:flight-waiting-list", club=club, slug=slug, flight=flight)
     directs = access.can(request.user, "event.direct", found.event)
     player = club_selectors.player_for_user(request.user)
+    listed = selectors.waiting_list(flight=found) if directs else None
+    places = listed.places if listed else selectors.flight_places(flight=found)
+    event_places = listed.event_places if listed else selectors.event_places_of(flight=found)
     context = {
         "event": found.event,
         "flight": found,
         "directs": directs,
         "mine": selectors.own_spot(flight=found, player=player),
-        "places": selectors.flight_places(flight=found),
-        "list": selectors.waiting_list(flight=found) if directs else None,
+        "places": places,
+        "event_places": event_places,  # None: no event cap this flight counts against
+        "full": places.full or bool(event_places and event_places.full),
+        "list": listed,
     }
     return render(request, "tournaments/waiting_list.html", context)
