@@ -13,7 +13,7 @@ from chouette import services
 from clubs import services as club_services
 from clubs.models import BankAccount
 from tests.chouette.factories import table
-from tests.clients import api, web
+from tests.clients import api, queries_of, web
 from tests.clubs.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -126,11 +126,14 @@ def test_the_settlement_shows_codes_to_payer_and_payee_only_links_to_the_payer_a
     session, p, director = settled(club)  # A won every game: B and C each pay A
     winner, payer, other = p["A"], p["B"], p["C"]
     assert {(t.payer_id, t.payee_id) for t in session.transfers.all()} == {(payer.pk, winner.pk), (other.pk, winner.pk)}
+    url = f"/chouette/{club.slug}/{session.pk}/settlement/"
+    bare, _page = queries_of(web(payer.user), url)  # nobody has stored an account yet
     club_services.set_bank_account(
         actor=winner.user, player=winner, holder="Anna A", iban=IBAN, pay_provider="paypal", pay_handle=HANDLE
     )
     club_services.set_bank_account(actor=payer.user, player=payer, holder="Bernd B", iban=OTHER_IBAN)
-    url = f"/chouette/{club.slug}/{session.pk}/settlement/"
+    with_link, page = queries_of(web(payer.user), url)
+    assert with_link == bare and "paypal.me" in page  # the code and the link read the same account row
     for user in (payer.user, other.user, director, winner.user):  # who pays A, A themselves, the director
         page = web(user).get(url).content.decode()
         assert "DE89 3704 0044 0532 0130 00" in page and 'class="segno"' in page
