@@ -104,6 +104,38 @@ def test_a_player_stores_their_own_iban_checked_and_nobody_else_can(club):
     assert page.status_code == 200 and BankAccount.objects.get().iban == IBAN
 
 
+def test_a_player_stores_a_payment_handle_checked_beside_the_iban_or_alone(club):
+    me = MembershipFactory(club=club).player
+    store = web(me.user)
+    with translation.override("en"):
+        page = store.post(
+            "/me/bank-account/",
+            {"holder": "Me", "iban": IBAN, "pay_provider": "paypal", "pay_handle": "javascript:alert(1)"},
+        ).content.decode()
+    assert "A PayPal.Me name is 1 to 20 letters and digits, e.g. AnnaMueller" in page
+    assert not BankAccount.objects.exists()  # nothing half saved
+    with translation.override("de"), pytest.raises(Invalid) as german:
+        club_services.set_bank_account(
+            actor=me.user, player=me, holder="", iban="", pay_provider="monzo", pay_handle="me/pay"
+        )
+    assert "Ein Monzo.me-Name besteht aus 3 bis 30 Buchstaben und Ziffern" in str(german.value.message)
+    with pytest.raises(Invalid) as unknown:
+        club_services.set_bank_account(actor=me.user, player=me, holder="", iban="", pay_provider="", pay_handle="me")
+    assert unknown.value.field == "pay_provider"
+    typed = {"holder": "Me", "iban": IBAN, "pay_provider": "revolut", "pay_handle": "@my_tag"}
+    assert store.post("/me/bank-account/", typed).status_code == 302
+    account = BankAccount.objects.get()
+    assert (account.iban, account.pay_provider, account.pay_handle) == (IBAN, "revolut", "my_tag")
+    with translation.override("en"):
+        shown = store.get("/me/bank-account/").content.decode()
+    assert 'value="my_tag"' in shown and '<option value="revolut" selected>' in shown
+    store.post("/me/bank-account/", {"holder": "", "iban": "", "pay_provider": "revolut", "pay_handle": "my_tag"})
+    account = BankAccount.objects.get()  # the IBAN removed, the handle kept: a link without a code
+    assert (account.iban, account.holder, account.pay_handle) == ("", "", "my_tag")
+    store.post("/me/bank-account/", {"holder": "", "iban": "", "pay_provider": "revolut", "pay_handle": ""})
+    assert not BankAccount.objects.exists()  # neither: removed
+
+
 def settled(club):
     session, p, director = table(club, names=("A", "B", "C"))
     for _ in range(3):
