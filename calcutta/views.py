@@ -393,23 +393,26 @@ def settlement(request, pk):
     report = selectors.settlement_report(calcutta=calcutta)
     is_director = club_access.can(request.user, "calcutta.direct", calcutta)
     transfers = selectors.owner_transfers(calcutta)
+    codes, links = owner_codes(request.user, calcutta, transfers, is_director=is_director)
     context = {
         "calcutta": calcutta,
         "report": report,
         "is_director": is_director,
         "transfers": transfers,
         "open_transfers": [t for t in transfers if t.confirmed_at is None],
-        "codes": owner_codes(request.user, calcutta, transfers, is_director=is_director),
+        "codes": codes,
+        "links": links,
         "uid": request.user.pk if request.user.is_authenticated else None,
     }
     return render(request, "calcutta/settlement.html", context)
 
 
-def owner_codes(user, calcutta, transfers, *, is_director: bool) -> dict[int, paycodes.PayCode]:
+def owner_codes(user, calcutta, transfers, *, is_director: bool) -> tuple[dict[int, paycodes.PayCode], dict]:
     """EPC transfer codes for the owners' settle-ups not yet received, by transfer id: what the club pays an owner
     (to the owner's stored bank account) and what an owner owes the club (to the club's account, set by its
     admins). Shown to the club's directors and to each owner for their own transfer only; nobody else sees an
-    IBAN. At most two queries, none without such transfers."""
+    IBAN. And the payment links from the payee's stored handle, by transfer id, for the payer only: the owner who
+    owes the club, the directors where the club pays. At most two queries, none without such transfers."""
     uid = user.pk if user.is_authenticated else None
     shown = [
         t
@@ -422,13 +425,17 @@ def owner_codes(user, calcutta, transfers, *, is_director: bool) -> dict[int, pa
     if any(t.to_club for t in shown):
         club_account = club_selectors.club_bank_account(club=calcutta.flight.event.club)
     text = _("Calcutta %(flight)s") % {"flight": calcutta.flight}
-    codes = {}
+    codes, links = {}, {}
     for t in shown:
         account = club_account if t.to_club else accounts.get(t.bidder.player_id)
         code = paycodes.transfer_code(account, t.cents, text)
         if code is not None:
             codes[t.pk] = code
-    return codes
+        pays = (uid is not None and t.bidder.user_id == uid) if t.to_club else is_director
+        link = paycodes.pay_link(account, t.cents, calcutta.flight.event.currency) if pays else None
+        if link is not None and t.paid_at is None:
+            links[t.pk] = link
+    return codes, links
 
 
 @login_required

@@ -448,7 +448,7 @@ def settlement(request, slug, pk):
             "session": session,
             "standings": selectors.standings(session),
             "transfers": transfers,
-            "transfer_rows": _with_codes(transfers, transfer_codes(request.user, session, transfers)),
+            "transfer_rows": _with_codes(transfers, *transfer_codes(request.user, session, transfers)),
             "mine": _own_player_id(request.user),
             "directs": club_access.is_director(request.user, session.club),
             "open_transfers": [t for t in transfers if t.confirmed_at is None],
@@ -458,8 +458,8 @@ def settlement(request, slug, pk):
     )
 
 
-def _with_codes(transfers, codes: dict) -> list[tuple]:
-    return [(t, codes.get(t.pk)) for t in transfers]
+def _with_codes(transfers, codes: dict, links: dict) -> list[tuple]:
+    return [(t, codes.get(t.pk), links.get(t.pk)) for t in transfers]
 
 
 def _own_player_id(user) -> int | None:
@@ -467,22 +467,27 @@ def _own_player_id(user) -> int | None:
     return own.pk if own is not None else None
 
 
-def transfer_codes(user, session, transfers) -> dict:
+def transfer_codes(user, session, transfers) -> tuple[dict, dict]:
     """A GiroCode for each open transfer the viewer pays, receives or (as a club director) oversees, when the payee
-    has stored their bank account; nobody else sees a payee's IBAN. One query, none without such transfers."""
+    has stored their bank account; nobody else sees a payee's IBAN. And a payment link from the payee's stored
+    handle for each the viewer pays, to the payer only. One query, none without such transfers."""
     own = _own_player_id(user)
     directs = club_access.is_director(user, session.club)
     shown = [t for t in transfers if t.paid_at is None and (directs or own in (t.payer_id, t.payee_id))]
     if not shown:
-        return {}
+        return {}, {}
     accounts = club_selectors.bank_accounts(player_ids={t.payee_id for t in shown})
     text = _("Chouette %(table)s, %(date)s") % {"table": session, "date": session.created_at.date().isoformat()}
-    codes = {}
+    codes, links = {}, {}
     for t in shown:
-        code = paycodes.transfer_code(accounts.get(t.payee_id), t.cents, text)
+        account = accounts.get(t.payee_id)
+        code = paycodes.transfer_code(account, t.cents, text)
         if code is not None:
             codes[t.pk] = code
-    return codes
+        link = paycodes.pay_link(account, t.cents, session.currency) if own == t.payer_id else None
+        if link is not None:
+            links[t.pk] = link
+    return codes, links
 
 
 @login_required

@@ -46,6 +46,7 @@ def _demo_iban(bank: str, account: int) -> str:
 
 
 DEMO_IBANS = [_demo_iban("37040044", 532013000 + n) for n in range(16)]
+DEMO_PAYPAL_HANDLE = "ExampleDemoPlayer"
 
 
 def load(context) -> None:
@@ -91,10 +92,12 @@ def load(context) -> None:
     )
 
     # Bank accounts (test IBANs with valid check digits) for transfer codes: whoever owes these players money in a
-    # chouette settlement or a Calcutta sees a GiroCode to scan.
-    for player, iban in zip(players, DEMO_IBANS, strict=False):
+    # chouette settlement or a Calcutta sees a GiroCode to scan. The first also stored a PayPal.Me handle (a made-up
+    # one): who owes them (last week's chouette table pays them) sees "Pay with PayPal" beside the code.
+    for number, (player, iban) in enumerate(zip(players, DEMO_IBANS, strict=False)):
         if player.user_id and not hasattr(player, "bank_account"):
-            services.set_bank_account(actor=player.user, player=player, holder=player.name, iban=iban)
+            handle = {"pay_provider": "paypal", "pay_handle": DEMO_PAYPAL_HANDLE} if number == 0 else {}
+            services.set_bank_account(actor=player.user, player=player, holder=player.name, iban=iban, **handle)
     if not hasattr(director, "bank_account"):
         services.set_bank_account(actor=director_user, player=director, holder="BC Berlin e.V.", iban=DEMO_IBANS[-1])
     if not hasattr(club, "bank_account"):  # where a Calcutta owner who owes the club is asked to pay

@@ -1,4 +1,5 @@
-"""Transfer codes' refusals (base.epc.PaymentCodeError) in the reader's language, by code."""
+"""Transfer codes' refusals (base.epc.PaymentCodeError) and payment handles' (base.paylinks.PayLinkError) in the
+reader's language, by code."""
 
 from django.utils.translation import gettext_lazy
 
@@ -13,4 +14,17 @@ PAYMENT_CODE_MESSAGES = {
     "text_and_reference": gettext_lazy("Give a reference or a text, not both."),
     "reference_too_long": gettext_lazy("A reference has at most 35 characters."),
     "purpose_code": gettext_lazy("A purpose code is 4 letters, e.g. GDDS, or empty."),
+}
+
+PAY_LINK_MESSAGES = {
+    "pay_provider": gettext_lazy("Choose PayPal, Revolut or Monzo."),
+    "paypal_handle": gettext_lazy(
+        "A PayPal.Me name is 1 to 20 letters and digits, e.g. AnnaMueller (paypal.me/AnnaMueller)."
+    ),
+    "revolut_handle": gettext_lazy(
+        "A Revolut.me name is 3 to 30 letters, digits or _, e.g. annamueller (revolut.me/annamueller)."
+    ),
+    "monzo_handle": gettext_lazy(
+        "A Monzo.me name is 3 to 30 letters and digits, e.g. annamueller (monzo.me/annamueller)."
+    ),
 }

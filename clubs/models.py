@@ -279,9 +279,12 @@ class BankAccount(models.Model):
     player = models.OneToOneField(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="bank_account")
     # or the club's own account (set by its admins): where an owner who owes the club is asked to pay
     club = models.OneToOneField(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="bank_account")
-    holder = models.CharField(_("account holder"), max_length=70)
-    iban = models.CharField(_("IBAN"), max_length=34)
+    holder = models.CharField(_("account holder"), max_length=70, blank=True)
+    iban = models.CharField(_("IBAN"), max_length=34, blank=True)  # empty: a payment handle only
     bic = models.CharField(_("BIC"), max_length=11, blank=True)
+    # A payment link beside the GiroCode (base.paylinks): the provider's key and the payee's handle there.
+    pay_provider = models.CharField(_("payment link provider"), max_length=16, blank=True)
+    pay_handle = models.CharField(_("payment handle"), max_length=40, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -289,8 +292,12 @@ class BankAccount(models.Model):
             models.CheckConstraint(
                 condition=Q(player__isnull=False, club__isnull=True) | Q(player__isnull=True, club__isnull=False),
                 name="bank_account_of_a_player_or_a_club",
-            )
+            ),
+            models.CheckConstraint(condition=~Q(iban="", pay_handle=""), name="bank_account_has_an_iban_or_a_handle"),
+            models.CheckConstraint(
+                condition=Q(pay_handle="") | ~Q(pay_provider=""), name="bank_account_handle_has_a_provider"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.holder} (…{self.iban[-4:]})"
+        return f"{self.holder} (…{self.iban[-4:]})" if self.iban else f"{self.pay_provider}.me"

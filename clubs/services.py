@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from base import epc, messages
+from base import epc, messages, paylinks
 from base.errors import Conflict, Invalid, NotAllowed
 from base.locks import lock
 from clubs import access, hooks
@@ -360,41 +360,58 @@ def _checked_iban(text: str) -> str:
         ) from None
 
 
-def _save_account(owner: dict, holder: str, iban: str, bic: str) -> BankAccount | None:
-    """A player's or a club's account (`owner`: {"player": …} or {"club": …}), checked the same way; an empty
-    IBAN removes it."""
-    iban = (iban or "").strip()
-    if not iban:
+def _save_account(
+    owner: dict, holder: str, iban: str, bic: str, pay_provider: str = "", pay_handle: str = ""
+) -> BankAccount | None:
+    """A player's or a club's account (`owner`: {"player": …} or {"club": …}), checked the same way: an IBAN (with
+    its holder) for the GiroCode and/or a payment handle (base.paylinks) for a link with the amount filled in. Empty
+    both, it is removed."""
+    iban, pay_handle = (iban or "").strip(), (pay_handle or "").strip()
+    if not iban and not pay_handle:
         BankAccount.objects.filter(**owner).delete()
         return None
     holder = " ".join((holder or "").split())
-    if not holder or len(holder) > epc.MAX_NAME:
+    if iban and (not holder or len(holder) > epc.MAX_NAME):
         raise Invalid(_("Give the account holder's name, 1 to 70 characters."), field="holder")
     try:
-        checked = _checked_iban(iban)
-        bic = epc.normalize_bic(bic)
-    except epc.PaymentCodeError as error:
+        checked, bic = (_checked_iban(iban), epc.normalize_bic(bic)) if iban else ("", "")
+        provider = paylinks.provider(pay_provider) if pay_handle else None
+        handle = provider.normalize(pay_handle) if provider is not None else ""
+    except (epc.PaymentCodeError, paylinks.PayLinkError) as error:
         raise Invalid(messages.translate(error), field=error.field) from None
     account, _created = BankAccount.objects.update_or_create(
-        **owner, defaults={"holder": holder, "iban": checked, "bic": bic}
+        **owner,
+        defaults={
+            "holder": holder if iban else "",
+            "iban": checked,
+            "bic": bic,
+            "pay_provider": provider.key if provider is not None else "",
+            "pay_handle": handle,
+        },
     )
     return account
 
 
 @transaction.atomic
-def set_bank_account(*, actor, player: Player, holder: str, iban: str, bic: str = "") -> BankAccount | None:
-    """The player's own account for transfer codes; an empty IBAN removes it. Only the player themselves."""
+def set_bank_account(
+    *, actor, player: Player, holder: str, iban: str, bic: str = "", pay_provider: str = "", pay_handle: str = ""
+) -> BankAccount | None:
+    """The player's own account for transfer codes and payment links; empty IBAN and handle remove it. Only the
+    player themselves."""
     if actor is None or not actor.is_authenticated or player.user_id != actor.pk:
         raise NotAllowed(_("Only the player themselves sets their bank account."))
-    return _save_account({"player": player}, holder, iban, bic)
+    return _save_account({"player": player}, holder, iban, bic, pay_provider, pay_handle)
 
 
 @transaction.atomic
-def set_club_bank_account(*, actor, club: Club, holder: str, iban: str, bic: str = "") -> BankAccount | None:
+def set_club_bank_account(
+    *, actor, club: Club, holder: str, iban: str, bic: str = "", pay_provider: str = "", pay_handle: str = ""
+) -> BankAccount | None:
     """The club's own account, where an owner who owes the club (a Calcutta's settle-up) is asked to pay by a
-    transfer code; an empty IBAN removes it. Only the club's admins: it is private like a player's."""
+    transfer code or a payment link; empty IBAN and handle remove it. Only the club's admins: it is private like
+    a player's."""
     access.require(actor, "club.edit", club)
-    return _save_account({"club": club}, holder, iban, bic)
+    return _save_account({"club": club}, holder, iban, bic, pay_provider, pay_handle)
 
 
 MEMBER_DETAILS = ("email", "rating", "number")

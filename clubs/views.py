@@ -5,12 +5,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from base import panels
+from base import panels, paylinks
 from base.errors import Invalid, NotAllowed
 from base.idempotency import idempotent_page
 from base.web import attempt
 from clubs import access, selectors, services
 from clubs.forms import InviteForm, WalkInPlayerForm
+
+
+def _providers(typed, account) -> dict:
+    """The payment link providers a handle may be stored for, (key, name), and the one chosen: what was typed,
+    else what is stored."""
+    chosen = typed.get("pay_provider") or getattr(account, "pay_provider", "")
+    return {"providers": [(p.key, p.name) for p in paylinks.PROVIDERS.values()], "chosen_provider": chosen}
 
 
 def club_list(request):
@@ -127,6 +134,8 @@ def club_bank_account(request, slug):
                 holder=request.POST.get("holder", ""),
                 iban=request.POST.get("iban", ""),
                 bic=request.POST.get("bic", ""),
+                pay_provider=request.POST.get("pay_provider", ""),
+                pay_handle=request.POST.get("pay_handle", ""),
             ),
             _("Saved."),
         )
@@ -134,7 +143,11 @@ def club_bank_account(request, slug):
             return redirect("clubs:club-bank-account", slug=club.slug)
     account = selectors.club_bank_account(club=club)
     typed = request.POST if request.method == "POST" else {}
-    return render(request, "clubs/club_bank_account.html", {"club": club, "account": account, "typed": typed})
+    return render(
+        request,
+        "clubs/club_bank_account.html",
+        {"club": club, "account": account, "typed": typed, **_providers(typed, account)},
+    )
 
 
 @login_required
@@ -213,6 +226,8 @@ def bank_account(request):
                 holder=request.POST.get("holder", ""),
                 iban=request.POST.get("iban", ""),
                 bic=request.POST.get("bic", ""),
+                pay_provider=request.POST.get("pay_provider", ""),
+                pay_handle=request.POST.get("pay_handle", ""),
             ),
             _("Saved."),
         )
@@ -220,7 +235,11 @@ def bank_account(request):
             return redirect("clubs:bank-account")
     account = selectors.bank_account(player=player)
     typed = request.POST if request.method == "POST" else {}
-    return render(request, "clubs/bank_account.html", {"player": player, "account": account, "typed": typed})
+    return render(
+        request,
+        "clubs/bank_account.html",
+        {"player": player, "account": account, "typed": typed, **_providers(typed, account)},
+    )
 
 
 @login_required

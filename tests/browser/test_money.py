@@ -1,6 +1,7 @@
 """Prize money on a 390-pixel phone: the prize list with a payout table, and the director recording a prize paid."""
 
 import datetime
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -86,11 +87,23 @@ def test_the_payer_scans_the_transfer_code_on_the_chouette_settlement_on_a_phone
         chouette_services.record_game(actor=director, session=session, game={"winner": "box"})
     chouette_services.finish_session(actor=director, session=session)
     anna, bernd = players["Anna"], players["Bernd"]
-    club_services.set_bank_account(actor=anna.user, player=anna, holder="Anna A", iban="DE89370400440532013000")
+    club_services.set_bank_account(
+        actor=anna.user,
+        player=anna,
+        holder="Anna A",
+        iban="DE89370400440532013000",
+        pay_provider="paypal",
+        pay_handle="AnnaAPaysTwentyChars",  # the longest a PayPal.Me name may be
+    )
     url = f"/chouette/{club.slug}/{session.pk}/settlement/"
 
     sign_in(page, live_server, bernd.user, url)
     mine = page.locator(".transfers li", has_text="Bernd pays Anna")
+    link = mine.get_by_role("link", name="Pay with PayPal")
+    expect(link).to_be_visible()  # beside the code, the amount filled in, in a new tab
+    expect(link).to_have_attribute("href", re.compile(r"^https://paypal\.me/AnnaAPaysTwentyChars/\d+\.\d\dEUR$"))
+    expect(link).to_have_attribute("target", "_blank")
+    fits(page)
     mine.locator("summary", has_text="Transfer code").click()
     expect(mine.locator(".paycode svg.segno")).to_be_visible()
     expect(mine.locator(".paycode-text")).to_contain_text("DE89 3704 0044 0532 0130 00")

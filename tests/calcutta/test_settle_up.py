@@ -16,6 +16,7 @@ from clubs import services as club_services
 from notifications import kinds
 from notifications.models import Notification
 from tests.calcutta.rows import entry_ids, place
+from tests.clients import queries_of
 from tests.clubs.factories import MembershipFactory
 from tournaments import hooks
 
@@ -127,25 +128,59 @@ def test_a_settle_up_still_open_a_day_on_is_reminded_once(settled, director_user
         assert any("Owner 0" in kinds.personal(n.kind, n.params) for n in director_told)  # the club pays Owner 0
 
 
-def test_the_club_bank_account_is_its_admins_checked_and_shown_only_as_the_owing_owners_code(
+CLUB_HANDLE, OWNER_HANDLE = "BCPays", "owner_zero"  # the club's PayPal.Me, Owner 0's Revolut.me
+
+
+def test_the_club_bank_account_is_its_admins_checked_and_shown_only_as_the_owing_owners_code_and_link(
     settled, club, admin_user, director_user, api_as
 ):
     calcutta, owners = settled
+    director, settlement = client_for(director_user), f"/calcuttas/{calcutta.pk}/settlement/"
+    bare, _page = queries_of(director, settlement)  # no account stored yet
     page = f"/clubs/{club.slug}/bank-account/"
-    assert client_for(director_user).get(page).status_code == 403  # the admins', not every director's
+    assert director.get(page).status_code == 403  # the admins', not every director's
     admin = client_for(admin_user)
     with override("en"):
         bad = admin.post(page, {"holder": "Club", "iban": CLUB_IBAN[:-1] + "1"}, follow=True).content.decode()
+        bad_handle = admin.post(
+            page, {"holder": "Club", "iban": CLUB_IBAN, "pay_provider": "paypal", "pay_handle": "BC/Pays"}, follow=True
+        ).content.decode()
     assert "check digits do not match" in bad
-    assert admin.post(page, {"holder": "Backgammon Club", "iban": CLUB_IBAN}).status_code == 302
-    club_services.set_bank_account(actor=owners[0].user, player=owners[0].player, holder="Owner", iban=OWNER_IBAN)
+    assert "A PayPal.Me name is 1 to 20 letters and digits" in bad_handle
+    saved = {"holder": "Backgammon Club", "iban": CLUB_IBAN, "pay_provider": "paypal", "pay_handle": CLUB_HANDLE}
+    assert admin.post(page, saved).status_code == 302
+    club_services.set_bank_account(
+        actor=owners[0].user,
+        player=owners[0].player,
+        holder="Owner",
+        iban=OWNER_IBAN,
+        pay_provider="revolut",
+        pay_handle=OWNER_HANDLE,
+    )
     grouped = " ".join(CLUB_IBAN[i : i + 4] for i in range(0, len(CLUB_IBAN), 4))
-    settlement = f"/calcuttas/{calcutta.pk}/settlement/"
-    assert grouped in client_for(owners[2].user).get(settlement).content.decode()  # owes the club: its code
+    owing = calcutta.transfers.get(bidder=owners[2])
+    with override("en"):
+        owner_sees = client_for(owners[2].user).get(settlement).content.decode()
+    assert grouped in owner_sees  # owes the club: its code, and the link with the amount filled in
+    club_link = f'href="https://paypal.me/{CLUB_HANDLE}/{owing.cents // 100}.{owing.cents % 100:02d}EUR"'
+    assert club_link in owner_sees and "Pay with PayPal" in owner_sees and OWNER_HANDLE not in owner_sees
     winner_sees = client_for(owners[0].user).get(settlement).content.decode()
     assert grouped not in winner_sees and "GB82 WEST" in winner_sees  # paid by the club: their own account
-    assert grouped not in client_for().get(settlement).content.decode()
+    assert CLUB_HANDLE not in winner_sees and OWNER_HANDLE not in winner_sees  # they pay nothing: no link
+    paid_to_owner = calcutta.transfers.get(bidder=owners[0])
+    counted, director_sees = queries_of(director, settlement)  # the club pays Owner 0
+    assert counted == bare  # the codes and the links read the same two accounts
+    assert f"https://revolut.me/{OWNER_HANDLE}?amount={paid_to_owner.cents}&amp;currency=EUR" in director_sees
+    assert CLUB_HANDLE not in director_sees  # what owners owe the club, the directors do not pay
+    for user in (None, owners[1].user):  # the public, another owner
+        shown = client_for(user).get(settlement).content.decode()
+        assert grouped not in shown and CLUB_HANDLE not in shown and OWNER_HANDLE not in shown
     for url in (f"/api/v1/calcuttas/{calcutta.pk}/transfers/", f"/api/v1/calcuttas/{calcutta.pk}/settlement/"):
-        assert CLUB_IBAN not in api_as(director_user).get(url).content.decode()
-    export = client_for(director_user).get(f"/export/calcuttas/{calcutta.pk}/settlement.csv")
-    assert export.status_code == 200 and CLUB_IBAN not in export.content.decode()
+        for user in (director_user, owners[2].user, None):
+            body = api_as(user).get(url).content.decode()
+            assert CLUB_IBAN not in body and CLUB_HANDLE not in body and OWNER_HANDLE not in body
+    for export in ("settlement.csv", "settlement.xlsx"):
+        answer = client_for(director_user).get(f"/export/calcuttas/{calcutta.pk}/{export}")
+        assert answer.status_code == 200
+        assert CLUB_IBAN.encode() not in answer.content and CLUB_HANDLE.encode() not in answer.content
+        assert OWNER_HANDLE.encode() not in answer.content

@@ -22,3 +22,28 @@ def test_demo_has_a_settled_session_and_one_in_progress_and_loads_twice_without_
     assert settled == 5500  # A +55.00 is paid by the three others
     assert sum(LedgerEntry.objects.filter(session=finished).values_list("cents", flat=True)) == 0
     assert any("/chouette/" in line for line in context.lines)
+
+
+def test_the_demos_settled_table_shows_its_payers_a_paypal_link_to_the_winner():
+    """The demo's first player stored a PayPal.Me handle: each who pays them on last week's table sees "Pay with
+    PayPal" with their own amount; the winner, paid, sees none."""
+    from django.test import Client
+    from django.utils import translation
+
+    context = DemoContext(password="pw")
+    clubs_demo.load(context)
+    demo.load(context)
+    finished = ChouetteSession.objects.get(name=demo.FINISHED)
+    url = f"/chouette/{finished.club.slug}/{finished.pk}/settlement/"
+    transfers = list(finished.transfers.select_related("payer__user", "payee"))
+    assert {t.payee_id for t in transfers} == {context.players[0].pk}
+    for t in transfers:
+        client = Client()
+        client.force_login(t.payer.user)
+        with translation.override("en"):
+            page = client.get(url).content.decode()
+        amount = f"{t.cents // 100}.{t.cents % 100:02d}EUR"
+        assert f"https://paypal.me/{clubs_demo.DEMO_PAYPAL_HANDLE}/{amount}" in page and "Pay with PayPal" in page
+    winner = Client()
+    winner.force_login(context.players[0].user)
+    assert "paypal.me" not in winner.get(url).content.decode()

@@ -2,6 +2,8 @@
 back by a real QR reader), shown only to the payer, the payee and the club's directors; payer marks paid, payee
 confirms, and the settlement shows what is open. The IBAN never appears in the public API."""
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -11,7 +13,7 @@ from chouette import services
 from clubs import services as club_services
 from clubs.models import BankAccount
 from tests.chouette.factories import table
-from tests.clients import api, web
+from tests.clients import api, queries_of, web
 from tests.clubs.factories import MembershipFactory
 
 pytestmark = pytest.mark.django_db
@@ -102,6 +104,38 @@ def test_a_player_stores_their_own_iban_checked_and_nobody_else_can(club):
     assert page.status_code == 200 and BankAccount.objects.get().iban == IBAN
 
 
+def test_a_player_stores_a_payment_handle_checked_beside_the_iban_or_alone(club):
+    me = MembershipFactory(club=club).player
+    store = web(me.user)
+    with translation.override("en"):
+        page = store.post(
+            "/me/bank-account/",
+            {"holder": "Me", "iban": IBAN, "pay_provider": "paypal", "pay_handle": "javascript:alert(1)"},
+        ).content.decode()
+    assert "A PayPal.Me name is 1 to 20 letters and digits, e.g. AnnaMueller" in page
+    assert not BankAccount.objects.exists()  # nothing half saved
+    with translation.override("de"), pytest.raises(Invalid) as german:
+        club_services.set_bank_account(
+            actor=me.user, player=me, holder="", iban="", pay_provider="monzo", pay_handle="me/pay"
+        )
+    assert "Ein Monzo.me-Name besteht aus 3 bis 30 Buchstaben und Ziffern" in str(german.value.message)
+    with pytest.raises(Invalid) as unknown:
+        club_services.set_bank_account(actor=me.user, player=me, holder="", iban="", pay_provider="", pay_handle="me")
+    assert unknown.value.field == "pay_provider"
+    typed = {"holder": "Me", "iban": IBAN, "pay_provider": "revolut", "pay_handle": "@my_tag"}
+    assert store.post("/me/bank-account/", typed).status_code == 302
+    account = BankAccount.objects.get()
+    assert (account.iban, account.pay_provider, account.pay_handle) == (IBAN, "revolut", "my_tag")
+    with translation.override("en"):
+        shown = store.get("/me/bank-account/").content.decode()
+    assert 'value="my_tag"' in shown and '<option value="revolut" selected>' in shown
+    store.post("/me/bank-account/", {"holder": "", "iban": "", "pay_provider": "revolut", "pay_handle": "my_tag"})
+    account = BankAccount.objects.get()  # the IBAN removed, the handle kept: a link without a code
+    assert (account.iban, account.holder, account.pay_handle) == ("", "", "my_tag")
+    store.post("/me/bank-account/", {"holder": "", "iban": "", "pay_provider": "revolut", "pay_handle": ""})
+    assert not BankAccount.objects.exists()  # neither: removed
+
+
 def settled(club):
     session, p, director = table(club, names=("A", "B", "C"))
     for _ in range(3):
@@ -110,17 +144,44 @@ def settled(club):
     return session, p, director
 
 
-def test_the_settlement_shows_codes_to_payer_and_payee_only_and_the_api_never_the_iban(club):
+HANDLE = "AnnaPays"  # the winner's PayPal.Me handle, beside her IBAN
+
+
+def transfer_item(page: str, transfer) -> str:
+    """The settlement's line of one transfer."""
+    found = re.search(rf'<li id="transfer-{transfer.pk}">(.*?)</li>', page, re.DOTALL)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_settlement_shows_codes_to_payer_and_payee_only_links_to_the_payer_and_the_api_neither(club):
     session, p, director = settled(club)  # A won every game: B and C each pay A
     winner, payer, other = p["A"], p["B"], p["C"]
     assert {(t.payer_id, t.payee_id) for t in session.transfers.all()} == {(payer.pk, winner.pk), (other.pk, winner.pk)}
-    club_services.set_bank_account(actor=winner.user, player=winner, holder="Anna A", iban=IBAN)
-    club_services.set_bank_account(actor=payer.user, player=payer, holder="Bernd B", iban=OTHER_IBAN)
     url = f"/chouette/{club.slug}/{session.pk}/settlement/"
+    bare, _page = queries_of(web(payer.user), url)  # nobody has stored an account yet
+    club_services.set_bank_account(
+        actor=winner.user, player=winner, holder="Anna A", iban=IBAN, pay_provider="paypal", pay_handle=HANDLE
+    )
+    club_services.set_bank_account(actor=payer.user, player=payer, holder="Bernd B", iban=OTHER_IBAN)
+    with_link, page = queries_of(web(payer.user), url)
+    assert with_link == bare and "paypal.me" in page  # the code and the link read the same account row
     for user in (payer.user, other.user, director, winner.user):  # who pays A, A themselves, the director
         page = web(user).get(url).content.decode()
         assert "DE89 3704 0044 0532 0130 00" in page and 'class="segno"' in page
         assert "GB82" not in page  # nobody pays B: B's account shows nowhere
+    for who in (payer, other):  # each payer: the link with their own amount, on their own transfer only
+        with translation.override("en"):
+            page = web(who.user).get(url).content.decode()
+        for t in session.transfers.all():
+            line = transfer_item(page, t)
+            if t.payer_id == who.pk:
+                link = f'href="https://paypal.me/{HANDLE}/{t.cents // 100}.{t.cents % 100:02d}EUR"'
+                assert link in line and 'rel="noopener noreferrer"' in line and "Pay with PayPal" in line
+            else:
+                assert HANDLE not in line
+    for user in (director, winner.user):  # they pay nothing here: no link
+        assert HANDLE not in web(user).get(url).content.decode()
     stranger = MembershipFactory(club=club).player.user
     assert web(stranger).get(url).status_code == 403
     for client in (api(payer.user), api(director), api(stranger), api(None)):
@@ -131,6 +192,22 @@ def test_the_settlement_shows_codes_to_payer_and_payee_only_and_the_api_never_th
         ):
             body = client.get(path).content.decode()
             assert IBAN not in body and "3704" not in body and OTHER_IBAN not in body
+            assert HANDLE not in body and "paypal" not in body.lower()
+    ledger = web(payer.user).get(f"/export/chouette/{club.slug}/{session.pk}/ledger.csv")
+    assert ledger.status_code == 200 and HANDLE not in ledger.content.decode() and IBAN not in ledger.content.decode()
+
+
+def test_a_session_in_a_currency_paypal_does_not_take_says_so_and_keeps_the_code(club):
+    session, p, _director = settled(club)
+    session.currency = "HUF"
+    session.save(update_fields=["currency"])
+    winner, payer = p["A"], p["B"]
+    club_services.set_bank_account(
+        actor=winner.user, player=winner, holder="Anna A", iban=IBAN, pay_provider="paypal", pay_handle=HANDLE
+    )
+    with translation.override("en"):
+        page = web(payer.user).get(f"/chouette/{club.slug}/{session.pk}/settlement/").content.decode()
+    assert "No PayPal link: it does not take HUF." in page and HANDLE not in page and 'class="segno"' in page
 
 
 def test_payer_marks_paid_payee_confirms_and_the_settlement_says_what_is_open(club):
@@ -163,23 +240,32 @@ def test_calcutta_owner_codes_go_to_the_directors_and_each_owner_for_their_own_t
 
     from calcutta.views import owner_codes
 
+    class Flight(str):
+        event = SimpleNamespace(currency="EUR")
+
     anna, bernd = (MembershipFactory(club=club, player__name=n).player for n in ("Anna", "Bernd"))
-    club_services.set_bank_account(actor=anna.user, player=anna, holder="Anna", iban=IBAN)
+    club_services.set_bank_account(
+        actor=anna.user, player=anna, holder="Anna", iban=IBAN, pay_provider="revolut", pay_handle="anna_r"
+    )
     club_services.set_bank_account(actor=bernd.user, player=bernd, holder="Bernd", iban=OTHER_IBAN)
 
     def transfer(pk, player, cents, *, received=False):
         bidder = SimpleNamespace(player_id=player.pk, user_id=player.user_id, name=player.name)
-        return SimpleNamespace(pk=pk, bidder=bidder, to_club=False, cents=cents, confirmed_at=received or None)
+        return SimpleNamespace(
+            pk=pk, bidder=bidder, to_club=False, cents=cents, confirmed_at=received or None, paid_at=None
+        )
 
     transfers = [transfer(1, anna, 12000), transfer(2, bernd, 500, received=True)]  # Bernd's is settled
-    calcutta = SimpleNamespace(flight="Main")
+    calcutta = SimpleNamespace(flight=Flight("Main"))
     director = MembershipFactory(club=club, role="director").player.user
     with translation.override("en"):
-        codes = owner_codes(director, calcutta, transfers, is_director=True)
+        codes, links = owner_codes(director, calcutta, transfers, is_director=True)
     assert [(pk, c.cents) for pk, c in codes.items()] == [(1, 12000)]
     assert codes[1].payload.split("\n")[5:] == ["Anna", IBAN, "EUR120.00", "", "", "Calcutta Main"]
-    assert list(owner_codes(anna.user, calcutta, transfers, is_director=False)) == [1]
-    assert owner_codes(bernd.user, calcutta, transfers, is_director=False) == {}  # never Anna's account
+    assert links[1].url == "https://revolut.me/anna_r?amount=12000&currency=EUR"  # the directors pay for the club
+    codes, links = owner_codes(anna.user, calcutta, transfers, is_director=False)
+    assert list(codes) == [1] and links == {}  # Anna is paid: her code, no link to pay herself
+    assert owner_codes(bernd.user, calcutta, transfers, is_director=False) == ({}, {})  # never Anna's account
 
 
 def test_a_transfer_still_open_after_a_day_is_reminded_once_payer_first_then_payee(club, settings):

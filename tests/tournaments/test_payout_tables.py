@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from base.errors import Conflict, Invalid
+from tests.clients import queries_of, web
 from tournaments import selectors, services
 from tournaments.core.payout_tables import PayoutTableError
 from tournaments.models import ClubPayoutTable, PrizePayment
@@ -154,8 +155,6 @@ def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
 ):
     """Measured 10 for the director (the club's tables, the page's rights and the winners' bank accounts for the
     transfer codes included) for 8 and 32 entries."""
-    from tests.clients import web
-
     event, main = finished(club, director_user, n=n)
     services.set_flight_payouts(actor=director_user, flight=main, table="top25")
     services.record_prize_paid(actor=director_user, flight=main, player_id=main.entries.get(place=1).player_id)
@@ -165,24 +164,45 @@ def test_the_prize_list_with_tables_costs_the_same_queries_whatever_the_field(
         assert client.get(reverse("tournaments:prizes", args=[club.slug, event.slug])).status_code == 200
 
 
-def test_the_director_sees_a_transfer_code_for_each_unpaid_prize_to_a_stored_account(club, director_user):
+def test_the_director_sees_a_transfer_code_and_pay_link_for_each_unpaid_prize_to_a_stored_account(club, director_user):
     from clubs import services as club_services
 
     event, main = finished(club, director_user)
     services.set_flight_payouts(actor=director_user, flight=main, table="club", house_percent="0")
     first, second = (main.entries.get(place=p).player for p in (1, 2))
-    club_services.set_bank_account(actor=first.user, player=first, holder="First", iban="DE89370400440532013000")
-    url = reverse("tournaments:prizes", args=[club.slug, event.slug])
-    page = web_page(director_user, url)
-    assert page.count('class="paycode"') == 1 and "DE89 3704 0044 0532 0130 00" in page  # second has no account
-    assert "DE89 3704" not in web_page(second.user, url) and "DE89 3704" not in web_page(None, url)
+    url, director = reverse("tournaments:prizes", args=[club.slug, event.slug]), web(director_user)
+    director.get(url)  # the first visit fills the caches the later ones read
+    bare, _page = queries_of(director, url)  # no account stored yet
+    club_services.set_bank_account(
+        actor=first.user,
+        player=first,
+        holder="First",
+        iban="DE89370400440532013000",
+        pay_provider="paypal",
+        pay_handle="FirstPays",
+    )
+    club_services.set_bank_account(  # a handle only, no IBAN: a link, no code
+        actor=second.user, player=second, holder="", iban="", pay_provider="revolut", pay_handle="second_r"
+    )
+    with translation.override("en"):
+        counted, page = queries_of(director, url)
+    assert counted == bare  # the codes and the links read the same accounts
+    assert page.count('class="paycode"') == 1 and "DE89 3704 0044 0532 0130 00" in page  # second: no IBAN
+    prizes = {
+        w.player_id: w.amount for p in selectors.prize_list(event=event) for a in p.table.awards for w in a.winners
+    }
+    first_link = f"https://paypal.me/FirstPays/{prizes[first.pk] // 100}.{prizes[first.pk] % 100:02d}EUR"
+    assert f'href="{first_link}" target="_blank" rel="noopener noreferrer"' in page and "Pay with PayPal" in page
+    assert f"https://revolut.me/second_r?amount={prizes[second.pk]}&amp;currency=EUR" in page
+    for user in (first.user, second.user, None):  # the winners themselves, the public: no code, no link
+        shown = web_page(user, url)
+        assert "DE89 3704" not in shown and "FirstPays" not in shown and "second_r" not in shown
     services.record_prize_paid(actor=director_user, flight=main, player_id=first.pk)
-    assert 'class="paycode"' not in web_page(director_user, url)  # paid: no code any more
+    page = web_page(director_user, url)
+    assert 'class="paycode"' not in page and "FirstPays" not in page and "second_r" in page  # paid: no code, no link
 
 
 def web_page(user, url):
-    from tests.clients import web
-
     with translation.override("en"):
         return web(user).get(url).content.decode()
 

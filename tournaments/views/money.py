@@ -83,7 +83,8 @@ def prizes(request, club, slug):
 
 def prize_codes(event, prizes) -> list[tuple]:
     """For the directors who pay them: an EPC transfer code for each prize not yet paid whose winner has stored a
-    bank account: (flight id, winner, code). One query, none without unpaid prizes."""
+    bank account, and the payment link from the winner's stored handle: (flight id, winner, code, link), either
+    may be None. One query, none without unpaid prizes."""
     due = [
         (p.flight, w)
         for p in prizes
@@ -98,9 +99,11 @@ def prize_codes(event, prizes) -> list[tuple]:
     codes = []
     for flight, winner in due:
         text = _("Prize %(event)s %(flight)s") % {"event": event.name, "flight": flight.name}
-        code = paycodes.transfer_code(accounts.get(winner.player_id), winner.amount, text)
-        if code is not None:
-            codes.append((flight.pk, winner, code))
+        account = accounts.get(winner.player_id)
+        code = paycodes.transfer_code(account, winner.amount, text)
+        link = paycodes.pay_link(account, winner.amount, event.currency)
+        if code is not None or link is not None:
+            codes.append((flight.pk, winner, code, link))
     return codes
 
 
