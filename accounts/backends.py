@@ -46,9 +46,9 @@ class ThrottledModelBackend(ModelBackend):
 
     def get_user(self, user_id):
         """The signed-in user of each request, loaded together with the number of results waiting for their
-                confirmation and of disputes waiting for their decision as a director (the menu's badges,
-                base.context_processors): one query, not three, on every page. The counts come from the apps that register
-        them (accounts.badges)."""
+        confirmation and of disputes waiting for their decision as a director (the menu's badges,
+        base.context_processors): one query, not three, on every page, compiled once per process. The counts come
+        from the apps that register them (accounts.badges)."""
         try:
             user = _USER_WITH_BADGES.first(int(user_id))
         except (TypeError, ValueError):  # a session from before a change of the user model's key

@@ -243,7 +243,9 @@ class Stack:
         requests in flight cut off, its sockets dropped."""
         name = self.node_name(number)
         doomed = [
-            (named, process) for named, process, _log in self.processes if named == name or named.startswith(f"{name}-")
+            (named, process)
+            for named, process, _log in self.processes
+            if named == name or named.startswith(f"{name}-")
         ]
         for named, process in doomed:  # every process of the node signalled before any is waited for
             self.killed.add(named)
