@@ -100,7 +100,7 @@ def test_a_withdrawal_offers_the_place_to_the_next_who_is_told_and_accepts(cappe
     assert flight.entries.count() == 2
 
 
-def test_a_decline_passes_the_offer_on_and_an_expired_offer_is_swept_on(capped):
+def test_a_decline_passes_the_offer_on_and_an_expired_offer_is_passed_on_when_refused(capped):
     director, flight, (a, b, c, d, e, _f) = capped
     entry_a = sign_up(director, flight, a)
     sign_up(director, flight, b)
@@ -114,9 +114,32 @@ def test_a_decline_passes_the_offer_on_and_an_expired_offer_is_swept_on(capped):
     with pytest.raises(Conflict) as late:
         services.accept_place(actor=d.user, spot=spot_of(flight, d))
     assert late.value.code == "offer_expired"
-    assert services.sweep_offers() == 1
+    # The refusal says the place went to the next on the list: it has (it waited for the sweep, the refusal's
+    # transaction having undone the passing on).
     assert spot_of(flight, d).status == SpotStatus.EXPIRED
     assert spot_of(flight, e).status == SpotStatus.OFFERED
+    assert services.sweep_offers() == 0
+
+
+@pytest.mark.parametrize("key", ["", "late-accept-1"])
+def test_an_expired_offer_accepted_through_the_api_is_refused_and_the_place_has_gone_on(capped, api_as, key):
+    """With an Idempotency-Key the request's work runs in one transaction (base.idempotency): a refusal raised
+    through it undid the passing on its message announced."""
+    director, flight, (a, b, c, d, *_rest) = capped
+    entry_a = sign_up(director, flight, a)
+    for p in (b, c, d):
+        sign_up(director, flight, p)
+    services.withdraw(actor=director, entry=entry_a)
+    WaitingSpot.objects.filter(pk=spot_of(flight, c).pk).update(offer_expires_at=timezone.now() - timedelta(1))
+    base = f"/api/v1/events/{flight.event.club.slug}/{flight.event.slug}/flights/{flight.slug}/waiting-list/"
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    with override("en"):
+        late = api_as(c.user).post(base + f"{spot_of(flight, c).pk}/accept/", format="json", **headers)
+    assert (late.status_code, late.json()["code"]) == (409, "offer_expired")
+    assert "went to the next on the list" in late.json()["detail"]
+    assert spot_of(flight, c).status == SpotStatus.EXPIRED
+    assert spot_of(flight, d).status == SpotStatus.OFFERED
+    assert not flight.entries.filter(player=c).exists()
 
 
 def test_a_cap_below_the_entries_is_refused_saying_what_works_and_a_raise_offers_places(capped):

@@ -11,7 +11,8 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from base.api import validated
+from base.api import refusal_body, validated
+from base.errors import Conflict
 from base.idempotency import idempotent
 from clubs import access
 from clubs import selectors as club_selectors
@@ -127,7 +128,15 @@ class WaitingListViewSet(viewsets.ViewSet):
     @idempotent
     @extend_schema(request=None, responses={201: EntrySerializer}, description="Take the place offered.")
     def accept(self, request, club, slug, flight, pk):
-        entry = services.accept_place(actor=request.user, spot=_spot(flight_in(request, club, slug, flight), pk))
+        spot = _spot(flight_in(request, club, slug, flight), pk)
+        try:
+            entry = services.accept_place(actor=request.user, spot=spot)
+        except Conflict as refused:
+            if refused.code != "offer_expired":
+                raise
+            # Answered, not raised: the offer was passed on before the refusal, and raising it through the
+            # idempotency key's transaction (base.idempotency.run) would undo that.
+            return Response(refusal_body(refused), status=refused.status_code)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @idempotent

@@ -320,18 +320,31 @@ def _locked_spot(actor, spot: WaitingSpot, rule: str) -> tuple[Flight, WaitingSp
     return flight, WaitingSpot.objects.select_related("player").get(pk=spot.pk)
 
 
-@transaction.atomic
+_EXPIRED = object()
+
+
 def accept(*, actor, spot: WaitingSpot):
     """The offered player takes the place: their entry is made (a late entry after the draw, as a registration
     would be; a pair's or team's with the players it waited with), whatever registration says. Accepted already:
-    the same entry (accepted twice, taken once)."""
+    the same entry (accepted twice, taken once). An offer past its deadline is refused, and the place has then
+    gone to the next on the list: passed on and committed before the refusal, not left for the sweep (a refusal
+    raised inside the transaction undid the passing on, while its message said it had happened)."""
+    entry = _accept(actor=actor, spot=spot)
+    if entry is _EXPIRED:
+        raise Conflict(_("The offer has expired: the place went to the next on the list."), code="offer_expired")
+    return entry
+
+
+@transaction.atomic
+def _accept(*, actor, spot: WaitingSpot):
     flight, spot = _locked_spot(actor, spot, "waiting.answer")
     if spot.status == SpotStatus.ACCEPTED and spot.entry_id is not None:
         return spot.entry
     if spot.status != SpotStatus.OFFERED:
         raise Conflict(_("No place is offered to you on this list now."), code="no_offer")
     if spot.offer_expires_at <= timezone.now():
-        raise Conflict(_("The offer has expired: the place went to the next on the list."), code="offer_expired")
+        fill(flight)  # ends this offer and the others past their deadline, and offers the places on
+        return _EXPIRED
     now = places(flight)
     if flight.cap is not None and now.entered >= flight.cap:  # the offer's own place: never past the cap
         raise Conflict(_("The flight is full."), code="flight_full")
