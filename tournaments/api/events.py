@@ -631,10 +631,7 @@ def event_in(request, club: str, slug: str) -> Event:
 
 def flight_in(request, club: str, slug: str, flight: str) -> Flight:
     """The flight named in the URL, of an event the user may see (404 otherwise): every flight endpoint's first read."""
-    found = selectors.flight_for(event=_event(request, club, slug), slug=flight)
-    if found is None:
-        raise Http404("No such flight.")
-    return found
+    return selectors.flight_or_404(user=request.user, club_slug=club, event_slug=slug, slug=flight)
 
 
 def _awarded_flight(event: Event, data: dict) -> None:

@@ -176,6 +176,35 @@ _FLIGHT_FOR = CompiledRead(
 )
 
 
+def flight_or_404(*, user, club_slug: str, event_slug: str, slug: str) -> Flight:
+    """The flight named in a URL, of an event the user may see, with its event and club (404 otherwise): every
+    flight page's and flight endpoint's first read. An anonymous visitor's is one statement compiled once per
+    process (the public bracket's spectators ask it on every read, and the event's and the flight's statements one
+    after the other were most of a cached page's time under load); a miss asks again, to say what is missing."""
+    if not getattr(user, "is_authenticated", False):
+        found = _PUBLIC_FLIGHT.first(club_slug, event_slug, slug)
+        if found is not None:
+            return found
+    found = flight_for(event=event_or_404(user=user, club_slug=club_slug, slug=event_slug), slug=slug)
+    if found is None:
+        raise Http404(_("No such flight."))
+    return found
+
+
+_PUBLIC_FLIGHT = CompiledRead(
+    lambda club_slug, event_slug, slug: (
+        Flight.objects.filter(
+            event__in=visible_events(user=None).filter(club__slug=club_slug, slug=event_slug).values("pk")[:1],
+            slug=slug,
+        )
+        .select_related("event__club")
+        .annotate(version=flight_version())
+        .order_by("pk")[:1]
+    ),
+    strings=(0, 1, 2),
+)
+
+
 def newest_events(*, user):
     """The events the user may see, latest first (the list page and the API)."""
     return visible_events(user=user).order_by("-starts_on", "name")

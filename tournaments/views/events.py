@@ -42,10 +42,7 @@ def _event(request, club, slug):
 
 
 def _flight(request, club, slug, flight):
-    found = selectors.flight_for(event=_event(request, club, slug), slug=flight)
-    if found is None:
-        raise Http404(_("No such flight."))
-    return found
+    return selectors.flight_or_404(user=request.user, club_slug=club, event_slug=slug, slug=flight)
 
 
 def event_list(request):
