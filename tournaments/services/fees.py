@@ -30,7 +30,7 @@ def _money(value, field: str):
 
 def entry_account(entry) -> fees.Account:
     lines = [fees.Line(p.method, to_cents(p.amount)) for p in entry.payments.all()]
-    return fees.account(to_cents(entry.fee), lines)
+    return fees.account(to_cents(entry.fee_due), lines)
 
 
 @transaction.atomic

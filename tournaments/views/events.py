@@ -31,6 +31,7 @@ from tournaments.forms import (
     FlightForm,
     OverrideForm,
     SwapForm,
+    WithdrawalRefundForm,
     checklist,
 )
 from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind, WaitingSpot
@@ -339,6 +340,24 @@ def event_cap(request, club, slug):
     return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
 
 
+@login_required
+@require_POST
+def withdrawal_refund(request, club, slug):
+    """The director sets how much of a paid fee a withdrawal before the draw refunds, on the dashboard."""
+    event = _event(request, club, slug)
+    form = WithdrawalRefundForm(request.POST)
+    if form.is_valid():
+        percent = form.cleaned_data["withdrawal_refund_percent"]
+        attempt(
+            request,
+            lambda: services.update_event(actor=request.user, event=event, withdrawal_refund_percent=percent),
+            _("Saved."),
+        )
+    else:
+        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
+    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
+
+
 def _entry_list_form(request, found) -> tuple[EntryListForm, dict]:
     """The director's list (ticked members, pasted names) read against the flight's checklist. The old single
     `player` field (a form of an older page) counts as one ticked member."""
@@ -571,6 +590,7 @@ def dashboard(request, club, slug):
             else None
         ),
         "cap_form": EventCapForm(initial={"cap": event.cap}),
+        "refund_form": WithdrawalRefundForm(initial={"withdrawal_refund_percent": event.withdrawal_refund_percent}),
         "event_places": selectors.event_places(event=event) if event.cap is not None else None,
     }
     return render(request, "tournaments/dashboard.html", context)
