@@ -370,3 +370,15 @@ def test_the_fee_kept_is_rounded_down_to_the_cent():
     assert fees.kept_on_withdrawal(2000, 50) == 1000
     assert fees.kept_on_withdrawal(999, 33) == 669  # 669.33 kept rounds down: the player gets 3.30, not 3.29
     assert fees.kept_on_withdrawal(2000, 0) == 2000
+
+
+def test_a_withdrawn_paid_entry_adds_nothing_to_the_prize_pool_and_its_fee_category_moves_what_is_kept(
+    club, director_user
+):
+    event, flight, entries = _withdraw_paid(club, director_user, 50)
+    prizes = next(p for p in selectors.prize_list(event=event) if p.flight.pk == flight.pk)
+    assert (prizes.flight.pool, prizes.entries) == (60, 3)  # the three still in, 20.00 each
+    services.set_fee_settings(actor=director_user, flight=flight, member_fee="10")
+    services.set_fee_category(actor=director_user, entry=Entry.objects.get(pk=entries[0].pk), category="member")
+    row = _row(flight, entries[0])
+    assert (row.account.due, row.account.overpaid) == (500, 1500)
