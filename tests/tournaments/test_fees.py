@@ -3,7 +3,9 @@ same payment, who has not paid and totals by method, members' and juniors' fees,
 unpaid when the flight requires payment first."""
 
 import pytest
+from django.db import connection
 from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -382,3 +384,27 @@ def test_a_withdrawn_paid_entry_adds_nothing_to_the_prize_pool_and_its_fee_categ
     services.set_fee_category(actor=director_user, entry=Entry.objects.get(pk=entries[0].pk), category="member")
     row = _row(flight, entries[0])
     assert (row.account.due, row.account.overpaid) == (500, 1500)
+
+
+def test_the_payments_page_and_dashboard_cost_the_same_queries_with_more_refunds_to_make(club, director_user):
+    """The "To refund" lists come from the accounts both pages load already: no query per withdrawn entry."""
+
+    def cost(n):
+        event, flight, entries = flight_with(club, director_user, n=n)
+        for entry in entries[: n // 2]:
+            services.record_payment(actor=director_user, entry=entry, method="cash", amount="20")
+            services.withdraw(actor=director_user, entry=entry)
+        client = web(director_user)
+        counts = []
+        for url in (
+            reverse("tournaments:flight-payments", args=[club.slug, event.slug, flight.slug]),
+            reverse("tournaments:dashboard", args=[club.slug, event.slug]),
+        ):
+            client.get(url)  # the session and the caches warm
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            counts.append(len(queries))
+        assert len(selectors.flight_fees(flight=flight).to_refund) == n // 2
+        return counts
+
+    assert cost(2) == cost(10)
