@@ -367,6 +367,19 @@ class EventCapForm(forms.Form):
     )
 
 
+class WithdrawalRefundForm(forms.Form):
+    withdrawal_refund_percent = forms.IntegerField(
+        label=_("Refund on withdrawal before the draw (%)"),
+        min_value=0,
+        max_value=100,
+        help_text=_(
+            "How much of a paid entry fee a player who withdraws before the draw gets back: 100 refunds it all, "
+            "0 nothing. The refund is recorded on the payments page when the money goes back."
+        ),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "size": 4}),
+    )
+
+
 class OverrideForm(forms.Form):
     winner_side = forms.TypedChoiceField(label=_("Winner"), coerce=int, widget=forms.RadioSelect)
     outcome = forms.ChoiceField(

@@ -151,6 +151,16 @@ class Event(models.Model):
             "re-entries do not count."
         ),
     )
+    # What a withdrawal before the draw gives back of a paid fee (tournaments.services.entries): the entry is kept
+    # with its payment lines and the club keeps the rest of the fee (Entry.kept_fee).
+    withdrawal_refund_percent = models.PositiveSmallIntegerField(
+        _("refund on withdrawal before the draw (%)"),
+        default=100,
+        help_text=_(
+            "How much of a paid entry fee a player who withdraws before the draw gets back: 100 refunds it all, "
+            "0 nothing."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -163,6 +173,10 @@ class Event(models.Model):
             ),
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status_known"),
             models.CheckConstraint(condition=Q(cap__isnull=True) | Q(cap__gt=0), name="event_cap_positive"),
+            models.CheckConstraint(
+                condition=Q(withdrawal_refund_percent__gte=0) & Q(withdrawal_refund_percent__lte=100),
+                name="event_withdrawal_refund_percent_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -637,6 +651,10 @@ class Entry(models.Model):
     team_name = models.CharField(_("team name"), max_length=120, blank=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # Withdrawn before the draw after paying something: what the club keeps of the fee (the event's refund
+    # percent decides it), so the fee account owes this instead of the fee and shows the rest to refund. Empty
+    # for every other entry; set only by a withdrawal before the draw, cleared when the player enters again.
+    kept_fee = models.DecimalField(_("fee kept"), max_digits=9, decimal_places=2, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -651,6 +669,9 @@ class Entry(models.Model):
             ),
             models.CheckConstraint(condition=Q(status__in=EntryStatus.values), name="entry_status_known"),
             models.CheckConstraint(condition=Q(fee__gte=0), name="entry_fee_not_negative"),
+            models.CheckConstraint(
+                condition=Q(kept_fee__isnull=True) | Q(kept_fee__gte=0), name="entry_kept_fee_not_negative"
+            ),
             models.CheckConstraint(condition=Q(place__isnull=True) | Q(place__gte=1), name="entry_place_positive"),
         ]
         indexes = [models.Index(fields=["player", "flight"])]
@@ -668,6 +689,16 @@ class Entry(models.Model):
             return self.team_name
         player = self.player
         return player.public_name_at(self.flight.event.club) if player.display_name else player.name
+
+    @property
+    def withdrew_before_draw(self) -> bool:
+        """Withdrawn before the draw and kept for its payment lines: never drawn, paired or placed."""
+        return self.status == EntryStatus.WITHDRAWN and self.kept_fee is not None
+
+    @property
+    def fee_due(self) -> Decimal:
+        """What the fee account owes: the fee, or after a withdrawal before the draw what the club keeps of it."""
+        return self.fee if self.kept_fee is None else self.kept_fee
 
     @property
     def real_name(self) -> str:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("clubs/<slug:club>/payout-tables/", money.club_tables, name="payout-tables"),
     path(EVENT + "closing-time/", events.closing_time, name="event-closing-time"),
     path(EVENT + "cap/", events.event_cap, name="event-cap"),
+    path(EVENT + "withdrawal-refund/", events.withdrawal_refund, name="event-withdrawal-refund"),
     path(EVENT + "flights/new/", events.add_flight, name="flight-add"),
     path(EVENT + "<slug:flight>/", events.flight_bracket, name="flight-bracket"),
     path(EVENT + "<slug:flight>/payments/", money.payments, name="flight-payments"),

@@ -362,6 +362,9 @@ PAGES = {
     "/clubs/<slug:club>/payout-tables/": May(read=DIRECTORS, write=DIRECTORS, body={"name": "T", "bands": "2+: 100"}),
     "/events/<slug:club>/<slug:slug>/closing-time/": May(write=DIRECTORS, body={"closes_at": ""}),
     "/events/<slug:club>/<slug:slug>/cap/": May(write=DIRECTORS, body={"cap": ""}),
+    "/events/<slug:club>/<slug:slug>/withdrawal-refund/": May(
+        write=DIRECTORS, body={"withdrawal_refund_percent": "100"}
+    ),
     "/events/<slug:club>/<slug:slug>/flights/new/": May(read=DIRECTORS, write=DIRECTORS),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/": May(),
     "/events/<slug:club>/<slug:slug>/<slug:flight>/register/": May(write=SIGNED_IN),

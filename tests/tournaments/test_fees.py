@@ -3,6 +3,9 @@ same payment, who has not paid and totals by method, members' and juniors' fees,
 unpaid when the flight requires payment first."""
 
 import pytest
+from django.db import connection
+from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
@@ -11,7 +14,7 @@ from tests.clients import web
 from tournaments import selectors, services
 from tournaments.core import fees
 from tournaments.core.fees import FeeError
-from tournaments.models import DrawStatus, EntryPayment
+from tournaments.models import DrawStatus, Entry, EntryPayment, EntryStatus, SpotStatus
 
 from .builders import make_event, members
 
@@ -202,3 +205,206 @@ def test_amounts_past_what_a_money_column_holds_answer_400_and_the_largest_that_
         assert "at most 9999999.99" in str(response.json()["errors"][field])
     assert not EntryPayment.objects.exists()
     assert api.post(pay, {"method": "cash", "amount": "9999999.99"}, format="json").status_code == 201
+
+
+def _withdraw_paid(club, director, percent, *, n=4, amount="20"):
+    """A flight of n entries of 20.00 in an event refunding `percent` on a withdrawal before the draw; the first
+    entry pays `amount` in cash and withdraws. Returns (event, flight, entries)."""
+    event, flight, entries = flight_with(club, director, n=n)
+    services.update_event(actor=director, event=event, withdrawal_refund_percent=percent)
+    services.record_payment(actor=director, entry=entries[0], method="cash", amount=amount)
+    services.withdraw(actor=director, entry=entries[0])
+    return event, flight, entries
+
+
+def _row(flight, entry):
+    return next(r for r in selectors.flight_fees(flight=flight).rows if r.entry.pk == entry.pk)
+
+
+@pytest.mark.parametrize(("percent", "refund", "kept"), [(100, 2000, "0.00"), (50, 1000, "10.00"), (0, 0, "20.00")])
+def test_a_paid_entry_withdrawn_before_the_draw_keeps_its_lines_and_shows_what_is_to_refund(
+    club, director_user, percent, refund, kept
+):
+    event, flight, entries = _withdraw_paid(club, director_user, percent)
+    withdrawn = Entry.objects.get(pk=entries[0].pk)
+    assert withdrawn.status == EntryStatus.WITHDRAWN and withdrawn.withdrawn_at is not None
+    assert str(withdrawn.kept_fee) == kept and withdrawn.payments.count() == 1
+    row = _row(flight, withdrawn)
+    assert (row.account.paid, row.account.overpaid) == (2000, refund)
+    assert [r.entry.pk for r in selectors.flight_fees(flight=flight).to_refund] == ([withdrawn.pk] if refund else [])
+    payments = reverse("tournaments:flight-payments", args=[club.slug, event.slug, flight.slug])
+    dashboard = reverse("tournaments:dashboard", args=[club.slug, event.slug])
+    with translation.override("en"):
+        pay_page = web(director_user).get(payments).content.decode()
+        dash_page = web(director_user).get(dashboard).content.decode()
+    name = withdrawn.player.name
+    if refund:
+        assert "To refund (1)" in pay_page and f"{name}</a> ({refund / 100:.2f})" in pay_page
+        assert f"To refund ({refund / 100:.2f})" in dash_page and f"{name} ({refund / 100:.2f})" in dash_page
+    else:
+        assert "To refund" not in pay_page and "To refund" not in dash_page
+    # nobody is owed money twice: the withdrawn entry is not "not paid" either
+    assert name not in [r.entry.real_name for r in selectors.flight_fees(flight=flight).unpaid]
+
+
+def test_recording_the_refund_settles_the_withdrawn_entry_and_a_larger_one_is_refused(club, director_user):
+    event, flight, entries = _withdraw_paid(club, director_user, 50)
+    withdrawn = Entry.objects.get(pk=entries[0].pk)
+    with pytest.raises(FeeError):
+        services.record_payment(actor=director_user, entry=withdrawn, kind="refund", method="cash", amount="20.01")
+    url = reverse("tournaments:flight-payments", args=[club.slug, event.slug, flight.slug])
+    form = {"entry": withdrawn.pk, "seen": "1", "kind": "refund", "method": "cash", "amount": "10.00"}
+    assert web(director_user).post(url, form).status_code == 302
+    row = _row(flight, withdrawn)
+    assert (row.account.paid, row.account.overpaid, row.account.settled) == (1000, 0, True)
+    assert selectors.flight_fees(flight=flight).to_refund == ()
+    with translation.override("en"):
+        page = web(director_user).get(url).content.decode()
+    assert "To refund" not in page and f'id="entry-{withdrawn.pk}" class="settled"' in page
+
+
+def test_an_unpaid_entry_withdrawn_before_the_draw_is_gone_as_before(club, director_user):
+    _event, _flight, entries = flight_with(club, director_user, n=2)
+    assert services.withdraw(actor=director_user, entry=entries[1]) is None
+    assert not Entry.objects.filter(pk=entries[1].pk).exists()
+
+
+def test_the_withdrawn_paid_entry_is_not_drawn_and_the_player_can_enter_again(club, director_user):
+    _event, flight, entries = _withdraw_paid(club, director_user, 100, n=5)
+    services.draw_flight(actor=director_user, flight=flight, seed=3)
+    services.confirm_draw(actor=director_user, flight=flight)
+    services.release_draw(actor=director_user, flight=flight)
+    withdrawn = Entry.objects.get(pk=entries[0].pk)
+    assert withdrawn.draw_position is None
+    assert not flight.slots.filter(Q(entry_a=withdrawn) | Q(entry_b=withdrawn)).exists()
+    drawn = set(flight.entries.filter(draw_position__isnull=False).values_list("pk", flat=True))
+    assert drawn == {e.pk for e in entries[1:]}
+
+    # before another flight's draw, the player who withdrew enters again and their 20.00 counts again
+    _event2, flight2, _others = flight_with(club, director_user, n=2)
+    me = members(club, 1)[0]
+    entry = services.register(actor=director_user, flight=flight2, player=me)
+    services.record_payment(actor=director_user, entry=entry, method="cash", amount="20")
+    services.withdraw(actor=director_user, entry=entry)
+    again = services.register(actor=director_user, flight=flight2, player=me)
+    assert again.pk == entry.pk and again.status == EntryStatus.REGISTERED and again.kept_fee is None
+    row = _row(flight2, again)
+    assert (row.account.paid, row.account.outstanding, row.account.overpaid, row.account.settled) == (2000, 0, 0, True)
+    with pytest.raises(Conflict) as twice:
+        services.register(actor=director_user, flight=flight2, player=me)
+    assert twice.value.code == "already_entered"
+
+
+def test_the_withdrawn_paid_entry_frees_its_place_for_the_waiting_list(club, director_user):
+    event = make_event(club, director_user)
+    flight = services.add_flight(actor=director_user, event=event, name="Main", entry_fee=20)
+    services.set_cap(actor=director_user, flight=flight, cap=2, offer_hours=12)
+    services.set_event_cap(actor=director_user, event=event, cap=5)
+    flight.refresh_from_db()
+    event.refresh_from_db()
+    a, b, c = members(club, 3)
+    paid = services.register(actor=director_user, flight=flight, player=a)
+    services.register(actor=director_user, flight=flight, player=b)
+    spot = services.join_waiting_list(actor=director_user, flight=flight, player=c)
+    services.record_payment(actor=director_user, entry=paid, method="cash", amount="20")
+    services.withdraw(actor=director_user, entry=paid)
+    spot.refresh_from_db()
+    assert spot.status == SpotStatus.OFFERED
+    assert selectors.flight_places(flight=flight).entered == 1 and selectors.event_places(event=event).entered == 1
+    entry = services.accept_place(actor=director_user, spot=spot)
+    assert entry.status == EntryStatus.REGISTERED
+    # the full flight again: the player who withdrew joins the waiting list, not the flight
+    with pytest.raises(Conflict) as full:
+        services.register(actor=director_user, flight=flight, player=a)
+    assert full.value.code == "flight_full"
+
+
+def test_a_player_sees_what_is_to_be_refunded_to_them(club, director_user, member_user, api_as):
+    event, flight, _entries = flight_with(club, director_user, n=1)
+    services.update_event(actor=director_user, event=event, withdrawal_refund_percent=50)
+    me = member_user.player
+    entry = services.register(actor=director_user, flight=flight, player=me)
+    services.record_payment(actor=director_user, entry=entry, method="cash", amount="20")
+    services.withdraw(actor=member_user, entry=entry)
+    with translation.override("en"):
+        page = web(member_user).get(me.get_absolute_url()).content.decode()
+    assert "10.00 to be refunded to you" in page
+    mine = api_as(member_user).get("/api/v1/events/my-fees/").json()
+    assert [(r["due_cents"], r["paid_cents"], r["to_refund_cents"]) for r in mine] == [(1000, 2000, 1000)]
+    base = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/payments/"
+    listed = {r["entry"]: r for r in api_as(director_user).get(base).json()["entries"]}
+    assert (listed[entry.pk]["withdrawn_before_draw"], listed[entry.pk]["to_refund_cents"]) == (True, 1000)
+
+
+@pytest.mark.parametrize("bad", [101, -1, "half"])
+def test_the_event_api_sets_the_refund_percent_for_a_director_only(club, director_user, member_user, api_as, bad):
+    event = make_event(club, director_user)
+    url = f"/api/v1/events/{club.slug}/{event.slug}/"
+    assert api_as(director_user).get(url).json()["withdrawal_refund_percent"] == 100
+    done = api_as(director_user).patch(url, {"withdrawal_refund_percent": 50}, format="json")
+    assert done.status_code == 200 and done.json()["withdrawal_refund_percent"] == 50
+    with translation.override("en"):
+        refused = api_as(director_user).patch(url, {"withdrawal_refund_percent": bad}, format="json")
+    assert refused.status_code == 400
+    if bad != "half":
+        assert "whole percent from 0 (none) to 100" in str(refused.json()["errors"]["withdrawal_refund_percent"])
+    assert api_as(member_user).patch(url, {"withdrawal_refund_percent": 0}, format="json").status_code == 403
+    event.refresh_from_db()
+    assert event.withdrawal_refund_percent == 50
+    with pytest.raises(Invalid):
+        services.update_event(actor=director_user, event=event, withdrawal_refund_percent=101)
+
+
+def test_the_dashboard_form_sets_the_refund_percent(club, director_user, member_user):
+    event = make_event(club, director_user)
+    url = reverse("tournaments:event-withdrawal-refund", args=[club.slug, event.slug])
+    assert web(director_user).post(url, {"withdrawal_refund_percent": "25"}).status_code == 302
+    with translation.override("en"):
+        refused = web(director_user).post(url, {"withdrawal_refund_percent": "101"}, follow=True).content.decode()
+    assert "less than or equal to 100" in refused
+    assert web(member_user).post(url, {"withdrawal_refund_percent": "0"}).status_code == 403
+    event.refresh_from_db()
+    assert event.withdrawal_refund_percent == 25
+
+
+def test_the_fee_kept_is_rounded_down_to_the_cent():
+    assert fees.kept_on_withdrawal(2000, 100) == 0
+    assert fees.kept_on_withdrawal(2000, 50) == 1000
+    assert fees.kept_on_withdrawal(999, 33) == 669  # 669.33 kept rounds down: the player gets 3.30, not 3.29
+    assert fees.kept_on_withdrawal(2000, 0) == 2000
+
+
+def test_a_withdrawn_paid_entry_adds_nothing_to_the_prize_pool_and_its_fee_category_moves_what_is_kept(
+    club, director_user
+):
+    event, flight, entries = _withdraw_paid(club, director_user, 50)
+    prizes = next(p for p in selectors.prize_list(event=event) if p.flight.pk == flight.pk)
+    assert (prizes.flight.pool, prizes.entries) == (60, 3)  # the three still in, 20.00 each
+    services.set_fee_settings(actor=director_user, flight=flight, member_fee="10")
+    services.set_fee_category(actor=director_user, entry=Entry.objects.get(pk=entries[0].pk), category="member")
+    row = _row(flight, entries[0])
+    assert (row.account.due, row.account.overpaid) == (500, 1500)
+
+
+def test_the_payments_page_and_dashboard_cost_the_same_queries_with_more_refunds_to_make(club, director_user):
+    """The "To refund" lists come from the accounts both pages load already: no query per withdrawn entry."""
+
+    def cost(n):
+        event, flight, entries = flight_with(club, director_user, n=n)
+        for entry in entries[: n // 2]:
+            services.record_payment(actor=director_user, entry=entry, method="cash", amount="20")
+            services.withdraw(actor=director_user, entry=entry)
+        client = web(director_user)
+        counts = []
+        for url in (
+            reverse("tournaments:flight-payments", args=[club.slug, event.slug, flight.slug]),
+            reverse("tournaments:dashboard", args=[club.slug, event.slug]),
+        ):
+            client.get(url)  # the session and the caches warm
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            counts.append(len(queries))
+        assert len(selectors.flight_fees(flight=flight).to_refund) == n // 2
+        return counts
+
+    assert cost(2) == cost(10)

@@ -200,6 +200,7 @@ class EventSerializer(serializers.ModelSerializer):
             "currency",
             "closes_at",
             "cap",
+            "withdrawal_refund_percent",
             "flights",
         ]
         read_only_fields = fields
@@ -223,6 +224,13 @@ class EventUpdateSerializer(serializers.Serializer):
     registration_open = serializers.BooleanField(required=False)
     house_percent = DecimalField(max_digits=5, decimal_places=2, min_value=0, max_value=100, required=False)
     closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    withdrawal_refund_percent = serializers.IntegerField(
+        min_value=0,
+        max_value=100,
+        required=False,
+        help_text="How much of a paid fee a withdrawal before the draw refunds, in percent (100: all of it).",
+        error_messages=_domain_text(services.REFUND_PERCENT_RANGE),
+    )
 
 
 class FlightInputSerializer(KnockoutOptionsSerializer):

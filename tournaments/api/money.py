@@ -175,6 +175,10 @@ class EntryAccountSerializer(serializers.Serializer):
     paid_cents = serializers.IntegerField(source="account.paid")
     outstanding_cents = serializers.IntegerField(source="account.outstanding")
     waived = serializers.BooleanField(source="account.waived")
+    withdrawn_before_draw = serializers.BooleanField(source="entry.withdrew_before_draw")
+    to_refund_cents = serializers.IntegerField(
+        source="account.overpaid", help_text="Paid above what is due (after a withdrawal before the draw: to refund)."
+    )
     seen = serializers.IntegerField(help_text="Lines so far: send it back as `seen` when recording the next one.")
     lines = PaymentLineSerializer(many=True)
 
@@ -228,6 +232,9 @@ class MyFeeSerializer(serializers.Serializer):
     paid_cents = serializers.IntegerField(source="account.paid")
     outstanding_cents = serializers.IntegerField(source="account.outstanding")
     waived = serializers.BooleanField(source="account.waived")
+    to_refund_cents = serializers.IntegerField(
+        source="account.overpaid", help_text="Paid above what is due (after a withdrawal before the draw: to refund)."
+    )
 
 
 class FeesViewSet(viewsets.ViewSet):

@@ -49,6 +49,13 @@ def account(due: int, lines: Iterable[Line]) -> Account:
     return Account(due, sum(line.cents for line in lines), any(line.method == "waived" for line in lines))
 
 
+def kept_on_withdrawal(fee: int, refund_percent: int) -> int:
+    """What the club keeps of a fee of `fee` cents when the player withdraws before the draw and the event refunds
+    `refund_percent` (0-100) of it: fee x (100 - percent) / 100, rounded down to the cent (the player is never
+    refunded less than the percent says). The account then owes this, and what was paid above it is to refund."""
+    return fee * (100 - refund_percent) // 100
+
+
 def check(kind: str, method: str, cents: int, current: Account, *, reference: str = "") -> Line:
     """The line a new record makes, or a FeeError saying what would work."""
     if kind not in KINDS:

@@ -34,6 +34,16 @@ class FlightFees:
     def unpaid(self) -> tuple[EntryAccount, ...]:
         return tuple(r for r in self.rows if not r.account.settled)
 
+    @property
+    def to_refund(self) -> tuple[EntryAccount, ...]:
+        """Entries that withdrew before the draw and are owed back what they paid above the fee kept."""
+        return to_refund(self.rows)
+
+
+def to_refund(rows) -> tuple[EntryAccount, ...]:
+    """The rows of entries withdrawn before the draw with money to give back (Account.overpaid)."""
+    return tuple(r for r in rows if r.entry.withdrew_before_draw and r.account.overpaid)
+
 
 def _accounts(entries) -> list[EntryAccount]:
     entries = list(entries)
@@ -43,7 +53,7 @@ def _accounts(entries) -> list[EntryAccount]:
     out = []
     for entry in entries:
         mine = sorted(lines.get(entry.pk, []), key=lambda p: p.seq)
-        account = fees.account(to_cents(entry.fee), [fees.Line(p.method, to_cents(p.amount)) for p in mine])
+        account = fees.account(to_cents(entry.fee_due), [fees.Line(p.method, to_cents(p.amount)) for p in mine])
         out.append(EntryAccount(entry, account, tuple(mine)))
     return out
 
@@ -83,7 +93,8 @@ def player_fees(*, player) -> list[EntryAccount]:
 
 
 def event_fees(*, event, flights=None) -> list[tuple]:
-    """For the director's dashboard: each flight with fees, its totals by method and who has not paid. Two
+    """For the director's dashboard: each flight with fees, its totals by method, who has not paid (and how much
+    is open) and who withdrew before the draw and is owed a refund (and how much). Two
     queries (three without the event's flights given), whatever the number of entries; none when no flight of the
     event charges a fee."""
     flights = list(event.flights.order_by("order", "pk")) if flights is None else list(flights)
@@ -100,5 +111,15 @@ def event_fees(*, event, flights=None) -> list[tuple]:
             continue
         lines = [fees.Line(p.method, to_cents(p.amount)) for r in rows for p in r.lines]
         unpaid = [r for r in rows if not r.account.settled and r.entry.status != EntryStatus.WITHDRAWN]
-        out.append((flight, fees.totals_by_method(lines), unpaid, sum(r.account.outstanding for r in unpaid)))
+        refunds = to_refund(rows)
+        out.append(
+            (
+                flight,
+                fees.totals_by_method(lines),
+                unpaid,
+                sum(r.account.outstanding for r in unpaid),
+                refunds,
+                sum(r.account.overpaid for r in refunds),
+            )
+        )
     return out

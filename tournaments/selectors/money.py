@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 
 from clubs.models import Player
 from tournaments.core import chances, payout_tables, payouts
@@ -124,6 +124,11 @@ def _table_prizes(flight, event, places, names, paid) -> TablePrizes | None:
     return TablePrizes(name, house_percent, pool, rows, awards)
 
 
+# An entry withdrawn before the draw and kept for its payment lines (Entry.kept_fee) is not in the field: its fee
+# is refunded or kept by the club (tournaments.services.entries), never the prize pool's.
+IN_FIELD = Q(entries__kept_fee__isnull=True)
+
+
 def prize_list(*, event) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
@@ -134,7 +139,7 @@ def prize_list(*, event) -> list[FlightPrizes]:
     are not cached for its version yet (its slots, the ratings)."""
     flights = list(
         event.flights.select_related("club_payout_table")
-        .annotate(pool=Sum("entries__fee"), n=Count("entries"))
+        .annotate(pool=Sum("entries__fee", filter=IN_FIELD), n=Count("entries", filter=IN_FIELD))
         .order_by("order", "id")
     )
     by_slug = {f.slug: f for f in flights}

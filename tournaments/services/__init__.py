@@ -28,6 +28,7 @@ from tournaments.services.entries import (
 )
 from tournaments.services.events import (
     OPTION_FIELDS,
+    REFUND_PERCENT_RANGE,
     add_director,
     add_flight,
     create_event,
@@ -73,6 +74,7 @@ __all__ = [
     "decide_by_lot",
     "playoff_confirmed",
     "OPTION_FIELDS",
+    "REFUND_PERCENT_RANGE",
     "BracketStore",
     "Step",
     "add_director",

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from base import numbers
 from base.errors import Conflict, Invalid
 from clubs import access
 from clubs import selectors as club_selectors
 from clubs.models import Player
 from games.matchplay import services as match_services
 from games.models.matches import MatchOutcome, MatchStatus, ReportOrigin
+from tournaments.core import fees
 from tournaments.core.draw import late_entry_position
 from tournaments.core.layout import Key, Target
+from tournaments.core.payouts import to_cents
 from tournaments.models import (
     DrawStatus,
     Entry,
@@ -158,7 +163,8 @@ def _enter(*, actor, flight: Flight, player: Player, by_offer: bool = False, **f
     if flight.feed_rule != FeedRule.DRAW:
         message = _("This flight takes the losers of %(source)s; nobody registers for it.")
         raise Conflict(message % {"source": flight.source}, code="linked_flight")
-    if flight.entries.filter(player=player, is_reentry=False).exists():
+    earlier = flight.entries.filter(player=player, is_reentry=False).first()
+    if earlier is not None and not earlier.withdrew_before_draw:
         raise Conflict(
             _("%(player)s is already entered in %(flight)s.") % {"player": player, "flight": flight.name},
             code="already_entered",
@@ -170,6 +176,8 @@ def _enter(*, actor, flight: Flight, player: Player, by_offer: bool = False, **f
     if flight.is_round_based:
         # A Swiss takes a late entry before any round: it is paired from the next round on, with no wins.
         rounds.check_late_entry(flight)
+        if earlier is not None:
+            return _enter_again(earlier, actor=actor, is_late=flight.current_round > 0, **fields)
         return Entry.objects.create(
             flight=flight,
             player=player,
@@ -178,14 +186,13 @@ def _enter(*, actor, flight: Flight, player: Player, by_offer: bool = False, **f
             is_late=flight.current_round > 0,
             **fields,
         )
-    entry = Entry.objects.create(
-        flight=flight,
-        player=player,
-        fee=flight.entry_fee,
-        registered_by=actor,
-        is_late=flight.draw_status != DrawStatus.NONE,
-        **fields,
-    )
+    is_late = flight.draw_status != DrawStatus.NONE
+    if earlier is not None:
+        entry = _enter_again(earlier, actor=actor, is_late=is_late, **fields)
+    else:
+        entry = Entry.objects.create(
+            flight=flight, player=player, fee=flight.entry_fee, registered_by=actor, is_late=is_late, **fields
+        )
     if entry.is_late:
         _place_late(flight, entry, actor=actor)
     return entry
@@ -282,7 +289,10 @@ def _join_side_pool(*, actor, flight: Flight, player: Player) -> Entry:
         raise Conflict(
             _("Round %(r)s has started: the side pool is closed.") % {"r": flight.entry_round}, code="side_pool_closed"
         )
-    if flight.entries.filter(player=player).exists():
+    earlier = flight.entries.filter(player=player).first()
+    if earlier is not None and earlier.withdrew_before_draw:
+        return _enter_again(earlier, actor=actor, is_late=False)
+    if earlier is not None:
         raise Conflict(_("%(player)s is in this side pool already.") % {"player": player}, code="already_in_side_pool")
     return Entry.objects.create(flight=flight, player=player, fee=flight.entry_fee, registered_by=actor)
 
@@ -373,7 +383,8 @@ def undo_check_in(*, actor, entry: Entry) -> Entry:
 
 @transaction.atomic
 def withdraw(*, actor, entry: Entry, comment: str = "") -> Entry | None:
-    """Before the draw the entry is removed; after it the opponent wins by walkover (now, or as soon as one
+    """Before the draw the entry is removed (kept withdrawn if it has payment lines, see _withdraw_before_draw);
+    after it the opponent wins by walkover (now, or as soon as one
     arrives). Returns None when the entry was removed. A capped flight offers the freed place to its waiting
     list (services.waiting)."""
     access.require(actor, "entry.withdraw", entry)  # before the lock, which counts a new version of the flight
@@ -390,8 +401,7 @@ def _withdraw_locked(*, actor, flight: Flight, entry: Entry, comment: str) -> En
     if flight.is_round_based and flight.current_round:
         return rounds.drop(actor=actor, entry=entry, score_remaining=True, comment=comment)
     if flight.draw_status == DrawStatus.NONE or flight.kind == FlightKind.SIDE_POOL:
-        entry.delete()
-        return None
+        return _withdraw_before_draw(flight, entry)
     if entry.place is not None:
         raise Conflict(_("This player is out of the flight already."), code="already_withdrawn")
     entry.status, entry.withdrawn_at = EntryStatus.WITHDRAWN, timezone.now()
@@ -415,6 +425,33 @@ def _withdraw_locked(*, actor, flight: Flight, entry: Entry, comment: str) -> En
             winner_side=winner_side,
             comment=comment or _("Withdrawn from the event."),
         )
+    return entry
+
+
+def _withdraw_before_draw(flight: Flight, entry: Entry) -> Entry | None:
+    """An entry without payment lines is removed. One with lines (paid, refunded or waived) is kept withdrawn with
+    them, so the club's books still show the money it holds: the club keeps what the event's refund percent
+    leaves of the fee (Entry.kept_fee, core.fees.kept_on_withdrawal) and the rest of what was paid is to refund
+    (the director records the refund when the money goes back). A pair's or team's players are free again."""
+    if not entry.payments.exists():
+        entry.delete()
+        return None
+    kept = fees.kept_on_withdrawal(to_cents(entry.fee), flight.event.withdrawal_refund_percent)
+    entry.status, entry.withdrawn_at = EntryStatus.WITHDRAWN, timezone.now()
+    entry.kept_fee, entry.draw_position = Decimal(numbers.format_cents(kept)), None
+    entry.save(update_fields=["status", "withdrawn_at", "kept_fee", "draw_position"])
+    EntryMember.objects.filter(entry=entry).delete()
+    return entry
+
+
+def _enter_again(entry: Entry, *, actor, is_late: bool, team_name: str = "") -> Entry:
+    """A player who withdrew before the draw enters again: their withdrawn entry comes back with its payment
+    lines (what they paid counts again), owing the fee once more."""
+    entry.status, entry.withdrawn_at, entry.kept_fee, entry.checked_in_at = EntryStatus.REGISTERED, None, None, None
+    entry.registered_by, entry.is_late, entry.team_name = actor, is_late, team_name
+    entry.save(
+        update_fields=["status", "withdrawn_at", "kept_fee", "checked_in_at", "registered_by", "is_late", "team_name"]
+    )
     return entry
 
 

@@ -7,6 +7,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from base import numbers
 from base.errors import Conflict, Invalid
@@ -36,6 +37,9 @@ from tournaments.services.round_records import pairing_seed
 # The highest round a flight has (the round pages and the API answer 404 above it): a length set for a later
 # round, or for round 0, could never apply and only bloats the flight's settings.
 MAX_ROUND_NUMBER = 999
+REFUND_PERCENT_RANGE = gettext_lazy(
+    "The refund on a withdrawal before the draw is a whole percent from 0 (none) to 100 (the whole fee)."
+)
 
 
 @transaction.atomic
@@ -86,15 +90,32 @@ def _house_percent(value) -> Decimal:
         raise Invalid(_("The house percentage is between 0 and 100."), field="house_percent") from None
 
 
+def _refund_percent(value) -> int:
+    """What a withdrawal before the draw refunds of a paid fee: a whole percent from 0 to 100."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+        raise Invalid(REFUND_PERCENT_RANGE, field="withdrawal_refund_percent")
+    return value
+
+
 @transaction.atomic
 def update_event(*, actor, event: Event, **fields) -> Event:
     access.require(actor, "event.direct", event)
-    allowed = {"name", "is_public", "registration_open", "house_percent", "ends_on", "closes_at"}
+    allowed = {
+        "name",
+        "is_public",
+        "registration_open",
+        "house_percent",
+        "ends_on",
+        "closes_at",
+        "withdrawal_refund_percent",
+    }
     unknown = set(fields) - allowed
     if unknown:
         raise Invalid(_("This field cannot be changed here."), field=sorted(unknown)[0])
     if "house_percent" in fields:
         fields["house_percent"] = _house_percent(fields["house_percent"])
+    if "withdrawal_refund_percent" in fields:
+        fields["withdrawal_refund_percent"] = _refund_percent(fields["withdrawal_refund_percent"])
     if fields.get("registration_open") and event.status == EventStatus.FINISHED:
         # The end of the event closed registration (progression); an entry now would join no draw.
         raise Invalid(_("The event is finished: it takes no more entries."), field="registration_open")

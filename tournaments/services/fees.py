@@ -30,7 +30,7 @@ def _money(value, field: str):
 
 def entry_account(entry) -> fees.Account:
     lines = [fees.Line(p.method, to_cents(p.amount)) for p in entry.payments.all()]
-    return fees.account(to_cents(entry.fee), lines)
+    return fees.account(to_cents(entry.fee_due), lines)
 
 
 @transaction.atomic
@@ -104,7 +104,10 @@ def set_fee_category(*, actor, entry, category: str):
         fee = {"member": flight.member_fee, "junior": flight.junior_fee}.get(category)
         entry.fee = flight.entry_fee if fee is None else fee
     entry.fee_category = category
-    entry.save(update_fields=["fee", "fee_category"])
+    if entry.kept_fee is not None:  # withdrawn before the draw: the club keeps its share of the fee now charged
+        cents = fees.kept_on_withdrawal(to_cents(entry.fee), flight.event.withdrawal_refund_percent)
+        entry.kept_fee = Decimal(numbers.format_cents(cents))
+    entry.save(update_fields=["fee", "fee_category", "kept_fee"])
     return entry
 
 

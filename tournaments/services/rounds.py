@@ -390,8 +390,9 @@ def _store_places(flight: Flight) -> None:
     places = format_of(flight).places(flight)
     entries = list(Entry.objects.filter(flight=flight))
     for entry in entries:
-        # Withdrawn before round 1 (a no-show left out at the check-in deadline): never played, so no place.
-        absent = entry.status == EntryStatus.WITHDRAWN and entry.out_round == 0
+        # Withdrawn before round 1 (a no-show left out at the check-in deadline, or a player who withdrew and
+        # was kept for the fee they paid): never played, so no place.
+        absent = entry.withdrew_before_draw or (entry.status == EntryStatus.WITHDRAWN and entry.out_round == 0)
         entry.place = None if absent else places.get(entry.pk)
     Entry.objects.bulk_update(entries, ["place"])
 

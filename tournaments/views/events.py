@@ -31,6 +31,7 @@ from tournaments.forms import (
     FlightForm,
     OverrideForm,
     SwapForm,
+    WithdrawalRefundForm,
     checklist,
 )
 from tournaments.models import DrawStatus, EntryStatus, FeedRule, FlightKind, WaitingSpot
@@ -306,19 +307,30 @@ def flight_day_settings(request, club, slug, flight):
     return redirect(found)
 
 
+def _dashboard_setting(request, club, slug, form_class, save):
+    """One of the dashboard's event settings posted: `save(event, cleaned_data)` when the form is valid (the
+    service's refusal shown as a message), the form's errors otherwise; back to the dashboard either way."""
+    event = _event(request, club, slug)
+    form = form_class(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        attempt(request, lambda: save(event, data), _("Saved."))
+    else:
+        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
+    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
+
+
 @login_required
 @require_POST
 def closing_time(request, club, slug):
     """The director sets when the venue closes; the dashboard's forecast warns against it."""
-    event = _event(request, club, slug)
-    form = ClosingTimeForm(request.POST)
-    if form.is_valid():
-        closes_at = form.cleaned_data["closes_at"]
-        save = lambda: services.update_event(actor=request.user, event=event, closes_at=closes_at)  # noqa: E731
-        attempt(request, save, _("Saved."))
-    else:
-        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
-    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
+    return _dashboard_setting(
+        request,
+        club,
+        slug,
+        ClosingTimeForm,
+        lambda event, data: services.update_event(actor=request.user, event=event, closes_at=data["closes_at"]),
+    )
 
 
 @login_required
@@ -326,14 +338,28 @@ def closing_time(request, club, slug):
 def event_cap(request, club, slug):
     """The director sets the event's cap across its flights on the dashboard; a cap below the entries in is
     refused, naming the lowest that works."""
-    event = _event(request, club, slug)
-    form = EventCapForm(request.POST)
-    if form.is_valid():
-        cap = form.cleaned_data["cap"]
-        attempt(request, lambda: services.set_event_cap(actor=request.user, event=event, cap=cap), _("Saved."))
-    else:
-        messages.error(request, " ".join(" ".join(v) for v in form.errors.values()))
-    return redirect("tournaments:dashboard", club=event.club.slug, slug=event.slug)
+    return _dashboard_setting(
+        request,
+        club,
+        slug,
+        EventCapForm,
+        lambda event, data: services.set_event_cap(actor=request.user, event=event, cap=data["cap"]),
+    )
+
+
+@login_required
+@require_POST
+def withdrawal_refund(request, club, slug):
+    """The director sets how much of a paid fee a withdrawal before the draw refunds, on the dashboard."""
+    return _dashboard_setting(
+        request,
+        club,
+        slug,
+        WithdrawalRefundForm,
+        lambda event, data: services.update_event(
+            actor=request.user, event=event, withdrawal_refund_percent=data["withdrawal_refund_percent"]
+        ),
+    )
 
 
 def _entry_list_form(request, found) -> tuple[EntryListForm, dict]:
@@ -568,6 +594,7 @@ def dashboard(request, club, slug):
             else None
         ),
         "cap_form": EventCapForm(initial={"cap": event.cap}),
+        "refund_form": WithdrawalRefundForm(initial={"withdrawal_refund_percent": event.withdrawal_refund_percent}),
         "event_places": selectors.event_places(event=event) if event.cap is not None else None,
     }
     return render(request, "tournaments/dashboard.html", context)
