@@ -12,11 +12,14 @@ from clubs import services as club_services
 from clubs.models import Club
 from games.matchplay import services as match_services
 from games.matchplay.services.play import create_match
-from games.models.matches import MatchContext
+from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from notifications.models import Notification
 from tests.clients import web
 from tests.clubs.factories import MembershipFactory
+from tests.games.matchplay.factories import MatchFactory
 from tests.schema_check import SchemaCheckingClient
+from tests.tournaments.builders import make_event, ready_slots, win
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 PSEUDONYM = "Nightowl 7"
@@ -40,8 +43,47 @@ def scene(club):
     table = chouette_services.create_session(
         actor=director, club=club, players=seated, stake_cents=100, order=[p.pk for p in seated]
     )
+    # a result the player won (the match page's "… wins" line) and a walkover they won (the match list names it)
+    won = MatchFactory(
+        club=club,
+        player_a=other,
+        player_b=player,
+        status=MatchStatus.FINISHED,
+        score_a=1,
+        score_b=5,
+        winner=player,
+        outcome=MatchOutcome.PLAYED,
+    )
+    walkover = MatchFactory(
+        club=club,
+        player_a=player,
+        player_b=other,
+        status=MatchStatus.FORFEITED,
+        winner=player,
+        outcome=MatchOutcome.WALKOVER,
+    )
     return {"club": club, "player": player, "other": other, "director": director, "admin": admin,
-            "match": match, "table": table}  # fmt: skip
+            "match": match, "table": table, "won": won, "walkover": walkover}  # fmt: skip
+
+
+def _prized_event(s):
+    """An event of the club whose main the player won (first place, 70 % of the fees), built on first use."""
+    if "event" not in s:
+        director = s["director"]
+        event = make_event(s["club"], director)
+        main = tournament_services.add_flight(
+            actor=director, event=event, name="Main", entry_fee=10,
+            payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}],
+        )  # fmt: skip
+        for entrant in (s["player"], s["other"]):
+            tournament_services.register(actor=director, flight=main, player=entrant)
+        tournament_services.draw_flight(actor=director, flight=main, seed=7)
+        tournament_services.confirm_draw(actor=director, flight=main)
+        tournament_services.release_draw(actor=director, flight=main)
+        slot = ready_slots(main)[0]
+        win(director, slot, 0 if slot.match.player_a_id == s["player"].pk else 1)
+        s["event"] = event
+    return s["event"]
 
 
 def _page(path):
@@ -76,12 +118,21 @@ PLACES = {
     ),
     "overall rating page": _page(lambda s: reverse("ratings:player-rating", kwargs={"pk": s["player"].pk})),
     "head to head": _page(
-        lambda s: reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
-        + f"?club={s['club'].slug}"
+        lambda s: (
+            reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
+            + f"?club={s['club'].slug}"
+        )
     ),
     "chouette table": _page(
         lambda s: reverse("chouette:session-detail", kwargs={"slug": s["club"].slug, "pk": s["table"].pk})
     ),
+    "match page result": _page(lambda s: s["won"].get_absolute_url()),
+    "match page walkover": _page(lambda s: s["walkover"].get_absolute_url()),
+    "match list": _page(lambda s: reverse("games:match-list")),
+    "prize list": _page(
+        lambda s: reverse("tournaments:prizes", kwargs={"club": s["club"].slug, "slug": _prized_event(s).slug})
+    ),
+    "API prizes": _api(lambda s: f"/api/v1/events/{s['club'].slug}/{_prized_event(s).slug}/prizes/"),
     "API players": _api(lambda s: "/api/v1/players/"),
     "API player": _api(lambda s: f"/api/v1/players/{s['player'].pk}/"),
     "API memberships": _api(lambda s: "/api/v1/memberships/"),
