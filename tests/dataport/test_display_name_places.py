@@ -107,6 +107,29 @@ def _api(path):
     return read
 
 
+def _team_flight(s):
+    """The API address of a released team flight of the club, the player on board 1 of one team and the other
+    player on board 1 of the other, built on first use."""
+    if "team_flight" not in s:
+        director, club = s["director"], s["club"]
+        event = make_event(club, director)
+        flight = tournament_services.add_flight(
+            actor=director, event=event, name="Nations Cup", slug="nations", team_kind="team", team_size=2, length=3
+        )
+        teams = [
+            tournament_services.register_team(
+                actor=director, flight=flight, players=[first, MembershipFactory(club=club).player], team_name=team
+            )
+            for first, team in ((s["player"], "Team A"), (s["other"], "Team B"))
+        ]
+        tournament_services.draw_flight(actor=director, flight=flight, seed=5)
+        tournament_services.confirm_draw(actor=director, flight=flight)
+        tournament_services.release_draw(actor=director, flight=flight)
+        s["team"], s["team_slot"] = teams[0].pk, ready_slots(flight)[0].pk
+        s["team_flight"] = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/"
+    return s["team_flight"]
+
+
 #: Each place others see the player: (name, how to read it as a user).
 PLACES = {
     "member list": _page(lambda s: s["club"].get_absolute_url()),
@@ -133,6 +156,8 @@ PLACES = {
         lambda s: reverse("tournaments:prizes", kwargs={"club": s["club"].slug, "slug": _prized_event(s).slug})
     ),
     "API prizes": _api(lambda s: f"/api/v1/events/{s['club'].slug}/{_prized_event(s).slug}/prizes/"),
+    "API team members": _api(lambda s: _team_flight(s) + f"entries/{s['team']}/members/"),
+    "API team boards": _api(lambda s: _team_flight(s) + f"slots/{s['team_slot']}/boards/"),
     "API players": _api(lambda s: "/api/v1/players/"),
     "API player": _api(lambda s: f"/api/v1/players/{s['player'].pk}/"),
     "API memberships": _api(lambda s: "/api/v1/memberships/"),
