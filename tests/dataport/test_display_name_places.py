@@ -247,3 +247,17 @@ def test_a_notification_to_the_opponent_names_the_player_as_the_club_shows_them(
         match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 2))
     latest = Notification.objects.filter(recipient=scene["other"].user).order_by("-pk").first()
     assert latest.params["opponent"] == PSEUDONYM
+
+
+def test_the_take_back_page_names_the_box_and_who_entered_the_game_as_the_club_shows_them(scene):
+    """The player was the box of the game the director entered; another player, who may not take it back, is
+    told who may: by the display name where the club allows it."""
+    table = scene["table"]
+    chouette_services.record_game(actor=scene["player"].user, session=table, game={"winner": "team"})
+    url = reverse("chouette:session-undo-game", kwargs={"slug": scene["club"].slug, "pk": table.pk})
+    with translation.override("en"):
+        before = web(scene["other"].user).get(url).content.decode()
+        _allow(scene, True)
+        after = web(scene["other"].user).get(url).content.decode()
+    assert f"Entered by {REAL}; {REAL} was the box." in before
+    assert f"Entered by {PSEUDONYM}; {PSEUDONYM} was the box." in after and REAL not in after
