@@ -66,23 +66,32 @@ def scene(club):
             "match": match, "table": table, "won": won, "walkover": walkover}  # fmt: skip
 
 
+def _released_main(s):
+    """A released knockout of the club between the player and the other player (first place 70 % of the fees)."""
+    director = s["director"]
+    event = make_event(s["club"], director)
+    main = tournament_services.add_flight(
+        actor=director,
+        event=event,
+        name="Main",
+        entry_fee=10,
+        payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}],
+    )
+    for entrant in (s["player"], s["other"]):
+        tournament_services.register(actor=director, flight=main, player=entrant)
+    tournament_services.draw_flight(actor=director, flight=main, seed=7)
+    tournament_services.confirm_draw(actor=director, flight=main)
+    tournament_services.release_draw(actor=director, flight=main)
+    return main
+
+
 def _prized_event(s):
-    """An event of the club whose main the player won (first place, 70 % of the fees), built on first use."""
+    """An event of the club whose main the player won, built on first use."""
     if "event" not in s:
-        director = s["director"]
-        event = make_event(s["club"], director)
-        main = tournament_services.add_flight(
-            actor=director, event=event, name="Main", entry_fee=10,
-            payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}],
-        )  # fmt: skip
-        for entrant in (s["player"], s["other"]):
-            tournament_services.register(actor=director, flight=main, player=entrant)
-        tournament_services.draw_flight(actor=director, flight=main, seed=7)
-        tournament_services.confirm_draw(actor=director, flight=main)
-        tournament_services.release_draw(actor=director, flight=main)
+        main = _released_main(s)
         slot = ready_slots(main)[0]
-        win(director, slot, 0 if slot.match.player_a_id == s["player"].pk else 1)
-        s["event"] = event
+        win(s["director"], slot, 0 if slot.match.player_a_id == s["player"].pk else 1)
+        s["event"] = main.event
     return s["event"]
 
 
@@ -261,3 +270,18 @@ def test_the_take_back_page_names_the_box_and_who_entered_the_game_as_the_club_s
         after = web(scene["other"].user).get(url).content.decode()
     assert f"Entered by {REAL}; {REAL} was the box." in before
     assert f"Entered by {PSEUDONYM}; {PSEUDONYM} was the box." in after and REAL not in after
+
+
+def test_the_withdrawal_question_names_the_opponent_who_gets_the_walkover_as_the_club_shows_them(scene):
+    main = _released_main(scene)
+    own = main.entries.get(player=scene["other"])
+    url = reverse(
+        "tournaments:entry-withdraw",
+        kwargs={"club": scene["club"].slug, "slug": main.event.slug, "flight": main.slug, "pk": own.pk},
+    )
+    with translation.override("en"):
+        before = web(scene["other"].user).post(url).content.decode()
+        _allow(scene, True)
+        after = web(scene["other"].user).post(url).content.decode()
+    assert f"{REAL} wins the round 1 match by walkover." in before
+    assert f"{PSEUDONYM} wins the round 1 match by walkover." in after and REAL not in after
