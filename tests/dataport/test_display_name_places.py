@@ -258,16 +258,21 @@ def test_a_notification_to_the_opponent_names_the_player_as_the_club_shows_them(
     assert latest.params["opponent"] == PSEUDONYM
 
 
+def _read_before_and_after_allowing(scene, read):
+    """What the other player reads (`read` with their client) before and after the club allows display names."""
+    with translation.override("en"):
+        before = read(web(scene["other"].user)).content.decode()
+        _allow(scene, True)
+        return before, read(web(scene["other"].user)).content.decode()
+
+
 def test_the_take_back_page_names_the_box_and_who_entered_the_game_as_the_club_shows_them(scene):
-    """The player was the box of the game the director entered; another player, who may not take it back, is
-    told who may: by the display name where the club allows it."""
+    """The player entered a game they were the box of; another player, who may not take it back, is told who
+    may: by the display name where the club allows it."""
     table = scene["table"]
     chouette_services.record_game(actor=scene["player"].user, session=table, game={"winner": "team"})
     url = reverse("chouette:session-undo-game", kwargs={"slug": scene["club"].slug, "pk": table.pk})
-    with translation.override("en"):
-        before = web(scene["other"].user).get(url).content.decode()
-        _allow(scene, True)
-        after = web(scene["other"].user).get(url).content.decode()
+    before, after = _read_before_and_after_allowing(scene, lambda other: other.get(url))
     assert f"Entered by {REAL}; {REAL} was the box." in before
     assert f"Entered by {PSEUDONYM}; {PSEUDONYM} was the box." in after and REAL not in after
 
@@ -279,9 +284,6 @@ def test_the_withdrawal_question_names_the_opponent_who_gets_the_walkover_as_the
         "tournaments:entry-withdraw",
         kwargs={"club": scene["club"].slug, "slug": main.event.slug, "flight": main.slug, "pk": own.pk},
     )
-    with translation.override("en"):
-        before = web(scene["other"].user).post(url).content.decode()
-        _allow(scene, True)
-        after = web(scene["other"].user).post(url).content.decode()
+    before, after = _read_before_and_after_allowing(scene, lambda other: other.post(url))
     assert f"{REAL} wins the round 1 match by walkover." in before
     assert f"{PSEUDONYM} wins the round 1 match by walkover." in after and REAL not in after
