@@ -262,8 +262,11 @@ def last_game(session: ChouetteSession) -> dict | None:
         "event": event,
         "number": event.game_number,
         "lines": lines,
-        "entered_by": creator_player.name if creator_player else (creator.get_username() if creator else ""),
-        "box": box.player.name if box else "",
+        # shown to the table's players (a refusal, the take-back page): the names the club's pages show everyone
+        "entered_by": creator_player.public_name_at(session.club)
+        if creator_player
+        else (creator.get_username() if creator else ""),
+        "box": box.player.public_name_at(session.club) if box else "",
         "take_back": permissions.TakeBack(
             session, event.created_by_id, box.player.user_id if box is not None else None
         ),

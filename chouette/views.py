@@ -144,12 +144,13 @@ def _last_rotation(session, names, games, can_edit) -> dict | None:
     if not session.games_played or not games or games[0]["number"] != session.games_played:
         return None
     lines = games[0]["lines"]
-    roles = {line.role: names.get(line.player_id, line.player.name) for line in lines}
+    roles = {line.role: names.get(line.player_id, line.player.public_name_at(session.club)) for line in lines}
     order = list(session.order)
     return {
         "number": session.games_played,
         "points": " · ".join(
-            f"{names.get(line.player_id, line.player.name)} {points_text(line.points)}" for line in lines
+            f"{names.get(line.player_id, line.player.public_name_at(session.club))} {points_text(line.points)}"
+            for line in lines
         ),
         "box_before": roles.get("box", ""),
         "captain_before": roles.get("captain", ""),

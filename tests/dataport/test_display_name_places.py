@@ -12,11 +12,14 @@ from clubs import services as club_services
 from clubs.models import Club
 from games.matchplay import services as match_services
 from games.matchplay.services.play import create_match
-from games.models.matches import MatchContext
+from games.models.matches import MatchContext, MatchOutcome, MatchStatus
 from notifications.models import Notification
 from tests.clients import web
 from tests.clubs.factories import MembershipFactory
+from tests.games.matchplay.factories import MatchFactory
 from tests.schema_check import SchemaCheckingClient
+from tests.tournaments.builders import make_event, ready_slots, win
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 PSEUDONYM = "Nightowl 7"
@@ -40,8 +43,56 @@ def scene(club):
     table = chouette_services.create_session(
         actor=director, club=club, players=seated, stake_cents=100, order=[p.pk for p in seated]
     )
+    # a result the player won (the match page's "… wins" line) and a walkover they won (the match list names it)
+    won = MatchFactory(
+        club=club,
+        player_a=other,
+        player_b=player,
+        status=MatchStatus.FINISHED,
+        score_a=1,
+        score_b=5,
+        winner=player,
+        outcome=MatchOutcome.PLAYED,
+    )
+    walkover = MatchFactory(
+        club=club,
+        player_a=player,
+        player_b=other,
+        status=MatchStatus.FORFEITED,
+        winner=player,
+        outcome=MatchOutcome.WALKOVER,
+    )
     return {"club": club, "player": player, "other": other, "director": director, "admin": admin,
-            "match": match, "table": table}  # fmt: skip
+            "match": match, "table": table, "won": won, "walkover": walkover}  # fmt: skip
+
+
+def _released_main(s):
+    """A released knockout of the club between the player and the other player (first place 70 % of the fees)."""
+    director = s["director"]
+    event = make_event(s["club"], director)
+    main = tournament_services.add_flight(
+        actor=director,
+        event=event,
+        name="Main",
+        entry_fee=10,
+        payout_template=[{"place": 1, "percent": 70}, {"place": 2, "percent": 30}],
+    )
+    for entrant in (s["player"], s["other"]):
+        tournament_services.register(actor=director, flight=main, player=entrant)
+    tournament_services.draw_flight(actor=director, flight=main, seed=7)
+    tournament_services.confirm_draw(actor=director, flight=main)
+    tournament_services.release_draw(actor=director, flight=main)
+    return main
+
+
+def _prized_event(s):
+    """An event of the club whose main the player won, built on first use."""
+    if "event" not in s:
+        main = _released_main(s)
+        slot = ready_slots(main)[0]
+        win(s["director"], slot, 0 if slot.match.player_a_id == s["player"].pk else 1)
+        s["event"] = main.event
+    return s["event"]
 
 
 def _page(path):
@@ -65,6 +116,29 @@ def _api(path):
     return read
 
 
+def _team_flight(s):
+    """The API address of a released team flight of the club, the player on board 1 of one team and the other
+    player on board 1 of the other, built on first use."""
+    if "team_flight" not in s:
+        director, club = s["director"], s["club"]
+        event = make_event(club, director)
+        flight = tournament_services.add_flight(
+            actor=director, event=event, name="Nations Cup", slug="nations", team_kind="team", team_size=2, length=3
+        )
+        teams = [
+            tournament_services.register_team(
+                actor=director, flight=flight, players=[first, MembershipFactory(club=club).player], team_name=team
+            )
+            for first, team in ((s["player"], "Team A"), (s["other"], "Team B"))
+        ]
+        tournament_services.draw_flight(actor=director, flight=flight, seed=5)
+        tournament_services.confirm_draw(actor=director, flight=flight)
+        tournament_services.release_draw(actor=director, flight=flight)
+        s["team"], s["team_slot"] = teams[0].pk, ready_slots(flight)[0].pk
+        s["team_flight"] = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/"
+    return s["team_flight"]
+
+
 #: Each place others see the player: (name, how to read it as a user).
 PLACES = {
     "member list": _page(lambda s: s["club"].get_absolute_url()),
@@ -76,12 +150,23 @@ PLACES = {
     ),
     "overall rating page": _page(lambda s: reverse("ratings:player-rating", kwargs={"pk": s["player"].pk})),
     "head to head": _page(
-        lambda s: reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
-        + f"?club={s['club'].slug}"
+        lambda s: (
+            reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
+            + f"?club={s['club'].slug}"
+        )
     ),
     "chouette table": _page(
         lambda s: reverse("chouette:session-detail", kwargs={"slug": s["club"].slug, "pk": s["table"].pk})
     ),
+    "match page result": _page(lambda s: s["won"].get_absolute_url()),
+    "match page walkover": _page(lambda s: s["walkover"].get_absolute_url()),
+    "match list": _page(lambda s: reverse("games:match-list")),
+    "prize list": _page(
+        lambda s: reverse("tournaments:prizes", kwargs={"club": s["club"].slug, "slug": _prized_event(s).slug})
+    ),
+    "API prizes": _api(lambda s: f"/api/v1/events/{s['club'].slug}/{_prized_event(s).slug}/prizes/"),
+    "API team members": _api(lambda s: _team_flight(s) + f"entries/{s['team']}/members/"),
+    "API team boards": _api(lambda s: _team_flight(s) + f"slots/{s['team_slot']}/boards/"),
     "API players": _api(lambda s: "/api/v1/players/"),
     "API player": _api(lambda s: f"/api/v1/players/{s['player'].pk}/"),
     "API memberships": _api(lambda s: "/api/v1/memberships/"),
@@ -171,3 +256,34 @@ def test_a_notification_to_the_opponent_names_the_player_as_the_club_shows_them(
         match_services.submit_report(actor=scene["player"].user, match=match, method="final_score", scores=(5, 2))
     latest = Notification.objects.filter(recipient=scene["other"].user).order_by("-pk").first()
     assert latest.params["opponent"] == PSEUDONYM
+
+
+def _read_before_and_after_allowing(scene, read):
+    """What the other player reads (`read` with their client) before and after the club allows display names."""
+    with translation.override("en"):
+        before = read(web(scene["other"].user)).content.decode()
+        _allow(scene, True)
+        return before, read(web(scene["other"].user)).content.decode()
+
+
+def test_the_take_back_page_names_the_box_and_who_entered_the_game_as_the_club_shows_them(scene):
+    """The player entered a game they were the box of; another player, who may not take it back, is told who
+    may: by the display name where the club allows it."""
+    table = scene["table"]
+    chouette_services.record_game(actor=scene["player"].user, session=table, game={"winner": "team"})
+    url = reverse("chouette:session-undo-game", kwargs={"slug": scene["club"].slug, "pk": table.pk})
+    before, after = _read_before_and_after_allowing(scene, lambda other: other.get(url))
+    assert f"Entered by {REAL}; {REAL} was the box." in before
+    assert f"Entered by {PSEUDONYM}; {PSEUDONYM} was the box." in after and REAL not in after
+
+
+def test_the_withdrawal_question_names_the_opponent_who_gets_the_walkover_as_the_club_shows_them(scene):
+    main = _released_main(scene)
+    own = main.entries.get(player=scene["other"])
+    url = reverse(
+        "tournaments:entry-withdraw",
+        kwargs={"club": scene["club"].slug, "slug": main.event.slug, "flight": main.slug, "pk": own.pk},
+    )
+    before, after = _read_before_and_after_allowing(scene, lambda other: other.post(url))
+    assert f"{REAL} wins the round 1 match by walkover." in before
+    assert f"{PSEUDONYM} wins the round 1 match by walkover." in after and REAL not in after

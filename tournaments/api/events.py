@@ -19,6 +19,7 @@ from base.fields import DecimalField
 from base.idempotency import idempotent
 from clubs import access, names
 from clubs import selectors as club_selectors
+from clubs.api import ShownNameField
 from clubs.models import Club, Player
 from games.matchplay.api import setting_serializer_fields
 from games.models.matches import MatchOutcome
@@ -389,15 +390,19 @@ class LineupInputSerializer(serializers.Serializer):
 
 class MemberSerializer(serializers.Serializer):
     player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(source="player.name")
+    name = ShownNameField(source="player")  # the event's club, from the context ("names_club")
     order = serializers.IntegerField(help_text="1 for the captain.")
 
 
 class TeamBoardSerializer(serializers.Serializer):
     board = serializers.IntegerField(help_text="1 is the top board.")
     match = serializers.IntegerField(source="match_id", help_text="Reported and confirmed through /api/v1/matches/.")
-    player_a = serializers.CharField(source="match.player_a.name", help_text="Team A's player on this board.")
-    player_b = serializers.CharField(source="match.player_b.name", help_text="Team B's player on this board.")
+    player_a = ShownNameField(
+        source="match.player_a", help_text="Team A's player on this board (as the caller may see them)."
+    )
+    player_b = ShownNameField(
+        source="match.player_b", help_text="Team B's player on this board (as the caller may see them)."
+    )
     status = serializers.CharField(source="match.status")
     winner = serializers.IntegerField(source="match.winner_id", allow_null=True, help_text="The winning player.")
     score_a = serializers.IntegerField(source="match.score_a", allow_null=True)
@@ -637,6 +642,11 @@ def event_in(request, club: str, slug: str) -> Event:
     return _event(request, club, slug)
 
 
+def _names_context(request, flight: Flight) -> dict:
+    """A serializer context naming players as the caller may see them on a page of the event's club."""
+    return {"request": request, "names_club": flight.event.club}
+
+
 def flight_in(request, club: str, slug: str, flight: str) -> Flight:
     """The flight named in the URL, of an event the user may see (404 otherwise): every flight endpoint's first read."""
     return selectors.flight_or_404(user=request.user, club_slug=club, event_slug=slug, slug=flight)
@@ -714,7 +724,7 @@ class EventViewSet(viewsets.ViewSet):
     @extend_schema(responses=PrizeSerializer(many=True))
     def prizes(self, request, club, slug):
         event = _event(request, club, slug)
-        return Response(PrizeSerializer(selectors.prize_list(event=event), many=True).data)
+        return Response(PrizeSerializer(selectors.prize_list(event=event, viewer=request.user), many=True).data)
 
     @extend_schema(responses=DashboardSerializer)
     def dashboard(self, request, club, slug):
@@ -794,23 +804,26 @@ class FlightViewSet(viewsets.ViewSet):
     @extend_schema(responses=MemberSerializer(many=True))
     def members(self, request, club, slug, flight, pk):
         """The players of a pair or team entry, the captain first (empty for a singles entry)."""
-        entry = _entry(flight_in(request, club, slug, flight), pk)
-        return Response(MemberSerializer(selectors.entry_members(entry=entry), many=True).data)
+        found = flight_in(request, club, slug, flight)
+        members = selectors.entry_members(entry=_entry(found, pk))
+        return Response(MemberSerializer(members, many=True, context=_names_context(request, found)).data)
 
     @extend_schema(request=LineupInputSerializer, responses=MemberSerializer(many=True))
     def set_lineup(self, request, club, slug, flight, pk):
         """A team's captain or a director sets its board order (the same players, board 1 first); it is played
         from the team's next match on."""
-        entry = _entry(flight_in(request, club, slug, flight), pk)
+        found = flight_in(request, club, slug, flight)
+        entry = _entry(found, pk)
         data = validated(LineupInputSerializer, request)
         members = services.set_lineup(actor=request.user, entry=entry, players=data["players"])
-        return Response(MemberSerializer(members, many=True).data)
+        return Response(MemberSerializer(members, many=True, context=_names_context(request, found)).data)
 
     @extend_schema(responses=TeamBoardSerializer(many=True))
     def boards(self, request, club, slug, flight, pk):
         """A team match's boards (empty for a slot of a singles or pair flight), board 1 first."""
-        slot = _slot(flight_in(request, club, slug, flight), pk)
-        return Response(TeamBoardSerializer(selectors.slot_boards(slot=slot), many=True).data)
+        found = flight_in(request, club, slug, flight)
+        boards = selectors.slot_boards(slot=_slot(found, pk))
+        return Response(TeamBoardSerializer(boards, many=True, context=_names_context(request, found)).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: EntrySerializer})
     def reenter(self, request, club, slug, flight):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from django.db.models import Count, Q, Sum
 
 from clubs.models import Player
+from clubs.names import shown_name
 from tournaments.core import chances, payout_tables, payouts
 from tournaments.messages import PRESET_NAMES
 from tournaments.models import ClubPayoutTable, Entry, Flight, FlightChange, PrizePayment
@@ -129,7 +130,7 @@ def _table_prizes(flight, event, places, names, paid) -> TablePrizes | None:
 IN_FIELD = Q(entries__kept_fee__isnull=True)
 
 
-def prize_list(*, event) -> list[FlightPrizes]:
+def prize_list(*, event, viewer=None) -> list[FlightPrizes]:
     """Each flight's pool (fees of its entries and re-entries), the house's share and the template's lines
     with who holds each place so far; a flight without a template of its own is listed too, with its pool and the
     flights whose templates pay its places. A flight with a payout table that grows with the field also gets its
@@ -159,7 +160,13 @@ def prize_list(*, event) -> list[FlightPrizes]:
                 places.setdefault((pool.pk, placement.place), []).append(placement.player_id)
     for ids in places.values():
         ids.sort()  # a tie's odd cents go to the first named: the same one on every read
-    names = dict(Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).values_list("pk", "name"))
+    # the winners as the viewer may see them on a page of the event's club (a display name where it allows them)
+    names = {
+        p.pk: shown_name(p, viewer=viewer, club=event.club)
+        for p in Player.objects.filter(pk__in={p for ps in places.values() for p in ps}).only(
+            "name", "display_name", "user_id"
+        )
+    }
     paid = (
         {
             (f, p): (amount, confirmed is not None)

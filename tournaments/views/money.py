@@ -65,7 +65,7 @@ def prizes(request, club, slug):
             )
         return redirect("tournaments:prizes", club=event.club.slug, slug=event.slug)
     directs = access.can(request.user, "event.direct", event)
-    prizes = selectors.prize_list(event=event)
+    prizes = selectors.prize_list(event=event, viewer=request.user)
     return render(
         request,
         "tournaments/prizes.html",
