@@ -76,8 +76,10 @@ PLACES = {
     ),
     "overall rating page": _page(lambda s: reverse("ratings:player-rating", kwargs={"pk": s["player"].pk})),
     "head to head": _page(
-        lambda s: reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
-        + f"?club={s['club'].slug}"
+        lambda s: (
+            reverse("ratings:head-to-head", kwargs={"pk": s["other"].pk, "other": s["player"].pk})
+            + f"?club={s['club'].slug}"
+        )
     ),
     "chouette table": _page(
         lambda s: reverse("chouette:session-detail", kwargs={"slug": s["club"].slug, "pk": s["table"].pk})
