@@ -232,3 +232,41 @@ def test_the_club_bank_account_is_its_admins_checked_and_shown_only_as_the_owing
         assert answer.status_code == 200
         assert CLUB_IBAN.encode() not in answer.content and CLUB_HANDLE.encode() not in answer.content
         assert OWNER_HANDLE.encode() not in answer.content
+
+
+def test_a_bidder_shows_the_display_name_their_club_allows_everywhere(settled, director_user, api_as):
+    """A bidder linked to a player is named as the club names the player in public: with display names allowed,
+    the display name on the Calcutta's pages, its API and the settlement export, never the name."""
+    from clubs import services as club_services  # noqa: PLC0415
+    from tests.dataport.test_display_name import allow_display_names  # noqa: PLC0415
+
+    calcutta, owners = settled
+    player = owners[0].player
+    club = calcutta.flight.event.club
+    club_services.update_player(actor=player.user, player=player, display_name="Nachtfalke")
+    assert calcutta.bidders.get(pk=owners[0].pk).name == "Owner 0"  # the club does not allow display names yet
+    allow_display_names(club)
+    walk_in = services.register_bidder(actor=director_user, calcutta=calcutta, name="Walk-in Wanda")
+    assert walk_in.name == "Walk-in Wanda"  # no player: the typed name
+    api = f"/api/v1/calcuttas/{calcutta.pk}/"
+    with override("en"):
+        seen = [
+            client_for(user).get(url).content.decode()
+            for user in (None, owners[1].user)
+            for url in (
+                f"/calcuttas/{calcutta.pk}/",
+                f"/calcuttas/{calcutta.pk}/board/",
+                f"/calcuttas/{calcutta.pk}/settlement/",
+            )
+        ]
+        seen += [
+            api_as(director_user).get(f"{api}{part}/").content.decode()
+            for part in ("bidders", "transfers", "settlement", "holdings", "board")
+        ]
+        seen.append(client_for(director_user).get(f"/export/calcuttas/{calcutta.pk}/settlement.csv").content.decode())
+    for text in seen:
+        assert "Owner 0" not in text
+    assert all("Nachtfalke" in text for text in seen[:3])  # the Calcutta page, the board, the settlement
+    assert "Nachtfalke" in seen[-1]
+    allow_display_names(club, allowed=False)
+    assert calcutta.bidders.get(pk=owners[0].pk).name == "Owner 0"  # switched off: the name again
