@@ -266,7 +266,10 @@ class CalcuttaOwnerLineSerializer(serializers.Serializer):
 
 
 class CalcuttaSettlementSerializer(serializers.ModelSerializer):
-    owners = serializers.SerializerMethodField()
+    owners = serializers.SerializerMethodField(
+        help_text="Each owner's money, filtered for the caller: every owner for the event's directors, the "
+        "caller's own line for an owner, empty for anyone else (the pool, take, places and lot prizes are public)."
+    )
 
     class Meta:
         model = Settlement
@@ -294,7 +297,7 @@ class CalcuttaSettlementSerializer(serializers.ModelSerializer):
                 "won": line.won,
                 "net": line.net,
             }
-            for line in selectors.owner_lines(settlement)
+            for line in selectors.owner_lines(settlement, user=getattr(self.context.get("request"), "user", None))
         ]
 
 
@@ -549,23 +552,27 @@ class CalcuttaViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnly
 
     @extend_schema(
         responses={200: CalcuttaSettlementSerializer, 204: None},
-        description="The current settlement (204 while the Calcutta is not settled).",
+        description="The current settlement (204 while the Calcutta is not settled). The owners' lines are "
+        "filtered for the caller: all of them for the event's directors, an owner's own line for that owner, none "
+        "for anyone else.",
     )
     @action(detail=True, methods=["get"])
     def settlement(self, request, pk=None):
         settlement = selectors.current_settlement(self.get_object())
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(CalcuttaSettlementSerializer(settlement).data)
+        return Response(CalcuttaSettlementSerializer(settlement, context={"request": request}).data)
 
     @extend_schema(
         responses=CalcuttaTransferSerializer(many=True),
         description="Each owner's settle-up with the club once settled: who pays whom, and whether it is marked "
-        "paid and confirmed received (one per owner: a short array, not a page).",
+        "paid and confirmed received (one per owner: a short array, not a page). Filtered for the caller: every "
+        "owner's for the event's directors, an owner's own for that owner, empty for anyone else.",
     )
     @action(detail=True, methods=["get"], pagination_class=None)
     def transfers(self, request, pk=None):
-        return Response(CalcuttaTransferSerializer(selectors.owner_transfers(self.get_object()), many=True).data)
+        transfers = selectors.owner_transfers(self.get_object(), user=request.user)
+        return Response(CalcuttaTransferSerializer(transfers, many=True).data)
 
     @idempotent
     @extend_schema(
@@ -601,7 +608,7 @@ class CalcuttaViewSet(JSONTypedInput, mixins.CreateModelMixin, viewsets.ReadOnly
         settlement = services.resettle(actor=request.user, calcutta=self.get_object())
         if settlement is None:
             return Response(status=status.HTTP_204_NO_CONTENT)
-        return Response(CalcuttaSettlementSerializer(settlement).data)
+        return Response(CalcuttaSettlementSerializer(settlement, context={"request": request}).data)
 
     @extend_schema(responses=CalcuttaOwnerReportSerializer)
     @action(detail=True, methods=["get"], url_path=r"owners/(?P<bidder_id>[0-9]{1,9})")

@@ -64,3 +64,13 @@ def see_owner_report(user, bidder: Bidder) -> bool:
     """The board shows the public auction (who bought which lot for how much); what one person paid and won in
     all is their own business and the directors', like a chouette balance."""
     return bidder.user_id == user.pk or bidder.calcutta.user_is_director(user)
+
+
+@rule(
+    "calcutta.download_settlement",
+    _("Only the event's directors and the Calcutta's bidders can download its settlement."),
+)
+def download_settlement(user, calcutta: Calcutta) -> bool:
+    """The settlement sheet: the directors get every owner's line (their books), a bidder their own line only
+    (see_owner_report), like their owner's page; nobody else has a line to download."""
+    return calcutta.user_is_director(user) or calcutta.bidders.filter(user=user).exists()

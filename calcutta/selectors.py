@@ -269,9 +269,30 @@ def owner_report(*, calcutta: Calcutta, bidder: Bidder) -> dict:
     }
 
 
-def settlement_report(*, calcutta: Calcutta) -> dict:
-    """The printable report: pool, take, net pool, unclaimed, each lot's finish and prize, each owner's line."""
+def owners_money_for(user, calcutta: Calcutta, rows: Sequence, *, sees_all: bool | None = None) -> list:
+    """The rows naming an owner's money (owner lines, settle-up transfers: anything with a `bidder`) that `user`
+    may see by `calcutta.see_owner_report`: every row for the event's directors, their own for an owner, none
+    for anyone else. Others' rows are left out before the rule is asked, so no row costs a query; `sees_all`
+    is the caller's answer to `calcutta.direct` when it has one (asking costs two queries)."""
+    if not access.is_signed_in(user):
+        return []
+    if sees_all is None:
+        sees_all = access.can(user, "calcutta.direct", calcutta)
+    if sees_all:
+        return list(rows)
+    return [
+        row
+        for row in rows
+        if row.bidder.user_id == user.pk and access.can(user, "calcutta.see_owner_report", row.bidder)
+    ]
+
+
+def settlement_report(*, calcutta: Calcutta, user) -> dict:
+    """The printable report: pool, take, net pool, unclaimed, each lot's finish and prize (public, as the board
+    shows who bought which lot), and the owners' lines `user` may see (`owners_money_for`); `sees_all` (a
+    director) says the lines are all of them, so the totals are shown."""
     settlement = current_settlement(calcutta)
+    sees_all = access.is_signed_in(user) and access.can(user, "calcutta.direct", calcutta)
     lots = lots_in_order(calcutta)
     holdings = Holding.objects.filter(lot__calcutta=calcutta).select_related("bidder")
     owners_by_lot: dict[int, list[Holding]] = {}
@@ -280,7 +301,8 @@ def settlement_report(*, calcutta: Calcutta) -> dict:
     lines = []
     prizes = {}
     if settlement is not None:
-        lines = list(settlement.owner_lines.select_related("bidder").order_by("bidder__name"))
+        every_line = list(settlement.owner_lines.select_related("bidder").order_by("bidder__name"))
+        lines = owners_money_for(user, calcutta, every_line, sees_all=sees_all)
         prizes = {int(number): prize for number, prize in settlement.lot_prizes.items()}
     return {
         "settlement": settlement,
@@ -290,14 +312,16 @@ def settlement_report(*, calcutta: Calcutta) -> dict:
             if lot.phase == LotPhase.SOLD or lot.is_field
         ],
         "lines": lines,
+        "sees_all": sees_all,
         "total_paid_in": sum(line.paid_in for line in lines),
         "total_won": sum(line.won for line in lines),
     }
 
 
-def owner_transfers(calcutta: Calcutta) -> list[OwnerTransfer]:
-    """The owners' settle-ups with the club, by owner name (one query)."""
-    return list(calcutta.transfers.select_related("bidder").order_by("bidder__name", "pk"))
+def owner_transfers(calcutta: Calcutta, *, user, sees_all: bool | None = None) -> list[OwnerTransfer]:
+    """The owners' settle-ups with the club that `user` may see (`owners_money_for`), by owner name (one query)."""
+    rows = calcutta.transfers.select_related("bidder").order_by("bidder__name", "pk")
+    return owners_money_for(user, calcutta, rows, sees_all=sees_all)
 
 
 def propose_lots(
@@ -537,8 +561,10 @@ def waiting_names(offer: SyndicateOffer) -> list[str]:
     return sorted(b.name for b in offer.calcutta.bidders.filter(pk__in=offer.waiting_for()))
 
 
-def owner_lines(settlement) -> QuerySet:
-    return settlement.owner_lines.select_related("bidder").order_by("bidder__name")
+def owner_lines(settlement, *, user) -> list[OwnerLine]:
+    """The settlement's owner lines `user` may see (`owners_money_for`), by owner name."""
+    rows = settlement.owner_lines.select_related("bidder").order_by("bidder__name")
+    return owners_money_for(user, settlement.calcutta, rows)
 
 
 def lot_rows(calcutta: Calcutta, proposal=None) -> list[dict]:

@@ -390,9 +390,10 @@ def buy_back(request, pk, bidder):
 
 def settlement(request, pk):
     calcutta = _calcutta(request, pk)
-    report = selectors.settlement_report(calcutta=calcutta)
-    is_director = club_access.can(request.user, "calcutta.direct", calcutta)
-    transfers = selectors.owner_transfers(calcutta)
+    # each owner's money only to that owner and the directors (calcutta.see_owner_report)
+    report = selectors.settlement_report(calcutta=calcutta, user=request.user)
+    is_director = report["sees_all"]  # calcutta.direct, asked once
+    transfers = selectors.owner_transfers(calcutta, user=request.user, sees_all=is_director)
     codes, links = owner_codes(request.user, calcutta, transfers, is_director=is_director)
     context = {
         "calcutta": calcutta,

@@ -191,17 +191,24 @@ EVENTS: tuple[Event, ...] = (
         held=("clubs.Club",),
         steps=(Step("ratings.services.pools.on_club_approval_changed", "ratings", locks=("ratings.RatingPool",)),),
     ),
-    # A player's name or display name changed: the brackets they are in render again.
+    # A player's name or display name changed: the brackets they are in render again, their Calcutta bidders
+    # take the name their club shows.
     Event(
         "clubs.hooks.player_renamed",
         held=(),
-        steps=(Step("tournaments.services.common.player_renamed", "tournaments"),),
+        steps=(
+            Step("tournaments.services.common.player_renamed", "tournaments"),
+            Step("calcutta.services.setup.player_renamed", "calcutta"),
+        ),
     ),
     # A club allowed display names or stopped allowing them: the brackets of its events render again.
     Event(
         "clubs.hooks.display_names_switched",
         held=(),
-        steps=(Step("tournaments.services.common.display_names_switched", "tournaments"),),
+        steps=(
+            Step("tournaments.services.common.display_names_switched", "tournaments"),
+            Step("calcutta.services.setup.display_names_switched", "calcutta"),
+        ),
     ),
     # Players sat down at a chouette table.
     Event(

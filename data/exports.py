@@ -474,7 +474,8 @@ class ChouetteLedger(Export):
 
 @register
 class CalcuttaSettlement(Export):
-    """A Calcutta's settlement: each owner's money paid in and won, as on its settlement page."""
+    """A Calcutta's settlement: each owner's money paid in and won, as on its settlement page: every owner's
+    line and the total for the event's directors, a bidder's own line for that bidder, refused to anyone else."""
 
     key = "calcutta-settlement"
     title = gettext_lazy("Settlement")
@@ -485,6 +486,7 @@ class CalcuttaSettlement(Export):
             self.calcutta = calcutta_selectors.calcutta_for(user=user, pk=names["pk"])
         except Calcutta.DoesNotExist:
             raise Http404(_("No such Calcutta.")) from None
+        club_access.require(user, "calcutta.download_settlement", self.calcutta)
 
     def filename(self) -> str:
         return f"calcutta-{self.calcutta.pk}-{slugify(str(self.title))}-{_stamp()}"
@@ -493,9 +495,9 @@ class CalcuttaSettlement(Export):
         return [_("Owner"), _("Paid in"), _("Won"), _("Net")]
 
     def rows(self) -> Iterator[list]:
-        report = calcutta_selectors.settlement_report(calcutta=self.calcutta)
+        report = calcutta_selectors.settlement_report(calcutta=self.calcutta, user=self.user)
         for line in report["lines"]:
             yield [line.bidder.name, Money(line.paid_in), Money(line.won), Money(line.won - line.paid_in)]
-        if report["lines"]:
+        if report["lines"] and report["sees_all"]:
             total_in, total_won = report["total_paid_in"], report["total_won"]
             yield [_("Total"), Money(total_in), Money(total_won), Money(total_won - total_in)]

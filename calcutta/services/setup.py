@@ -156,6 +156,8 @@ def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, pla
     if user is not None and player is None:
         player = club_selectors.player_for_user(user)
     name = (name or "").strip() or (player.name if player else "") or (user.get_username() if user else "")
+    if player is not None and player.public_name_at(calcutta.flight.event.club) != player.name:
+        name = player.public_name_at(calcutta.flight.event.club)  # the display name the club shows, not the name
     if not name:
         raise Invalid(_("Give the bidder's name."), field="name")
     if calcutta.bidders.filter(name=name).exists():
@@ -165,3 +167,28 @@ def register_bidder(*, actor, calcutta: Calcutta, name: str = "", user=None, pla
     if player is not None and calcutta.bidders.filter(player=player).exists():
         raise Invalid(_("This player is already registered as a bidder."), field="player")
     return Bidder.objects.create(calcutta=calcutta, name=name[:120], user=user, player=player)
+
+
+def _rename_bidders(bidders) -> None:
+    """Each bidder linked to a player takes the name the event's club shows for them (Player.public_name_at: the
+    display name where the club allows it, else the name); one whose new name another bidder of the Calcutta
+    already has keeps the old one (names are unique within a Calcutta)."""
+    for bidder in bidders:
+        shown = bidder.player.public_name_at(bidder.calcutta.flight.event.club)[:120]
+        if shown != bidder.name and not bidder.calcutta.bidders.filter(name=shown).exists():
+            Bidder.objects.filter(pk=bidder.pk).update(name=shown)
+
+
+def player_renamed(player) -> None:
+    """clubs.hooks.player_renamed: the player's bidders show their new name or display name."""
+    _rename_bidders(Bidder.objects.filter(player=player).select_related("player", "calcutta__flight__event__club"))
+
+
+def display_names_switched(club) -> None:
+    """clubs.hooks.display_names_switched: the bidders of the club's players with a display name show it, or
+    their name again."""
+    _rename_bidders(
+        Bidder.objects.filter(calcutta__flight__event__club=club, player__isnull=False)
+        .exclude(player__display_name="")
+        .select_related("player", "calcutta__flight__event__club")
+    )

@@ -95,12 +95,60 @@ def test_the_payer_marks_paid_the_payee_confirms_and_only_they_or_a_director(set
     assert director.post(f"{base}{paid_out.pk}/paid/").status_code == 200
     page = client_for(owners[0].user)
     assert page.post(f"/calcuttas/{calcutta.pk}/settlement/{paid_out.pk}/received/").status_code == 302
-    states = {row["bidder_name"]: row["state"] for row in api_as(None).get(base).json()}
+    states = {row["bidder_name"]: row["state"] for row in director.get(base).json()}
     assert states["Owner 0"] == states["Owner 2"] == "received"
     calcutta.refresh_from_db()
     with override("en"):
-        shown = page.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
-    assert "transfers still open" in shown or "transfer still open" in shown  # Owner 1 and 3 are not settled yet
+        shown = client_for(director_user).get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
+        own = page.get(f"/calcuttas/{calcutta.pk}/settlement/").content.decode()
+    assert "transfers still open" in shown  # Owner 1 and 3 are not settled yet
+    assert "Everything is settled." in own  # Owner 0 sees only their own settle-up, which is done
+
+
+def _money(cents: int) -> str:
+    return f"{cents / 100:.2f}"
+
+
+def test_an_owner_s_money_is_seen_by_that_owner_and_the_directors_only(settled, director_user, api_as):
+    """The settlement page, its API, the transfers API and both exports: the directors see every owner's line, an
+    owner their own, anyone else none; the pool and the lots' results stay public."""
+    calcutta, owners = settled
+    lines = {line.bidder_id: line for line in calcutta.settlements.get(is_current=True).owner_lines.all()}
+    winner, third = lines[owners[0].pk], lines[owners[2].pk]
+    # what each won is its lot's prize (each holds one lot whole), public; the net and the settle-up are not
+    winner_won, third_won = _money(winner.won - winner.paid_in), _money(third.paid_in - third.won)
+    assert winner_won != third_won
+    page = f"/calcuttas/{calcutta.pk}/settlement/"
+    api = f"/api/v1/calcuttas/{calcutta.pk}/"
+    stranger_user = MembershipFactory(club=calcutta.flight.event.club).player.user
+    for who, user, sees in (
+        ("anonymous", None, set()),
+        ("stranger", stranger_user, set()),
+        ("another owner", owners[1].user, {owners[1].pk}),
+        ("the owner", owners[2].user, {owners[2].pk}),
+        ("director", director_user, {o.pk for o in owners}),
+    ):
+        settlement = api_as(user).get(f"{api}settlement/").json()
+        assert settlement["pool"] == 10000, who  # public: the pool, the take, the lots' prizes
+        assert {line["bidder"] for line in settlement["owners"]} == sees, who
+        assert {row["bidder"] for row in api_as(user).get(f"{api}transfers/").json()} == sees, who
+        with override("en"):
+            shown = client_for(user).get(page).content.decode()
+        assert "100.00" in shown, who  # the pool
+        assert (winner_won in shown) == (owners[0].pk in sees), who
+        assert (f"/owners/{owners[2].pk}/" in shown) == (owners[2].pk in sees), who
+        for kind in ("csv", "xlsx"):
+            export = client_for(user).get(f"/export/calcuttas/{calcutta.pk}/settlement.{kind}")
+            if not sees:
+                assert export.status_code in (302, 403), who  # anonymous: sign in first
+                continue
+            assert export.status_code == 200, who
+            if kind == "csv":
+                with override("en"):
+                    text = client_for(user).get(f"/export/calcuttas/{calcutta.pk}/settlement.csv").content.decode()
+                assert (winner_won in text) == (owners[0].pk in sees), who
+                assert (third_won in text) == (owners[2].pk in sees), who
+                assert ("Total" in text) == (who == "director"), who
 
 
 def test_a_settle_up_marked_paid_keeps_its_amount_when_the_settlement_changes(settled, director_user, flight):
@@ -184,3 +232,41 @@ def test_the_club_bank_account_is_its_admins_checked_and_shown_only_as_the_owing
         assert answer.status_code == 200
         assert CLUB_IBAN.encode() not in answer.content and CLUB_HANDLE.encode() not in answer.content
         assert OWNER_HANDLE.encode() not in answer.content
+
+
+def test_a_bidder_shows_the_display_name_their_club_allows_everywhere(settled, director_user, api_as):
+    """A bidder linked to a player is named as the club names the player in public: with display names allowed,
+    the display name on the Calcutta's pages, its API and the settlement export, never the name."""
+    from clubs import services as club_services  # noqa: PLC0415
+    from tests.dataport.test_display_name import allow_display_names  # noqa: PLC0415
+
+    calcutta, owners = settled
+    player = owners[0].player
+    club = calcutta.flight.event.club
+    club_services.update_player(actor=player.user, player=player, display_name="Nachtfalke")
+    assert calcutta.bidders.get(pk=owners[0].pk).name == "Owner 0"  # the club does not allow display names yet
+    allow_display_names(club)
+    walk_in = services.register_bidder(actor=director_user, calcutta=calcutta, name="Walk-in Wanda")
+    assert walk_in.name == "Walk-in Wanda"  # no player: the typed name
+    api = f"/api/v1/calcuttas/{calcutta.pk}/"
+    with override("en"):
+        seen = [
+            client_for(user).get(url).content.decode()
+            for user in (None, owners[1].user)
+            for url in (
+                f"/calcuttas/{calcutta.pk}/",
+                f"/calcuttas/{calcutta.pk}/board/",
+                f"/calcuttas/{calcutta.pk}/settlement/",
+            )
+        ]
+        seen += [
+            api_as(director_user).get(f"{api}{part}/").content.decode()
+            for part in ("bidders", "transfers", "settlement", "holdings", "board")
+        ]
+        seen.append(client_for(director_user).get(f"/export/calcuttas/{calcutta.pk}/settlement.csv").content.decode())
+    for text in seen:
+        assert "Owner 0" not in text
+    assert all("Nachtfalke" in text for text in seen[:3])  # the Calcutta page, the board, the settlement
+    assert "Nachtfalke" in seen[-1]
+    allow_display_names(club, allowed=False)
+    assert calcutta.bidders.get(pk=owners[0].pk).name == "Owner 0"  # switched off: the name again

@@ -51,9 +51,7 @@ def test_an_invalid_choice_quotes_a_short_prefix_of_the_value_and_names_the_choi
 @pytest.mark.django_db
 def test_an_invalid_choice_in_german_is_cut_and_names_the_choices_too(api_as, member_user, club):
     session = {"club": club.slug, "players": [], "stake_form": "y" * 5_000}
-    response = api_as(member_user).post(
-        "/api/v1/chouette/sessions/", session, format="json", HTTP_ACCEPT_LANGUAGE="de"
-    )
+    response = api_as(member_user).post("/api/v1/chouette/sessions/", session, format="json", HTTP_ACCEPT_LANGUAGE="de")
     assert response.status_code == 400
     [message] = response.json()["errors"]["stake_form"]
     assert "y" * 40 + "…" in message and "y" * 41 not in message

@@ -21,7 +21,16 @@ from games.messages import VERIFICATION
 from tests.paths import REPO
 
 APP_CODE = [
-    "accounts", "backgammon", "base", "calcutta", "chouette", "clubs", "games", "notifications", "points", "ratings",
+    "accounts",
+    "backgammon",
+    "base",
+    "calcutta",
+    "chouette",
+    "clubs",
+    "games",
+    "notifications",
+    "points",
+    "ratings",
     "tournaments",
 ]
 

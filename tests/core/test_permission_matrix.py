@@ -92,8 +92,8 @@ API = {
     "POST /api/v1/calcuttas/{id}/paid/": May(write=DIRECTORS, body={"bidder": "$bidder", "paid": True}),
     "PATCH /api/v1/calcuttas/{id}/settings/": May(write=DIRECTORS, body={"self_bidding": True}),
     "POST /api/v1/calcuttas/{id}/settle/": May(write=DIRECTORS, body={}),
-    "GET /api/v1/calcuttas/{id}/settlement/": May(),
-    "GET /api/v1/calcuttas/{id}/transfers/": May(),  # who pays whom, as public as the settlement (no account)
+    "GET /api/v1/calcuttas/{id}/settlement/": May(),  # the owners' lines filtered for the caller
+    "GET /api/v1/calcuttas/{id}/transfers/": May(),  # filtered: every owner's for directors, one's own for an owner
     # an owner's settle-up with the club: the club's side is its directors' (the owner acts only for their own side)
     "POST /api/v1/calcuttas/{id}/transfers/{transfer}/paid/": May(write=DIRECTORS),
     "POST /api/v1/calcuttas/{id}/transfers/{transfer}/received/": May(write=DIRECTORS),
@@ -458,8 +458,8 @@ PAGES = {
     "/export/clubs/<slug:slug>/members.xlsx": May(read=DIRECTORS),  # the same rows as the CSV
     "/export/chouette/<slug:slug>/<int:pk>/ledger.csv": May(read=MONEY_SEEN_BY),
     "/export/chouette/<slug:slug>/<int:pk>/ledger.xlsx": May(read=MONEY_SEEN_BY),  # the same rows as the CSV
-    "/export/calcuttas/<int:pk>/settlement.csv": May(),
-    "/export/calcuttas/<int:pk>/settlement.xlsx": May(),  # the same rows as the CSV
+    "/export/calcuttas/<int:pk>/settlement.csv": May(read=PLAYERS),  # a bidder (Anna): their own line
+    "/export/calcuttas/<int:pk>/settlement.xlsx": May(read=PLAYERS),  # the same rows as the CSV
     "/feeds/clubs/<slug:slug>/events.ics": May(),  # what the visitor (or the token's person) sees
     "/feeds/<str:token>/matches.ics": May(),  # the token is the check: a wrong one is 404 to everyone
     "/me/calendar/": May(read=SIGNED_IN, write=SIGNED_IN),  # one's own feed link: make or revoke it

@@ -199,11 +199,12 @@ def test_a_calcutta_settlement_lists_each_owner_and_the_total(club, director_use
         actor=director_user, match=slot.match, method="final_score", scores=(7, 0), as_director=True
     )
     with translation.override("en"):
-        header, rows, _text = read(web().get(_url("calcutta-settlement", pk=calcutta.pk)))
+        header, rows, _text = read(web(director_user).get(_url("calcutta-settlement", pk=calcutta.pk)))
     assert header == ["Owner", "Paid in", "Won", "Net"]
     assert [row[0] for row in rows] == ["'@owner one", "owner two", "Total"]
     assert rows[-1][1] == "75.00"  # 25 + 50 paid in
     assert rows[-1][2] == "67.50"  # the pool less the house's 10 %, all to the one payout place
+    assert web().get(_url("calcutta-settlement", pk=calcutta.pk)).status_code != 200  # an owner's money is private
 
 
 def test_the_members_file_is_for_the_club_s_directors(club, director_user, member_user):

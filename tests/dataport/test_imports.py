@@ -114,7 +114,7 @@ def test_a_file_that_cannot_be_read_is_refused_saying_why(club, director_user, r
 
 @pytest.mark.parametrize("rating", ["NaN", "-Infinity", "1e999999", "sNaN", "5000.01"])
 def test_a_rating_that_is_no_number_or_out_of_range_refuses_its_row_saying_so(club, director_user, rating):
-    """"NaN" passed the old reading (its quantize) and then failed its comparison with a 500."""
+    """ "NaN" passed the old reading (its quantize) and then failed its comparison with a 500."""
     with translation.override("en"):
         response = web(director_user).post(_url(club), {"text": f"name;rating\nX;{rating}\n"})
     assert response.status_code == 200
