@@ -338,13 +338,23 @@ def propose_lots(
 
 
 def player_holdings(*, user, player) -> list[dict]:
-    """The player's bidder rows at Calcuttas the user may see, with paid in, won and net (3 queries)."""
+    """The player's bidder rows at Calcuttas the user may see, with paid in, won and net (3 queries): an owner's
+    money, so only the rows `calcutta.see_owner_report` lets the user see, the player's own and those of the
+    Calcuttas the user directs (asked once per Calcutta of someone else's rows; nothing for a visitor not signed
+    in, who before saw every player's paid in, won and net on their page)."""
+    if not access.is_signed_in(user):
+        return []
     bidders = list(
         Bidder.objects.filter(player=player, calcutta__in=visible_calcuttas(user=user))
         .select_related("calcutta__flight__event")
         .annotate(amount_due=Sum("holdings__amount_due"))
         .order_by("-calcutta__created_at")[:20]
     )
+    seen: dict[int, bool] = {}
+    for bidder in bidders:
+        if bidder.user_id != user.pk and bidder.calcutta_id not in seen:
+            seen[bidder.calcutta_id] = access.can(user, "calcutta.see_owner_report", bidder)
+    bidders = [b for b in bidders if b.user_id == user.pk or seen[b.calcutta_id]]
     lines = {line.bidder_id: line for line in OwnerLine.objects.filter(bidder__in=bidders, settlement__is_current=True)}
     return [{"bidder": b, "paid_in": b.amount_due or 0, "line": lines.get(b.pk)} for b in bidders if b.amount_due]
 

@@ -7,6 +7,7 @@ from django.utils import translation
 from calcutta import services
 from calcutta.models import Bid, CalcuttaStatus
 from tests.calcutta.rows import entry_ids, place
+from tests.clubs.factories import MembershipFactory, UserFactory
 from tournaments import hooks
 
 pytestmark = pytest.mark.django_db
@@ -170,8 +171,16 @@ def test_club_and_player_pages_show_the_calcutta(calcutta, flight, director_user
         services.auctioneer_step(actor=director_user, calcutta=calcutta, action=action)
     club_page = client_for().get(flight.event.club.get_absolute_url()).content.decode()
     assert f"/calcuttas/{calcutta.pk}/board/" in club_page
-    player_page = client_for().get(anna.get_absolute_url()).content.decode()
-    assert "Calcutta auctions" in player_page and "15.00" in player_page
+    # what she paid in and won is her own business and the directors' (calcutta.see_owner_report)
+    for viewer in (None, MembershipFactory(club=flight.event.club).player.user):
+        assert "Calcutta auctions" not in client_for(viewer).get(anna.get_absolute_url()).content.decode()
+    anna.user = anna.user or UserFactory()
+    anna.save()
+    bidder.user = anna.user
+    bidder.save()
+    for viewer in (anna.user, director_user):
+        player_page = client_for(viewer).get(anna.get_absolute_url()).content.decode()
+        assert "Calcutta auctions" in player_page and "15.00" in player_page
 
 
 def test_a_registered_bidder_bids_from_the_board_on_a_phone(calcutta, flight, director_user, member_user):
