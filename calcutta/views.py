@@ -429,7 +429,7 @@ def owner_codes(user, calcutta, transfers, *, is_director: bool) -> tuple[dict[i
     codes, links = {}, {}
     for t in shown:
         account = club_account if t.to_club else accounts.get(t.bidder.player_id)
-        code = paycodes.transfer_code(account, t.cents, text)
+        code = paycodes.transfer_code(account, t.cents, text, calcutta.flight.event.currency)
         if code is not None:
             codes[t.pk] = code
         pays = (uid is not None and t.bidder.user_id == uid) if t.to_club else is_director

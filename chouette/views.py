@@ -482,7 +482,7 @@ def transfer_codes(user, session, transfers) -> tuple[dict, dict]:
     codes, links = {}, {}
     for t in shown:
         account = accounts.get(t.payee_id)
-        code = paycodes.transfer_code(account, t.cents, text)
+        code = paycodes.transfer_code(account, t.cents, text, session.currency)
         if code is not None:
             codes[t.pk] = code
         link = paycodes.pay_link(account, t.cents, session.currency) if own == t.payer_id else None

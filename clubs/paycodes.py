@@ -28,10 +28,11 @@ class PayCode:
         return " ".join(self.iban[i : i + 4] for i in range(0, len(self.iban), 4))
 
 
-def transfer_code(account, cents: int, text: str, *, title: str = "") -> PayCode | None:
-    """The code for paying `cents` to `account` (a clubs.models.BankAccount) with this remittance text; None
-    without an account or when the amount cannot be a SEPA transfer."""
-    if account is None or not account.iban or cents <= 0:
+def transfer_code(account, cents: int, text: str, currency: str, *, title: str = "") -> PayCode | None:
+    """The code for paying `cents` in `currency` to `account` (a clubs.models.BankAccount) with this remittance
+    text; None without an account, or when the amount cannot be a SEPA transfer. A GiroCode moves euros only (the
+    EPC's format writes "EUR" before the amount): a table played in pounds gets no code, not one for as many euros."""
+    if account is None or not account.iban or cents <= 0 or str(currency or "").upper() != "EUR":
         return None
     try:
         payload = epc.payload(epc.Transfer(account.holder, account.iban, cents, text=text, bic=account.bic))

@@ -197,7 +197,8 @@ def test_the_settlement_shows_codes_to_payer_and_payee_only_links_to_the_payer_a
     assert ledger.status_code == 200 and HANDLE not in ledger.content.decode() and IBAN not in ledger.content.decode()
 
 
-def test_a_session_in_a_currency_paypal_does_not_take_says_so_and_keeps_the_code(club):
+def test_a_session_in_a_currency_paypal_does_not_take_says_so_and_has_no_euro_code(club):
+    """A GiroCode moves euros only: a table played in forints once got a code for as many euros."""
     session, p, _director = settled(club)
     session.currency = "HUF"
     session.save(update_fields=["currency"])
@@ -207,7 +208,12 @@ def test_a_session_in_a_currency_paypal_does_not_take_says_so_and_keeps_the_code
     )
     with translation.override("en"):
         page = web(payer.user).get(f"/chouette/{club.slug}/{session.pk}/settlement/").content.decode()
-    assert "No PayPal link: it does not take HUF." in page and HANDLE not in page and 'class="segno"' in page
+    assert "No PayPal link: it does not take HUF." in page and HANDLE not in page and 'class="segno"' not in page
+    session.currency = "GBP"  # PayPal takes pounds: the link, still no euro code
+    session.save(update_fields=["currency"])
+    page = web(payer.user).get(f"/chouette/{club.slug}/{session.pk}/settlement/").content.decode()
+    assert "paypal.me/" in page and "GBP" in page and 'class="segno"' not in page
+    assert "EUR" not in page.split("paypal.me/", 1)[1].split('"', 1)[0]
 
 
 def test_payer_marks_paid_payee_confirms_and_the_settlement_says_what_is_open(club):

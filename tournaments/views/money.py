@@ -100,7 +100,7 @@ def prize_codes(event, prizes) -> list[tuple]:
     for flight, winner in due:
         text = _("Prize %(event)s %(flight)s") % {"event": event.name, "flight": flight.name}
         account = accounts.get(winner.player_id)
-        code = paycodes.transfer_code(account, winner.amount, text)
+        code = paycodes.transfer_code(account, winner.amount, text, event.currency)
         link = paycodes.pay_link(account, winner.amount, event.currency)
         if code is not None or link is not None:
             codes.append((flight.pk, winner, code, link))
