@@ -408,3 +408,23 @@ def test_the_payments_page_and_dashboard_cost_the_same_queries_with_more_refunds
         return counts
 
     assert cost(2) == cost(10)
+
+
+def test_a_payment_key_sent_again_with_another_amount_is_refused_not_answered_with_the_first(
+    club, director_user, api_as
+):
+    """The body's idempotency_key answered 201 with the 3.00 line to a request for 7.00 (found probing the API);
+    the Idempotency-Key header refused such a reuse with 409 already."""
+    event, flight, entries = flight_with(club, director_user, n=2)
+    pay = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/entries/{entries[0].pk}/payments/"
+    api = api_as(director_user)
+    first = api.post(pay, {"method": "cash", "amount": "3.00", "idempotency_key": "k1"}, format="json")
+    again = api.post(pay, {"method": "cash", "amount": "3.00", "idempotency_key": "k1"}, format="json")
+    assert first.status_code == again.status_code == 201 and again.json()["seq"] == first.json()["seq"]
+    for other in ({"amount": "7.00"}, {"method": "transfer"}, {"kind": "refund"}):
+        body = {"method": "cash", "amount": "3.00", "idempotency_key": "k1", **other}
+        with translation.override("en"):
+            reused = api.post(pay, body, format="json")
+        assert (reused.status_code, reused.json()["code"]) == (409, "idempotency_key_reused"), other
+        assert "already used for a different request" in reused.json()["detail"]
+    assert [str(p.amount) for p in EntryPayment.objects.filter(entry=entries[0])] == ["3.00"]

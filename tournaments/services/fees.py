@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from base import numbers
+from base import idempotency, numbers
 from base.errors import Conflict, Invalid
 from clubs import access
 from tournaments.core import fees
@@ -62,6 +62,11 @@ def record_payment(
     if key:
         done = EntryPayment.objects.filter(entry=entry, key=key).first()
         if done is not None:
+            # The same request sent again is answered with its line; another request with the same key is a
+            # client's mistake, refused as the Idempotency-Key header's reuse is (base.idempotency), not answered
+            # with a line of another amount as if it had been recorded.
+            if (done.method, to_cents(done.amount), done.reference) != _line_of(kind, method, cents, reference):
+                raise Conflict(idempotency.REUSED, code="idempotency_key_reused", field="idempotency_key")
             return done
     current = entry_account(entry)
     count = entry.payments.count()
@@ -91,6 +96,13 @@ def record_payment(
             )
     except IntegrityError:
         raise Conflict(_("Someone recorded a payment of this entry meanwhile."), code="payment_changed") from None
+
+
+def _line_of(kind: str, method: str, cents: int, reference: str) -> tuple[str, int, str]:
+    """(method, signed cents, reference) of the line a request records, to compare with a line already kept."""
+    if kind == "waiver":
+        return "waived", 0, reference
+    return method, -cents if kind == "refund" else cents, reference
 
 
 @transaction.atomic
