@@ -32,6 +32,12 @@ def create(user, club: Club) -> bool:
     return is_director(user, club)
 
 
+@rule("payout_table.manage", _("Only a director or admin of the club sees and makes its payout tables."))
+def manage_payout_tables(user, club: Club) -> bool:
+    """The club's own payout tables: the directors who set up its events (the same people as event.create)."""
+    return create(user, club)
+
+
 @rule("event.direct", _("Only a director of this event can do this."))
 def direct(user, event) -> bool:
     """The event's own directors and the club's directors and admins (Event.user_is_director)."""

@@ -215,6 +215,14 @@ def test_a_player_creating_a_payout_table_is_refused_before_the_body_is_read(clu
             answer = api.post(f"/api/v1/payout-tables/{club.slug}/", body, format="json", **headers)
             assert answer.status_code == 403, (body, answer.content)
     assert api_as(None).post(f"/api/v1/payout-tables/{club.slug}/", {}, format="json").status_code in (401, 403)
+    with translation.override("en"):  # the refusal speaks of payout tables, not of creating an event
+        listed = api.get(f"/api/v1/payout-tables/{club.slug}/")
+        page = web(member_user).get(reverse("tournaments:payout-tables", args=[club.slug]))
+    assert (listed.status_code, listed.json()["detail"]) == (
+        403,
+        "Only a director or admin of the club sees and makes its payout tables.",
+    )
+    assert page.status_code == 403
 
 
 def test_the_club_marks_a_prize_paid_the_winner_confirms_and_a_day_on_is_reminded(

@@ -88,7 +88,7 @@ class PayoutTableViewSet(viewsets.ViewSet):
     permission_classes = [IsAuthenticated]
 
     def _club(self, request, club):
-        return access.club_for(request.user, club, "event.create")
+        return access.club_for(request.user, club, "payout_table.manage")
 
     @extend_schema(responses=PayoutTableSerializer(many=True), description="The club's own payout tables.")
     def list(self, request, club):

@@ -29,7 +29,7 @@ def _amount(value, field: str):
 @transaction.atomic
 def create_payout_table(*, actor, club: Club, name: str, bands) -> ClubPayoutTable:
     """A club's own banded table; refused whole (nothing written) when a band is wrong, saying what would work."""
-    access.require(actor, "event.create", club)
+    access.require(actor, "payout_table.manage", club)
     name = (name or "").strip()
     if not name or len(name) > MAX_TABLE_NAME:
         raise Invalid(_("Give the table a name of 1 to 80 characters."), field="name")

@@ -131,7 +131,7 @@ def club_tables(request, club):
     found = club_selectors.visible_club(user=request.user, slug=club)
     if found is None:
         raise Http404(_("No such club."))
-    access.require(request.user, "event.create", found)
+    access.require(request.user, "payout_table.manage", found)
     if request.method == "POST":
         bands = read_bands(request.POST.get("bands", ""))
         if isinstance(bands, str):
