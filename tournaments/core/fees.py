@@ -75,16 +75,22 @@ def check(kind: str, method: str, cents: int, current: Account, *, reference: st
         raise FeeError("fee_amount", "The amount is more than 0, e.g. 20.00.", "amount")
     if method == "online" and not reference.strip():
         raise FeeError("fee_reference", "An online payment needs its reference (e.g. the payment id).", "reference")
-    if kind == "refund":
-        if cents > current.paid:
-            raise FeeError(
-                "refund_too_large",
-                f"A refund is at most what was paid: {current.paid / 100:.2f}.",
-                "amount",
-                paid=f"{current.paid / 100:.2f}",
-            )
-        return Line(method, -cents)
-    return Line(method, cents)
+    if kind == "refund" and cents > current.paid:
+        raise FeeError(
+            "refund_too_large",
+            f"A refund is at most what was paid: {current.paid / 100:.2f}.",
+            "amount",
+            paid=f"{current.paid / 100:.2f}",
+        )
+    return line_of(kind, method, cents)
+
+
+def line_of(kind: str, method: str, cents: int) -> Line:
+    """The line a record makes, unchecked: a waiver is "waived" at 0, a refund negative, a payment positive. `check`
+    ends with it; a client's request sent again is compared with the line it recorded through it."""
+    if kind == "waiver":
+        return Line("waived", 0)
+    return Line(method, -cents if kind == "refund" else cents)
 
 
 def totals_by_method(lines: Sequence[Line]) -> dict[str, int]:

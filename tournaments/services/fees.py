@@ -65,7 +65,8 @@ def record_payment(
             # The same request sent again is answered with its line; another request with the same key is a
             # client's mistake, refused as the Idempotency-Key header's reuse is (base.idempotency), not answered
             # with a line of another amount as if it had been recorded.
-            if (done.method, to_cents(done.amount), done.reference) != _line_of(kind, method, cents, reference):
+            asked = fees.line_of(kind, method, cents)
+            if (done.method, to_cents(done.amount), done.reference) != (asked.method, asked.cents, reference):
                 raise Conflict(idempotency.REUSED, code="idempotency_key_reused", field="idempotency_key")
             return done
     current = entry_account(entry)
@@ -96,13 +97,6 @@ def record_payment(
             )
     except IntegrityError:
         raise Conflict(_("Someone recorded a payment of this entry meanwhile."), code="payment_changed") from None
-
-
-def _line_of(kind: str, method: str, cents: int, reference: str) -> tuple[str, int, str]:
-    """(method, signed cents, reference) of the line a request records, to compare with a line already kept."""
-    if kind == "waiver":
-        return "waived", 0, reference
-    return method, -cents if kind == "refund" else cents, reference
 
 
 @transaction.atomic
