@@ -627,6 +627,7 @@ class _Hub:
         readers, self.readers = self.readers, []
         for task in readers:
             task.cancel()
+        await forget_connections(self.layer)
         sockets = {socket for watched in self.groups.values() for socket in watched.sockets}
         for socket in sockets:
             try:
@@ -634,6 +635,22 @@ class _Hub:
             except Exception:  # noqa: BLE001 - a socket already gone
                 logger.debug("live socket already closed", exc_info=True)
 
+
+async def forget_connections(layer) -> None:
+    """Close every connection the layer holds: after Redis went away, the next hub must start on new ones. A pooled
+    connection from before the outage could take a command and never answer (seen after a restart: a socket's join
+    waited on it for good, and with it the page, which stayed off). Bounded: the layer waits for its receive
+    clean-ups first, which a Redis that does not answer would hold up."""
+    close = getattr(layer, "close_pools", None)
+    if close is None:
+        return
+    try:
+        await asyncio.wait_for(close(), FORGET_SECONDS)
+    except Exception as error:  # noqa: BLE001 - best effort: the sockets are closed next whatever happens here
+        logger.warning("live: the channel layer's connections were not all closed (%s)", type(error).__name__)
+
+
+FORGET_SECONDS = 2
 
 # event loop -> its hub (one per process and channel layer; tests make many loops and layers)
 _hubs: dict[asyncio.AbstractEventLoop, _Hub] = {}
