@@ -107,6 +107,7 @@ def live_asgi_server(transactional_db):
 
     import uvicorn
     from channels.layers import channel_layers
+    from django.db import connections
     from django.test.utils import modify_settings
 
     # A channel layer of this server's own: channels_redis lets one event loop at a time receive on a layer object,
@@ -114,6 +115,14 @@ def live_asgi_server(transactional_db):
     # here fail with "Two event loops are trying to receive() on one channel layer at once!" (seen in CI: the
     # page's socket opened, said "joined" and closed, over and over, and the test waited for it to go live).
     channel_layers.backends.clear()
+    # Each request's connection closes as the request ends, as production's pool takes it back (config/asgi.py,
+    # DATABASE_POOL): under ASGI a request's sync code runs on a thread of its own that ends with it, so a connection
+    # kept for CONN_MAX_AGE (the tests' 60 s) stayed open with nobody to use it. One five-phone chouette night held
+    # 63 of PostgreSQL's 100 connections, and a test beside it on the other worker was told "too many clients".
+    # The dict is the one every thread's connection is made from (as the test database's name is).
+    database = connections["default"].settings_dict
+    kept_for = database["CONN_MAX_AGE"]
+    database["CONN_MAX_AGE"] = 0
     with modify_settings(ALLOWED_HOSTS={"append": "127.0.0.1"}):
         from config.asgi import build_application
 
@@ -136,3 +145,4 @@ def live_asgi_server(transactional_db):
             thread.join(10)
         sock.close()
         channel_layers.backends.clear()
+        database["CONN_MAX_AGE"] = kept_for
