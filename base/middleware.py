@@ -16,7 +16,9 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.exception import response_for_exception
 from django.http import Http404, HttpResponse, JsonResponse, QueryDict
+from django.middleware import common
 from django.shortcuts import render
+from django.utils.http import escape_leading_slashes
 from django.utils.translation import gettext as _
 
 from base.api import error_body, refusal_text
@@ -129,3 +131,20 @@ class RefusalPageMiddleware:
         if exception.is_conflict:
             return render(request, "409.html", {"exception": refusal_text(exception)}, status=409)
         return None
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, but an API address without its trailing slash (`POST /api/v1/events`) answers 308 to the address
+    with it, in the API's error body: the client sends the same method and body there. Django answered 301 with an
+    HTML body, after which clients send a POST again as a GET (the body lost, a 405 or a list instead of the write),
+    and with DEBUG it raised (a 500). Pages keep Django's 301."""
+
+    def process_response(self, request, response):
+        api = request.path.startswith("/api/")
+        if response.status_code == 404 and api and self.should_redirect_with_slash(request):
+            location = escape_leading_slashes(request.get_full_path(force_append_slash=True))
+            detail = _("This address ends with a slash: %(path)s. Send the request there.") % {"path": location}
+            answer = JsonResponse(error_body("trailing_slash", detail), status=308)
+            answer["Location"] = location
+            return answer
+        return super().process_response(request, response)

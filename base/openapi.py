@@ -3,7 +3,7 @@
 import re
 from decimal import Decimal
 
-from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.extensions import OpenApiSerializerExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 
 
@@ -52,4 +52,18 @@ class DecimalFieldExtension(OpenApiSerializerFieldExtension):
                 min_value=field.min_value,
                 max_value=field.max_value,
             )
+        return schema
+
+
+class KnownFieldsOnlyExtension(OpenApiSerializerExtension):
+    """An input that refuses fields it does not take (base.api.KnownFieldsOnly) says so in the schema: its request
+    body has no additional properties, so a client (and the schema fuzzer) knows such a body is bad input."""
+
+    target_class = "base.api.KnownFieldsOnly"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        if direction == "request":
+            schema["additionalProperties"] = False
         return schema

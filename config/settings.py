@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "base.middleware.RequestLimitsMiddleware",  # 413 for oversized bodies, 400 for NUL in the URL
-    "django.middleware.common.CommonMiddleware",
+    "base.middleware.CommonMiddleware",  # Django's; an API address without its slash answers 308 in the error body
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.LoginThrottleMiddleware",

@@ -19,6 +19,8 @@ from base.api import Conflict, exception_handler
 from base.errors import DomainError, Refusal
 from games.messages import VERIFICATION
 from tests.paths import REPO
+from tests.tournaments.builders import make_event
+from tournaments import services
 
 APP_CODE = [
     "accounts",
@@ -236,3 +238,39 @@ def test_a_page_shows_a_core_refusal_as_the_api_reads_it(client, club, director_
     page = client.post(url, {"defender": members[0].pk}, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Du kannst höchstens 3 Plätze über dir fordern." in page
     assert "out_of_reach" not in page
+
+
+def test_a_change_naming_a_field_the_input_does_not_take_is_refused_and_nothing_changes(api_as, club, director_user):
+    """`PATCH {"entry_fee": "25.00", "name": ...}` on a flight answered 200 and left the fee as it was (DRF drops
+    unknown fields): the director believed it changed. Now the whole change is refused, naming the field and the
+    fields the input takes, in the caller's language."""
+    event = make_event(club, director_user)
+    flight = services.add_flight(actor=director_user, event=event, name="Main", entry_fee="10.00")
+    url = f"/api/v1/events/{club.slug}/{event.slug}/flights/{flight.slug}/"
+    api = api_as(director_user)
+    delay = flight.clock_delay_seconds
+    refused = api.patch(url, {"entry_fee": "25.00", "clock_delay_seconds": delay + 5}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    assert refused.json()["field"] == "entry_fee"
+    assert "entry_fee" in refused.json()["detail"] and "clock_delay_seconds" in refused.json()["detail"]
+    flight.refresh_from_db()
+    assert (str(flight.entry_fee), flight.clock_delay_seconds) == ("10.00", delay)  # nothing half-applied
+    german = api.patch(url, {"entry_fee": "25.00"}, format="json", HTTP_ACCEPT_LANGUAGE="de")
+    assert german.json()["detail"].startswith("Diese Eingabe ändert entry_fee nicht.")
+    event_url = f"/api/v1/events/{club.slug}/{event.slug}/"
+    assert api.patch(event_url, {"starts_on": "2027-01-01"}, format="json").json()["field"] == "starts_on"
+    assert api.patch(url, {"clock_delay_seconds": delay + 5}, format="json").json()["clock_delay_seconds"] == delay + 5
+
+
+def test_an_api_address_without_its_slash_answers_308_in_the_error_body_and_a_page_301(api_as, client, member_user):
+    """A client that left out the trailing slash sends the same method and body again where the Location says
+    (308); Django answered 301 with an HTML body, and clients sent the POST again as a GET."""
+    answer = api_as(member_user).post("/api/v1/clubs", {"name": "Slash Club"}, format="json")
+    assert answer.status_code == 308 and answer["Location"] == "/api/v1/clubs/"
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json()["code"] == "trailing_slash" and "/api/v1/clubs/" in answer.json()["detail"]
+    followed = api_as(member_user).post(answer["Location"], {"name": "Slash Club"}, format="json")
+    assert followed.status_code == 201
+    assert api_as(member_user).get("/api/v1/clubs?page=2")["Location"] == "/api/v1/clubs/?page=2"
+    page = client.get("/clubs")
+    assert page.status_code == 301 and page["Location"] == "/clubs/"

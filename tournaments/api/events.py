@@ -14,7 +14,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 
-from base.api import validated
+from base.api import KnownFieldsOnly, validated
 from base.fields import DecimalField
 from base.idempotency import idempotent
 from clubs import access, names
@@ -219,7 +219,9 @@ class EventInputSerializer(serializers.Serializer):
     currency = serializers.CharField(max_length=3, default="EUR")
 
 
-class EventUpdateSerializer(serializers.Serializer):
+class EventUpdateSerializer(KnownFieldsOnly, serializers.Serializer):
+    """What a director changes of an event; a body naming any other field is refused (400) and changes nothing."""
+
     name = serializers.CharField(max_length=120, required=False)
     is_public = serializers.BooleanField(required=False)
     registration_open = serializers.BooleanField(required=False)
@@ -317,7 +319,11 @@ class FlightInputSerializer(KnockoutOptionsSerializer):
     )
 
 
-class FlightUpdateSerializer(KnockoutOptionsSerializer):
+class FlightUpdateSerializer(KnownFieldsOnly, KnockoutOptionsSerializer):
+    """What a director changes of a flight once it is made: its knockout options, check-in deadline, pairing seed
+    and clock. A body naming any other field is refused (400) and changes nothing; the fees are set at the
+    flight's `fees/`."""
+
     check_in_deadline = serializers.DateTimeField(required=False, allow_null=True)
     pairing_seed = serializers.IntegerField(
         required=False,
