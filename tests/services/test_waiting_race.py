@@ -173,7 +173,10 @@ def test_two_sign_ups_to_different_flights_for_the_events_last_place_enter_one_t
 
 def test_control_without_the_event_lock_both_take_the_events_last_place(one_place_left, monkeypatch):
     director, event, flights, players = one_place_left
-    monkeypatch.setattr(entries_services, "lock_places", then_meet(lock_flight))  # each flight's lock alone
+    monkeypatch.setattr(entries_services, "lock_places", lock_flight)  # each flight's lock alone
+    # Both have found room before either writes: meeting after the lock instead let a busy machine's slower
+    # sign-up find room only after the other's entry had committed (READ COMMITTED), and hid the race (CI).
+    monkeypatch.setattr(waiting_services, "refuse_if_full", then_meet(waiting_services.refuse_if_full))
     results = _sign_ups_at_once(director, flights, players)
     assert [type(r).__name__ for r in results] == ["Entry", "Entry"]
     assert Entry.objects.filter(flight__event=event).count() == 4  # past the cap: what the event lock prevents
