@@ -144,7 +144,7 @@ class CommonMiddleware(common.CommonMiddleware):
         if response.status_code == 404 and api and self.should_redirect_with_slash(request):
             location = escape_leading_slashes(request.get_full_path(force_append_slash=True))
             detail = _("This address ends with a slash: %(path)s. Send the request there.") % {"path": location}
-            answer = JsonResponse(error_body("trailing_slash", detail), status=308)
+            answer = _refusal(request, detail, 308, "trailing_slash")
             answer["Location"] = location
             return answer
         return super().process_response(request, response)

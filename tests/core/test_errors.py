@@ -260,6 +260,8 @@ def test_a_change_naming_a_field_the_input_does_not_take_is_refused_and_nothing_
     event_url = f"/api/v1/events/{club.slug}/{event.slug}/"
     assert api.patch(event_url, {"starts_on": "2027-01-01"}, format="json").json()["field"] == "starts_on"
     assert api.patch(url, {"clock_delay_seconds": delay + 5}, format="json").json()["clock_delay_seconds"] == delay + 5
+    flood = api.patch(url, {f"k{n}": 0 for n in range(20_000)}, format="json")  # a message per key was unbounded
+    assert flood.status_code == 400 and len(flood.json()["errors"]) == 5 and len(flood.content) < 5_000
 
 
 def test_an_api_address_without_its_slash_answers_308_in_the_error_body_and_a_page_301(api_as, client, member_user):
